@@ -1,0 +1,5 @@
+"""URL configuration."""
+
+from django.urls import path
+
+urlpatterns: list = []

@@ -1,0 +1,1 @@
+"""Penalties, rulings, the party event log, party clocks and the referee screens."""

@@ -1,0 +1,1 @@
+"""Deals and scores, the rule sets, standings and protocols."""

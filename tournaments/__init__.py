@@ -1,0 +1,1 @@
+"""Tournaments, regulations, players, pairs, tables, rounds, draws and parties."""
