@@ -1,5 +1,13 @@
-"""URL configuration."""
+"""URL configuration: pages, admin, accounts, language switch."""
 
-from django.urls import path
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
 
-urlpatterns: list = []
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("tournaments.urls")),
+]

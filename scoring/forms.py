@@ -1,0 +1,88 @@
+"""The deal entry form of the party page (quick entry or pips per player)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models import MAX_DEAL_POINTS
+
+SEAT_LABELS = {
+    "a1": _("A, first player"),
+    "a2": _("A, second player"),
+    "b1": _("B, first player"),
+    "b2": _("B, second player"),
+}
+
+
+class DealForm(forms.Form):
+    """How a deal ended and its points, or the pips left per player."""
+
+    OUTCOMES = [
+        ("domino", _("Domino")),
+        ("fish", _("Fish")),
+        ("referee", _("Ended by the referee")),
+    ]
+    outcome = forms.ChoiceField(label=_("How it ended"), choices=OUTCOMES)
+    winner = forms.ChoiceField(
+        label=_("Winning pair"),
+        required=False,
+        choices=[("", "—"), ("a", _("Pair A")), ("b", _("Pair B"))],
+    )
+    went_out = forms.ChoiceField(
+        label=_("Went out"), required=False, choices=[("", "—"), *SEAT_LABELS.items()]
+    )
+    points_a = forms.IntegerField(
+        label=_("Points of pair A"), required=False, min_value=0, max_value=MAX_DEAL_POINTS
+    )
+    points_b = forms.IntegerField(
+        label=_("Points of pair B"), required=False, min_value=0, max_value=MAX_DEAL_POINTS
+    )
+    pips_a1 = forms.IntegerField(label=SEAT_LABELS["a1"], required=False, min_value=0)
+    pips_a2 = forms.IntegerField(label=SEAT_LABELS["a2"], required=False, min_value=0)
+    pips_b1 = forms.IntegerField(label=SEAT_LABELS["b1"], required=False, min_value=0)
+    pips_b2 = forms.IntegerField(label=SEAT_LABELS["b2"], required=False, min_value=0)
+    number = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    client_id = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """The cleaned values as arguments of scoring.services.record_deal."""
+        data = self.cleaned_data
+        pips = {
+            seat: data[f"pips_{seat}"]
+            for seat in ("a1", "b1", "a2", "b2")
+            if data.get(f"pips_{seat}") is not None
+        }
+        points = None
+        if data.get("points_a") is not None or data.get("points_b") is not None:
+            points = {"a": data.get("points_a") or 0, "b": data.get("points_b") or 0}
+        return {
+            "outcome": data["outcome"],
+            "winner": data.get("winner") or None,
+            "went_out": data.get("went_out") or None,
+            "pips": pips or None,
+            "points": None if pips else points,
+            "number": data.get("number"),
+            "client_id": data.get("client_id") or "",
+            "expected_version": data.get("version"),
+        }
+
+    def add_service_error(self, field: str, message: str) -> None:
+        """Attach a service error to the matching field (pips errors to the pips fields)."""
+        if field in self.fields:
+            self.add_error(field, message)
+        elif field.startswith("pips") and "pips_a1" in self.fields:
+            self.add_error(None, message)
+            self.add_error("pips_a1", message)
+        else:
+            self.add_error(None, message)
+
+
+class ReasonForm(forms.Form):
+    """A reason, required to correct or annul a deal."""
+
+    reason = forms.CharField(label=_("Reason"), max_length=300)
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)

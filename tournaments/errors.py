@@ -1,0 +1,37 @@
+"""Errors the services raise: a user can fix them, and each names the field at fault."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext
+
+
+class ServiceError(Exception):
+    """A request the regulations or the current state refuse; nothing was changed."""
+
+    status_code = 400
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+    def as_dict(self) -> dict[str, list[str]]:
+        """The error as DRF and forms expect it: {field: [message]}."""
+        return {self.field: [str(self.message)]}
+
+
+class ConflictError(ServiceError):
+    """The record changed since the client read it (a stale edit): HTTP 409."""
+
+    status_code = 409
+
+
+def translate_engine_error(err: Exception) -> ServiceError:
+    """Turn a plain-Python engine error (message template + params) into a translated one."""
+    field = getattr(err, "field", "__all__")
+    template = getattr(err, "message", str(err))
+    params = getattr(err, "params", {}) or {}
+    text = gettext(template)
+    if params:
+        text = text % params
+    return ServiceError(field, text)

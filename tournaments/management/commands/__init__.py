@@ -1,0 +1,1 @@
+"""seed_demo and the desk commands."""

@@ -1,0 +1,495 @@
+"""Tournaments, their regulations, players, pairs, tables, rounds and parties."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from scoring.rules import RulesConfig
+
+
+class Tournament(models.Model):
+    """One event, with its regulations."""
+
+    class Format(models.TextChoices):
+        PAIRS = "pairs", _("Pairs tournament")
+        INDIVIDUAL = "individual", _("Individual tournament")
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("Registration")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    class RuleSet(models.TextChoices):
+        SPORT = "sport", _("Sport domino")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("short name"), max_length=80, unique=True, allow_unicode=True)
+    rule_set = models.CharField(
+        _("rule set"), max_length=20, choices=RuleSet.choices, default=RuleSet.SPORT
+    )
+    format = models.CharField(
+        _("format"), max_length=20, choices=Format.choices, default=Format.PAIRS
+    )
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.REGISTRATION
+    )
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    city = models.CharField(_("city"), max_length=100, blank=True)
+    start_date = models.DateField(_("start date"), default=timezone.localdate)
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Moscow")
+    language = models.CharField(
+        _("language of protocols"), max_length=8, choices=settings.LANGUAGES, default="ru"
+    )
+    public = models.BooleanField(_("public pages"), default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-start_date", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        """The tournament's page."""
+        return reverse("tournaments:detail", args=[self.slug])
+
+
+class TournamentRole(models.Model):
+    """A user's role in one tournament: organizer, referee or chief referee."""
+
+    class Role(models.TextChoices):
+        ORGANIZER = "organizer", _("Organizer")
+        CHIEF = "chief", _("Chief referee")
+        REFEREE = "referee", _("Referee")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="roles"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="tournament_roles",
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    tables = models.ManyToManyField(
+        "Table",
+        verbose_name=_("tables"),
+        blank=True,
+        help_text=_("Leave empty for every table of the tournament."),
+    )
+
+    class Meta:
+        verbose_name = _("tournament role")
+        verbose_name_plural = _("tournament roles")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user", "role"], name="unique_role_per_tournament"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()}"
+
+
+class Regulations(models.Model):
+    """Every rule setting of a tournament; defaults follow RULES.md."""
+
+    class DrawnFish(models.TextChoices):
+        NOBODY = "nobody", _("Nobody scores")
+        CARRY = "carry", _("Points carry over to the next deal")
+
+    class FineMode(models.TextChoices):
+        DEDUCT = "deduct", _("Deducted from the offending pair")
+        AWARD = "award", _("Awarded to the opponents")
+
+    class PairingSystem(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        MANUAL = "manual", _("Manual")
+
+    class FirstRound(models.TextChoices):
+        SEEDING = "seeding", _("By seeding (rating)")
+        LOT = "lot", _("By lot")
+
+    tournament = models.OneToOneField(
+        Tournament,
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        related_name="regulations",
+    )
+    target = models.PositiveIntegerField(
+        _("target points"),
+        default=200,
+        validators=[MinValueValidator(1), MaxValueValidator(10000)],
+        help_text=_("A pair wins the party by reaching this score first."),
+    )
+    party_minutes = models.PositiveIntegerField(
+        _("time limit of a party (minutes)"),
+        default=40,
+        validators=[MinValueValidator(1), MaxValueValidator(180)],
+    )
+    domino_counts_partner = models.BooleanField(
+        _("a domino counts the partner's pips"),
+        default=True,
+        help_text=_("The pair that goes out scores all tiles remaining in hands."),
+    )
+    drawn_fish = models.CharField(
+        _("fish with equal pips"),
+        max_length=10,
+        choices=DrawnFish.choices,
+        default=DrawnFish.NOBODY,
+    )
+    fine_points = models.PositiveIntegerField(
+        _("fine (points)"), default=25, validators=[MinValueValidator(1), MaxValueValidator(168)]
+    )
+    fine_mode = models.CharField(
+        _("fine mode"), max_length=10, choices=FineMode.choices, default=FineMode.DEDUCT
+    )
+    allow_negative = models.BooleanField(_("a fine may take a total below zero"), default=True)
+    warnings_before_fine = models.PositiveIntegerField(
+        _("warnings of one kind before a fine"),
+        default=1,
+        validators=[MinValueValidator(0), MaxValueValidator(10)],
+        help_text=_("1: the first violation is a warning, a repeated one is a fine."),
+    )
+    no_show_minutes = models.PositiveIntegerField(
+        _("no-show after (minutes)"),
+        default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+    )
+    forfeit_winner_points = models.PositiveIntegerField(
+        _("forfeit: winner's points"), default=200, validators=[MaxValueValidator(10000)]
+    )
+    forfeit_loser_points = models.PositiveIntegerField(
+        _("forfeit: loser's points"), default=0, validators=[MaxValueValidator(10000)]
+    )
+    win_points = models.PositiveIntegerField(_("match points for a win"), default=2)
+    loss_points = models.PositiveIntegerField(_("match points for a loss"), default=0)
+    forfeit_win_points = models.PositiveIntegerField(_("match points for a forfeit win"), default=2)
+    bye_points = models.PositiveIntegerField(_("match points for a bye"), default=2)
+    standings_order = models.JSONField(
+        _("standings order"),
+        default=list,
+        blank=True,
+        help_text=_("Metric keys in order; empty for the default order."),
+    )
+    pairing_system = models.CharField(
+        _("pairing system"),
+        max_length=20,
+        choices=PairingSystem.choices,
+        default=PairingSystem.SWISS,
+    )
+    first_round = models.CharField(
+        _("first round"), max_length=10, choices=FirstRound.choices, default=FirstRound.SEEDING
+    )
+    avoid_same_club = models.BooleanField(_("keep pairs of the same club apart"), default=False)
+    rounds_planned = models.PositiveIntegerField(
+        _("rounds planned"), default=7, validators=[MinValueValidator(1), MaxValueValidator(100)]
+    )
+
+    class Meta:
+        verbose_name = _("regulations")
+        verbose_name_plural = _("regulations")
+
+    def __str__(self) -> str:
+        return str(_("Regulations of %(name)s") % {"name": self.tournament.name})
+
+    def clean(self) -> None:
+        """Check settings that depend on each other."""
+        if self.forfeit_winner_points <= self.forfeit_loser_points:
+            raise ValidationError(
+                {"forfeit_winner_points": _("The forfeit winner must get more than the loser.")}
+            )
+
+    def rules_config(self) -> RulesConfig:
+        """A plain snapshot of these regulations for the rule engine."""
+        return RulesConfig(
+            target=self.target,
+            party_minutes=self.party_minutes,
+            domino_counts_partner=self.domino_counts_partner,
+            drawn_fish=self.drawn_fish,
+            fine_points=self.fine_points,
+            fine_mode=self.fine_mode,
+            allow_negative=self.allow_negative,
+            warnings_before_fine=self.warnings_before_fine,
+            forfeit_winner_points=self.forfeit_winner_points,
+            forfeit_loser_points=self.forfeit_loser_points,
+            no_show_minutes=self.no_show_minutes,
+        )
+
+
+class Player(models.Model):
+    """A person who plays in one tournament."""
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="players"
+    )
+    name = models.CharField(_("name"), max_length=200)
+    club = models.CharField(_("club"), max_length=200, blank=True)
+    city = models.CharField(_("city"), max_length=100, blank=True)
+    rating = models.IntegerField(_("rating"), default=0)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user account"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+    )
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    disqualified = models.BooleanField(_("disqualified"), default=False)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Table(models.Model):
+    """A numbered physical table in the hall."""
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="tables"
+    )
+    number = models.PositiveIntegerField(_("number"), validators=[MinValueValidator(1)])
+    label = models.CharField(_("label"), max_length=100, blank=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_table_number")
+        ]
+
+    def __str__(self) -> str:
+        return str(_("Table %(number)s") % {"number": self.number}) + (
+            f" ({self.label})" if self.label else ""
+        )
+
+
+class Pair(models.Model):
+    """Two partners who play together."""
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="pairs"
+    )
+    name = models.CharField(_("name"), max_length=200, blank=True)
+    player1 = models.ForeignKey(
+        Player, verbose_name=_("first player"), on_delete=models.PROTECT, related_name="+"
+    )
+    player2 = models.ForeignKey(
+        Player, verbose_name=_("second player"), on_delete=models.PROTECT, related_name="+"
+    )
+    rating = models.IntegerField(_("rating"), default=0)
+    fixed_table = models.ForeignKey(
+        Table,
+        verbose_name=_("fixed table"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("For accessibility: this pair always plays at this table."),
+    )
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    disqualified = models.BooleanField(_("disqualified"), default=False)
+
+    class Meta:
+        verbose_name = _("pair")
+        verbose_name_plural = _("pairs")
+        ordering = ["name", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(player1=models.F("player2")), name="pair_players_distinct"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        """The pair's name, or its players' names."""
+        if self.name:
+            return self.name
+        return f"{self.player1.name} / {self.player2.name}"
+
+    def clean(self) -> None:
+        """Two distinct players of this tournament, each in no other pair."""
+        errors: dict[str, str] = {}
+        if self.player1_id and self.player1_id == self.player2_id:
+            errors["player2"] = _("A pair needs two different players.")
+        for field in ("player1", "player2"):
+            player = getattr(self, field, None) if getattr(self, f"{field}_id") else None
+            if player is None:
+                continue
+            if self.tournament_id and player.tournament_id != self.tournament_id:
+                errors[field] = _("The player is not registered in this tournament.")
+                continue
+            others = Pair.objects.filter(Q(player1=player) | Q(player2=player)).exclude(pk=self.pk)
+            if field not in errors and others.exists():
+                errors[field] = _("%(name)s already plays in another pair.") % {"name": player.name}
+        if errors:
+            raise ValidationError(errors)
+
+    @property
+    def players(self) -> tuple[Player, Player]:
+        """Both players of the pair."""
+        return (self.player1, self.player2)
+
+
+class Round(models.Model):
+    """One sitting of the tournament: every pair plays one party."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="rounds"
+    )
+    number = models.PositiveIntegerField(_("number"), validators=[MinValueValidator(1)])
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
+    )
+    seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
+    scheduled_start = models.DateTimeField(_("scheduled start"), null=True, blank=True)
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_round_number")
+        ]
+
+    def __str__(self) -> str:
+        return str(_("Round %(number)s") % {"number": self.number})
+
+
+class Party(models.Model):
+    """One match of two pairs at one table, time-limited, played to the target."""
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("Not started")
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
+
+    class EndReason(models.TextChoices):
+        TARGET = "target", _("Target reached")
+        TIME = "time", _("Time expired")
+        FORFEIT = "forfeit", _("Forfeit (no-show)")
+        DISQUALIFICATION = "disqualification", _("Disqualification")
+        BYE = "bye", _("Bye")
+
+    class Side(models.TextChoices):
+        A = "a", _("Pair A")
+        B = "b", _("Pair B")
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="parties"
+    )
+    table = models.ForeignKey(
+        Table,
+        verbose_name=_("table"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="parties",
+    )
+    pair_a = models.ForeignKey(
+        Pair, verbose_name=_("pair A"), on_delete=models.PROTECT, related_name="parties_as_a"
+    )
+    pair_b = models.ForeignKey(
+        Pair,
+        verbose_name=_("pair B"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="parties_as_b",
+        help_text=_("Empty for a bye."),
+    )
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.SCHEDULED
+    )
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    paused_at = models.DateTimeField(_("clock paused at"), null=True, blank=True)
+    paused_seconds = models.FloatField(_("seconds paused"), default=0)
+    time_expired_at = models.DateTimeField(_("time expired at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    end_reason = models.CharField(
+        _("how the party ended"), max_length=20, choices=EndReason.choices, blank=True
+    )
+    winner = models.CharField(_("winner"), max_length=1, choices=Side.choices, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=1)
+
+    class Meta:
+        verbose_name = _("party")
+        verbose_name_plural = _("parties")
+        ordering = ["round", "table__number", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="unique_table_per_round"),
+            models.CheckConstraint(
+                condition=~Q(pair_a=models.F("pair_b")), name="party_pairs_distinct"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        b = self.pair_b.display_name if self.pair_b_id else _("bye")
+        return f"{self.round} · {self.table or ''} · {self.pair_a.display_name} — {b}"
+
+    def get_absolute_url(self) -> str:
+        """The party page."""
+        return reverse("tournaments:party", args=[self.pk])
+
+    @property
+    def is_bye(self) -> bool:
+        """True when the party has no opponent."""
+        return self.pair_b_id is None
+
+    @property
+    def tournament(self) -> Tournament:
+        """The tournament the party belongs to."""
+        return self.round.tournament
+
+    def pair(self, side: str) -> Pair | None:
+        """The pair on a side ("a" or "b")."""
+        return self.pair_a if side == "a" else self.pair_b
+
+    def elapsed_seconds(self, now: timezone.datetime | None = None) -> float:
+        """Seconds of play so far (pauses excluded); the server's clock is authoritative."""
+        if not self.started_at:
+            return 0.0
+        end = self.finished_at or self.paused_at or now or timezone.now()
+        return max(0.0, (end - self.started_at).total_seconds() - self.paused_seconds)
+
+    def seconds_left(self, now: timezone.datetime | None = None) -> float:
+        """Seconds until the party's time limit (negative after it)."""
+        limit = self.round.tournament.regulations.party_minutes * 60
+        return limit - self.elapsed_seconds(now)

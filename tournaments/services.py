@@ -1,0 +1,89 @@
+"""Services for tournaments: registration, and the party row lock every party service uses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournaments.errors import ConflictError, ServiceError
+from tournaments.models import Pair, Party, Player, Regulations, Table, Tournament, TournamentRole
+
+
+def lock_party(party_id: int, expected_version: int | None = None) -> Party:
+    """Lock a party's row for this transaction; refuse a stale version with a conflict."""
+    try:
+        party = (
+            Party.objects.select_for_update(of=("self",))
+            .select_related("round__tournament__regulations", "pair_a", "pair_b", "table")
+            .get(pk=party_id)
+        )
+    except Party.DoesNotExist as exc:
+        raise ServiceError("party", _("No such party.")) from exc
+    if expected_version is not None and int(expected_version) != party.version:
+        raise ConflictError(
+            "version",
+            _(
+                "The party was changed by someone else (version %(have)s, you sent %(sent)s). "
+                "Reload and try again."
+            )
+            % {"have": party.version, "sent": expected_version},
+        )
+    return party
+
+
+def bump_version(party: Party, **fields: Any) -> None:
+    """Save the given fields of a locked party and increase its version."""
+    for name, value in fields.items():
+        setattr(party, name, value)
+    party.version += 1
+    party.save(update_fields=[*fields.keys(), "version"])
+
+
+def _validated(instance: Any) -> Any:
+    """Run model validation and save; raise ServiceError naming the first field at fault."""
+    try:
+        instance.full_clean()
+    except ValidationError as exc:
+        field, messages = next(iter(exc.message_dict.items()))
+        raise ServiceError(field, messages[0]) from exc
+    instance.save()
+    return instance
+
+
+@transaction.atomic
+def create_tournament(*, name: str, slug: str, organizer: Any = None, **fields: Any) -> Tournament:
+    """Create a tournament with default regulations and make the creator its organizer."""
+    tournament = _validated(Tournament(name=name, slug=slug, created_by=organizer, **fields))
+    Regulations.objects.create(tournament=tournament)
+    if organizer is not None:
+        TournamentRole.objects.create(
+            tournament=tournament, user=organizer, role=TournamentRole.Role.ORGANIZER
+        )
+    return tournament
+
+
+@transaction.atomic
+def register_player(tournament: Tournament, **fields: Any) -> Player:
+    """Register a player in a tournament."""
+    return _validated(Player(tournament=tournament, **fields))
+
+
+@transaction.atomic
+def register_pair(
+    tournament: Tournament, player1: Player, player2: Player, name: str = "", **fields: Any
+) -> Pair:
+    """Register two distinct players of the tournament as a pair."""
+    return _validated(
+        Pair(tournament=tournament, player1=player1, player2=player2, name=name, **fields)
+    )
+
+
+@transaction.atomic
+def add_table(tournament: Tournament, number: int, label: str = "") -> Table:
+    """Number a table of the hall."""
+    if Table.objects.filter(tournament=tournament, number=number).exists():
+        raise ServiceError("number", _("Table %(number)s already exists.") % {"number": number})
+    return _validated(Table(tournament=tournament, number=number, label=label))

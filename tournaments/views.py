@@ -1,0 +1,350 @@
+"""Server-rendered pages: tournaments, registration, and the party page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import Prefetch, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from referee import services as referee_services
+from scoring import services as scoring_services
+from scoring.forms import DealForm, ReasonForm
+from scoring.models import Deal
+from scoring.totals import party_totals
+from tournaments import permissions
+from tournaments.errors import ServiceError
+from tournaments.forms import PairForm, PlayerForm, RegulationsForm, TableForm, TournamentForm
+from tournaments.models import Pair, Party, Player, Regulations, Round, Table, Tournament
+from tournaments.services import create_tournament
+
+
+def _tournament_for(request: HttpRequest, slug: str, manage: bool = False) -> Tournament:
+    """Load a tournament the user may see (or manage); 404 for a hidden one."""
+    tournament = get_object_or_404(Tournament.objects.select_related("regulations"), slug=slug)
+    if not permissions.can_view(request.user, tournament):
+        raise Http404
+    if manage and not permissions.can_manage(request.user, tournament):
+        raise PermissionDenied
+    return tournament
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    """Every tournament the visitor may see, newest first."""
+    qs = Tournament.objects.all()
+    if not request.user.is_superuser:
+        visible = Q(public=True)
+        if request.user.is_authenticated:
+            visible |= Q(roles__user=request.user) | Q(players__user=request.user)
+        qs = qs.filter(visible).distinct()
+    return render(
+        request,
+        "tournaments/list.html",
+        {"tournaments": qs, "can_create": permissions.can_create_tournament(request.user)},
+    )
+
+
+@login_required
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    """Create a tournament; its regulations start from the defaults."""
+    if not permissions.can_create_tournament(request.user):
+        raise PermissionDenied
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = {k: v for k, v in form.cleaned_data.items() if k not in ("name", "slug")}
+        tournament = create_tournament(
+            name=form.cleaned_data["name"],
+            slug=form.cleaned_data["slug"],
+            organizer=request.user,
+            **data,
+        )
+        messages.success(request, _("The tournament was created. Now check its regulations."))
+        return redirect("tournaments:regulations", slug=tournament.slug)
+    return render(request, "tournaments/form.html", {"form": form, "title": _("New tournament")})
+
+
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """A tournament's page: regulations, pairs, tables and rounds with their parties."""
+    tournament = _tournament_for(request, slug)
+    pairs = tournament.pairs.select_related("player1", "player2", "fixed_table")
+    parties = Party.objects.select_related(
+        "table", "pair_a__player1", "pair_a__player2", "pair_b__player1", "pair_b__player2"
+    )
+    rounds = tournament.rounds.prefetch_related(Prefetch("parties", queryset=parties))
+    return render(
+        request,
+        "tournaments/detail.html",
+        {
+            "tournament": tournament,
+            "regulations": tournament.regulations,
+            "pairs": pairs,
+            "players": tournament.players.all(),
+            "tables": tournament.tables.all(),
+            "rounds": rounds,
+            "can_manage": permissions.can_manage(request.user, tournament),
+        },
+    )
+
+
+@login_required
+def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    """Edit a tournament's own fields."""
+    tournament = _tournament_for(request, slug, manage=True)
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Saved."))
+        return redirect(tournament)
+    return render(
+        request,
+        "tournaments/form.html",
+        {"form": form, "tournament": tournament, "title": _("Edit tournament")},
+    )
+
+
+@login_required
+def regulations_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    """Edit every rule setting of a tournament."""
+    tournament = _tournament_for(request, slug, manage=True)
+    regulations, _created = Regulations.objects.get_or_create(tournament=tournament)
+    form = RegulationsForm(request.POST or None, instance=regulations)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("The regulations were saved."))
+        return redirect(tournament)
+    return render(
+        request,
+        "tournaments/form.html",
+        {"form": form, "tournament": tournament, "title": _("Regulations")},
+    )
+
+
+def _edit_member(
+    request: HttpRequest,
+    slug: str,
+    model: type,
+    form_class: type,
+    pk: int | None,
+    titles: tuple[str, str],
+) -> HttpResponse:
+    """Create or edit a player, pair or table of a tournament."""
+    tournament = _tournament_for(request, slug, manage=True)
+    instance = get_object_or_404(model, pk=pk, tournament=tournament) if pk else None
+    kwargs: dict[str, Any] = {"instance": instance}
+    if form_class is not PlayerForm:
+        kwargs["tournament"] = tournament
+    form = form_class(request.POST or None, **kwargs)
+    if form_class is PlayerForm:
+        form.instance.tournament = tournament
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            form.save()
+        messages.success(request, _("Saved."))
+        if "add_another" in request.POST:
+            return redirect(request.path)
+        return redirect(tournament)
+    title = titles[1] if instance else titles[0]
+    return render(
+        request,
+        "tournaments/form.html",
+        {"form": form, "tournament": tournament, "title": title, "add_another": True},
+    )
+
+
+@login_required
+def player_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpResponse:
+    """Register or edit a player."""
+    return _edit_member(request, slug, Player, PlayerForm, pk, (_("New player"), _("Edit player")))
+
+
+@login_required
+def pair_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpResponse:
+    """Register or edit a pair."""
+    return _edit_member(request, slug, Pair, PairForm, pk, (_("New pair"), _("Edit pair")))
+
+
+@login_required
+def table_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpResponse:
+    """Number or relabel a table."""
+    return _edit_member(request, slug, Table, TableForm, pk, (_("New table"), _("Edit table")))
+
+
+def _party_for(request: HttpRequest, pk: int) -> Party:
+    """Load a party the visitor may see."""
+    party = get_object_or_404(
+        Party.objects.select_related(
+            "round__tournament__regulations",
+            "table",
+            "pair_a__player1",
+            "pair_a__player2",
+            "pair_b__player1",
+            "pair_b__player2",
+        ),
+        pk=pk,
+    )
+    if not permissions.can_view(request.user, party.round.tournament):
+        raise Http404
+    return party
+
+
+def party_context(request: HttpRequest, party: Party, form: DealForm | None = None) -> dict:
+    """Everything the party page shows: pairs, clock, deals with running totals, fines."""
+    deals = list(party.deals.all())
+    penalties = list(party.penalties.select_related("player"))
+    party._prefetched_objects_cache = {"deals": deals, "penalties": penalties}
+    totals = party_totals(party)
+    running = iter(totals.running)
+    rows = [{"deal": deal, "running": next(running, None)} for deal in deals]
+    can_ref = permissions.can_referee(request.user, party)
+    next_number = (deals[-1].number + 1) if deals else 1
+    if form is None and can_ref:
+        form = DealForm(initial={"number": next_number, "version": party.version})
+    return {
+        "party": party,
+        "tournament": party.round.tournament,
+        "regulations": party.round.tournament.regulations,
+        "rows": rows,
+        "totals": totals,
+        "penalties": penalties,
+        "events": party.events.select_related("actor").order_by("-seq")[:50],
+        "can_referee": can_ref,
+        "form": form,
+        "next_number": next_number,
+        "seconds_left": int(party.seconds_left()) if party.started_at else None,
+        "Status": Party.Status,
+    }
+
+
+def party_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The party page; referees and organizers record deals here."""
+    party = _party_for(request, pk)
+    form = None
+    if request.method == "POST":
+        if not permissions.can_referee(request.user, party):
+            raise PermissionDenied
+        form = DealForm(request.POST)
+        if form.is_valid():
+            try:
+                deal = scoring_services.record_deal(
+                    party.pk, actor=request.user, **form.service_kwargs()
+                )
+            except ServiceError as err:
+                form.add_service_error(err.field, err.message)
+            else:
+                messages.success(request, _("Deal %(number)s recorded.") % {"number": deal.number})
+                return redirect(party)
+        party.refresh_from_db()
+    status = 400 if form is not None and form.errors else 200
+    return render(
+        request, "tournaments/party.html", party_context(request, party, form), status=status
+    )
+
+
+def _run_action(request: HttpRequest, party: Party, action: Any, **kwargs: Any) -> HttpResponse:
+    """Run a party service for a referee; show its error as a message."""
+    if not permissions.can_referee(request.user, party):
+        raise PermissionDenied
+    try:
+        action(party.pk, actor=request.user, **kwargs)
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect(party)
+
+
+@require_POST
+@login_required
+def party_start(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start the party's clock."""
+    party = _party_for(request, pk)
+    return _run_action(request, party, referee_services.start_party)
+
+
+@require_POST
+@login_required
+def party_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record a no-show: the absent pair forfeits."""
+    party = _party_for(request, pk)
+    return _run_action(
+        request,
+        party,
+        referee_services.forfeit_party,
+        absent_side=request.POST.get("absent_side", ""),
+        reason=request.POST.get("reason", ""),
+    )
+
+
+@login_required
+def deal_change(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """Correct or annul a deal, with a reason."""
+    deal = get_object_or_404(Deal, pk=pk)
+    party = _party_for(request, deal.party_id)
+    if not permissions.can_referee(request.user, party):
+        raise PermissionDenied
+    initial = {
+        "outcome": deal.outcome if deal.outcome in ("domino", "fish", "referee") else "fish",
+        "winner": deal.winner,
+        "went_out": deal.went_out,
+        "points_a": deal.points_a,
+        "points_b": deal.points_b,
+        "version": party.version,
+    }
+    for seat, pips in (deal.pips or {}).items():
+        initial[f"pips_{seat}"] = pips
+    form = DealForm(request.POST or None, initial=initial) if action == "correct" else None
+    reason_form = ReasonForm(request.POST or None, initial={"version": party.version})
+    if request.method == "POST" and reason_form.is_valid() and (form is None or form.is_valid()):
+        try:
+            if action == "correct":
+                kwargs = form.service_kwargs()
+                for key in ("number", "client_id"):
+                    kwargs.pop(key)
+                kwargs["expected_version"] = reason_form.cleaned_data.get("version")
+                scoring_services.correct_deal(
+                    deal.pk,
+                    actor=request.user,
+                    reason=reason_form.cleaned_data["reason"],
+                    **kwargs,
+                )
+            else:
+                scoring_services.annul_deal(
+                    deal.pk,
+                    actor=request.user,
+                    reason=reason_form.cleaned_data["reason"],
+                    expected_version=reason_form.cleaned_data.get("version"),
+                )
+        except ServiceError as err:
+            target = form if form is not None and err.field in form.fields else reason_form
+            if err.field in target.fields:
+                target.add_error(err.field, err.message)
+            else:
+                target.add_error(None, err.message)
+        else:
+            messages.success(request, _("Deal %(number)s changed.") % {"number": deal.number})
+            return redirect(party)
+    return render(
+        request,
+        "tournaments/deal_change.html",
+        {
+            "deal": deal,
+            "party": party,
+            "form": form,
+            "reason_form": reason_form,
+            "action": action,
+            "tournament": party.round.tournament,
+        },
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A round's parties with their tables and results."""
+    tournament = _tournament_for(request, slug)
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    return redirect(f"{tournament.get_absolute_url()}#round-{rnd.number}")
