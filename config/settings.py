@@ -136,6 +136,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://"
+CELERY_BEAT_SCHEDULE = {
+    "sweep-party-clocks": {"task": "referee.tasks.sweep_party_clocks", "schedule": 15.0},
+}
 
 if REDIS_URL:
     CACHES = {

@@ -15,6 +15,7 @@ def deal_scores(deals: Iterable[Any]) -> list[DealScore]:
             outcome=d.outcome,
             winner=d.winner or None,
             points={"a": d.points_a, "b": d.points_b},
+            carry=sum((d.pips or {}).values()) if d.outcome == "drawn_fish" else 0,
         )
         for d in sorted(deals, key=lambda d: d.number)
     ]

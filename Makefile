@@ -1,0 +1,43 @@
+# Two commands do all set-up: `make run` (serve the demo) and `make test` (the whole suite).
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run serve test lint bench worker messages clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements-dev.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py demo_banner --url http://$(HOST):$(PORT)/
+	$(BIN)/python manage.py runserver --noreload $(HOST):$(PORT)
+
+test: install
+	$(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check .
+
+bench: install
+	$(BIN)/python bench/run_all.py
+
+worker: install
+	$(BIN)/celery -A config worker -B --loglevel=info
+
+messages: install
+	$(BIN)/python manage.py makemessages -l ru --ignore=.venv --ignore=var --no-obsolete
+	$(BIN)/python manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf $(VENV) var db.sqlite3

@@ -1,0 +1,170 @@
+"""Shared fixtures: a tournament with pairs and tables, logins for each role, a started party."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+
+from config.celery import app as celery_app
+
+_counter = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery():
+    """Tasks run in-process unless a test asks for the real worker."""
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def make_user(db):
+    """Create a user; organizers get the permission to create tournaments."""
+
+    def make(username: str | None = None, *, organizer: bool = False, **extra):
+        user = get_user_model().objects.create_user(
+            username=username or f"user{next(_counter)}", password="pw", **extra
+        )
+        if organizer:
+            user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+        return user
+
+    return make
+
+
+@pytest.fixture
+def organizer(make_user):
+    return make_user("org", organizer=True)
+
+
+@pytest.fixture
+def tournament(organizer):
+    """A pairs tournament with default regulations, 8 pairs of Cyrillic names and 4 tables."""
+    from tournaments.models import Pair, Player, Table
+    from tournaments.services import create_tournament
+
+    t = create_tournament(name="Кубок Москвы", slug=f"cup-{next(_counter)}", organizer=organizer)
+    players = [
+        Player.objects.create(tournament=t, name=name)
+        for name in [
+            "Иван Петров", "Сергей Смирнов", "Ольга Морозова", "Мария Волкова",
+            "José García", "Anna Müller", "Ёлкин Щукин", "Эдуард Юдин",
+            "Пётр Первый", "Фёдор Второй", "Юрий Третий", "Борис Четвёртый",
+            "Нина Пятая", "Вера Шестая", "Лев Седьмой", "Яков Восьмой",
+        ]
+    ]
+    for k in range(8):
+        Pair.objects.create(tournament=t, player1=players[2 * k], player2=players[2 * k + 1])
+    for n in range(1, 5):
+        Table.objects.create(tournament=t, number=n)
+    return t
+
+
+@pytest.fixture
+def referee_user(make_user, tournament):
+    from tournaments.models import TournamentRole
+
+    user = make_user("ref")
+    TournamentRole.objects.create(tournament=tournament, user=user, role="referee")
+    return user
+
+
+@pytest.fixture
+def make_party(tournament):
+    """Create a party in a published round (round number grows with each call)."""
+    from tournaments.models import Party, Round
+
+    def make(pair_a=None, pair_b=None, table_number: int = 1, round_number: int | None = None):
+        pairs = list(tournament.pairs.order_by("id"))
+        number = round_number or (tournament.rounds.count() + 1)
+        rnd, _ = Round.objects.get_or_create(
+            tournament=tournament, number=number, defaults={"status": Round.Status.PUBLISHED}
+        )
+        return Party.objects.create(
+            round=rnd,
+            table=tournament.tables.get(number=table_number),
+            pair_a=pair_a or pairs[0],
+            pair_b=pair_b or pairs[1],
+        )
+
+    return make
+
+
+@pytest.fixture
+def party(make_party, referee_user):
+    """A started party at table 1."""
+    from referee.services import start_party
+
+    p = make_party()
+    start_party(p.pk, actor=referee_user)
+    p.refresh_from_db()
+    return p
+
+
+def _wait_for_worker(timeout: float = 60.0) -> None:
+    """Wait until a worker answers a ping through the broker."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if celery_app.control.ping(timeout=1.0):
+            return
+    raise RuntimeError(f"the Celery worker did not answer within {timeout} s")
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker):
+    """A real Celery worker process on the configured broker, using the test database."""
+    from django.conf import settings
+    from django.db import connection
+
+    if not os.environ.get("CELERY_BROKER_URL") or settings.DATABASES["default"][
+        "ENGINE"
+    ].endswith("sqlite3"):
+        pytest.skip("needs CELERY_BROKER_URL and DATABASE_URL (PostgreSQL); .ci/run sets both")
+    db = connection.settings_dict
+    url = (
+        f"postgres://{db['USER']}:{db.get('PASSWORD') or ''}@{db['HOST'] or '127.0.0.1'}:"
+        f"{db['PORT'] or 5432}/{db['NAME']}"
+    )
+    env = {**os.environ, "DATABASE_URL": url, "CONN_MAX_AGE": "0"}
+    root = Path(__file__).resolve().parent.parent
+    (root / "var").mkdir(exist_ok=True)
+    log = open(root / "var" / "test-worker.log", "w")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+         "--loglevel=info", "--without-gossip", "--without-mingle", "-n", "ci-worker@%h"],
+        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        _wait_for_worker()
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture
+def real_worker(celery_worker_process):
+    """Send tasks through the broker to the worker process for the duration of a test."""
+    celery_app.conf.task_always_eager = False
+    yield celery_worker_process
+    celery_app.conf.task_always_eager = True
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    """Hash test passwords cheaply."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

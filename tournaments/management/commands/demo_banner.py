@@ -1,0 +1,36 @@
+"""Print the URL of the running site and the demo logins."""
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from tournaments.management.commands.seed_demo import DEMO_PASSWORD, DEMO_SLUG, PLAYER_NAMES
+
+
+class Command(BaseCommand):
+    """Print where the demo is served and how to log in."""
+
+    help = "Print the demo URL and logins."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        """The URL the server will answer on."""
+        parser.add_argument("--url", default="http://127.0.0.1:8000/")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        """Print the banner."""
+        url = options["url"]
+        lines = [
+            "",
+            "=" * 64,
+            f"  Domino tournaments is starting at {url}",
+            f"  Demo tournament:  {url}t/{DEMO_SLUG}/",
+            f"  Admin:            {url}admin/  (login: organizer)",
+            f"  Demo logins (password for all: {DEMO_PASSWORD}):",
+            "    organizer  — the organizer of the demo tournament",
+            "    referee    — a referee (also: referee2)",
+            "    chief      — the chief referee",
+            f"    player01 … player{len(PLAYER_NAMES):02d} — one login per demo player",
+            "=" * 64,
+            "",
+        ]
+        self.stdout.write("\n".join(lines))
