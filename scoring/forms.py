@@ -72,7 +72,7 @@ class DealForm(forms.Form):
 
     def add_service_error(self, field: str, message: str) -> None:
         """Attach a service error to the matching field (pips errors to the pips fields)."""
-        if field in self.fields:
+        if field in self.fields and not self.fields[field].widget.is_hidden:
             self.add_error(field, message)
         elif field.startswith("pips") and "pips_a1" in self.fields:
             self.add_error(None, message)

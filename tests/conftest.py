@@ -137,6 +137,7 @@ def celery_worker_process(django_db_setup, django_db_blocker):
     )
     env = {**os.environ, "DATABASE_URL": url, "CONN_MAX_AGE": "0"}
     root = Path(__file__).resolve().parent.parent
+    celery_app.control.purge()  # tasks left by an earlier run must not touch this database
     (root / "var").mkdir(exist_ok=True)
     log = open(root / "var" / "test-worker.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
