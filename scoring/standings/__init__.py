@@ -1,0 +1,20 @@
+"""The standings engine: plain Python (no ORM), metrics as small declarative classes.
+
+:func:`compute_standings` ranks pairs (or, in an individual event, players) from finished
+:class:`PartyResult` s in the order the regulations (:class:`StandingsConfig`) give.
+"""
+
+from .engine import Tally, compute_standings
+from .metrics import METRICS, Metric
+from .types import DEFAULT_ORDER, PartyResult, StandingRow, StandingsConfig
+
+__all__ = [
+    "DEFAULT_ORDER",
+    "METRICS",
+    "Metric",
+    "PartyResult",
+    "StandingRow",
+    "StandingsConfig",
+    "Tally",
+    "compute_standings",
+]

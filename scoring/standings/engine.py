@@ -1,0 +1,206 @@
+"""Compute standings from finished parties: one function, metrics in the regulations' order."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .metrics import METRICS, Number
+from .types import PartyResult, Side, StandingRow, StandingsConfig
+
+
+def _members(side: Side) -> tuple[int, ...]:
+    return side if isinstance(side, tuple) else (side,)
+
+
+def _which(result: PartyResult, who: Side) -> int:
+    """0 if ``who`` names side a (its id, its tuple or a member), 1 for side b."""
+    for index, side in enumerate((result.a, result.b)):
+        if side is None:
+            continue
+        if who == side or (isinstance(side, tuple) and not isinstance(who, tuple) and who in side):
+            return index
+    raise ValueError(f"{who!r} is not a side of the party {result!r}")
+
+
+class Tally:
+    """Per-entrant sums over the counted parties (one pass over the results)."""
+
+    def __init__(self) -> None:
+        self.match_points: dict[int, Number] = {}
+        self.wins: dict[int, int] = {}
+        self.points_for: dict[int, int] = {}
+        self.points_against: dict[int, int] = {}
+        self.efectiveness: dict[int, Number] = {}
+        self.fines: dict[int, int] = {}
+        self.byes: dict[int, int] = {}
+        # per entrant, one (opponent ids, match points earned) per party played (byes excluded)
+        self.parties: dict[int, list[tuple[tuple[int, ...], Number]]] = {}
+        self._strengths: dict[int, list[Number]] = {}
+
+    @classmethod
+    def build(
+        cls, results: Iterable[PartyResult], cfg: StandingsConfig, after_round: int | None = None
+    ) -> Tally:
+        """Sum ``results`` (only rounds up to ``after_round`` when given) under ``cfg``."""
+        target = cfg.target
+        half: Number = target // 2 if target % 2 == 0 else target / 2
+        # one list per entrant: match points, wins, for, against, efectiveness, fines, byes
+        acc: dict[int, list] = {}
+        parties: dict[int, list[tuple[tuple[int, ...], Number]]] = {}
+
+        for r in results:
+            if after_round is not None and r.round > after_round:
+                continue
+            a, b, w = r.a, r.b, r.winner
+            side_a = (a,) if type(a) is int else _members(a)
+            if b is None:
+                for x in side_a:
+                    st = acc.get(x)
+                    if st is None:
+                        st = acc[x] = [0, 0, 0, 0, 0, 0, 0]
+                    st[0] += cfg.bye_points
+                    st[1] += 1
+                    st[2] += r.points_a
+                    st[3] += r.points_b
+                    st[4] += half
+                    st[5] += r.fines_a
+                    st[6] += 1
+                continue
+            side_b = (b,) if type(b) is int else _members(b)
+            if w is None:
+                won = None
+            elif w == a:
+                won = 0
+            elif w == b:
+                won = 1
+            else:
+                won = _which(r, w)
+            if r.forfeit:
+                if r.forfeited_by is not None:
+                    offender = _which(r, r.forfeited_by)
+                    if offender == won:
+                        raise ValueError(f"the side that forfeited cannot win: {r!r}")
+                elif won is None:
+                    offender = -1  # both sides forfeited
+                else:
+                    offender = 1 - won
+            elif won is None:
+                raise ValueError(f"a party without a forfeit needs a winner: {r!r}")
+            else:
+                offender = None
+            scores = (r.points_a, r.points_b)
+            margin = 0
+            if offender is None:
+                margin = min(scores[won], target) - scores[1 - won]
+            for index, own, other in ((0, side_a, side_b), (1, side_b, side_a)):
+                if offender is None:
+                    is_win = index == won
+                    points = cfg.win_points if is_win else cfg.loss_points
+                    effect: Number = margin if is_win else -margin
+                elif offender == index or offender == -1:
+                    is_win = False
+                    points = cfg.forfeit_loss_points
+                    effect = -target
+                else:
+                    is_win = True
+                    points = cfg.forfeit_win_points
+                    effect = half
+                scored, conceded = scores[index], scores[1 - index]
+                fine = r.fines_b if index else r.fines_a
+                entry = (other, points)
+                for x in own:
+                    st = acc.get(x)
+                    if st is None:
+                        st = acc[x] = [0, 0, 0, 0, 0, 0, 0]
+                    st[0] += points
+                    st[1] += is_win
+                    st[2] += scored
+                    st[3] += conceded
+                    st[4] += effect
+                    st[5] += fine
+                    lst = parties.get(x)
+                    if lst is None:
+                        parties[x] = [entry]
+                    else:
+                        lst.append(entry)
+        t = cls()
+        for x, (points, win, scored, conceded, effect, fine, bye) in acc.items():
+            t.match_points[x] = points
+            t.wins[x] = int(win)
+            t.points_for[x] = scored
+            t.points_against[x] = conceded
+            t.efectiveness[x] = effect
+            t.fines[x] = fine
+            t.byes[x] = bye
+        t.parties = parties
+        return t
+
+    def opponent_strengths(self, entrant: int) -> list[Number]:
+        """Per party played, the sum of the opposing players' match points."""
+        cached = self._strengths.get(entrant)
+        if cached is None:
+            mp = self.match_points
+            cached = [
+                mp.get(opps[0], 0) if len(opps) == 1 else sum(mp.get(o, 0) for o in opps)
+                for opps, _earned in self.parties.get(entrant, ())
+            ]
+            self._strengths[entrant] = cached
+        return cached
+
+
+def compute_standings(
+    entrants: Sequence[int],
+    results: Iterable[PartyResult],
+    cfg: StandingsConfig | None = None,
+    after_round: int | None = None,
+) -> list[StandingRow]:
+    """Rank ``entrants`` (pairs, or players of an individual event) from finished parties.
+
+    Entrants are sorted metric by metric in ``cfg.order``; head-to-head is computed within
+    exactly the group still tied when it is reached. Entrants equal on every metric share a
+    rank (1, 2, 2, 4) and keep the order they were given in. ``after_round`` counts only the
+    parties of rounds up to it. Results may involve entrants not listed (e.g. withdrawn ones):
+    they count for their opponents' Buchholz but get no row. Every metric of ``METRICS`` is in
+    each row's ``metrics`` (head-to-head only when it is in the order: 0 outside a tie).
+    """
+    cfg = cfg or StandingsConfig()
+    ids = list(entrants)
+    if len(set(ids)) != len(ids):
+        raise ValueError("an entrant is listed twice")
+    tally = Tally.build(results, cfg, after_round)
+    values: dict[str, dict[int, Number]] = {
+        key: metric.compute(tally, ids) for key, metric in METRICS.items() if not metric.needs_group
+    }
+    groups: list[list[int]] = [ids]
+    for key in cfg.order:
+        metric = METRICS[key]
+        if metric.needs_group:
+            values[key] = dict.fromkeys(ids, 0)
+        split: list[list[int]] = []
+        for group in groups:
+            if len(group) == 1:
+                split.append(group)
+                continue
+            vals = metric.compute(tally, group) if metric.needs_group else values[key]
+            if metric.needs_group:
+                values[key].update(vals)
+            # sorted() is stable even with reverse=True: equal entrants keep the given order
+            ordered = sorted(group, key=vals.__getitem__, reverse=metric.higher_is_better)
+            run = [ordered[0]]
+            for e in ordered[1:]:
+                if vals[e] == vals[run[-1]]:
+                    run.append(e)
+                else:
+                    split.append(run)
+                    run = [e]
+            split.append(run)
+        groups = split
+    rows: list[StandingRow] = []
+    position = 1
+    keys = list(values)
+    for group in groups:
+        shared = len(group) > 1
+        for e in group:
+            rows.append(StandingRow(e, position, {k: values[k][e] for k in keys}, shared))
+        position += len(group)
+    return rows

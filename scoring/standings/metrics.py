@@ -1,0 +1,164 @@
+"""Standings metrics: tiny declarative classes (key, name, abbreviation, compute).
+
+Each metric's ``compute(tally, entrants)`` returns ``{entrant: value}`` from a
+:class:`~scoring.standings.engine.Tally` of the counted parties. ``higher_is_better`` says the
+sort direction. A metric with ``needs_group`` (head-to-head) depends on which entrants are
+compared: the engine calls it with exactly the group tied on every earlier metric.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from .engine import Tally
+
+Number = float | int
+
+
+def _(message: str) -> str:
+    """Mark ``message`` for translation (``makemessages``); the Django layer translates it."""
+    return message
+
+
+class Metric:
+    """Base class of a standings metric."""
+
+    key: ClassVar[str]
+    name: ClassVar[str]
+    abbr: ClassVar[str]
+    higher_is_better: ClassVar[bool] = True
+    needs_group: ClassVar[bool] = False
+
+    def compute(self, tally: Tally, entrants: Sequence[int]) -> dict[int, Number]:
+        """Return the metric's value for each of ``entrants``."""
+        raise NotImplementedError
+
+
+class _FieldMetric(Metric):
+    """A metric that is one of the tally's per-entrant sums."""
+
+    field: ClassVar[str]
+
+    def compute(self, tally: Tally, entrants: Sequence[int]) -> dict[int, Number]:
+        """Read the field from the tally (0 for an entrant without parties)."""
+        values = getattr(tally, self.field)
+        return {e: values.get(e, 0) for e in entrants}
+
+
+class MatchPoints(_FieldMetric):
+    """Match points: per party a win, a loss, a forfeit or a bye as the regulations say."""
+
+    key, name, abbr, field = "match_points", _("Match points"), _("MP"), "match_points"
+
+
+class Wins(_FieldMetric):
+    """Parties won (a forfeit win and a bye count)."""
+
+    key, name, abbr, field = "wins", _("Wins"), _("W"), "wins"
+
+
+class PointsFor(_FieldMetric):
+    """Party points scored over all parties."""
+
+    key, name, abbr, field = "points_for", _("Points for"), _("PF"), "points_for"
+
+
+class PointsAgainst(_FieldMetric):
+    """Party points conceded over all parties (fewer is better)."""
+
+    key, name, abbr, field = "points_against", _("Points against"), _("PA"), "points_against"
+    higher_is_better = False
+
+
+class PointDifference(Metric):
+    """Points for minus points against."""
+
+    key, name, abbr = "point_difference", _("Point difference"), _("PD")
+
+    def compute(self, tally: Tally, entrants: Sequence[int]) -> dict[int, Number]:
+        """Points for minus points against."""
+        pf, pa = tally.points_for, tally.points_against
+        return {e: pf.get(e, 0) - pa.get(e, 0) for e in entrants}
+
+
+class Efectiveness(_FieldMetric):
+    """The international federation's efectiveness (RULES.md): per party the point difference
+    with the winner's score capped at the target (215–150 → +50 / −50; 130–95 ended by time →
+    +35 / −35); a forfeit gives the side that forfeited −target and the winner +target/2; a
+    bye +target/2."""
+
+    key, name, abbr, field = "efectiveness", _("Efectiveness"), _("EF"), "efectiveness"
+
+
+class Fines(_FieldMetric):
+    """Fine points received (fewer is better)."""
+
+    key, name, abbr, field = "fines", _("Fines"), _("F"), "fines"
+    higher_is_better = False
+
+
+class Buchholz(Metric):
+    """Sum of the opponents' match points (per party, every opposing player; byes add 0)."""
+
+    key, name, abbr = "buchholz", _("Buchholz"), _("Bh")
+
+    def compute(self, tally: Tally, entrants: Sequence[int]) -> dict[int, Number]:
+        """Sum the per-party opponent strengths."""
+        return {e: sum(tally.opponent_strengths(e)) for e in entrants}
+
+
+class MedianBuchholz(Metric):
+    """Buchholz without the best and the worst party's opponents (with three parties or more;
+    with fewer nothing is dropped)."""
+
+    key, name, abbr = "median_buchholz", _("Median Buchholz"), _("MBh")
+
+    def compute(self, tally: Tally, entrants: Sequence[int]) -> dict[int, Number]:
+        """Sum the per-party opponent strengths without the highest and the lowest."""
+        out: dict[int, Number] = {}
+        for e in entrants:
+            values = tally.opponent_strengths(e)
+            total = sum(values)
+            if len(values) >= 3:
+                total -= max(values) + min(values)
+            out[e] = total
+        return out
+
+
+class HeadToHead(Metric):
+    """Match points won in parties against the others of exactly the tied group (a party
+    counts when an opponent of the entrant belongs to the group)."""
+
+    key, name, abbr = "head_to_head", _("Head-to-head"), _("H2H")
+    needs_group = True
+
+    def compute(self, tally: Tally, entrants: Sequence[int]) -> dict[int, Number]:
+        """Match points earned against members of ``entrants``."""
+        group = set(entrants)
+        out: dict[int, Number] = {}
+        for e in entrants:
+            out[e] = sum(
+                earned
+                for opponents, earned in tally.parties.get(e, ())
+                if any(o in group for o in opponents)
+            )
+        return out
+
+
+METRICS: dict[str, Metric] = {
+    m.key: m()
+    for m in (
+        MatchPoints,
+        Wins,
+        PointsFor,
+        PointsAgainst,
+        PointDifference,
+        Efectiveness,
+        HeadToHead,
+        Buchholz,
+        MedianBuchholz,
+        Fines,
+    )
+}

@@ -1,0 +1,83 @@
+"""Plain data of the standings engine: party results in, configuration, rows out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Side = int | tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PartyResult:
+    """The result of one finished party, as the standings see it.
+
+    ``a`` and ``b`` are the two sides: an entrant id (a pair in a pairs event) or, in an
+    individual event, a tuple of the player ids of the pair formed for that round (each player
+    is then ranked alone; opponents are the players of the other side). ``b=None`` is a bye
+    for ``a``. ``points_a``/``points_b`` are the final party totals (fines already deducted
+    when the regulations deduct them); ``fines_a``/``fines_b`` the fine points each side
+    received. ``winner`` names the winning side: its id, its tuple, or any player id in it;
+    ``None`` only for a party both sides forfeited. ``forfeited_by`` names the side that did
+    not show up (defaults to the loser of a forfeit); ``ended_by_time`` marks a party that the
+    time limit ended.
+    """
+
+    round: int
+    a: Side
+    b: Side | None
+    points_a: int
+    points_b: int
+    winner: Side | None
+    forfeit: bool = False
+    forfeited_by: Side | None = None
+    ended_by_time: bool = False
+    fines_a: int = 0
+    fines_b: int = 0
+
+
+DEFAULT_ORDER = ("match_points", "point_difference", "points_for", "head_to_head", "buchholz")
+
+
+@dataclass(frozen=True)
+class StandingsConfig:
+    """The standings part of a tournament's regulations.
+
+    ``order`` lists metric keys (see ``METRICS``), the first deciding most. Match points:
+    ``win_points`` for a win, ``loss_points`` for a loss, ``forfeit_win_points`` for a win by
+    forfeit, ``forfeit_loss_points`` for the side that forfeited, ``bye_points`` for a bye
+    (counted as a forfeit win: a win, and ``target / 2`` efectiveness). ``target`` is the
+    party target (efectiveness caps the winner's score at it).
+    """
+
+    order: Sequence[str] = DEFAULT_ORDER
+    win_points: int = 2
+    loss_points: int = 0
+    forfeit_win_points: int = 2
+    bye_points: int = 2
+    target: int = 200
+    forfeit_loss_points: int = 0
+
+    def __post_init__(self) -> None:
+        """Check the order against the known metrics."""
+        from .metrics import METRICS
+
+        object.__setattr__(self, "order", tuple(self.order))
+        unknown = [k for k in self.order if k not in METRICS]
+        if unknown:
+            raise ValueError(f"unknown standings metrics: {unknown}; known: {sorted(METRICS)}")
+        if len(set(self.order)) != len(self.order):
+            raise ValueError("a standings metric is listed twice")
+        if self.target <= 0:
+            raise ValueError("target must be positive")
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One line of the standings: the entrant, its rank (shared ranks repeat: 1, 2, 2, 4),
+    every metric's value and whether the rank is shared with another entrant."""
+
+    entrant: int
+    rank: int
+    metrics: dict[str, float | int]
+    shared: bool
