@@ -29,7 +29,9 @@ def test_hidden_tournament_is_404_for_strangers(client, tournament, make_user):
 
 def test_party_page_shows_names_and_running_totals(client, party):
     record_deal(party.pk, outcome="fish", pips={"a1": 5, "a2": 6, "b1": 10, "b2": 3})
-    record_deal(party.pk, outcome="domino", went_out="b2", pips={"a1": 7, "a2": 8, "b1": 9, "b2": 0})
+    record_deal(
+        party.pk, outcome="domino", went_out="b2", pips={"a1": 7, "a2": 8, "b1": 9, "b2": 0}
+    )
     html = client.get(party.get_absolute_url()).content.decode()
     assert "Иван Петров" in html and "Мария Волкова" in html
     # deal 1: A 24; deal 2: B 24 → running 24:0 then 24:24

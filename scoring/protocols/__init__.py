@@ -1,0 +1,59 @@
+"""Party protocols as PDF: rendering, blank paper protocols, round batches, PAdES signing and
+verification. Plain Python (no Django): the Django layer builds ``ProtocolData`` and calls
+these functions.
+"""
+
+from .data import (
+    DEFAULT_LABELS,
+    RUSSIAN_LABELS,
+    ProtocolData,
+    ProtocolDeal,
+    ProtocolPenalty,
+    ProtocolPlayer,
+    ProtocolSide,
+    ProtocolSignature,
+    labels_for,
+)
+from .fonts import missing_glyphs, register_fonts
+from .render import (
+    canonical_json,
+    protocol_fingerprint,
+    render_batch,
+    render_blank,
+    render_protocol,
+)
+from .signing import (
+    ProtocolSigner,
+    SigningError,
+    VerifyResult,
+    ensure_signing_identity,
+    get_signer,
+    sha256_hex,
+    verify_pdf,
+)
+
+__all__ = [
+    "DEFAULT_LABELS",
+    "RUSSIAN_LABELS",
+    "ProtocolData",
+    "ProtocolDeal",
+    "ProtocolPenalty",
+    "ProtocolPlayer",
+    "ProtocolSide",
+    "ProtocolSignature",
+    "ProtocolSigner",
+    "SigningError",
+    "VerifyResult",
+    "canonical_json",
+    "ensure_signing_identity",
+    "get_signer",
+    "labels_for",
+    "missing_glyphs",
+    "protocol_fingerprint",
+    "register_fonts",
+    "render_batch",
+    "render_blank",
+    "render_protocol",
+    "sha256_hex",
+    "verify_pdf",
+]

@@ -1,0 +1,211 @@
+"""Plain data that a protocol PDF is rendered from.
+
+Nothing here knows about Django: the caller (the Django layer, a test, the benchmark) fills
+these frozen dataclasses with text that is already human-readable and already translated,
+and the renderer only lays it out. Every caption printed on the PDF comes from
+``ProtocolData.labels`` so the same renderer prints Russian, English or any other language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+#: Every caption the renderer prints, in English. A caller's ``labels`` override these key by
+#: key; a missing key falls back to the English caption.
+DEFAULT_LABELS: dict[str, str] = {
+    "title": "Party protocol",
+    "blank_title": "Party protocol (paper)",
+    "tournament": "Tournament",
+    "round": "Round",
+    "table": "Table",
+    "date": "Date",
+    "start": "Start",
+    "end": "End",
+    "referee": "Referee",
+    "version": "Version",
+    "pair": "Pair",
+    "seat": "Seat",
+    "deals": "Deals",
+    "deal_no": "#",
+    "outcome": "Outcome",
+    "points": "Points",
+    "total": "Total",
+    "note": "Note",
+    "penalties": "Warnings, fines and rulings",
+    "time": "Time",
+    "side": "Pair",
+    "player": "Player",
+    "kind": "Kind",
+    "reason": "Reason",
+    "none": "None",
+    "end_reason": "Party ended",
+    "result": "Result",
+    "match_points": "Match points",
+    "winner": "Winner",
+    "signatures": "Signatures",
+    "role": "Role",
+    "name": "Name",
+    "signed_at": "Signed",
+    "signature": "Signature",
+    "not_signed": "not signed",
+    "refused": "Refused",
+    "verify": "Verify",
+    "short_code": "Code",
+    "public_id": "Protocol",
+    "fingerprint": "Data SHA-256",
+    "page": "Page",
+    "of": "of",
+    "continued": "continued",
+}
+
+#: The same captions in Russian, for callers that have no translation catalogue at hand.
+RUSSIAN_LABELS: dict[str, str] = {
+    "title": "Протокол партии",
+    "blank_title": "Протокол партии (бумажный)",
+    "tournament": "Турнир",
+    "round": "Тур",
+    "table": "Стол",
+    "date": "Дата",
+    "start": "Начало",
+    "end": "Окончание",
+    "referee": "Судья",
+    "version": "Версия",
+    "pair": "Пара",
+    "seat": "Место",
+    "deals": "Коны",
+    "deal_no": "№",
+    "outcome": "Итог",
+    "points": "Очки",
+    "total": "Сумма",
+    "note": "Примечание",
+    "penalties": "Предупреждения, штрафы и решения судьи",
+    "time": "Время",
+    "side": "Пара",
+    "player": "Игрок",
+    "kind": "Вид",
+    "reason": "Причина",
+    "none": "Нет",
+    "end_reason": "Партия окончена",
+    "result": "Счёт",
+    "match_points": "Очки матча",
+    "winner": "Победитель",
+    "signatures": "Подписи",
+    "role": "Роль",
+    "name": "Имя",
+    "signed_at": "Подписано",
+    "signature": "Подпись",
+    "not_signed": "не подписано",
+    "refused": "Отказ",
+    "verify": "Проверка",
+    "short_code": "Код",
+    "public_id": "Протокол",
+    "fingerprint": "SHA-256 данных",
+    "page": "Стр.",
+    "of": "из",
+    "continued": "продолжение",
+}
+
+
+def labels_for(language: str) -> dict[str, str]:
+    """Return a fresh copy of the built-in captions for ``language`` (English if unknown)."""
+    if language.lower().startswith("ru"):
+        return dict(RUSSIAN_LABELS)
+    return dict(DEFAULT_LABELS)
+
+
+@dataclass(frozen=True)
+class ProtocolPlayer:
+    """A player of a pair as printed on the protocol."""
+
+    name: str
+    seat: str
+
+
+@dataclass(frozen=True)
+class ProtocolSide:
+    """One of the two pairs (``key`` is ``"a"`` or ``"b"``) with its players."""
+
+    key: Literal["a", "b"] | str
+    name: str
+    players: list[ProtocolPlayer]
+
+
+@dataclass(frozen=True)
+class ProtocolDeal:
+    """One deal: how it ended (human text), each pair's points and the running totals."""
+
+    number: int
+    outcome: str
+    points_a: int
+    points_b: int
+    running_a: int
+    running_b: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ProtocolPenalty:
+    """A warning, fine or ruling recorded by the referee (all text already human)."""
+
+    time: str
+    side: str
+    player: str
+    kind: str
+    points: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class ProtocolSignature:
+    """A signature line: who signs in which role, and when (or the recorded refusal)."""
+
+    role: str
+    name: str
+    signed_at: str | None
+    refused_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class ProtocolData:
+    """Everything printed on one party's protocol.
+
+    ``verify_url`` and ``short_code`` only lead to the verification page and ``labels`` and
+    ``language`` only choose captions, so none of them is part of the data fingerprint.
+    """
+
+    tournament: str
+    round_number: int
+    table: str
+    date: str
+    start_time: str
+    end_time: str
+    referee: str
+    sides: list[ProtocolSide]
+    deals: list[ProtocolDeal]
+    penalties: list[ProtocolPenalty]
+    end_reason: str
+    result: str
+    match_points: str
+    winner: str
+    signatures: list[ProtocolSignature]
+    public_id: str
+    short_code: str
+    verify_url: str
+    version: int = 1
+    labels: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_LABELS))
+    language: str = "en"
+
+    def label(self, key: str) -> str:
+        """Return the caption for ``key``: the caller's, else the English default."""
+        value = self.labels.get(key)
+        if value is None:
+            return DEFAULT_LABELS.get(key, key)
+        return value
+
+    def side(self, key: str) -> ProtocolSide | None:
+        """Return the side with ``key`` (``"a"`` or ``"b"``), or ``None``."""
+        for side in self.sides:
+            if side.key == key:
+                return side
+        return None
