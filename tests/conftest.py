@@ -169,3 +169,13 @@ def real_worker(celery_worker_process):
 def _fast_passwords(settings):
     """Hash test passwords cheaply."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _english_by_default():
+    """Each test starts in the default language (a request may have switched the thread's)."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
