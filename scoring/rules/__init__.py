@@ -6,6 +6,7 @@ anywhere comes from ``RuleSet.party_totals``.
 
 from __future__ import annotations
 
+from scoring.rules.allfives import AllFives
 from scoring.rules.base import (
     ANNULLED,
     CONTINUE,
@@ -16,10 +17,15 @@ from scoring.rules.base import (
     FINE_DEDUCT,
     FINISHED,
     FISH,
+    FISH_FOR_ALL,
+    FISH_FOR_ONE,
     LAST_DEAL,
+    NEXT_GAME,
+    OVERTIME,
     REFEREE,
     SEATS,
     SIDES,
+    STOPPED,
     DealFacts,
     DealScore,
     FineFact,
@@ -28,9 +34,16 @@ from scoring.rules.base import (
     RuleSet,
     Totals,
 )
+from scoring.rules.block import BlockGame
+from scoring.rules.classic import ClassicGame
+from scoring.rules.draw import DrawGame
 from scoring.rules.errors import RuleError, _
+from scoring.rules.kozel import Kozel, KozelTotals
+from scoring.rules.latin import LatinPairs
+from scoring.rules.matches import GameScore, MatchTotals
 from scoring.rules.moves import MoveAdvice, Tile, move_advice
 from scoring.rules.sport import SportDomino
+from scoring.rules.udl import Consequence, UdlSingles, penalty_for
 
 RULE_SETS: dict[str, RuleSet] = {}
 """The rule sets by code."""
@@ -43,6 +56,13 @@ def register(rule_set: RuleSet) -> RuleSet:
 
 
 register(SportDomino())
+register(UdlSingles())
+register(AllFives())
+register(DrawGame())
+register(BlockGame())
+register(ClassicGame())
+register(LatinPairs())
+register(Kozel())
 
 
 def get_rule_set(code: str) -> RuleSet:
@@ -68,14 +88,29 @@ __all__ = [
     "FINE_DEDUCT",
     "FINISHED",
     "FISH",
+    "FISH_FOR_ALL",
+    "FISH_FOR_ONE",
     "LAST_DEAL",
+    "NEXT_GAME",
+    "OVERTIME",
     "REFEREE",
     "RULE_SETS",
     "SEATS",
     "SIDES",
+    "STOPPED",
+    "AllFives",
+    "BlockGame",
+    "ClassicGame",
+    "Consequence",
     "DealFacts",
     "DealScore",
+    "DrawGame",
     "FineFact",
+    "GameScore",
+    "Kozel",
+    "KozelTotals",
+    "LatinPairs",
+    "MatchTotals",
     "MoveAdvice",
     "PartyDecision",
     "RuleError",
@@ -84,8 +119,10 @@ __all__ = [
     "SportDomino",
     "Tile",
     "Totals",
+    "UdlSingles",
     "get_rule_set",
     "move_advice",
+    "penalty_for",
     "register",
     "rule_set_choices",
 ]

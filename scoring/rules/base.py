@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from scoring.rules.errors import RuleError, _
+from scoring.rules.moves import HAND_SIZE
 
 SIDES = ("a", "b")
 """The two sides of a party (the pairs, in sport domino)."""
@@ -28,6 +29,8 @@ FACT_OUTCOMES = (DOMINO, FISH, ANNULLED, REFEREE)
 # ... and the one more a score can have (DealScore.outcome).
 DRAWN_FISH = "drawn_fish"
 SCORE_OUTCOMES = (DOMINO, FISH, DRAWN_FISH, ANNULLED, REFEREE)
+# A hand stopped before its end because the game ended during play (All Fives, UDL).
+STOPPED = "stopped"
 
 DRAWN_FISH_NOBODY = "nobody"
 DRAWN_FISH_CARRY = "carry"
@@ -37,12 +40,20 @@ FINE_DEDUCT = "deduct"
 FINE_AWARD = "award"
 FINE_MODES = (FINE_DEDUCT, FINE_AWARD)
 
+FISH_FOR_ALL = "for_all"
+FISH_FOR_ONE = "for_one"
+FISH_VARIANTS = (FISH_FOR_ALL, FISH_FOR_ONE)
+"""Kozel: after a fish each player scores his own hand, or the highest hand takes them all."""
+
 # PartyDecision.state and .reason values.
 CONTINUE = "continue"
 LAST_DEAL = "last_deal"
 EXTRA_DEAL = "extra_deal"
 FINISHED = "finished"
 PARTY_STATES = (CONTINUE, LAST_DEAL, EXTRA_DEAL, FINISHED)
+# ... and those of a party played as a match of games (UDL, All Fives).
+NEXT_GAME = "next_game"
+OVERTIME = "overtime"
 REASON_TARGET = "target"
 REASON_TIME = "time"
 REASON_FORFEIT = "forfeit"
@@ -67,11 +78,29 @@ _CONFIG_MINIMUM = {
     "false_pass_points_b": 0,
     "no_show_minutes": 0,
     "max_deal_points": 1,
+    "players": 2,
+    "tiles_per_hand": 0,
+    "game_minutes": 1,
+    "games_to_win": 1,
+    "udl_slow_play_points": 0,
+    "zero_zero_value": 0,
+    "six_six_value": 0,
+    "goat_at": 1,
+    "memorize_limit": 0,
+}
+# Maximum value of the integer settings that have one.
+_CONFIG_MAXIMUM = {
+    "players": 4,
+    "tiles_per_hand": 9,
 }
 _CONFIG_CHOICES = {
     "drawn_fish": DRAWN_FISH_CHOICES,
     "fine_mode": FINE_MODES,
+    "fish_variant": FISH_VARIANTS,
 }
+_CONFIG_FLAGS = ("domino_counts_partner", "allow_negative", "kozel_pairs")
+DOUBLE_SIX_TILES = 28
+"""Tiles in a double-six set."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +125,18 @@ class RulesConfig:
     false_pass_points_b: int = 0
     no_show_minutes: int = 5
     max_deal_points: int = 168
+    # The games of RULES.md sections 2 and 3 (each rule set's ``preset`` fills them in).
+    players: int = 4
+    tiles_per_hand: int = 0
+    game_minutes: int = 15
+    games_to_win: int = 1
+    udl_slow_play_points: int = 20
+    fish_variant: str = FISH_FOR_ALL
+    zero_zero_value: int = 10
+    six_six_value: int = 12
+    goat_at: int = 101
+    memorize_limit: int = 12
+    kozel_pairs: bool = False
 
     def __post_init__(self) -> None:
         for name, minimum in _CONFIG_MINIMUM.items():
@@ -106,6 +147,13 @@ class RulesConfig:
                     _("This setting must be a whole number of at least %(minimum)s."),
                     minimum=minimum,
                 )
+        for name, maximum in _CONFIG_MAXIMUM.items():
+            if getattr(self, name) > maximum:
+                raise RuleError(
+                    name,
+                    _("This setting must be a whole number of at most %(maximum)s."),
+                    maximum=maximum,
+                )
         for name, choices in _CONFIG_CHOICES.items():
             if getattr(self, name) not in choices:
                 raise RuleError(
@@ -113,7 +161,7 @@ class RulesConfig:
                     _("Choose one of: %(choices)s."),
                     choices=", ".join(choices),
                 )
-        for name in ("domino_counts_partner", "allow_negative"):
+        for name in _CONFIG_FLAGS:
             if not isinstance(getattr(self, name), bool):
                 raise RuleError(name, _("This setting must be yes or no."))
         if self.false_pass_points_a + self.false_pass_points_b > self.max_deal_points:
@@ -122,6 +170,15 @@ class RulesConfig:
                 _("A deal cannot be worth more than %(max)s points."),
                 max=self.max_deal_points,
             )
+        if self.players * self.tiles_per_hand > DOUBLE_SIX_TILES:
+            raise RuleError(
+                "tiles_per_hand",
+                _("%(players)s players cannot hold %(tiles)s tiles each from a set of 28."),
+                players=self.players,
+                tiles=self.tiles_per_hand,
+            )
+        if self.kozel_pairs and self.players != 4:
+            raise RuleError("kozel_pairs", _("Only four players can play as two pairs."))
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> RulesConfig:
@@ -148,6 +205,15 @@ class DealFacts:
     winner: str | None = None
     pips: Mapping[str, int] | None = None
     points: Mapping[str, int] | None = None
+    # The games of RULES.md sections 2 and 3:
+    led: str | None = None
+    """The seat that led the deal ("la mano"; the Latin game breaks a fish's tie with it)."""
+    plays: Sequence[Sequence[Any]] | None = None
+    """Points scored during play, in order: ``(side, points)`` pairs (All Fives, UDL)."""
+    tiles: Mapping[str, Sequence[Sequence[int]]] | None = None
+    """The tiles left per seat, where entered: they give the pips and show a lone 0-0 or 6-6."""
+    game: int = 1
+    """The game of the match this deal belongs to (UDL plays matches of several games)."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +229,10 @@ class DealScore:
     winner: str | None
     points: dict[str, int]
     carry: int = 0
+    play_points: dict[str, int] | None = None
+    """Of ``points``, those scored during play (All Fives, UDL); None in other games."""
+    game: int = 1
+    """The game of the match this deal belongs to."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +242,8 @@ class FineFact:
     side: str
     points: int
     mode: str = FINE_DEDUCT
+    game: int = 1
+    """The game of the match it was given in (UDL pays slow play into that game's score)."""
 
 
 @dataclass(frozen=True)
@@ -192,6 +264,8 @@ class PartyDecision:
     state: str
     winner: str | None = None
     reason: str | None = None
+    loser: str | None = None
+    """Who lost, where that is the point (Kozel: the Goat)."""
 
     @property
     def finished(self) -> bool:
@@ -210,8 +284,26 @@ class RuleSet(abc.ABC):
     name: ClassVar[str]
     sides: ClassVar[tuple[str, ...]] = SIDES
     seats: ClassVar[tuple[str, ...]] = SEATS
+    preset: ClassVar[Mapping[str, Any]] = {}
+    """The regulations a new tournament of this rule set starts from (every value editable)."""
+
+    def config(self, **overrides: Any) -> RulesConfig:
+        """The rule set's preset regulations with ``overrides`` applied."""
+        return RulesConfig(**{**self.preset, **overrides})
 
     # -- seats and sides ------------------------------------------------------------------
+
+    def sides_for(self, cfg: RulesConfig) -> tuple[str, ...]:
+        """The sides of a party under these regulations (games of 2–4 players vary)."""
+        return self.sides
+
+    def seats_for(self, cfg: RulesConfig) -> tuple[str, ...]:
+        """The seats taken at the table under these regulations, in playing order."""
+        return self.seats
+
+    def hand_size(self, cfg: RulesConfig) -> int:
+        """Tiles dealt to each player."""
+        return cfg.tiles_per_hand or HAND_SIZE
 
     def side_of(self, seat: str, field_name: str = "went_out") -> str:
         """The side a seat belongs to (``"a2"`` → ``"a"``)."""
@@ -219,13 +311,16 @@ class RuleSet(abc.ABC):
             raise RuleError(field_name, _("Unknown seat: %(seat)s."), seat=seat)
         return seat.rstrip("0123456789")
 
-    def opponents(self, side: str) -> tuple[str, ...]:
-        """The sides playing against ``side``."""
-        return tuple(other for other in self.sides if other != side)
+    def opponents(self, side: str, cfg: RulesConfig | None = None) -> tuple[str, ...]:
+        """The sides playing against ``side`` (under ``cfg`` when the sides vary)."""
+        sides = self.sides if cfg is None else self.sides_for(cfg)
+        return tuple(other for other in sides if other != side)
 
-    def check_side(self, side: object, field_name: str = "winner") -> str:
-        """Return ``side`` if it is one of this rule set's sides, else raise RuleError."""
-        if side not in self.sides:
+    def check_side(
+        self, side: object, field_name: str = "winner", sides: Sequence[str] | None = None
+    ) -> str:
+        """Return ``side`` if it is one of ``sides`` (default: this rule set's), else raise."""
+        if side not in (self.sides if sides is None else sides):
             raise RuleError(field_name, _("Unknown side: %(side)s."), side=side)
         return side  # type: ignore[return-value]
 
@@ -248,7 +343,8 @@ class RuleSet(abc.ABC):
         applied with the mode recorded on each fine. Without ``allow_negative`` the final
         points are clamped at zero.
         """
-        deal_points = {side: 0 for side in self.sides}
+        sides = self.sides_for(cfg)
+        deal_points = {side: 0 for side in sides}
         running: list[dict[str, int]] = []
         carry = 0
         carrying = cfg.drawn_fish == DRAWN_FISH_CARRY
@@ -258,26 +354,14 @@ class RuleSet(abc.ABC):
                     carry += deal.carry
             else:
                 for side, value in deal.points.items():
-                    deal_points[self.check_side(side, "points")] += value
+                    deal_points[self.check_side(side, "points", sides)] += value
                 if carry and deal.winner is not None and deal.outcome in (DOMINO, FISH):
-                    deal_points[self.check_side(deal.winner)] += carry
+                    deal_points[self.check_side(deal.winner, "winner", sides)] += carry
                     carry = 0
             running.append(dict(deal_points))
 
-        fine_points = {side: 0 for side in self.sides}
-        for fine in fines:
-            side = self.check_side(fine.side, "side")
-            if not is_count(fine.points):
-                raise RuleError("points", _("A fine must be a whole number of points."))
-            if fine.mode == FINE_DEDUCT:
-                fine_points[side] -= fine.points
-            elif fine.mode == FINE_AWARD:
-                for other in self.opponents(side):
-                    fine_points[other] += fine.points
-            else:
-                raise RuleError("mode", _("Unknown fine mode: %(mode)s."), mode=fine.mode)
-
-        points = {side: deal_points[side] + fine_points[side] for side in self.sides}
+        fine_points = self.fine_totals(fines, cfg)
+        points = {side: deal_points[side] + fine_points[side] for side in sides}
         if not cfg.allow_negative:
             points = {side: max(0, value) for side, value in points.items()}
         return Totals(
@@ -287,6 +371,23 @@ class RuleSet(abc.ABC):
             running=running,
             carry=carry,
         )
+
+    def fine_totals(self, fines: Sequence[FineFact], cfg: RulesConfig) -> dict[str, int]:
+        """Points per side that the fines take away (``deduct``) or give (``award``)."""
+        sides = self.sides_for(cfg)
+        fine_points = {side: 0 for side in sides}
+        for fine in fines:
+            side = self.check_side(fine.side, "side", sides)
+            if not is_count(fine.points):
+                raise RuleError("points", _("A fine must be a whole number of points."))
+            if fine.mode == FINE_DEDUCT:
+                fine_points[side] -= fine.points
+            elif fine.mode == FINE_AWARD:
+                for other in self.opponents(side, cfg):
+                    fine_points[other] += fine.points
+            else:
+                raise RuleError("mode", _("Unknown fine mode: %(mode)s."), mode=fine.mode)
+        return fine_points
 
     def decide(
         self, totals: Totals, cfg: RulesConfig, *, time_expired: bool, deals_after_expiry: int
@@ -301,9 +402,10 @@ class RuleSet(abc.ABC):
         """
         if not is_count(deals_after_expiry):
             raise RuleError("deals_after_expiry", _("The number of deals must be a whole number."))
-        points = {side: totals.points.get(side, 0) for side in self.sides}
+        sides = self.sides_for(cfg)
+        points = {side: totals.points.get(side, 0) for side in sides}
         best = max(points.values())
-        leaders = [side for side in self.sides if points[side] == best]
+        leaders = [side for side in sides if points[side] == best]
         if best >= cfg.target:
             if len(leaders) == 1:
                 return PartyDecision(FINISHED, leaders[0], REASON_TARGET)
@@ -325,10 +427,11 @@ class RuleSet(abc.ABC):
 
     def forfeit(self, winner: str, cfg: RulesConfig) -> dict[str, int]:
         """Points per side of a party won by forfeit (no-show); default 200 : 0."""
-        self.check_side(winner)
+        sides = self.sides_for(cfg)
+        self.check_side(winner, "winner", sides)
         return {
             side: cfg.forfeit_winner_points if side == winner else cfg.forfeit_loser_points
-            for side in self.sides
+            for side in sides
         }
 
     # -- penalties ------------------------------------------------------------------------
@@ -345,7 +448,7 @@ class RuleSet(abc.ABC):
 
     def fine(self, side: str, cfg: RulesConfig, points: int | None = None) -> FineFact:
         """A fine for ``side`` as the regulations set it (amount and mode)."""
-        self.check_side(side, "side")
+        self.check_side(side, "side", self.sides_for(cfg))
         amount = cfg.fine_points if points is None else points
         if not is_count(amount):
             raise RuleError("points", _("A fine must be a whole number of points."))

@@ -27,9 +27,9 @@ def test_sport_rule_set_registered():
 
 def test_unknown_rule_set_refused():
     with pytest.raises(RuleError) as info:
-        get_rule_set("kozel")
+        get_rule_set("mahjong")
     assert info.value.field == "rule_set"
-    assert info.value.params == {"code": "kozel"}
+    assert info.value.params == {"code": "mahjong"}
 
 
 def test_seat_sides_and_partners():

@@ -1,0 +1,38 @@
+"""The Classic game (RULES.md section 3, [000]): 2–4 players, each for himself.
+
+Seven tiles each for two players, five for three or four. The player who goes out scores all
+the pips left in the losers' hands, a lone 0-0 counting 25. In a fish the lowest hand wins the
+difference: the sum, over the others, of their hand minus his (shared lowest hands: nobody
+scores). The target is agreed (100–500).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from scoring.rules.base import RulesConfig
+from scoring.rules.draw import DrawGame
+from scoring.rules.errors import _
+from scoring.rules.hands import ZERO_ZERO
+
+LONE_ZERO_ZERO = 25
+"""What a lone 0-0 left in hand counts in the Classic game."""
+
+
+class ClassicGame(DrawGame):
+    """The Classic game: the winner takes the losers' pips; a fish pays the difference."""
+
+    code = "classic"
+    name = _("Classic game")
+    preset = {"target": 100, "players": 2}
+    lone_values = {ZERO_ZERO: LONE_ZERO_ZERO}
+
+    def hand_size(self, cfg: RulesConfig) -> int:
+        """Seven tiles each for two players, five for three or four (unless set otherwise)."""
+        if cfg.tiles_per_hand:
+            return cfg.tiles_per_hand
+        return 7 if len(self.seats_for(cfg)) == 2 else 5
+
+    def fish_points(self, winner: str, left: Mapping[str, int]) -> int:
+        """The lowest hand wins the difference to each other hand."""
+        return sum(value - left[winner] for value in left.values())

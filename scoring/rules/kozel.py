@@ -1,0 +1,335 @@
+"""Kozel, the Goat (RULES.md section 3, [000], [002]): 2–4 players, points are bad.
+
+Every player is his own side (his seat: a1, b1, a2, b2 in playing order); four may play as two
+pairs (a1 with a2, b1 with b2, ``kozel_pairs``). After a deal each player counts his hand (a
+lone 0-0 counts ``zero_zero_value``, 10; a lone 6-6 ``six_six_value``, its 12 pips unless
+agreed otherwise). A deal total of ``memorize_limit`` (12) or less is *memorized* until the
+player's account is *open*; a total over it opens the account with the memorized points; once
+open every total counts. Going out resets one's memorized points. A fish is scored "for all"
+(each his own hand) or "for one" (the highest hand takes the sum of all hands, the others'
+memorized points are reset; a tie draws the deal and its sum waits for the next deal's highest
+scorer). Whoever first reaches ``goat_at`` (101) is the Goat and loses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from scoring.rules.base import (
+    ANNULLED,
+    CONTINUE,
+    DOMINO,
+    DRAWN_FISH,
+    EXTRA_DEAL,
+    FINISHED,
+    FISH,
+    FISH_FOR_ALL,
+    LAST_DEAL,
+    REASON_TARGET,
+    REASON_TIME,
+    DealFacts,
+    DealScore,
+    FineFact,
+    PartyDecision,
+    RulesConfig,
+    Totals,
+    is_count,
+)
+from scoring.rules.errors import RuleError, _
+from scoring.rules.hands import (
+    SIX_SIX,
+    ZERO_ZERO,
+    HandGame,
+    Hands,
+    highest,
+    lowest,
+    round_half_up,
+)
+from scoring.rules.moves import HIGHEST, Tile, _read_tiles
+
+RATING_BASE = 100
+"""A player's rating after a game: (100 − his points) / 10, rounded half up."""
+RATING_DIVISOR = 10
+
+
+@dataclass(frozen=True)
+class KozelTotals(Totals):
+    """A Kozel party's totals, per player (seat).
+
+    ``points`` are each player's account plus his fines (what counts towards the Goat);
+    ``memorized`` the points waiting for his account to open, ``open`` whether it is;
+    ``carry`` the sum of a drawn "fish for one" waiting for the next deal's highest scorer;
+    ``pair_points`` the partners' points added up when four play as two pairs ("a", "b").
+    """
+
+    memorized: dict[str, int] = field(default_factory=dict)
+    open: dict[str, bool] = field(default_factory=dict)
+    pair_points: dict[str, int] | None = None
+    running_memorized: list[dict[str, int]] = field(default_factory=list)
+    """The memorized points after each deal, beside ``running`` (the accounts)."""
+
+
+class _Accounts:
+    """The players' accounts and memorized points while the deals are added up."""
+
+    def __init__(self, sides: Sequence[str], limit: int) -> None:
+        self.limit = limit
+        self.account = {side: 0 for side in sides}
+        self.memorized = {side: 0 for side in sides}
+        self.open = {side: False for side in sides}
+
+    def book(self, side: str, value: int) -> None:
+        """Add a deal's total: to the open account, or memorized, or opening the account."""
+        if self.open[side]:
+            self.account[side] += value
+        elif value > self.limit:
+            self.open[side] = True
+            self.account[side] += self.memorized[side] + value
+            self.memorized[side] = 0
+        else:
+            self.memorized[side] += value
+
+
+def pair_of(seat: str) -> str:
+    """The pair of a seat when four play as two pairs ("a2" → "a")."""
+    return seat.rstrip("0123456789")
+
+
+class Kozel(HandGame):
+    """Kozel (the Goat): per-player accounts with memorized points; 101 loses."""
+
+    code = "kozel"
+    name = _("Kozel (Goat)")
+    preset = {
+        "players": 4,
+        "tiles_per_hand": 7,
+        "goat_at": 101,
+        "memorize_limit": 12,
+        "zero_zero_value": 10,
+        "six_six_value": 12,
+        "fish_variant": FISH_FOR_ALL,
+    }
+
+    # -- a deal ---------------------------------------------------------------------------
+
+    def hand_values(self, hands: Hands, cfg: RulesConfig) -> dict[str, int]:
+        """Each player's deal total: his pips, or the agreed value of a lone 0-0 or 6-6."""
+        return hands.values({ZERO_ZERO: cfg.zero_zero_value, SIX_SIX: cfg.six_six_value})
+
+    def score_domino(self, winner: str, hands: Hands, cfg: RulesConfig) -> DealScore:
+        """Every player scores his own hand; the one who went out (``winner``) holds nothing."""
+        return DealScore(DOMINO, winner, self.hand_values(hands, cfg))
+
+    def score_fish(self, hands: Hands, facts: DealFacts, cfg: RulesConfig) -> DealScore:
+        """A fish for all, or for one (``winner``: the player who takes all the hands)."""
+        return self.fish(self.hand_values(hands, cfg), cfg)
+
+    def fish(self, values: Mapping[str, int], cfg: RulesConfig) -> DealScore:
+        """Score a fish from each player's deal total, by the regulations' variant."""
+        if cfg.fish_variant == FISH_FOR_ALL:
+            return DealScore(FISH, None, dict(values))
+        total = sum(values.values())
+        top = highest(values)
+        if len(top) > 1:
+            return DealScore(DRAWN_FISH, None, self.zero(cfg), carry=total)
+        return DealScore(FISH, top[0], self.only(top[0], total, cfg))
+
+    def score_quick(
+        self, facts: DealFacts, cfg: RulesConfig, outcome: str, winner: str | None
+    ) -> DealScore:
+        """Points entered without the hands: each player's deal total, as counted."""
+        if facts.points is None:
+            raise RuleError("pips", _("Enter the pips left in hand, or each player's points."))
+        values = self.read_points(facts.points, cfg)
+        exempt = winner if outcome == DOMINO else None
+        missing = [s for s in self.sides_for(cfg) if s not in facts.points and s != exempt]
+        if missing:
+            raise RuleError("points", _("Missing for: %(keys)s."), keys=", ".join(missing))
+        if outcome == FISH:
+            return replace(self.fish(values, cfg), game=facts.game)
+        if winner is not None and values[winner]:
+            raise RuleError(
+                f"points_{winner}", _("The player who went out holds nothing: 0 points.")
+            )
+        return DealScore(DOMINO, winner, values, game=facts.game)
+
+    # -- a party --------------------------------------------------------------------------
+
+    def party_totals(
+        self, deals: Sequence[DealScore], fines: Sequence[FineFact], cfg: RulesConfig
+    ) -> KozelTotals:
+        """Each player's account, memorized points and open flag after the deals, and fines.
+
+        A drawn "fish for one" leaves its sum for the next deal's single highest scorer
+        (several accumulate; annulled deals and deals the referee scored neither take nor
+        reset it). A fine adds its points to the offender's account, whatever its mode.
+        """
+        sides = self.sides_for(cfg)
+        books = _Accounts(sides, cfg.memorize_limit)
+        carry = 0
+        running: list[dict[str, int]] = []
+        running_memorized: list[dict[str, int]] = []
+        for deal in deals:
+            gained = {self.check_side(side, "points", sides): v for side, v in deal.points.items()}
+            if deal.outcome == DRAWN_FISH:
+                carry += deal.carry
+            elif deal.outcome != ANNULLED:
+                top = highest({side: gained.get(side, 0) for side in sides})
+                if carry and deal.outcome in (DOMINO, FISH) and len(top) == 1:
+                    gained[top[0]] = gained.get(top[0], 0) + carry
+                    carry = 0
+                if deal.winner is not None and deal.outcome == DOMINO:
+                    books.memorized[self.check_side(deal.winner, "winner", sides)] = 0
+                elif deal.winner is not None and deal.outcome == FISH:
+                    for side in self.opponents(deal.winner, cfg):
+                        books.memorized[side] = 0
+                for side in sides:
+                    books.book(side, gained.get(side, 0))
+            running.append(dict(books.account))
+            running_memorized.append(dict(books.memorized))
+
+        fine_points = {side: 0 for side in sides}
+        for fine in fines:
+            side = self.check_side(fine.side, "side", sides)
+            if not is_count(fine.points):
+                raise RuleError("points", _("A fine must be a whole number of points."))
+            fine_points[side] += fine.points
+        points = {side: books.account[side] + fine_points[side] for side in sides}
+        pairs = None
+        if cfg.kozel_pairs:
+            pairs = {}
+            for side in sides:
+                pairs[pair_of(side)] = pairs.get(pair_of(side), 0) + points[side]
+        return KozelTotals(
+            points=points,
+            deal_points=dict(books.account),
+            fine_points=fine_points,
+            running=running,
+            carry=carry,
+            memorized=dict(books.memorized),
+            open=dict(books.open),
+            pair_points=pairs,
+            running_memorized=running_memorized,
+        )
+
+    def decide(
+        self, totals: Totals, cfg: RulesConfig, *, time_expired: bool, deals_after_expiry: int
+    ) -> PartyDecision:
+        """The Goat: the first to reach ``goat_at`` (the pair, when playing in pairs) loses.
+
+        Several reaching it in one deal: the highest is the Goat (a tie at the top: one more
+        deal). When the party's time runs out the deal in play is finished, then the player
+        with the most points is the Goat. ``winner`` is the one with the fewest points, if he
+        is alone there; ``loser`` the Goat.
+        """
+        if not is_count(deals_after_expiry):
+            raise RuleError("deals_after_expiry", _("The number of deals must be a whole number."))
+        counted = self._counted(totals, cfg)
+        over = {side: value for side, value in counted.items() if value >= cfg.goat_at}
+        if over:
+            return self._goat(counted, highest(over), REASON_TARGET)
+        if time_expired:
+            if deals_after_expiry == 0:
+                return PartyDecision(LAST_DEAL)
+            return self._goat(counted, highest(counted), REASON_TIME)
+        return PartyDecision(CONTINUE)
+
+    def _counted(self, totals: Totals, cfg: RulesConfig) -> dict[str, int]:
+        """Points per player, or per pair when four play as two pairs."""
+        points = {side: totals.points.get(side, 0) for side in self.sides_for(cfg)}
+        if not cfg.kozel_pairs:
+            return points
+        pairs: dict[str, int] = {}
+        for side, value in points.items():
+            pairs[pair_of(side)] = pairs.get(pair_of(side), 0) + value
+        return pairs
+
+    @staticmethod
+    def _goat(counted: Mapping[str, int], goats: Sequence[str], reason: str) -> PartyDecision:
+        if len(goats) > 1:
+            return PartyDecision(EXTRA_DEAL)
+        others = {side: value for side, value in counted.items() if side != goats[0]}
+        best = lowest(others)
+        winner = best[0] if len(best) == 1 else None
+        return PartyDecision(FINISHED, winner, reason, loser=goats[0])
+
+    def forfeit(self, winner: str, cfg: RulesConfig) -> dict[str, int]:
+        """Points of a party won by forfeit: ``goat_at`` for every player but the winner's side.
+
+        ``winner`` is a seat, or a pair ("a", "b") when four play as two pairs.
+        """
+        sides = self.sides_for(cfg)
+        owner = {side: pair_of(side) if cfg.kozel_pairs else side for side in sides}
+        self.check_side(winner, "winner", tuple(owner.values()))
+        return {side: 0 if owner[side] == winner else cfg.goat_at for side in sides}
+
+    # -- after a game ---------------------------------------------------------------------
+
+    def ratings(self, points: Mapping[str, int], timed_out: str | None = None) -> dict[str, int]:
+        """Rating points after a game (see :func:`ratings`)."""
+        return ratings(points, timed_out)
+
+
+def rating(points: int) -> int:
+    """A player's rating after a game: (100 − points) / 10, rounded half up (25 → 8)."""
+    return round_half_up(RATING_BASE - points, RATING_DIVISOR)
+
+
+def ratings(points: Mapping[str, int], timed_out: str | None = None) -> dict[str, int]:
+    """Every player's rating after a game.
+
+    A game stopped by a player's timeout: he gets nothing (0); every other player gets
+    (his points − their points) / 10, rounded half up, but at least 1.
+    """
+    for side, value in points.items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RuleError("points", _("Points are a whole number (%(key)s)."), key=side)
+    if timed_out is None:
+        return {side: rating(value) for side, value in points.items()}
+    if timed_out not in points:
+        raise RuleError("timed_out", _("Unknown player: %(key)s."), key=timed_out)
+    return {
+        side: 0
+        if side == timed_out
+        else max(1, round_half_up(points[timed_out] - value, RATING_DIVISOR))
+        for side, value in points.items()
+    }
+
+
+# -- the deal -------------------------------------------------------------------------------
+
+REDEAL_DOUBLES = 5
+REDEAL_SAME_NUMBER = 6
+
+
+def needs_redeal(hand: Sequence[Tile]) -> bool:
+    """Whether a hand forces a redeal: five or more doubles, or six or more tiles of one number."""
+    tiles = _read_tiles(hand, "hand")
+    doubles = sum(1 for a, b in tiles if a == b)
+    most = max((sum(1 for tile in tiles if n in tile) for n in range(HIGHEST + 1)), default=0)
+    return doubles >= REDEAL_DOUBLES or most >= REDEAL_SAME_NUMBER
+
+
+LEAD_ORDER: tuple[Tile, ...] = (
+    *((n, n) for n in range(1, HIGHEST + 1)),
+    ZERO_ZERO,
+    *sorted(
+        ((a, b) for a in range(HIGHEST + 1) for b in range(a + 1, HIGHEST + 1)),
+        key=lambda tile: (tile[0] + tile[1], tile[1]),
+        reverse=True,
+    ),
+)
+"""Who opens a game's first deal: 1-1, 2-2 … 6-6, then 0-0; without doubles 5-6 and down."""
+
+
+def first_lead(hands: Mapping[str, Sequence[Tile]]) -> tuple[str, Tile]:
+    """The seat that opens a game's first deal and the tile he must lead."""
+    held = {}
+    for seat, hand in hands.items():
+        for a, b in _read_tiles(hand, "hands"):
+            held[(min(a, b), max(a, b))] = seat
+    for tile in LEAD_ORDER:
+        if tile in held:
+            return held[tile], tile
+    raise RuleError("hands", _("Nobody holds a tile."))

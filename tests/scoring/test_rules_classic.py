@@ -1,0 +1,73 @@
+"""The Classic game, RULES.md section 3: hand sizes, the lone 0-0, a fish pays the difference."""
+
+import pytest
+
+from scoring.rules import ClassicGame, DealFacts, DealScore, RuleError, get_rule_set
+
+CLASSIC = get_rule_set("classic")
+CFG = CLASSIC.config()
+FOUR = CLASSIC.config(players=4)
+
+
+def hand(cfg=CFG, **facts):
+    return CLASSIC.score_deal(DealFacts(**facts), cfg)
+
+
+def test_classic_registered_for_two_to_four_players():
+    assert isinstance(CLASSIC, ClassicGame)
+    assert CLASSIC.sides_for(FOUR) == ("a1", "b1", "a2", "b2")
+    with pytest.raises(RuleError) as info:
+        CLASSIC.config(players=5)
+    assert info.value.field == "players"
+    with pytest.raises(RuleError):
+        CLASSIC.config(players=1)
+
+
+def test_seven_tiles_for_two_players_five_for_three_or_four():
+    assert CLASSIC.hand_size(CFG) == 7
+    assert CLASSIC.hand_size(CLASSIC.config(players=3)) == 5
+    assert CLASSIC.hand_size(FOUR) == 5
+    assert CLASSIC.hand_size(CLASSIC.config(players=4, tiles_per_hand=6)) == 6
+
+
+def test_winner_scores_all_the_losers_pips():
+    result = hand(FOUR, outcome="domino", went_out="b2", pips={"a1": 10, "b1": 7, "a2": 3})
+    assert result == DealScore("domino", "b2", {"a1": 0, "b1": 0, "a2": 0, "b2": 20})
+
+
+def test_lone_zero_zero_counts_25():
+    result = hand(FOUR, outcome="domino", went_out="b2", pips={"a1": 0, "b1": 7, "a2": 3})
+    assert result.points["b2"] == 35
+    with_tiles = hand(outcome="domino", went_out="a1", tiles={"b1": [(0, 0)]})
+    assert with_tiles.points == {"a1": 25, "b1": 0}
+    # 0-0 with other tiles counts nothing extra.
+    assert hand(outcome="domino", went_out="a1", tiles={"b1": [(0, 0), (1, 2)]}).points == {
+        "a1": 3,
+        "b1": 0,
+    }
+
+
+def test_fish_lowest_hand_wins_the_difference():
+    assert hand(outcome="fish", pips={"a1": 8, "b1": 20}) == DealScore(
+        "fish", "a1", {"a1": 12, "b1": 0}
+    )
+    result = hand(FOUR, outcome="fish", pips={"a1": 8, "b1": 20, "a2": 10, "b2": 5})
+    assert result.points == {"a1": 0, "b1": 0, "a2": 0, "b2": 3 + 15 + 5}
+
+
+def test_fish_with_a_lone_zero_zero_counts_it_25():
+    assert hand(outcome="fish", pips={"a1": 0, "b1": 20}).points == {"a1": 0, "b1": 5}
+
+
+def test_fish_tie_for_lowest_nobody_scores():
+    assert hand(outcome="fish", pips={"a1": 9, "b1": 9}).points == {"a1": 0, "b1": 0}
+
+
+def test_target_agreed():
+    cfg = CLASSIC.config(target=300)
+    deals = [hand(cfg, outcome="domino", went_out="a1", pips={"b1": 60})] * 4
+    totals = CLASSIC.party_totals(deals, [], cfg)
+    assert totals.points == {"a1": 240, "b1": 0}
+    assert CLASSIC.decide(totals, cfg, time_expired=False, deals_after_expiry=0).state == (
+        "continue"
+    )
