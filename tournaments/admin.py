@@ -47,16 +47,18 @@ class TournamentRoleAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ("name", "tournament", "club", "city", "rating", "withdrawn")
-    list_filter = ("tournament",)
+    list_display = ("name", "tournament", "club", "city", "rating", "withdrawn", "disqualified")
+    list_filter = ("tournament", "withdrawn", "disqualified")
     search_fields = ("name", "club", "city")
 
 
 @admin.register(Pair)
 class PairAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "tournament", "rating", "fixed_table", "withdrawn")
-    list_filter = ("tournament",)
-    list_select_related = ("player1", "player2", "tournament", "fixed_table")
+    list_display = ("__str__", "tournament", "rating", "fixed_table", "formed_in_round",
+                    "withdrawn", "disqualified")
+    list_filter = ("tournament", "withdrawn", "disqualified")
+    list_select_related = ("player1", "player2", "tournament", "fixed_table", "formed_in_round")
+    raw_id_fields = ("formed_in_round",)
     search_fields = ("name", "player1__name", "player2__name")
 
 
@@ -68,8 +70,10 @@ class TableAdmin(admin.ModelAdmin):
 
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
-    list_display = ("tournament", "number", "status", "published_at")
+    list_display = ("tournament", "number", "status", "seed", "drawn_at", "published_at",
+                    "finished_at")
     list_filter = ("tournament", "status")
+    readonly_fields = ("draw_warnings", "drawn_at")
 
 
 @admin.register(Party)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -9,9 +11,17 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import RulesConfig
+from scoring.standings import DEFAULT_ORDER, METRICS, StandingsConfig
+from tournaments.timezones import validate_time_zone
+
+
+def new_access_token() -> str:
+    """A fresh unguessable key for a player's personal link."""
+    return secrets.token_urlsafe(24)
 
 
 class Tournament(models.Model):
@@ -44,11 +54,40 @@ class Tournament(models.Model):
     city = models.CharField(_("city"), max_length=100, blank=True)
     start_date = models.DateField(_("start date"), default=timezone.localdate)
     end_date = models.DateField(_("end date"), null=True, blank=True)
-    time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Moscow")
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default="Europe/Moscow",
+        validators=[validate_time_zone],
+        help_text=_("Dates and times of the tournament are shown in it, e.g. Europe/Moscow."),
+    )
     language = models.CharField(
         _("language of protocols"), max_length=8, choices=settings.LANGUAGES, default="ru"
     )
     public = models.BooleanField(_("public pages"), default=True)
+    public_draw = models.BooleanField(
+        _("public draw"), default=True, help_text=_("The table map of the current round.")
+    )
+    public_standings = models.BooleanField(_("public standings"), default=True)
+    public_results = models.BooleanField(
+        _("public results"), default=True, help_text=_("The results of every round.")
+    )
+    public_entrants = models.BooleanField(
+        _("public pages of pairs and players"),
+        default=True,
+        help_text=_("Each pair's and player's history and standing round by round."),
+    )
+    hall_screen = models.BooleanField(
+        _("hall screen"),
+        default=True,
+        help_text=_("A page for the hall's projector that cycles through the public pages."),
+    )
+    start_list = models.JSONField(
+        _("round robin start list"),
+        default=list,
+        blank=True,
+        help_text=_("Pair ids in start-number order, fixed when the first round is drawn."),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("created by"),
@@ -186,6 +225,9 @@ class Regulations(models.Model):
     loss_points = models.PositiveIntegerField(_("match points for a loss"), default=0)
     forfeit_win_points = models.PositiveIntegerField(_("match points for a forfeit win"), default=2)
     bye_points = models.PositiveIntegerField(_("match points for a bye"), default=2)
+    forfeit_loss_points = models.PositiveIntegerField(
+        _("match points for a forfeit loss"), default=0
+    )
     standings_order = models.JSONField(
         _("standings order"),
         default=list,
@@ -219,6 +261,32 @@ class Regulations(models.Model):
             raise ValidationError(
                 {"forfeit_winner_points": _("The forfeit winner must get more than the loser.")}
             )
+        order = self.standings_order
+        if not isinstance(order, list) or any(key not in METRICS for key in order):
+            raise ValidationError(
+                {"standings_order": _("Unknown standings metric; use: %(keys)s.")
+                 % {"keys": ", ".join(METRICS)}}
+            )
+        if len(set(order)) != len(order):
+            raise ValidationError({"standings_order": _("A standings metric is listed twice.")})
+        if self.pairing_system == self.PairingSystem.ROUND_ROBIN and (
+            self.tournament_id and self.tournament.format == Tournament.Format.INDIVIDUAL
+        ):
+            raise ValidationError(
+                {"pairing_system": _("Round robin is for pairs tournaments.")}
+            )
+
+    def standings_config(self) -> StandingsConfig:
+        """A plain snapshot of the standings settings for the standings engine."""
+        return StandingsConfig(
+            order=tuple(self.standings_order) or DEFAULT_ORDER,
+            win_points=self.win_points,
+            loss_points=self.loss_points,
+            forfeit_win_points=self.forfeit_win_points,
+            forfeit_loss_points=self.forfeit_loss_points,
+            bye_points=self.bye_points,
+            target=self.target,
+        )
 
     def rules_config(self) -> RulesConfig:
         """A plain snapshot of these regulations for the rule engine."""
@@ -255,8 +323,25 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="players",
     )
+    fixed_table = models.ForeignKey(
+        "Table",
+        verbose_name=_("fixed table"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("Individual tournaments, for accessibility: always at this table."),
+    )
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     disqualified = models.BooleanField(_("disqualified"), default=False)
+    access_token = models.CharField(
+        _("personal link key"),
+        max_length=64,
+        unique=True,
+        default=new_access_token,
+        editable=False,
+        help_text=_("Opens the player's area without a login; a new key revokes the old link."),
+    )
 
     class Meta:
         verbose_name = _("player")
@@ -265,6 +350,11 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def available(self) -> bool:
+        """Whether the player takes part in later draws (neither withdrawn nor disqualified)."""
+        return not (self.withdrawn or self.disqualified)
 
 
 class Table(models.Model):
@@ -291,7 +381,12 @@ class Table(models.Model):
 
 
 class Pair(models.Model):
-    """Two partners who play together."""
+    """Two partners who play together.
+
+    In a pairs tournament a pair is registered once and plays every round. In an individual
+    tournament the draw forms new pairs each round (``formed_in_round``); a player who has
+    the bye there sits alone on a pair without a second player.
+    """
 
     tournament = models.ForeignKey(
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="pairs"
@@ -301,7 +396,13 @@ class Pair(models.Model):
         Player, verbose_name=_("first player"), on_delete=models.PROTECT, related_name="+"
     )
     player2 = models.ForeignKey(
-        Player, verbose_name=_("second player"), on_delete=models.PROTECT, related_name="+"
+        Player,
+        verbose_name=_("second player"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text=_("Empty only for a player's bye in an individual tournament."),
     )
     rating = models.IntegerField(_("rating"), default=0)
     fixed_table = models.ForeignKey(
@@ -313,6 +414,15 @@ class Pair(models.Model):
         related_name="+",
         help_text=_("For accessibility: this pair always plays at this table."),
     )
+    formed_in_round = models.ForeignKey(
+        "Round",
+        verbose_name=_("formed in round"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="formed_pairs",
+        help_text=_("Individual tournaments: the round whose draw formed this pair."),
+    )
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     disqualified = models.BooleanField(_("disqualified"), default=False)
 
@@ -323,7 +433,11 @@ class Pair(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=~Q(player1=models.F("player2")), name="pair_players_distinct"
-            )
+            ),
+            models.CheckConstraint(
+                condition=Q(player2__isnull=False) | Q(formed_in_round__isnull=False),
+                name="pair_second_player_unless_formed",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -334,13 +448,25 @@ class Pair(models.Model):
         """The pair's name, or its players' names."""
         if self.name:
             return self.name
+        if self.player2_id is None:
+            return self.player1.name
         return f"{self.player1.name} / {self.player2.name}"
 
+    @property
+    def available(self) -> bool:
+        """Whether the pair takes part in later draws (neither withdrawn nor disqualified)."""
+        return not (self.withdrawn or self.disqualified)
+
     def clean(self) -> None:
-        """Two distinct players of this tournament, each in no other pair."""
+        """Two distinct players of this tournament; in a pairs tournament each in no other pair."""
         errors: dict[str, str] = {}
         if self.player1_id and self.player1_id == self.player2_id:
             errors["player2"] = _("A pair needs two different players.")
+        if self.player2_id is None and self.formed_in_round_id is None:
+            errors["player2"] = _("A pair needs two different players.")
+        individual = self.tournament_id and self.tournament.format == Tournament.Format.INDIVIDUAL
+        if individual and self.formed_in_round_id is None:
+            errors["__all__"] = _("In an individual tournament the draw forms the pairs.")
         for field in ("player1", "player2"):
             player = getattr(self, field, None) if getattr(self, f"{field}_id") else None
             if player is None:
@@ -348,15 +474,21 @@ class Pair(models.Model):
             if self.tournament_id and player.tournament_id != self.tournament_id:
                 errors[field] = _("The player is not registered in this tournament.")
                 continue
-            others = Pair.objects.filter(Q(player1=player) | Q(player2=player)).exclude(pk=self.pk)
-            if field not in errors and others.exists():
+            if individual or field in errors:
+                continue
+            others = Pair.objects.filter(
+                Q(player1=player) | Q(player2=player), formed_in_round__isnull=True
+            ).exclude(pk=self.pk)
+            if others.exists():
                 errors[field] = _("%(name)s already plays in another pair.") % {"name": player.name}
         if errors:
             raise ValidationError(errors)
 
     @property
-    def players(self) -> tuple[Player, Player]:
-        """Both players of the pair."""
+    def players(self) -> tuple[Player, ...]:
+        """The players of the pair (one for a bye side of an individual tournament)."""
+        if self.player2_id is None:
+            return (self.player1,)
         return (self.player1, self.player2)
 
 
@@ -377,6 +509,13 @@ class Round(models.Model):
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
     )
     seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
+    draw_warnings = models.JSONField(
+        _("draw warnings"),
+        default=list,
+        blank=True,
+        help_text=_("What the organizer should look at before publishing (template + params)."),
+    )
+    drawn_at = models.DateTimeField(_("drawn at"), null=True, blank=True)
     scheduled_start = models.DateTimeField(_("scheduled start"), null=True, blank=True)
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
@@ -391,6 +530,22 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return str(_("Round %(number)s") % {"number": self.number})
+
+    def get_absolute_url(self) -> str:
+        """The round's page: its draw and results."""
+        return reverse("tournaments:round", args=[self.tournament.slug, self.number])
+
+    @property
+    def is_published(self) -> bool:
+        """Whether players and the public may see the draw."""
+        return self.status != self.Status.DRAFT
+
+    def warning_texts(self) -> list[str]:
+        """The draw's warnings, translated into the current language."""
+        return [
+            gettext(w["message"]) % w["params"] if w.get("params") else gettext(w["message"])
+            for w in self.draw_warnings
+        ]
 
 
 class Party(models.Model):

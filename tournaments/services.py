@@ -6,10 +6,20 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ConflictError, ServiceError
-from tournaments.models import Pair, Party, Player, Regulations, Table, Tournament, TournamentRole
+from tournaments.models import (
+    Pair,
+    Party,
+    Player,
+    Regulations,
+    Table,
+    Tournament,
+    TournamentRole,
+    new_access_token,
+)
 
 
 def lock_party(party_id: int, expected_version: int | None = None) -> Party:
@@ -87,3 +97,48 @@ def add_table(tournament: Tournament, number: int, label: str = "") -> Table:
     if Table.objects.filter(tournament=tournament, number=number).exists():
         raise ServiceError("number", _("Table %(number)s already exists.") % {"number": number})
     return _validated(Table(tournament=tournament, number=number, label=label))
+
+
+def _set_withdrawn(entrants: QuerySet, pk: int, withdrawn: bool) -> Any:
+    """Lock a pair's or player's row and set its withdrawn flag."""
+    try:
+        entrant = entrants.select_for_update(of=("self",)).get(pk=pk)
+    except entrants.model.DoesNotExist as exc:
+        raise ServiceError("entrant", _("No such pair or player.")) from exc
+    if entrant.withdrawn != withdrawn:
+        entrant.withdrawn = withdrawn
+        entrant.save(update_fields=["withdrawn"])
+    return entrant
+
+
+@transaction.atomic
+def withdraw_pair(pair_id: int, *, withdrawn: bool = True, actor: Any = None) -> Pair:
+    """Withdraw a pair from later draws (or reinstate it); its results stay as they are."""
+    return _set_withdrawn(Pair.objects.filter(formed_in_round__isnull=True), pair_id, withdrawn)
+
+
+@transaction.atomic
+def withdraw_player(player_id: int, *, withdrawn: bool = True, actor: Any = None) -> Player:
+    """Withdraw a player from later draws (or reinstate him); results stay as they are.
+
+    In a pairs tournament the player's pair is withdrawn with him (it cannot play without
+    him); reinstating the player leaves the pair to be reinstated on its own.
+    """
+    player = _set_withdrawn(Player.objects.all(), player_id, withdrawn)
+    if withdrawn:
+        Pair.objects.filter(
+            Q(player1=player) | Q(player2=player), formed_in_round__isnull=True
+        ).update(withdrawn=True)
+    return player
+
+
+@transaction.atomic
+def renew_personal_link(player_id: int, *, actor: Any = None) -> Player:
+    """Give a player a new personal link key: the old link stops working at once."""
+    try:
+        player = Player.objects.select_for_update(of=("self",)).get(pk=player_id)
+    except Player.DoesNotExist as exc:
+        raise ServiceError("player", _("No such player.")) from exc
+    player.access_token = new_access_token()
+    player.save(update_fields=["access_token"])
+    return player

@@ -1,8 +1,8 @@
 """URLs of the tournament pages."""
 
-from django.urls import path
+from django.urls import include, path
 
-from tournaments import views
+from tournaments import player_views, public_views, round_views, views
 
 app_name = "tournaments"
 
@@ -18,9 +18,34 @@ urlpatterns = [
     path("t/<str:slug>/pairs/<int:pk>/", views.pair_edit, name="pair_edit"),
     path("t/<str:slug>/tables/new/", views.table_edit, name="table_create"),
     path("t/<str:slug>/tables/<int:pk>/", views.table_edit, name="table_edit"),
-    path("t/<str:slug>/rounds/<int:number>/", views.round_detail, name="round"),
+    path("t/<str:slug>/standings/", round_views.standings, name="standings"),
+    path("t/<str:slug>/draw/", public_views.draw_map, name="current_draw"),
+    path("t/<str:slug>/table/<int:number>/", public_views.table_party, name="table"),
+    path("t/<str:slug>/results/", public_views.results, name="results"),
+    path("t/<str:slug>/pair/<int:pk>/", public_views.pair_page, name="pair"),
+    path("t/<str:slug>/player/<int:pk>/", public_views.player_page, name="player"),
+    path("t/<str:slug>/hall/", public_views.hall, name="hall"),
+    path("t/<str:slug>/me/", player_views.tournament_area, name="player_area"),
+    path("t/<str:slug>/links/", player_views.personal_links, name="personal_links"),
+    path("me/", player_views.my_tournaments, name="my_area"),
+    path("p/<str:token>/", player_views.personal_area, name="personal_area"),
+    path("t/<str:slug>/rounds/", round_views.round_list, name="rounds"),
+    path("t/<str:slug>/rounds/new/", round_views.round_create, name="round_create"),
+    path("t/<str:slug>/rounds/<int:number>/", round_views.round_detail, name="round"),
+    path("t/<str:slug>/rounds/<int:number>/edit/", round_views.draw_edit, name="draw_edit"),
+    path(
+        "t/<str:slug>/rounds/<int:number>/<str:action>/",
+        round_views.round_action,
+        name="round_action",
+    ),
+    path(
+        "t/<str:slug>/<str:kind>/<int:pk>/withdraw/",
+        round_views.entrant_withdraw,
+        name="withdraw",
+    ),
     path("party/<int:pk>/", views.party_detail, name="party"),
     path("party/<int:pk>/start/", views.party_start, name="party_start"),
     path("party/<int:pk>/forfeit/", views.party_forfeit, name="party_forfeit"),
     path("deal/<int:pk>/<str:action>/", views.deal_change, name="deal_change"),
+    path("", include("tournaments.transfer.urls")),
 ]

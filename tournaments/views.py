@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -24,6 +24,7 @@ from tournaments.errors import ServiceError
 from tournaments.forms import PairForm, PlayerForm, RegulationsForm, TableForm, TournamentForm
 from tournaments.models import Pair, Party, Player, Regulations, Round, Table, Tournament
 from tournaments.services import create_tournament
+from tournaments.timezones import activate_tournament_zone
 
 
 def _tournament_for(request: HttpRequest, slug: str, manage: bool = False) -> Tournament:
@@ -33,6 +34,7 @@ def _tournament_for(request: HttpRequest, slug: str, manage: bool = False) -> To
         raise Http404
     if manage and not permissions.can_manage(request.user, tournament):
         raise PermissionDenied
+    activate_tournament_zone(tournament)
     return tournament
 
 
@@ -71,13 +73,25 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """A tournament's page: regulations, pairs, tables and rounds with their parties."""
+    """A tournament's page: regulations, pairs, tables, rounds and the latest round's parties."""
     tournament = _tournament_for(request, slug)
-    pairs = tournament.pairs.select_related("player1", "player2", "fixed_table")
-    parties = Party.objects.select_related(
-        "table", "pair_a__player1", "pair_a__player2", "pair_b__player1", "pair_b__player2"
+    can_manage = permissions.can_manage(request.user, tournament)
+    pairs = tournament.pairs.filter(formed_in_round__isnull=True).select_related(
+        "player1", "player2", "fixed_table"
     )
-    rounds = tournament.rounds.prefetch_related(Prefetch("parties", queryset=parties))
+    rounds = list(tournament.rounds.order_by("number"))
+    if not can_manage:
+        rounds = [rnd for rnd in rounds if rnd.status != Round.Status.DRAFT]
+    latest = rounds[-1] if rounds else None
+    parties = (
+        Party.objects.filter(round=latest)
+        .select_related(
+            "table", "pair_a__player1", "pair_a__player2", "pair_b__player1", "pair_b__player2"
+        )
+        .order_by("table__number", "id")
+        if latest
+        else Party.objects.none()
+    )
     return render(
         request,
         "tournaments/detail.html",
@@ -88,7 +102,10 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "players": tournament.players.all(),
             "tables": tournament.tables.all(),
             "rounds": rounds,
-            "can_manage": permissions.can_manage(request.user, tournament),
+            "latest": latest,
+            "latest_parties": parties,
+            "can_manage": can_manage,
+            "individual": tournament.format == Tournament.Format.INDIVIDUAL,
         },
     )
 
@@ -191,6 +208,7 @@ def _party_for(request: HttpRequest, pk: int) -> Party:
     )
     if not permissions.can_view(request.user, party.round.tournament):
         raise Http404
+    activate_tournament_zone(party.round.tournament)
     return party
 
 
@@ -342,9 +360,3 @@ def deal_change(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         status=400 if request.method == "POST" else 200,
     )
 
-
-def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """A round's parties with their tables and results."""
-    tournament = _tournament_for(request, slug)
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
-    return redirect(f"{tournament.get_absolute_url()}#round-{rnd.number}")

@@ -1,4 +1,7 @@
-"""Build the demo tournament: 16 pairs, 8 tables, two finished rounds and one in progress."""
+"""Build the demo tournament: 16 pairs, 8 tables, two finished rounds and one in progress.
+
+The rounds go through the round-flow services and the Swiss draw, as an organizer's would.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +13,12 @@ from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
-from django.utils import timezone
 
 from referee import services as referee_services
 from scoring import services as scoring_services
-from tournaments.models import Pair, Party, Player, Round, Table, Tournament, TournamentRole
+from scoring.demo import sign_demo_protocols
+from tournaments import rounds
+from tournaments.models import Pair, Party, Player, Table, Tournament, TournamentRole
 from tournaments.services import create_tournament
 
 DEMO_SLUG = "demo-cup"
@@ -97,7 +101,7 @@ class Command(BaseCommand):
         return user
 
     def _build(self) -> None:
-        """Players, pairs, tables, three rounds with deals played through the services."""
+        """Players, pairs, tables, three Swiss rounds drawn and played through the services."""
         rng = random.Random(20261130)
         organizer = self._user("organizer", "Олег", "Организаторов", is_staff=True)
         organizer.user_permissions.add(*Permission.objects.filter(codename__in=["add_tournament"]))
@@ -114,7 +118,8 @@ class Command(BaseCommand):
         )
         for user, role in ((referee, "referee"), (second_referee, "referee"), (chief, "chief")):
             TournamentRole.objects.create(tournament=tournament, user=user, role=role)
-        tables = [Table.objects.create(tournament=tournament, number=n) for n in range(1, 9)]
+        for n in range(1, 9):
+            Table.objects.create(tournament=tournament, number=n)
         players = []
         for i, name in enumerate(PLAYER_NAMES, start=1):
             first, _sep, last = name.partition(" ")
@@ -129,28 +134,20 @@ class Command(BaseCommand):
                     user=user,
                 )
             )
-        pairs = [
+        for k in range(16):
             Pair.objects.create(
                 tournament=tournament,
                 player1=players[2 * k],
                 player2=players[2 * k + 1],
                 rating=(players[2 * k].rating + players[2 * k + 1].rating) // 2,
             )
-            for k in range(16)
-        ]
-        schedule = self._schedule(pairs)
-        for number, pairings in enumerate(schedule, start=1):
-            rnd = Round.objects.create(
-                tournament=tournament,
-                number=number,
-                status=Round.Status.PUBLISHED,
-                published_at=timezone.now(),
-                seed=20261130 + number,
+        for number in (1, 2, 3):
+            rnd = rounds.create_round(tournament.pk, actor=organizer)
+            rounds.generate_draw(rnd.pk, actor=organizer)
+            rounds.publish_round(rnd.pk, actor=organizer)
+            parties = Party.objects.filter(round=rnd, pair_b__isnull=False).order_by(
+                "table__number"
             )
-            parties = [
-                Party.objects.create(round=rnd, table=tables[i], pair_a=a, pair_b=b)
-                for i, (a, b) in enumerate(pairings)
-            ]
             for i, party in enumerate(parties):
                 actor = referee if i % 2 == 0 else second_referee
                 if number == 3 and i >= 4:
@@ -163,17 +160,5 @@ class Command(BaseCommand):
                         break
                     scoring_services.record_deal(party.pk, actor=actor, **_deal_facts(rng))
             if number < 3:
-                Round.objects.filter(pk=rnd.pk).update(
-                    status=Round.Status.FINISHED, finished_at=timezone.now()
-                )
-
-    @staticmethod
-    def _schedule(pairs: list[Pair]) -> list[list[tuple[Pair, Pair]]]:
-        """Three rounds without rematches (the circle method of a round robin)."""
-        ring = list(pairs)
-        rounds = []
-        for _r in range(3):
-            half = len(ring) // 2
-            rounds.append([(ring[i], ring[-1 - i]) for i in range(half)])
-            ring = [ring[0], ring[-1], *ring[1:-1]]
-        return rounds
+                rounds.close_round(rnd.pk, actor=organizer)
+        sign_demo_protocols(tournament)

@@ -1,0 +1,324 @@
+"""The draw manager: loads the ranked field and its history, runs the engine, writes the rows.
+
+The glue between the plain-Python draw engine (:mod:`tournaments.pairing`) and the database,
+like Tabbycat's draw manager: the field is read in a constant number of queries (ranked by
+:mod:`scoring.results`), the engine returns plain pairings, the parties (and, in individual
+events, the pairs formed for the round) are bulk-created in a shuffled order so their ids
+reveal nothing about the standings. The round-flow services in :mod:`tournaments.rounds` call
+these functions inside their transaction, with the round's row locked.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils import timezone
+
+from scoring.results import ranked_entrants, standings_rows
+from tournaments.errors import ServiceError
+from tournaments.models import Pair, Party, Player, Regulations, Round, Table, Tournament
+from tournaments.pairing import (
+    Draw,
+    DrawWarning,
+    Entrant,
+    IndividualDraw,
+    IndividualTable,
+    Pairing,
+    PlayerEntrant,
+    _,
+    assign_tables,
+    fixed_tables,
+    get_generator,
+)
+from tournaments.pairing.common import draw_order
+
+Seating = list[tuple[int, Pairing | IndividualTable]]
+_shuffle = random.SystemRandom().shuffle
+_NAMED_PARAMS = ("a", "b", "entrant")
+
+
+@dataclass
+class History:
+    """Who met whom (and partnered whom) before a round, and how many byes each had."""
+
+    opponents: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    partners: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    byes: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+
+
+@dataclass
+class DrawField:
+    """The entrants of one round's draw, ranked, with what the pages need to name them."""
+
+    individual: bool
+    entrants: list[Entrant | PlayerEntrant]
+    names: dict[int, str]
+    everyone: list[int]
+    """Every registered entrant (withdrawn ones too), in seeding order."""
+
+    @property
+    def ids(self) -> set[int]:
+        """Ids of the entrants available this round."""
+        return {e.id for e in self.entrants}
+
+
+def is_individual(tournament: Tournament) -> bool:
+    """Whether the draw forms new pairs of players every round."""
+    return tournament.format == Tournament.Format.INDIVIDUAL
+
+
+def load_history(tournament: Tournament, before_round: int) -> History:
+    """Opponents, partners and byes of every entrant in the rounds before ``before_round``."""
+    history = History()
+    parties = Party.objects.filter(
+        round__tournament=tournament, round__number__lt=before_round
+    ).order_by()
+    if not is_individual(tournament):
+        for a, b in parties.values_list("pair_a_id", "pair_b_id"):
+            if b is None:
+                history.byes[a] += 1
+            else:
+                history.opponents[a].add(b)
+                history.opponents[b].add(a)
+        return history
+    rows = parties.values_list(
+        "pair_a__player1_id", "pair_a__player2_id", "pair_b__player1_id", "pair_b__player2_id"
+    )
+    for a1, a2, b1, b2 in rows:
+        if b1 is None:
+            for player in (a1, a2):
+                if player is not None:
+                    history.byes[player] += 1
+            continue
+        for x, y in ((a1, a2), (b1, b2)):
+            history.partners[x].add(y)
+            history.partners[y].add(x)
+        for x in (a1, a2):
+            for y in (b1, b2):
+                history.opponents[x].add(y)
+                history.opponents[y].add(x)
+    return history
+
+
+def _pair_club(club1: str, club2: str) -> str:
+    """A pair's club for keeping clubs apart: its first player's, else its second's."""
+    return club1 or club2
+
+
+def load_field(tournament: Tournament, rnd: Round) -> DrawField:
+    """The available entrants of ``rnd`` ranked by the standings, with their history."""
+    individual = is_individual(tournament)
+    history = load_history(tournament, rnd.number)
+    if individual:
+        values = ranked_entrants(tournament, per_player=True).values_list(
+            "id", "name", "rating", "club", "fixed_table__number", "withdrawn", "disqualified"
+        )
+        info = {
+            pk: (name, rating, club, table, not (withdrawn or disqualified))
+            for pk, name, rating, club, table, withdrawn, disqualified in values
+        }
+    else:
+        values = ranked_entrants(tournament, per_player=False).values_list(
+            "id", "name", "player1__name", "player2__name", "rating", "player1__club",
+            "player2__club", "fixed_table__number", "withdrawn", "disqualified",
+        )
+        info = {
+            pk: (name or f"{n1} / {n2}", rating, _pair_club(c1, c2), table, not (w or d))
+            for pk, name, n1, n2, rating, c1, c2, table, w, d in values
+        }
+    everyone = list(info)
+    rows = standings_rows(tournament, everyone, per_player=individual)
+    entrants: list[Entrant | PlayerEntrant] = []
+    for row in rows:
+        _name, rating, club, table, available = info[row.entrant]
+        if not available:
+            continue
+        common = {
+            "id": row.entrant,
+            "rank": len(entrants),
+            "score": row.metrics["match_points"],
+            "rating": rating,
+            "club": club,
+            "had_bye": history.byes.get(row.entrant, 0),
+            "opponents": frozenset(history.opponents.get(row.entrant, ())),
+            "fixed_table": table,
+        }
+        if individual:
+            partners = frozenset(history.partners.get(row.entrant, ()))
+            entrants.append(PlayerEntrant(partners=partners, **common))
+        else:
+            entrants.append(Entrant(**common))
+    names = {pk: item[0] for pk, item in info.items()}
+    return DrawField(individual, entrants, names, everyone)
+
+
+def _round_robin(
+    tournament: Tournament, rnd: Round, draw_field: DrawField, seed: int | None
+) -> Draw:
+    """A round of the Berger schedule; the start list is fixed when round 1 is drawn."""
+    regulations = tournament.regulations
+    start_list = [pk for pk in tournament.start_list if pk in draw_field.names]
+    if rnd.number == 1 or not start_list:
+        ordered, seed = draw_order(
+            draw_field.entrants, round_number=1, first_round=regulations.first_round, seed=seed
+        )
+        start_list = [e.id for e in ordered]
+        Tournament.objects.filter(pk=tournament.pk).update(start_list=start_list)
+        tournament.start_list = start_list
+    absent = [pk for pk in start_list if pk not in draw_field.ids]
+    draw = get_generator("round_robin", absent=absent).generate(
+        start_list, round_number=rnd.number
+    )
+    rank = {e.id: e.rank for e in draw_field.entrants}
+    parties = sorted(draw.parties, key=lambda p: min(rank[p.a], rank[p.b]))
+    late = [
+        DrawWarning(
+            _("%(entrant)s registered after the round robin was fixed and is not in it."),
+            entrant=pk,
+        )
+        for pk in sorted(draw_field.ids - set(start_list))
+    ]
+    return Draw(parties=parties, byes=draw.byes, seed=seed, warnings=late)
+
+
+def run_engine(
+    tournament: Tournament, rnd: Round, draw_field: DrawField, seed: int | None = None
+) -> Draw | IndividualDraw:
+    """Draw ``rnd`` with the system the regulations name (manual: an empty draw to fill in)."""
+    regulations = tournament.regulations
+    system = regulations.pairing_system
+    if system == Regulations.PairingSystem.MANUAL:
+        generator = get_generator("manual", individual=draw_field.individual)
+    elif draw_field.individual:
+        if system == Regulations.PairingSystem.ROUND_ROBIN:
+            raise ServiceError("pairing_system", _("Round robin is for pairs tournaments."))
+        generator = get_generator("individual", first_round=regulations.first_round)
+    elif system == Regulations.PairingSystem.ROUND_ROBIN:
+        return _round_robin(tournament, rnd, draw_field, seed)
+    else:
+        generator = get_generator(
+            "swiss",
+            first_round=regulations.first_round,
+            avoid_same_club=regulations.avoid_same_club,
+        )
+    return generator.generate(draw_field.entrants, round_number=rnd.number, seed=seed)
+
+
+def table_numbers(tournament: Tournament) -> dict[int, int]:
+    """The tournament's tables: number → id, in number order."""
+    return dict(
+        Table.objects.filter(tournament=tournament).order_by("number").values_list("number", "id")
+    )
+
+
+def seat(draw: Draw | IndividualDraw, draw_field: DrawField, tables: dict[int, int]) -> Seating:
+    """Seat the draw's parties in standings order; fixed tables (accessibility) are kept."""
+    parties = draw.tables if isinstance(draw, IndividualDraw) else draw.parties
+    return assign_tables(parties, list(tables), fixed_tables(draw_field.entrants))
+
+
+def fixed_table_warnings(seating: Seating, draw_field: DrawField) -> list[DrawWarning]:
+    """Warn about entrants seated away from their fixed table (after a manual edit or swap)."""
+    fixed = fixed_tables(draw_field.entrants)
+    out = []
+    for table, party in seating:
+        for entrant in party.entrants:
+            if entrant in fixed and fixed[entrant] != table:
+                out.append(
+                    DrawWarning(
+                        _("%(entrant)s has fixed table %(table)s but sits at table %(other)s."),
+                        entrant=entrant,
+                        table=fixed[entrant],
+                        other=table,
+                    )
+                )
+    return out
+
+
+def warnings_data(warnings: Sequence[str], names: dict[int, str]) -> list[dict[str, Any]]:
+    """The engine's warnings as JSON for the round, entrant ids replaced by names."""
+    out = []
+    for warning in warnings:
+        message = getattr(warning, "message", str(warning))
+        params = dict(getattr(warning, "params", {}) or {})
+        for key in _NAMED_PARAMS:
+            if isinstance(params.get(key), int) and params[key] in names:
+                params[key] = names[params[key]]
+        if isinstance(params.get("entrants"), str):  # ids joined by the engine
+            params["entrants"] = ", ".join(
+                names.get(int(x), x) if x.strip().isdigit() else x
+                for x in params["entrants"].split(", ")
+            )
+        out.append({"message": message, "params": params})
+    return out
+
+
+def _formed_pair(rnd: Round, players: Sequence[int], ratings: dict[int, int]) -> Pair:
+    """An unsaved pair of an individual event's round (one player for a bye)."""
+    second = players[1] if len(players) > 1 else None
+    rating = sum(ratings.get(p, 0) for p in players) // len(players)
+    return Pair(
+        tournament_id=rnd.tournament_id,
+        player1_id=players[0],
+        player2_id=second,
+        rating=rating,
+        formed_in_round=rnd,
+    )
+
+
+def clear_draw(rnd: Round) -> None:
+    """Delete the round's parties (and the pairs formed for it)."""
+    Party.objects.filter(round=rnd).delete()
+    Pair.objects.filter(formed_in_round=rnd).delete()
+
+
+def write_draw(rnd: Round, seating: Seating, byes: Sequence[int], individual: bool) -> None:
+    """Replace the round's parties with ``seating`` and ``byes``, bulk-created in random order.
+
+    Byes are parties without an opponent, finished at once (``end_reason`` "bye").
+    """
+    clear_draw(rnd)
+    tables = table_numbers(rnd.tournament)
+    now = timezone.now()
+    sides: dict[Any, Any]
+    if individual:
+        ratings = dict(
+            Player.objects.filter(tournament_id=rnd.tournament_id).values_list("id", "rating")
+        )
+        wanted = [side for _t, p in seating for side in (p.pair_a, p.pair_b)]
+        wanted += [(player,) for player in byes]
+        pairs = [_formed_pair(rnd, side, ratings) for side in wanted]
+        _shuffle(pairs)
+        Pair.objects.bulk_create(pairs)
+        sides = {
+            (p.player1_id,) if p.player2_id is None else (p.player1_id, p.player2_id): p.pk
+            for p in pairs
+        }
+    else:
+        sides = {}
+    parties = [
+        Party(
+            round=rnd,
+            table_id=tables[number],
+            pair_a_id=sides.get(tuple(party.pair_a)) if individual else party.a,
+            pair_b_id=sides.get(tuple(party.pair_b)) if individual else party.b,
+        )
+        for number, party in seating
+    ]
+    parties += [
+        Party(
+            round=rnd,
+            pair_a_id=sides[(entrant,)] if individual else entrant,
+            status=Party.Status.FINISHED,
+            end_reason=Party.EndReason.BYE,
+            winner=Party.Side.A,
+            finished_at=now,
+        )
+        for entrant in byes
+    ]
+    _shuffle(parties)
+    Party.objects.bulk_create(parties)

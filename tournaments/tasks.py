@@ -1,0 +1,20 @@
+"""Background work of tournaments: standings computed ahead of the pages and the next draw."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import OperationalError
+
+from scoring.results import standings_table
+from tournaments.models import Tournament
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def warm_standings(tournament_id: int) -> int:
+    """Compute and cache a tournament's standings (idempotent); return the number of lines.
+
+    Run when a round is closed: the public standings page and the next round's draw then
+    read the standings after that round from the cache.
+    """
+    tournament = Tournament.objects.select_related("regulations").get(pk=tournament_id)
+    return len(standings_table(tournament).rows)
