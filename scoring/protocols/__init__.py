@@ -13,6 +13,7 @@ from .data import (
     ProtocolSide,
     ProtocolSignature,
     labels_for,
+    protocol_data_from_dict,
 )
 from .fonts import missing_glyphs, register_fonts
 from .render import (
@@ -49,6 +50,7 @@ __all__ = [
     "get_signer",
     "labels_for",
     "missing_glyphs",
+    "protocol_data_from_dict",
     "protocol_fingerprint",
     "register_fonts",
     "render_batch",

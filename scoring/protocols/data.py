@@ -16,6 +16,7 @@ from typing import Literal
 DEFAULT_LABELS: dict[str, str] = {
     "title": "Party protocol",
     "blank_title": "Party protocol (paper)",
+    "draft_title": "Party protocol (draft, not signed)",
     "tournament": "Tournament",
     "round": "Round",
     "table": "Table",
@@ -63,6 +64,7 @@ DEFAULT_LABELS: dict[str, str] = {
 RUSSIAN_LABELS: dict[str, str] = {
     "title": "Протокол партии",
     "blank_title": "Протокол партии (бумажный)",
+    "draft_title": "Протокол партии (черновик, не подписан)",
     "tournament": "Турнир",
     "round": "Тур",
     "table": "Стол",
@@ -209,3 +211,16 @@ class ProtocolData:
             if side.key == key:
                 return side
         return None
+
+
+def protocol_data_from_dict(values: dict) -> ProtocolData:
+    """Rebuild ``ProtocolData`` from ``dataclasses.asdict`` output (a stored snapshot)."""
+    values = dict(values)
+    values["sides"] = [
+        ProtocolSide(side["key"], side["name"], [ProtocolPlayer(**p) for p in side["players"]])
+        for side in values["sides"]
+    ]
+    values["deals"] = [ProtocolDeal(**deal) for deal in values["deals"]]
+    values["penalties"] = [ProtocolPenalty(**penalty) for penalty in values["penalties"]]
+    values["signatures"] = [ProtocolSignature(**sig) for sig in values["signatures"]]
+    return ProtocolData(**values)

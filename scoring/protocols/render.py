@@ -442,7 +442,9 @@ def _footer(page: _Page, data: ProtocolData, fingerprint: str | None, number: in
         page.write(MARGIN, 28, caption, REGULAR, 6.5, gray=0.35)
         page.write(MARGIN + _width(caption, REGULAR, 6.5), 28, fingerprint, BOLD, 6.5)
     parts = []
-    if data.public_id:
+    if data.public_id and data.public_id in data.verify_url:  # the link already names it
+        parts.append(f"{data.label('version')} {data.version}")
+    elif data.public_id:
         parts.append(f"{data.label('public_id')} {data.public_id} · "
                      f"{data.label('version')} {data.version}")
     if data.short_code:
@@ -520,22 +522,24 @@ def _deal_row(deal: ProtocolDeal, columns: list[tuple[str, float, str]], shade: 
 
 
 def _penalty_columns(data: ProtocolData) -> list[tuple[str, float, str]]:
-    fixed = 34 + 40 + 112 + 82 + 36
+    fixed = 34 + 28 + 108 + 148 + 34
     return [
         (data.label("time"), 34, "left"),
-        (data.label("side"), 40, "left"),
-        (data.label("player"), 112, "left"),
-        (data.label("kind"), 82, "left"),
-        (data.label("points"), 36, "right"),
+        (data.label("side"), 28, "left"),
+        (data.label("player"), 108, "left"),
+        (data.label("kind"), 148, "left"),
+        (data.label("points"), 34, "right"),
         (data.label("reason"), CONTENT_W - fixed, "left"),
     ]
 
 
 def _penalty_row(penalty: ProtocolPenalty, columns: list[tuple[str, float, str]],
                  shade: bool) -> _Block:
+    """One row; the kind (a ruling with its choice and fine) and the reason wrap."""
+    kind_lines = _wrap(penalty.kind, REGULAR, ROW_FONT, columns[3][1] - 6, max_lines=3)
     reason_lines = _wrap(penalty.reason, REGULAR, ROW_FONT, columns[-1][1] - 6)
-    height = ROW_H * len(reason_lines)
-    values = [penalty.time, penalty.side, penalty.player, penalty.kind,
+    height = ROW_H * max(len(kind_lines), len(reason_lines))
+    values = [penalty.time, penalty.side, penalty.player, "",
               str(penalty.points) if penalty.points else "–"]
 
     def draw(page: _Page, top: float) -> None:
@@ -543,8 +547,12 @@ def _penalty_row(penalty: ProtocolPenalty, columns: list[tuple[str, float, str]]
             page.zebra(MARGIN, top - height, CONTENT_W, height)
         base = top - ROW_H + 2.5
         x = MARGIN
-        for (_, width, align), value in zip(columns, values, strict=False):
-            _cell(page, value, x, width, base, REGULAR, ROW_FONT, align)
+        for index, ((_, width, align), value) in enumerate(zip(columns, values, strict=False)):
+            if index == 3:
+                for number, line in enumerate(kind_lines):
+                    page.write(x + 3, base - number * ROW_H, line, REGULAR, ROW_FONT)
+            else:
+                _cell(page, value, x, width, base, REGULAR, ROW_FONT, align)
             x += width
         for line in reason_lines:
             page.write(x + 3, base, line, REGULAR, ROW_FONT)

@@ -64,3 +64,74 @@ def signer(identity):
 @pytest.fixture(scope="session")
 def cert_path(identity) -> Path:
     return identity[1]
+
+
+# -- database fixtures: a finished party, signing and media in temporary directories ---------
+
+DEALS = [  # (kwargs for record_deal, points A, points B)
+    ({"outcome": "domino", "winner": "a", "points": {"a": 60, "b": 0}}, 60, 0),
+    ({"outcome": "fish", "pips": {"a1": 20, "a2": 15, "b1": 5, "b2": 7}}, 0, 47),
+    ({"outcome": "domino", "winner": "a", "points": {"a": 55, "b": 0}}, 55, 0),
+    ({"outcome": "domino", "went_out": "b2",
+      "pips": {"a1": 12, "a2": 11, "b1": 10, "b2": 0}}, 0, 33),
+    ({"outcome": "domino", "winner": "a", "points": {"a": 70, "b": 0}}, 70, 0),
+    ({"outcome": "domino", "winner": "a", "points": {"a": 45, "b": 0}}, 45, 0),
+]
+FINE = 25
+
+
+@pytest.fixture
+def protocol_env(settings, tmp_path):
+    """Signing key, certificate and stored files in temporary directories."""
+    settings.PROTOCOL_SIGNING_DIR = tmp_path / "signing"
+    settings.PROTOCOL_SIGNING_KEY = ""
+    settings.PROTOCOL_SIGNING_CERT = ""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.SITE_URL = "https://domino.example.org"
+    return settings
+
+
+@pytest.fixture
+def chief_user(make_user, tournament):
+    from tournaments.models import TournamentRole
+
+    user = make_user("chief")
+    TournamentRole.objects.create(tournament=tournament, user=user, role="chief")
+    return user
+
+
+def play_out(party, referee):
+    """Record the deals of ``DEALS`` with a warning and a fine between them: A wins 205 : 80."""
+    from referee.services import give_fine, give_warning
+    from scoring.services import record_deal
+
+    for number, (kwargs, _a, _b) in enumerate(DEALS, start=1):
+        if number == 4:
+            give_warning(party.pk, side="b", category="talking", seat="b1",
+                         reason="Разговоры во время кона", actor=referee)
+            give_fine(party.pk, side="a", category="other", seat="a2", points=FINE,
+                      reason="Опоздание", actor=referee)
+        record_deal(party.pk, actor=referee, **kwargs)
+    party.refresh_from_db()
+    return party
+
+
+@pytest.fixture
+def finished_party(protocol_env, party, referee_user):
+    """A party at table 1 that pair A won 205 : 80 by the target, with a warning and a fine."""
+    return play_out(party, referee_user)
+
+
+@pytest.fixture
+def player_users(finished_party, make_user):
+    """Logins for the four players of ``finished_party``, in seat order (a1, a2, b1, b2)."""
+    from scoring.protocol_content import party_players
+
+    users = []
+    for seat, player in party_players(finished_party):
+        user = make_user(f"player-{seat}-{player.pk}")
+        player.user = user
+        player.save(update_fields=["user"])
+        users.append(user)
+    finished_party.refresh_from_db()
+    return users

@@ -1,0 +1,1 @@
+"""Management commands of scoring: protocol PDFs, round prints, the signing identity."""

@@ -1,0 +1,317 @@
+"""What a party's protocol says, built from the database as the PDF renderer's plain data.
+
+Texts are in the tournament's language and times in its time zone. The deals' running totals
+and the result come from ``scoring.totals`` (the one function for totals); the match points
+from the standings engine under the tournament's regulations.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from referee.models import Penalty, Ruling
+from scoring.models import Deal, Protocol, Signature
+from scoring.protocols import (
+    ProtocolData,
+    ProtocolDeal,
+    ProtocolPenalty,
+    ProtocolPlayer,
+    ProtocolSide,
+    ProtocolSignature,
+    labels_for,
+    protocol_fingerprint,
+)
+from scoring.results import FORFEIT_REASONS
+from scoring.rules import EXTRA_DEAL, get_rule_set
+from scoring.services import deals_after_expiry
+from scoring.standings import PartyResult, Tally
+from scoring.totals import compute_party_totals
+from tournaments.models import Party, Player
+
+#: What ``select_related`` a party needs for its protocol.
+PARTY_RELATED = (
+    "round__tournament__regulations",
+    "table",
+    "pair_a__player1",
+    "pair_a__player2",
+    "pair_b__player1",
+    "pair_b__player2",
+)
+
+
+def party_players(party: Party) -> list[tuple[str, Player]]:
+    """The party's players with their seats (``a1``, ``a2``, ``b1``, ``b2``) in seat order."""
+    seated = []
+    for side in ("a", "b"):
+        pair = party.pair(side)
+        if pair is not None:
+            seated += [(f"{side}{n}", player) for n, player in enumerate(pair.players, start=1)]
+    return seated
+
+
+def verify_url(public_id: str) -> str:
+    """The absolute address of a protocol's verification page (what the QR code holds)."""
+    return f"{settings.SITE_URL}{reverse('scoring:verify_protocol', args=[public_id])}"
+
+
+def _zone(party: Party) -> ZoneInfo:
+    """The tournament's time zone (the server's if the name is unknown)."""
+    try:
+        return ZoneInfo(party.round.tournament.time_zone)
+    except (KeyError, ValueError):
+        return ZoneInfo(settings.TIME_ZONE)
+
+
+def _clock(moment: datetime | None, zone: ZoneInfo) -> str:
+    return moment.astimezone(zone).strftime("%H:%M") if moment else ""
+
+
+def _stamp(moment: datetime | None, zone: ZoneInfo) -> str | None:
+    return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M") if moment else None
+
+
+def _table(party: Party) -> str:
+    table = party.table
+    if table is None:
+        return ""
+    return f"{table.number} ({table.label})" if table.label else str(table.number)
+
+
+def _sides(party: Party) -> list[ProtocolSide]:
+    sides = []
+    for side in ("a", "b"):
+        pair = party.pair(side)
+        if pair is None:
+            continue
+        players = [
+            ProtocolPlayer(player.name, seat.upper())
+            for seat, player in party_players(party)
+            if seat.startswith(side)
+        ]
+        sides.append(ProtocolSide(side, pair.display_name, players))
+    return sides
+
+
+def _deals(party: Party, deals: Sequence[Deal], penalties: Sequence[Penalty]) -> list[ProtocolDeal]:
+    """Every deal with its points and the running totals from ``scoring.totals``."""
+    tournament = party.round.tournament
+    running = compute_party_totals(
+        tournament.rule_set, tournament.regulations.rules_config(), deals, penalties
+    ).running
+    rows = []
+    for deal, totals in zip(deals, running, strict=True):
+        outcome = str(deal.get_outcome_display())
+        if deal.went_out:
+            outcome = f"{outcome} · {deal.went_out.upper()}"
+        rows.append(ProtocolDeal(deal.number, outcome, deal.points_a, deal.points_b,
+                                 totals.get("a", 0), totals.get("b", 0), deal.note))
+    return rows
+
+
+def _penalty_points(penalty: Penalty | None) -> int:
+    """A fine's points as printed: deducted negative, awarded to the opponents positive."""
+    if penalty is None or penalty.cancelled or penalty.kind != Penalty.Kind.FINE:
+        return 0
+    return penalty.points if penalty.mode == Penalty.Mode.AWARD else -penalty.points
+
+
+def _penalty_kind(penalty: Penalty) -> list[str]:
+    parts = [str(penalty.get_kind_display()), str(penalty.get_category_display())]
+    if penalty.kind == Penalty.Kind.FINE and penalty.mode == Penalty.Mode.AWARD:
+        parts.append(str(penalty.get_mode_display()))
+    if penalty.cancelled:
+        parts.append(_("cancelled"))
+    return parts
+
+
+def _penalties(
+    penalties: Iterable[Penalty], rulings: Iterable[Ruling], zone: ZoneInfo
+) -> list[ProtocolPenalty]:
+    """Warnings, fines and rulings by time; a ruling's own fine is shown on the ruling's row."""
+    rows: list[tuple[datetime, int, ProtocolPenalty]] = []
+    by_ruling = set()
+    for ruling in rulings:
+        kind = [str(ruling.get_kind_display())]
+        if ruling.choice:
+            kind.append(str(ruling.get_choice_display()))
+        if ruling.penalty is not None:
+            by_ruling.add(ruling.penalty_id)
+            kind += _penalty_kind(ruling.penalty)
+        reason = ruling.reason or (ruling.penalty.reason if ruling.penalty else "")
+        rows.append((ruling.created_at, ruling.pk, ProtocolPenalty(
+            _clock(ruling.created_at, zone), ruling.side.upper(),
+            ruling.player.name if ruling.player else "", " · ".join(kind),
+            _penalty_points(ruling.penalty), reason)))
+    for penalty in penalties:
+        if penalty.pk in by_ruling:
+            continue
+        rows.append((penalty.created_at, penalty.pk, ProtocolPenalty(
+            _clock(penalty.created_at, zone), penalty.side.upper(),
+            penalty.player.name if penalty.player else "", " · ".join(_penalty_kind(penalty)),
+            _penalty_points(penalty), penalty.reason)))
+    rows.sort(key=lambda row: (row[0], row[1]))
+    return [row[2] for row in rows]
+
+
+def _ended_with_extra_deal(party: Party, deals: Sequence[Deal],
+                           penalties: Sequence[Penalty]) -> bool:
+    """Whether the rule set asked for an extra deal before the party's last deal."""
+    if party.end_reason not in (Party.EndReason.TARGET, Party.EndReason.TIME) or not deals:
+        return False
+    tournament = party.round.tournament
+    cfg = tournament.regulations.rules_config()
+    before = compute_party_totals(tournament.rule_set, cfg, deals[:-1], penalties)
+    after_expiry = max(0, deals_after_expiry(party) - 1) if party.time_expired_at else 0
+    decision = get_rule_set(tournament.rule_set).decide(
+        before, cfg, time_expired=party.time_expired_at is not None,
+        deals_after_expiry=after_expiry)
+    return decision.state == EXTRA_DEAL
+
+
+def _end_reason(party: Party, extra_deal: bool) -> str:
+    if not party.end_reason:
+        return ""
+    regulations = party.round.tournament.regulations
+    text = str(party.get_end_reason_display())
+    if party.end_reason == Party.EndReason.TARGET:
+        text = f"{text} · {regulations.target}"
+    elif party.end_reason == Party.EndReason.TIME:
+        text = f"{text} · {regulations.party_minutes} {_('min')}"
+    if extra_deal:
+        text = f"{text} · {_('extra deal')}"
+    return text
+
+
+def match_points(party: Party, points: dict[str, int]) -> dict[str, int]:
+    """The match points each pair earns from this party under the regulations."""
+    if party.status != Party.Status.FINISHED or not party.winner or party.pair_b_id is None:
+        return {}
+    forfeit = party.end_reason in FORFEIT_REASONS
+    ids = {"a": 1, "b": 2}
+    result = PartyResult(
+        round=1, a=1, b=2, points_a=points.get("a", 0), points_b=points.get("b", 0),
+        winner=ids[party.winner], forfeit=forfeit,
+        forfeited_by=ids["b" if party.winner == "a" else "a"] if forfeit else None)
+    tally = Tally.build([result], party.round.tournament.regulations.standings_config())
+    return {side: int(tally.match_points.get(ids[side], 0)) for side in ids}
+
+
+def _signature_lines(party: Party, signatures: Iterable[Signature], referee: str,
+                     labels: dict[str, str], zone: ZoneInfo) -> list[ProtocolSignature]:
+    """The four players' lines in seat order, then the referee's."""
+    by_player = {s.player_id: s for s in signatures if s.player_id}
+    countersign = next((s for s in signatures if s.role == Signature.Role.REFEREE), None)
+    lines = []
+    for _seat, player in party_players(party):
+        found = by_player.get(player.pk)
+        lines.append(ProtocolSignature(
+            labels["player"], player.name, _stamp(found.signed_at, zone) if found else None,
+            found.reason if found and found.refused else None))
+    lines.append(ProtocolSignature(
+        labels["referee"], referee, _stamp(countersign.signed_at, zone) if countersign else None))
+    return lines
+
+
+def user_name(user: Any) -> str:
+    """How a referee is named on a protocol: full name, else login."""
+    if user is None:
+        return ""
+    return user.get_full_name() or user.get_username()
+
+
+def _referee_name(party: Party, signatures: Iterable[Signature]) -> str:
+    """The countersigning referee, else the referee who started the party."""
+    for signature in signatures:
+        if signature.role == Signature.Role.REFEREE:
+            return user_name(signature.user)
+    started = party.events.filter(kind="party_started").select_related("actor").first()
+    return user_name(started.actor) if started else ""
+
+
+def with_signatures(party: Party, data: ProtocolData,
+                    signatures: Sequence[Signature]) -> ProtocolData:
+    """``data`` with the signature lines (and the referee) of ``signatures``."""
+    referee = _referee_name(party, signatures)
+    lines = _signature_lines(party, signatures, referee, data.labels, _zone(party))
+    return dataclasses.replace(data, referee=referee, signatures=lines)
+
+
+def build_protocol_data(party: Party, protocol: Protocol | None = None,
+                        signatures: Sequence[Signature] | None = None) -> ProtocolData:
+    """The protocol of ``party`` as it stands now, as version ``protocol`` with ``signatures``.
+
+    Without ``signatures`` the protocol's own are used; without ``protocol`` it is a draft.
+    """
+    tournament = party.round.tournament
+    zone = _zone(party)
+    language = tournament.language or settings.LANGUAGE_CODE
+    if signatures is None:
+        signatures = list(protocol.signatures.select_related("user")) if protocol else []
+    deals = list(party.deals.order_by("number"))
+    penalties = list(party.penalties.select_related("player"))
+    rulings = list(party.rulings.select_related("player", "penalty"))
+    with translation.override(language):
+        totals = compute_party_totals(
+            tournament.rule_set, tournament.regulations.rules_config(), deals, penalties,
+            end_reason=party.end_reason, winner=party.winner)
+        finished = party.status == Party.Status.FINISHED
+        earned = match_points(party, totals.points)
+        winner = party.pair(party.winner) if party.winner else None
+        moment = party.started_at or party.finished_at or party.round.scheduled_start
+        content = ProtocolData(
+            tournament=tournament.name,
+            round_number=party.round.number,
+            table=_table(party),
+            date=moment.astimezone(zone).date().isoformat() if moment else "",
+            start_time=_clock(party.started_at, zone),
+            end_time=_clock(party.finished_at, zone),
+            referee="",
+            sides=_sides(party),
+            deals=_deals(party, deals, penalties),
+            penalties=_penalties(penalties, rulings, zone),
+            end_reason=_end_reason(party, _ended_with_extra_deal(party, deals, penalties)),
+            result=f"{totals.points.get('a', 0)} : {totals.points.get('b', 0)}" if finished
+            else "",
+            match_points=f"{earned['a']} : {earned['b']}" if earned else "",
+            winner=winner.display_name if winner else "",
+            signatures=[],
+            public_id=protocol.public_id if protocol else "",
+            short_code=protocol.short_code if protocol else "",
+            verify_url=verify_url(protocol.public_id) if protocol else "",
+            version=protocol.version if protocol else 0,
+            labels=labels_for(language),
+            language=language,
+        )
+        return with_signatures(party, content, signatures)
+
+
+def build_blank_data(party: Party) -> ProtocolData:
+    """A paper protocol of ``party`` pre-filled with tournament, round, table and pairs."""
+    tournament = party.round.tournament
+    zone = _zone(party)
+    language = tournament.language or settings.LANGUAGE_CODE
+    moment = party.round.scheduled_start
+    labels = labels_for(language)
+    return ProtocolData(
+        tournament=tournament.name, round_number=party.round.number, table=_table(party),
+        date=moment.astimezone(zone).date().isoformat() if moment else "",
+        start_time="", end_time="", referee="", sides=_sides(party), deals=[], penalties=[],
+        end_reason="", result="", match_points="", winner="",
+        signatures=_signature_lines(party, [], "", labels, zone),
+        public_id="", short_code="", verify_url="", version=0, labels=labels,
+        language=language)
+
+
+def content_fingerprint(data: ProtocolData) -> str:
+    """The fingerprint of what the players confirm: the data without signatures or ids."""
+    return protocol_fingerprint(dataclasses.replace(
+        data, signatures=[], referee="", public_id="", version=0))

@@ -1,0 +1,355 @@
+"""Sign-off of a party's protocol, as at a bridge table, and what is done with signed ones.
+
+When the party ends, each of its players confirms the protocol on the table device (a personal
+PIN while the referee's login holds the device) or on his own login, or the referee records
+his refusal with a reason; the referee countersigns last. The countersignature renders the PDF,
+signs it with the installation's key (PAdES), stores it with its SHA-256 and locks the party
+(see ``scoring.locking``). Every service locks the party row and writes to its event log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.hashers import check_password, make_password
+from django.core.exceptions import PermissionDenied
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from referee.eventlog import append_event
+from scoring.identity import certificate_path, installation_signer
+from scoring.locking import (
+    current_protocol,
+    normalise_short_code,
+    open_protocol,
+    supersede,
+)
+from scoring.models import PrintJob, Protocol, Signature, SigningPin
+from scoring.protocol_content import (
+    PARTY_RELATED,
+    build_protocol_data,
+    content_fingerprint,
+    party_players,
+    with_signatures,
+)
+from scoring.protocols import (
+    ProtocolData,
+    VerifyResult,
+    protocol_fingerprint,
+    render_protocol,
+    sha256_hex,
+    verify_pdf,
+)
+from tournaments import permissions
+from tournaments.errors import ServiceError
+from tournaments.models import Party, Player
+from tournaments.services import bump_version, lock_party
+
+PIN_PATTERN = re.compile(r"^\d{4,8}$")
+PIN_ATTEMPTS = 5
+PIN_LOCK_MINUTES = 15
+SIGN_REASON = "Party protocol signed off by the players and the referee"
+
+
+# -- the protocol being signed ---------------------------------------------------------------
+
+
+def _finished_party(party_id: int, expected_version: int | None = None) -> Party:
+    """Lock a finished party that has a protocol to sign (not a bye)."""
+    party = lock_party(party_id, expected_version)
+    party = Party.objects.select_related(*PARTY_RELATED).get(pk=party.pk)  # still locked
+    if party.is_bye:
+        raise ServiceError("party", _("A bye has no protocol."))
+    if party.status != Party.Status.FINISHED:
+        raise ServiceError("party", _("The protocol is signed when the party has finished."))
+    return party
+
+
+def _signable(party: Party, actor: Any) -> tuple[Protocol, ProtocolData, str, list[Signature]]:
+    """The open version with its current data, content fingerprint and signatures.
+
+    Signatures confirm content: if the party changed after some were given (by a path that
+    did not supersede the version), that version is superseded and a fresh one opened.
+    """
+    protocol = current_protocol(party, for_update=True) or open_protocol(party, actor)
+    if protocol.status == Protocol.Status.SIGNED:
+        raise ServiceError("protocol", _("The protocol is already signed."))
+    signatures = list(protocol.signatures.select_related("user"))
+    data = build_protocol_data(party, protocol, signatures)
+    fingerprint = content_fingerprint(data)
+    if any(s.content_fingerprint != fingerprint for s in signatures):
+        protocol = supersede(protocol, actor, _("Changed during sign-off."))
+        signatures = []
+        data = build_protocol_data(party, protocol, signatures)
+    return protocol, data, fingerprint, signatures
+
+
+def _player_of(party: Party, player_id: Any) -> Player:
+    """A player of this party, or a service error naming ``player``."""
+    for _seat, player in party_players(party):
+        if str(player.pk) == str(player_id):
+            return player
+    raise ServiceError("player", _("The player does not play in this party."))
+
+
+def _add_signature(protocol: Protocol, signatures: list[Signature], player: Player, actor: Any,
+                   fingerprint: str, **fields: Any) -> Signature:
+    """Write a player's signature or refusal; each player signs a version once."""
+    if any(s.player_id == player.pk for s in signatures):
+        raise ServiceError(
+            "player", _("%(name)s has already signed this protocol.") % {"name": player.name}
+        )
+    return Signature.objects.create(
+        protocol=protocol, role=Signature.Role.PLAYER, player=player,
+        user=actor if getattr(actor, "is_authenticated", False) else None,
+        content_fingerprint=fingerprint, **fields)
+
+
+# -- PINs ----------------------------------------------------------------------------------
+
+
+def set_signing_pin(player_id: int, pin: str, *, actor: Any) -> SigningPin:
+    """Set a player's signing PIN (4 to 8 digits, stored hashed)."""
+    player = Player.objects.select_related("tournament").filter(pk=player_id).first()
+    if player is None:
+        raise ServiceError("player", _("No such player."))
+    if not permissions.can_set_signing_pin(actor, player):
+        raise PermissionDenied
+    pin = (pin or "").strip()
+    if not PIN_PATTERN.match(pin):
+        raise ServiceError("pin", _("A PIN is 4 to 8 digits."))
+    found, _created = SigningPin.objects.update_or_create(
+        player=player,
+        defaults={"pin_hash": make_password(pin), "failed_attempts": 0, "locked_until": None},
+    )
+    return found
+
+
+def check_pin(player: Player, pin: str) -> None:
+    """Refuse a wrong PIN; after repeated failures the PIN is locked for a while.
+
+    The attempt is counted in its own transaction, so that a failure stays counted although
+    the refusal rolls back everything else.
+    """
+    with transaction.atomic():
+        error = _pin_error(player, pin)
+    if error:
+        raise ServiceError("pin", error)
+
+
+def _pin_error(player: Player, pin: str) -> str:
+    """Check and count one PIN attempt; return why it is refused ("" when it is right)."""
+    found = SigningPin.objects.select_for_update().filter(player=player).first()
+    if found is None:
+        return _("%(name)s has no signing PIN: sign when logged in, or ask the organizer for "
+                 "a PIN.") % {"name": player.name}
+    if found.locked_until and found.locked_until > timezone.now():
+        return _("Too many wrong PINs: try again in a few minutes.")
+    if check_password(pin or "", found.pin_hash):
+        if found.failed_attempts:
+            found.failed_attempts = 0
+            found.save(update_fields=["failed_attempts"])
+        return ""
+    found.failed_attempts += 1
+    if found.failed_attempts >= PIN_ATTEMPTS:
+        found.failed_attempts = 0
+        found.locked_until = timezone.now() + timedelta(minutes=PIN_LOCK_MINUTES)
+    found.save(update_fields=["failed_attempts", "locked_until"])
+    return _("Wrong PIN.")
+
+
+# -- sign-off ------------------------------------------------------------------------------
+
+
+def sign_as_player(party_id: int, *, player_id: int, actor: Any, pin: str = "") -> Signature:
+    """A player confirms the protocol: on his own login, or with his PIN on the table device.
+
+    The table device is the party referee's login; a player signs only his own party, once.
+    """
+    party = Party.objects.select_related(*PARTY_RELATED).filter(pk=party_id).first()
+    if party is None:
+        raise ServiceError("party", _("No such party."))
+    player = _player_of(party, player_id)
+    if pin:
+        if not permissions.can_run_sign_off(actor, party):
+            raise PermissionDenied
+        check_pin(player, pin)
+        method = Signature.Method.PIN
+    elif permissions.can_sign_protocol_as(actor, party, player):
+        method = Signature.Method.LOGIN
+    else:
+        raise PermissionDenied
+    return _sign(party_id, player.pk, actor, method)
+
+
+@transaction.atomic
+def _sign(party_id: int, player_id: int, actor: Any, method: str) -> Signature:
+    """Write a player's signature with the party locked."""
+    party = _finished_party(party_id)
+    player = _player_of(party, player_id)
+    protocol, _data, fingerprint, signatures = _signable(party, actor)
+    signature = _add_signature(protocol, signatures, player, actor, fingerprint, method=method)
+    append_event(party, "protocol_signed", actor=actor, data={
+        "version": protocol.version, "player": player.name, "method": method})
+    return signature
+
+
+@transaction.atomic
+def record_refusal(party_id: int, *, player_id: int, reason: str, actor: Any) -> Signature:
+    """The referee records that a player refuses to sign, and why."""
+    party = _finished_party(party_id)
+    if not permissions.can_run_sign_off(actor, party):
+        raise PermissionDenied
+    player = _player_of(party, player_id)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("reason", _("Give the reason for the refusal."))
+    protocol, _data, fingerprint, signatures = _signable(party, actor)
+    signature = _add_signature(protocol, signatures, player, actor, fingerprint,
+                               method=Signature.Method.REFUSAL, refused=True, reason=reason[:300])
+    append_event(party, "protocol_refused", actor=actor, reason=reason, data={
+        "version": protocol.version, "player": player.name})
+    return signature
+
+
+@transaction.atomic
+def countersign(party_id: int, *, actor: Any, expected_version: int | None = None) -> Protocol:
+    """The referee countersigns last: render, sign (PAdES), store, and lock the party."""
+    party = _finished_party(party_id, expected_version)
+    if not permissions.can_run_sign_off(actor, party):
+        raise PermissionDenied
+    protocol, data, fingerprint, signatures = _signable(party, actor)
+    done = {s.player_id for s in signatures}
+    missing = [player.name for _seat, player in party_players(party) if player.pk not in done]
+    if missing:
+        raise ServiceError("protocol", _("Still to sign or refuse: %(names)s.")
+                           % {"names": ", ".join(missing)})
+    countersignature = Signature.objects.create(
+        protocol=protocol, role=Signature.Role.REFEREE, user=actor,
+        method=Signature.Method.LOGIN, content_fingerprint=fingerprint)
+    data = with_signatures(party, data, [*signatures, countersignature])
+    pdf = installation_signer().sign(render_protocol(data), reason=SIGN_REASON)
+    protocol.fingerprint = protocol_fingerprint(data)
+    protocol.sha256 = sha256_hex(pdf)
+    protocol.data = dataclasses.asdict(data)
+    protocol.status = Protocol.Status.SIGNED
+    protocol.signed_at = timezone.now()
+    protocol.file.save("protocol.pdf", ContentFile(pdf), save=False)
+    protocol.save()
+    append_event(party, "protocol_countersigned", actor=actor, data={
+        "version": protocol.version, "sha256": protocol.sha256})
+    bump_version(party)
+    return protocol
+
+
+# -- files ---------------------------------------------------------------------------------
+
+
+def protocol_pdf(party: Party, protocol: Protocol | None = None) -> tuple[bytes, bool]:
+    """Return ``(pdf, signed)``: a version's signed file, or an unsigned draft rendered now.
+
+    Without ``protocol`` the party's current version is used (a draft if none is open).
+    """
+    protocol = protocol or current_protocol(party)
+    if protocol is not None and protocol.file:
+        with protocol.file.open("rb") as handle:
+            return handle.read(), True
+    data = build_protocol_data(party, protocol)
+    draft = dataclasses.replace(data, labels={**data.labels, "title": data.label("draft_title")})
+    return render_protocol(draft), False
+
+
+def protocol_download(party: Party, protocol: Protocol | None) -> tuple[bytes, str]:
+    """Return ``(pdf, filename)``, e.g. ``protocol-r3-t12-v2.pdf`` (``-draft`` if unsigned)."""
+    pdf, signed = protocol_pdf(party, protocol)
+    table = party.table.number if party.table else party.pk
+    version = f"-v{protocol.version}" if protocol else ""
+    return pdf, f"protocol-r{party.round.number}-t{table}{version}{'' if signed else '-draft'}.pdf"
+
+
+# -- verification --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What the verification page says about a protocol or an uploaded file."""
+
+    protocol: Protocol | None = None
+    latest: Protocol | None = None
+    result: VerifyResult | None = None
+    print_job: PrintJob | None = None
+    file_matches: bool = False
+
+    @property
+    def authentic(self) -> bool:
+        """A file: validly signed here and known; a looked-up protocol: signed here."""
+        if self.result is not None:
+            return self.result.ok and (self.file_matches or self.print_job is not None)
+        return self.protocol is not None and self.protocol.is_signed
+
+    @property
+    def problem(self) -> str:
+        """Why an uploaded file is not authentic, in the visitor's language."""
+        result = self.result
+        if result is None or self.authentic:
+            return ""
+        if result.error is not None:
+            return _("The file carries no signature that can be checked.")
+        if not (result.intact and result.valid) or result.modified:
+            return _("The file was changed after it was signed.")
+        if not result.trusted:
+            return _("The file was not signed by this installation.")
+        return _("The signature is valid, but this installation never issued this file.")
+
+    @property
+    def newer(self) -> Protocol | None:
+        """The party's latest version, when it is newer than this one."""
+        if self.protocol and self.latest and self.latest.version > self.protocol.version:
+            return self.latest
+        return None
+
+
+def _with_latest(protocol: Protocol | None, **fields: Any) -> Verification:
+    latest = None
+    if protocol is not None:
+        latest = Protocol.objects.filter(party_id=protocol.party_id).order_by("-version").first()
+    return Verification(protocol=protocol, latest=latest, **fields)
+
+
+def protocol_queryset() -> Any:
+    """Protocol versions with what the verification page shows."""
+    return Protocol.objects.select_related(
+        *(f"party__{name}" for name in PARTY_RELATED)
+    ).prefetch_related("signatures__player", "signatures__user")
+
+
+def look_up(public_id: str = "", short_code: str = "") -> Verification:
+    """A protocol version by its public id (the QR code) or its short code (typed in)."""
+    protocol = None
+    if public_id:
+        protocol = protocol_queryset().filter(public_id=public_id).first()
+    elif short_code:
+        protocol = protocol_queryset().filter(short_code=normalise_short_code(short_code)).first()
+    return _with_latest(protocol)
+
+
+def verify_upload(pdf: bytes) -> Verification:
+    """Validate an uploaded PDF's signature and find the signed file it is (by SHA-256)."""
+    result = verify_pdf(pdf, certificate_path())
+    digest = sha256_hex(pdf)
+    protocol = protocol_queryset().filter(sha256=digest).first()
+    if protocol is not None:
+        return _with_latest(protocol, result=result, file_matches=True)
+    job = PrintJob.objects.select_related("round__tournament").filter(sha256=digest).first()
+    if job is not None:
+        return Verification(result=result, print_job=job)
+    claimed = None
+    if result.public_id:  # the file names a protocol, but it is not that protocol's file
+        claimed = protocol_queryset().filter(public_id=result.public_id).first()
+    return _with_latest(claimed, result=result, file_matches=False)
