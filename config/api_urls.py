@@ -8,5 +8,8 @@ urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("", include("tournaments.transfer.api")),
     path("", include("tournaments.api")),
+    path("", include("referee.api")),
+    path("", include("scoring.api")),
 ]

@@ -54,6 +54,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "tournaments.timezones.TournamentTimeZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -140,7 +141,15 @@ if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://"
 CELERY_BEAT_SCHEDULE = {
     "sweep-party-clocks": {"task": "referee.tasks.sweep_party_clocks", "schedule": 15.0},
+    "sweep-no-shows": {"task": "referee.tasks.sweep_no_shows", "schedule": 30.0},
+    "purge-idempotency-keys": {
+        "task": "referee.tasks.purge_idempotency_keys",
+        "schedule": 3600.0,
+    },
+    "purge-print-jobs": {"task": "scoring.tasks.purge_print_jobs", "schedule": 3600.0},
 }
+# How long a stored response answers a retried request with the same Idempotency-Key.
+IDEMPOTENCY_KEY_HOURS = int(os.environ.get("IDEMPOTENCY_KEY_HOURS", "24"))
 
 if REDIS_URL:
     CACHES = {
@@ -158,7 +167,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.api_schema.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
@@ -172,12 +181,30 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "PartyStatusEnum": "tournaments.models.Party.Status",
+        "PartySideEnum": "tournaments.models.Party.Side",
+        "PrintKindEnum": "scoring.models.PrintJob.Kind",
+        "SeatEnum": "referee.serializers.SEAT_CHOICES",
+        "DealEntryOutcomeEnum": "referee.serializers.DEAL_ENTRY_OUTCOMES",
+        "TilesPreviewOutcomeEnum": "referee.serializers.PREVIEW_OUTCOMES",
+        "DealOutcomeEnum": "scoring.models.Deal.Outcome",
+        "WarningCategoryEnum": "referee.serializers.WARNING_CATEGORY_CHOICES",
+        "PenaltyCategoryEnum": "referee.models.Penalty.Category",
+    },
 }
 
 # Protocol signing: a key and certificate of the installation (created on first use).
 PROTOCOL_SIGNING_DIR = Path(os.environ.get("PROTOCOL_SIGNING_DIR", BASE_DIR / "var" / "signing"))
 PROTOCOL_SIGNING_KEY = os.environ.get("PROTOCOL_SIGNING_KEY", "")
 PROTOCOL_SIGNING_CERT = os.environ.get("PROTOCOL_SIGNING_CERT", "")
+PROTOCOL_SIGNING_KEY_PASSPHRASE = os.environ.get("PROTOCOL_SIGNING_KEY_PASSPHRASE", "")
+# The site's public address: the QR code of a protocol leads to its verification page there.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# How long a round's print PDF is kept for download (and reused for the same input).
+PRINT_JOB_HOURS = int(os.environ.get("PRINT_JOB_HOURS", "24"))
 
 # Production hardening (manage.py check --deploy is clean with DEBUG=0 and a real SECRET_KEY).
 if not DEBUG:

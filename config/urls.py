@@ -10,5 +10,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include("config.api_urls")),
+    path("referee/", include("referee.urls")),
+    path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
 ]

@@ -1,8 +1,8 @@
-"""Admin for penalties and the (read-only) party event log."""
+"""Admin for penalties, rulings, party desks, referee settings and the (read-only) event log."""
 
 from django.contrib import admin
 
-from referee.models import PartyEvent, Penalty
+from referee.models import IdempotencyKey, PartyDesk, PartyEvent, Penalty, RefereeSettings, Ruling
 
 
 @admin.register(Penalty)
@@ -23,3 +23,27 @@ class PartyEventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(Ruling)
+class RulingAdmin(admin.ModelAdmin):
+    list_display = ("party", "kind", "side", "seat", "choice", "created_by", "created_at")
+    list_filter = ("kind",)
+    raw_id_fields = ("party", "player", "deal", "penalty")
+
+
+@admin.register(PartyDesk)
+class PartyDeskAdmin(admin.ModelAdmin):
+    list_display = ("party", "present_a", "present_b", "no_show_raised_at", "no_show_sides")
+    raw_id_fields = ("party",)
+
+
+@admin.register(RefereeSettings)
+class RefereeSettingsAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "penalty_preset", "slow_play_points")
+
+
+@admin.register(IdempotencyKey)
+class IdempotencyKeyAdmin(admin.ModelAdmin):
+    list_display = ("user", "key", "status_code", "created_at")
+    raw_id_fields = ("user",)

@@ -1,14 +1,45 @@
-"""Penalties given by referees and the append-only party event log."""
+"""Penalties, rulings, the party desk and the append-only party event log of referees."""
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 
-class Penalty(models.Model):
+class RefereeRecord(models.Model):
+    """What every record of a referee's decision carries: why, the device's id, who and when.
+
+    A retried request from a device carries the same client id: the party keeps one record.
+    """
+
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    client_id = models.CharField(_("client id"), max_length=64, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("given by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("given at"), auto_now_add=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["party_id", "created_at", "id"]  # by the column: no join to the party
+        constraints = [
+            models.UniqueConstraint(
+                fields=["party", "client_id"],
+                condition=~Q(client_id=""),
+                name="unique_%(class)s_client_id",
+            ),
+        ]
+
+
+class Penalty(RefereeRecord):
     """A warning, fine or disqualification given to a pair (and player) in a party."""
 
     class Kind(models.TextChoices):
@@ -58,30 +89,11 @@ class Penalty(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
-    reason = models.CharField(_("reason"), max_length=300, blank=True)
     cancelled = models.BooleanField(_("cancelled"), default=False)
-    client_id = models.CharField(_("client id"), max_length=64, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("given by"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
-    created_at = models.DateTimeField(_("given at"), auto_now_add=True)
 
-    class Meta:
+    class Meta(RefereeRecord.Meta):
         verbose_name = _("penalty")
         verbose_name_plural = _("penalties")
-        ordering = ["party", "created_at", "id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["party", "client_id"],
-                condition=~Q(client_id=""),
-                name="unique_penalty_client_id",
-            ),
-        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.get_category_display()} ({self.side.upper()})"
@@ -117,7 +129,7 @@ class PartyEvent(models.Model):
     class Meta:
         verbose_name = _("party event")
         verbose_name_plural = _("party events")
-        ordering = ["party", "seq"]
+        ordering = ["party_id", "seq"]  # by the column: no join to the party
         constraints = [
             models.UniqueConstraint(fields=["party", "seq"], name="unique_event_seq"),
         ]
@@ -134,3 +146,158 @@ class PartyEvent(models.Model):
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         """Refuse: a logged event is never deleted."""
         raise AppendOnlyError("party events are append-only")
+
+    @property
+    def summary(self) -> str:
+        """What the event did, in one line of the user's language."""
+        from referee.eventlog import describe_event
+
+        return describe_event(self.kind, self.data or {})
+
+
+class RefereeSettings(models.Model):
+    """The referee-desk settings of a tournament that its regulations do not hold."""
+
+    class Preset(models.TextChoices):
+        SPORT = "sport", _("Sport domino: warnings then fines, as the regulations say")
+        UDL = "udl", _("Universal Domino League: the second slow play pays the opponent")
+
+    tournament = models.OneToOneField(
+        "tournaments.Tournament",
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        related_name="referee_settings",
+    )
+    penalty_preset = models.CharField(
+        _("penalty rules"), max_length=10, choices=Preset.choices, default=Preset.SPORT
+    )
+    slow_play_points = models.PositiveIntegerField(
+        _("slow play: points paid to the opponent (UDL)"),
+        default=20,
+        validators=[MinValueValidator(1), MaxValueValidator(168)],
+    )
+
+    class Meta:
+        verbose_name = _("referee settings")
+        verbose_name_plural = _("referee settings")
+
+    def __str__(self) -> str:
+        return str(self.tournament)
+
+
+class PartyDesk(models.Model):
+    """The referee's notes about one party: who checked in, and a raised no-show candidate."""
+
+    party = models.OneToOneField(
+        "tournaments.Party",
+        verbose_name=_("party"),
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="desk",
+    )
+    present_a = models.DateTimeField(_("pair A present since"), null=True, blank=True)
+    present_b = models.DateTimeField(_("pair B present since"), null=True, blank=True)
+    no_show_raised_at = models.DateTimeField(
+        _("no-show candidate raised at"), null=True, blank=True
+    )
+    no_show_sides = models.CharField(_("absent pairs"), max_length=2, blank=True)
+
+    class Meta:
+        verbose_name = _("party desk")
+        verbose_name_plural = _("party desks")
+
+    def __str__(self) -> str:
+        return str(self.party_id)
+
+    def present(self, side: str) -> bool:
+        """Whether the pair on ``side`` was marked present."""
+        return getattr(self, f"present_{side}") is not None
+
+    @property
+    def absent_sides(self) -> str:
+        """The sides not yet marked present ("", "a", "b" or "ab")."""
+        return "".join(side for side in ("a", "b") if not self.present(side))
+
+
+class Ruling(RefereeRecord):
+    """A referee decision with consequences: who decided what, about whom, and why."""
+
+    class Kind(models.TextChoices):
+        OUT_OF_TURN = "out_of_turn", _("Out of turn")
+        FALSE_PASS = "false_pass", _("False pass")
+        TOUCHED_TILE = "touched_tile", _("Touched tile")
+        NO_SHOW = "no_show", _("No-show")
+        DISQUALIFICATION = "disqualification", _("Disqualification")
+
+    class Choice(models.TextChoices):
+        CONTINUE = "continue", _("Continue: the exposed tile is played first")
+        RESHUFFLE = "reshuffle", _("Reshuffle: the deal is annulled")
+        PARTY = "party", _("From the party")
+        TOURNAMENT = "tournament", _("From the tournament")
+
+    party = models.ForeignKey(
+        "tournaments.Party",
+        verbose_name=_("party"),
+        on_delete=models.CASCADE,
+        related_name="rulings",
+    )
+    kind = models.CharField(_("ruling"), max_length=20, choices=Kind.choices)
+    side = models.CharField(_("pair"), max_length=1, choices=[("a", "A"), ("b", "B")])
+    seat = models.CharField(_("player's seat"), max_length=2, blank=True)
+    player = models.ForeignKey(
+        "tournaments.Player",
+        verbose_name=_("player"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rulings",
+    )
+    choice = models.CharField(_("choice"), max_length=20, choices=Choice.choices, blank=True)
+    deal_number = models.PositiveIntegerField(_("deal"), null=True, blank=True)
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    deal = models.ForeignKey(
+        "scoring.Deal",
+        verbose_name=_("deal recorded or annulled"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    penalty = models.ForeignKey(
+        Penalty,
+        verbose_name=_("penalty"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta(RefereeRecord.Meta):
+        verbose_name = _("ruling")
+        verbose_name_plural = _("rulings")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({self.side.upper()})"
+
+
+class IdempotencyKey(models.Model):
+    """A client's Idempotency-Key and the response it got, replayed for a retried request."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.CASCADE, related_name="+"
+    )
+    key = models.CharField(_("key"), max_length=100)
+    fingerprint = models.CharField(_("request fingerprint"), max_length=64)
+    status_code = models.PositiveIntegerField(_("response status"), null=True, blank=True)
+    response = models.JSONField(_("response"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("idempotency key")
+        verbose_name_plural = _("idempotency keys")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="unique_idempotency_key"),
+        ]
+
+    def __str__(self) -> str:
+        return self.key

@@ -1,12 +1,14 @@
-"""Background work on party clocks: idempotent, acknowledged late, retried."""
+"""Background work on party clocks and no-shows: idempotent, acknowledged late, retried."""
 
 from __future__ import annotations
 
 from celery import shared_task
 from django.db import OperationalError
+from django.db.models import Q
+from django.utils import timezone
 
 from referee import services
-from tournaments.models import Party
+from tournaments.models import Party, Round
 
 
 @shared_task(
@@ -29,3 +31,40 @@ def sweep_party_clocks() -> list[int]:
         if party.seconds_left() <= 0 and expire_party_clock(party.pk):
             marked.append(party.pk)
     return marked
+
+
+@shared_task(
+    acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5
+)
+def flag_no_show(party_id: int) -> bool:
+    """Raise a no-show candidate for one party if a pair is still absent (idempotent)."""
+    return services.raise_no_show(party_id)
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def sweep_no_shows() -> list[int]:
+    """Raise no-show candidates of every party whose wait is over (the beat runs this often)."""
+    waiting = (
+        Party.objects.filter(
+            status__in=[Party.Status.SCHEDULED, Party.Status.IN_PROGRESS],
+            pair_b__isnull=False,
+            round__status__in=[Round.Status.PUBLISHED, Round.Status.IN_PROGRESS],
+        )
+        .filter(Q(desk__isnull=True) | Q(desk__no_show_raised_at__isnull=True))
+        .select_related("round__tournament__regulations")
+    )
+    now = timezone.now()
+    raised = []
+    for party in waiting:
+        due = services.no_show_due_at(party)
+        if due is not None and due <= now and flag_no_show(party.pk):
+            raised.append(party.pk)
+    return raised
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def purge_idempotency_keys() -> int:
+    """Forget stored responses of Idempotency-Keys older than their lifetime."""
+    from referee.idempotency import purge_expired
+
+    return purge_expired()

@@ -119,6 +119,7 @@ class ProtocolViewSet(viewsets.ReadOnlyModelViewSet):
 
     serializer_class = ProtocolSerializer
     lookup_field = "public_id"
+    lookup_value_regex = "[0-9A-Za-z_-]+"
     filterset_fields = ["party", "status"]
 
     def get_queryset(self) -> QuerySet[Protocol]:

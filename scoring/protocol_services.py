@@ -71,6 +71,17 @@ def _finished_party(party_id: int, expected_version: int | None = None) -> Party
     return party
 
 
+def _sign_off_party(party_id: int, actor: Any, expected_version: int | None = None) -> Party:
+    """The locked finished party, for its referee; anyone else is refused before its state."""
+    found = Party.objects.select_related("round__tournament").filter(pk=party_id).first()
+    if found is not None and not permissions.can_run_sign_off(actor, found):
+        raise PermissionDenied
+    party = _finished_party(party_id, expected_version)
+    if not permissions.can_run_sign_off(actor, party):
+        raise PermissionDenied
+    return party
+
+
 def _signable(party: Party, actor: Any) -> tuple[Protocol, ProtocolData, str, list[Signature]]:
     """The open version with its current data, content fingerprint and signatures.
 
@@ -203,9 +214,7 @@ def _sign(party_id: int, player_id: int, actor: Any, method: str) -> Signature:
 @transaction.atomic
 def record_refusal(party_id: int, *, player_id: int, reason: str, actor: Any) -> Signature:
     """The referee records that a player refuses to sign, and why."""
-    party = _finished_party(party_id)
-    if not permissions.can_run_sign_off(actor, party):
-        raise PermissionDenied
+    party = _sign_off_party(party_id, actor)
     player = _player_of(party, player_id)
     reason = (reason or "").strip()
     if not reason:
@@ -221,9 +230,7 @@ def record_refusal(party_id: int, *, player_id: int, reason: str, actor: Any) ->
 @transaction.atomic
 def countersign(party_id: int, *, actor: Any, expected_version: int | None = None) -> Protocol:
     """The referee countersigns last: render, sign (PAdES), store, and lock the party."""
-    party = _finished_party(party_id, expected_version)
-    if not permissions.can_run_sign_off(actor, party):
-        raise PermissionDenied
+    party = _sign_off_party(party_id, actor, expected_version)
     protocol, data, fingerprint, signatures = _signable(party, actor)
     done = {s.player_id for s in signatures}
     missing = [player.name for _seat, player in party_players(party) if player.pk not in done]

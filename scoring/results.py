@@ -117,6 +117,39 @@ def _sides(row: tuple, per_player: bool) -> tuple[Any, Any]:
     return a, b
 
 
+def deal_and_fine_rows(
+    deals: QuerySet[Deal], penalties: QuerySet[Penalty]
+) -> tuple[dict[int, list[DealRow]], dict[int, list[FineRow]]]:
+    """The selected deals and the fines among the selected penalties, as plain rows by party.
+
+    Two queries and no model instances, whatever the number of parties.
+    """
+    by_party: dict[int, list[DealRow]] = defaultdict(list)
+    deal_rows = (
+        deals.order_by()
+        .annotate(
+            carry_pips=Case(
+                When(outcome=Deal.Outcome.DRAWN_FISH, then=F("pips")),
+                default=Value(None),
+                output_field=JSONField(),
+            )
+        )
+        .values_list("party_id", "number", "outcome", "winner", "points_a", "points_b",
+                     "carry_pips")
+    )
+    for party_id, *deal in deal_rows:
+        by_party[party_id].append(DealRow(*deal))
+    fines: dict[int, list[FineRow]] = defaultdict(list)
+    fine_rows = (
+        penalties.filter(kind=Penalty.Kind.FINE, cancelled=False)
+        .order_by()
+        .values_list("party_id", "side", "points", "mode", "kind", "cancelled")
+    )
+    for party_id, *fine in fine_rows:
+        fines[party_id].append(FineRow(*fine))
+    return by_party, fines
+
+
 def load_party_results(
     tournament: Tournament, *, per_player: bool, after_round: int | None = None
 ) -> list[PartyResult]:
@@ -133,33 +166,11 @@ def load_party_results(
         fields += ["pair_a__player1_id", "pair_a__player2_id"]
         fields += ["pair_b__player1_id", "pair_b__player2_id"]
     rows = list(parties.order_by().values_list(*fields))
-    deals: dict[int, list[DealRow]] = defaultdict(list)
-    deal_rows = (
-        Deal.objects.filter(_counted(tournament, after_round, "party__"))
-        .exclude(party__end_reason__in=DECIDED_WITHOUT_PLAY)
-        .order_by()
-        .annotate(
-            carry_pips=Case(
-                When(outcome=Deal.Outcome.DRAWN_FISH, then=F("pips")),
-                default=Value(None),
-                output_field=JSONField(),
-            )
-        )
-        .values_list("party_id", "number", "outcome", "winner", "points_a", "points_b",
-                     "carry_pips")
+    counted = _counted(tournament, after_round, "party__")
+    deals, fines = deal_and_fine_rows(
+        Deal.objects.filter(counted).exclude(party__end_reason__in=DECIDED_WITHOUT_PLAY),
+        Penalty.objects.filter(counted),
     )
-    for party_id, *deal in deal_rows:
-        deals[party_id].append(DealRow(*deal))
-    fines: dict[int, list[FineRow]] = defaultdict(list)
-    fine_rows = (
-        Penalty.objects.filter(
-            _counted(tournament, after_round, "party__"), kind=Penalty.Kind.FINE, cancelled=False
-        )
-        .order_by()
-        .values_list("party_id", "side", "points", "mode", "kind", "cancelled")
-    )
-    for party_id, *fine in fine_rows:
-        fines[party_id].append(FineRow(*fine))
 
     results: list[PartyResult] = []
     rule_set = tournament.rule_set

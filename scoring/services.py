@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.eventlog import append_event
+from scoring.locking import assert_party_editable, open_protocol
 from scoring.models import Deal
 from scoring.rules import DealFacts, RuleError, get_rule_set
 from scoring.totals import party_totals
@@ -93,6 +94,7 @@ def evaluate_party(party: Party, actor: Any = None) -> str:
                 actor=actor,
                 data={"winner": party.winner, "reason": party.end_reason, "points": totals.points},
             )
+            open_protocol(party, actor)
     elif party.status == Party.Status.FINISHED:
         party.status = Party.Status.IN_PROGRESS
         party.winner = ""
@@ -129,6 +131,7 @@ def record_deal(
         existing = party.deals.filter(client_id=client_id).first()
         if existing is not None:
             return existing
+    assert_party_editable(party, actor, None)
     if party.status == Party.Status.FINISHED:
         raise ServiceError("party", _("The party is finished; no more deals can be recorded."))
     if party.status != Party.Status.IN_PROGRESS:
@@ -222,6 +225,7 @@ def correct_deal(
     """Correct a recorded deal; the old values stay in the event log."""
     reason = _require_reason(reason)
     deal, party = _locked_deal(deal_id, expected_version)
+    assert_party_editable(party, actor, reason)
     if outcome == Deal.Outcome.ANNULLED:
         raise ServiceError("outcome", _("Use annul to annul a deal."))
     score = _score(party, _facts(outcome, winner, went_out, pips, points))
@@ -252,6 +256,7 @@ def annul_deal(
     """Annul a deal (it keeps its number and scores nothing); the old values stay logged."""
     reason = _require_reason(reason)
     deal, party = _locked_deal(deal_id, expected_version)
+    assert_party_editable(party, actor, reason)
     before = _deal_data(deal)
     deal.outcome = Deal.Outcome.ANNULLED
     deal.winner = ""
@@ -266,4 +271,31 @@ def annul_deal(
     )
     evaluate_party(party, actor)
     bump_version(party)
+    return deal
+
+
+def annul_deal_in_play(party: Party, *, actor: Any = None, reason: str) -> Deal:
+    """Record the deal in play as annulled (a reshuffle); the caller holds the party's lock.
+
+    The deal keeps its number and scores nothing; the caller re-evaluates the party and bumps
+    its version once the whole ruling is applied.
+    """
+    reason = _require_reason(reason)
+    if party.status != Party.Status.IN_PROGRESS:
+        raise ServiceError("party", _("The party is not in progress."))
+    number = (party.deals.aggregate(m=Max("number"))["m"] or 0) + 1
+    deal = Deal.objects.create(
+        party=party,
+        number=number,
+        outcome=Deal.Outcome.ANNULLED,
+        note=reason,
+        recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    append_event(
+        party,
+        "deal_annulled",
+        actor=actor,
+        reason=reason,
+        data={"deal": deal.number, "in_play": True, "after": _deal_data(deal)},
+    )
     return deal

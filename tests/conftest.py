@@ -179,3 +179,75 @@ def _english_by_default():
     translation.activate("en")
     yield
     translation.deactivate()
+
+
+@pytest.fixture
+def make_field(organizer):
+    """A pairs tournament of ``size`` pairs: ``finished`` rounds played, one round in play.
+
+    Rows are bulk-created as the referee desk would have left them: every finished party
+    210 : 40 for pair A, with a fine for pair B at table 1; every party of the round in play
+    started, with one deal. The same shape at any size, for query-count tests.
+    """
+    import random
+
+    from django.utils import timezone
+
+    from referee.models import Penalty
+    from scoring.models import Deal
+    from tournaments.models import Pair, Party, Player, Round, Table
+    from tournaments.services import create_tournament
+
+    def make(size: int, *, finished: int = 2, slug: str = "", **fields):
+        t = create_tournament(
+            name=f"Поле {size}", slug=slug or f"field-{next(_counter)}", organizer=organizer,
+            status="running", **fields,
+        )
+        players = Player.objects.bulk_create(
+            Player(tournament=t, name=f"Игрок {k:03d}") for k in range(2 * size)
+        )
+        pairs = Pair.objects.bulk_create(
+            Pair(tournament=t, player1=players[2 * k], player2=players[2 * k + 1])
+            for k in range(size)
+        )
+        tables = Table.objects.bulk_create(
+            Table(tournament=t, number=n) for n in range(1, size // 2 + 1)
+        )
+        now = timezone.now()
+        for number in range(1, finished + 2):
+            live = number > finished
+            rnd = Round.objects.create(
+                tournament=t, number=number, status="in_progress" if live else "finished",
+                published_at=now,
+            )
+            order = list(pairs)
+            random.Random(number).shuffle(order)
+            parties = Party.objects.bulk_create(
+                Party(round=rnd, table=tables[k // 2], pair_a=order[k], pair_b=order[k + 1],
+                      status="in_progress" if live else "finished", started_at=now,
+                      finished_at=None if live else now, end_reason="" if live else "target",
+                      winner="" if live else "a")
+                for k in range(0, size, 2)
+            )
+            points = [(30, 0)] if live else [(100, 0), (0, 40), (110, 0)]
+            Deal.objects.bulk_create(
+                Deal(party=party, number=n, outcome="domino", winner="a" if a else "b",
+                     points_a=a, points_b=b)
+                for party in parties
+                for n, (a, b) in enumerate(points, start=1)
+            )
+            Penalty.objects.create(party=parties[0], kind="fine", category="signs", side="b",
+                                   points=25, mode="deduct")
+        return t
+
+    return make
+
+
+@pytest.fixture
+def protocol_files(settings, tmp_path):
+    """The installation's signing identity and stored files (signed PDFs) in a temp dir."""
+    settings.PROTOCOL_SIGNING_DIR = tmp_path / "signing"
+    settings.PROTOCOL_SIGNING_KEY = ""
+    settings.PROTOCOL_SIGNING_CERT = ""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings

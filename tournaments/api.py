@@ -16,17 +16,31 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
 
 from scoring.results import StandingsTable, standings_table
+from scoring.standings import METRICS
 from scoring.totals import party_totals
 from tournaments import permissions, rounds
 from tournaments.errors import ServiceError
-from tournaments.models import Pair, Party, Player, Round, Table, Tournament
+from tournaments.forms import RegulationsForm, TournamentForm
+from tournaments.models import Pair, Party, Player, Regulations, Round, Table, Tournament
 from tournaments.permissions import managed_tournaments
-from tournaments.services import withdraw_pair, withdraw_player
+from tournaments.services import (
+    add_table,
+    create_tournament,
+    register_pair,
+    register_player,
+    remove_member,
+    update_member,
+    update_regulations,
+    update_tournament,
+    withdraw_pair,
+    withdraw_player,
+)
 
 
 def visible_tournaments(user: object) -> QuerySet[Tournament]:
@@ -128,24 +142,61 @@ def standings_data(table: StandingsTable, tournament: Tournament) -> dict[str, A
 
 
 class TournamentSerializer(serializers.ModelSerializer):
-    """A tournament's own fields."""
+    """A tournament's own fields (the same ones its edit page has)."""
 
     class Meta:
         model = Tournament
-        fields = ["id", "name", "slug", "format", "rule_set", "status", "venue", "city",
-                  "start_date", "end_date", "time_zone", "language", "public"]
+        fields = ["id", *TournamentForm.Meta.fields]
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class RegulationsSerializer(serializers.ModelSerializer):
+    """Every rule setting of a tournament."""
+
+    standings_order = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(METRICS)),
+        required=False,
+        help_text="Metric keys in order; empty for the default order.",
+    )
+
+    class Meta:
+        model = Regulations
+        fields = RegulationsForm.Meta.fields
+
+
+class _MemberSerializer(serializers.ModelSerializer):
+    """A player, pair or table: its tournament is chosen when it is created, never changed."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """The tournament: one the user may see, and read-only once created."""
+        fields = super().get_fields()
+        request = self.context.get("request")
+        field = fields["tournament"]
+        if self.instance is not None:
+            fields["tournament"] = serializers.PrimaryKeyRelatedField(read_only=True)
+        elif request is not None and not field.read_only:
+            field.queryset = visible_tournaments(request.user)
+        return fields
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """A fixed table must be one of the tournament's own tables."""
+        tournament = attrs.get("tournament") or getattr(self.instance, "tournament", None)
+        table = attrs.get("fixed_table")
+        if table is not None and tournament is not None and table.tournament_id != tournament.pk:
+            raise ValidationError({"fixed_table": [_("No such table in this tournament.")]})
+        return attrs
+
+
+class PlayerSerializer(_MemberSerializer):
     """A registered player."""
 
     class Meta:
         model = Player
         fields = ["id", "tournament", "name", "club", "city", "rating", "fixed_table",
                   "withdrawn", "disqualified"]
+        read_only_fields = ["withdrawn", "disqualified"]
 
 
-class PairSerializer(serializers.ModelSerializer):
+class PairSerializer(_MemberSerializer):
     """A registered pair."""
 
     display_name = serializers.CharField(read_only=True)
@@ -154,14 +205,16 @@ class PairSerializer(serializers.ModelSerializer):
         model = Pair
         fields = ["id", "tournament", "name", "display_name", "player1", "player2", "rating",
                   "fixed_table", "formed_in_round", "withdrawn", "disqualified"]
+        read_only_fields = ["formed_in_round", "withdrawn", "disqualified"]
 
 
-class TableSerializer(serializers.ModelSerializer):
+class TableSerializer(_MemberSerializer):
     """A numbered table."""
 
     class Meta:
         model = Table
         fields = ["id", "tournament", "number", "label"]
+        validators: list[Any] = []  # the service names a taken number in the "number" field
 
 
 class PartySerializer(serializers.ModelSerializer):
@@ -182,8 +235,18 @@ class PartySerializer(serializers.ModelSerializer):
         return party_totals(party).points
 
 
-class TournamentViewSet(viewsets.ReadOnlyModelViewSet):
-    """Tournaments the user may see."""
+@extend_schema_view(
+    create=extend_schema(
+        responses={201: TournamentSerializer, **REFUSED},
+        summary="Create a tournament (its creator becomes its organizer)",
+    ),
+    update=extend_schema(responses={200: TournamentSerializer, **REFUSED}),
+    partial_update=extend_schema(responses={200: TournamentSerializer, **REFUSED}),
+)
+class TournamentViewSet(
+    mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet
+):
+    """Tournaments the user may see; organizers create them and change their own."""
 
     serializer_class = TournamentSerializer
     filterset_fields = ["status", "format", "rule_set"]
@@ -191,6 +254,55 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self) -> QuerySet[Tournament]:
         """Visible tournaments."""
         return visible_tournaments(self.request.user).order_by("-start_date", "id")
+
+    def get_object(self) -> Tournament:
+        """The tournament of the URL; a change only by its organizers (403 otherwise)."""
+        tournament = super().get_object()
+        if self.request.method not in SAFE_METHODS:
+            _require_manage(self.request, tournament)
+        return tournament
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Create a tournament with default regulations; the creator becomes its organizer."""
+        if not permissions.can_create_tournament(request.user):
+            raise PermissionDenied
+        return super().create(request, *args, **kwargs)
+
+    def perform_create(self, serializer: serializers.BaseSerializer) -> None:
+        """Create through the service."""
+        serializer.instance = create_tournament(
+            organizer=self.request.user, **serializer.validated_data
+        )
+
+    def perform_update(self, serializer: serializers.BaseSerializer) -> None:
+        """Change through the service."""
+        serializer.instance = update_tournament(
+            serializer.instance.pk, actor=self.request.user, **serializer.validated_data
+        )
+
+    @extend_schema(methods=["GET"], responses=RegulationsSerializer, summary="Regulations")
+    @extend_schema(
+        methods=["PUT", "PATCH"],
+        request=RegulationsSerializer,
+        responses={200: RegulationsSerializer, **REFUSED},
+        summary="Change the regulations (organizers)",
+        description="Settings that contradict each other are refused with 400 naming the field.",
+    )
+    @action(detail=True, methods=["get", "put", "patch"])
+    def regulations(self, request: Request, pk: str | None = None) -> Response:
+        """GET: every rule setting. PUT/PATCH: change them (the tournament's organizers)."""
+        tournament = self.get_object()
+        found, _created = Regulations.objects.get_or_create(tournament=tournament)
+        if request.method == "GET":
+            return Response(RegulationsSerializer(found).data)
+        serializer = RegulationsSerializer(
+            found, data=request.data, partial=request.method == "PATCH"
+        )
+        serializer.is_valid(raise_exception=True)
+        found = update_regulations(
+            tournament.pk, actor=request.user, **serializer.validated_data
+        )
+        return Response(RegulationsSerializer(found).data)
 
     @extend_schema(
         parameters=[
@@ -225,10 +337,25 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(standings_data(table, tournament))
 
 
-class _TournamentChild(viewsets.ReadOnlyModelViewSet):
-    """Read access to the members of visible tournaments."""
+MEMBER_REFUSED = {
+    **REFUSED,
+    403: OpenApiResponse(description="Only the tournament's organizers may do this."),
+    404: OpenApiResponse(description="Not found, or not visible to the user."),
+}
+"""The refusals of creating, changing and deleting players, pairs and tables."""
+
+
+class _TournamentChild(
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.ReadOnlyModelViewSet,
+):
+    """Members (players, pairs, tables) of visible tournaments; organizers change them."""
 
     filterset_fields = ["tournament"]
+    register: Any
+    """The service that adds a member: ``register(tournament, **fields)``."""
 
     def get_queryset(self) -> QuerySet:
         """Rows of visible tournaments."""
@@ -236,6 +363,41 @@ class _TournamentChild(viewsets.ReadOnlyModelViewSet):
         return model.objects.filter(
             tournament__in=visible_tournaments(self.request.user)
         ).order_by("id")
+
+    def get_object(self) -> Any:
+        """The member of the URL; a change only by its tournament's organizers (403)."""
+        member = super().get_object()
+        if self.request.method not in SAFE_METHODS:
+            _require_manage(self.request, member.tournament)
+        return member
+
+    def perform_create(self, serializer: serializers.BaseSerializer) -> None:
+        """Add the member through the service, for an organizer of its tournament."""
+        data = dict(serializer.validated_data)
+        tournament = data.pop("tournament")
+        _require_manage(self.request, tournament)
+        serializer.instance = type(self).register(tournament, **data)
+
+    def perform_update(self, serializer: serializers.BaseSerializer) -> None:
+        """Change the member through the service."""
+        serializer.instance = update_member(
+            serializer.instance, actor=self.request.user, **serializer.validated_data
+        )
+
+    def perform_destroy(self, instance: Any) -> None:
+        """Delete the member unless a pair or a draw refers to it."""
+        remove_member(instance, actor=self.request.user)
+
+
+def _member_schema(serializer_class: type[serializers.Serializer], **more: Any) -> Any:
+    """The documented answers of a member viewset's changing operations."""
+    return extend_schema_view(
+        **more,
+        create=extend_schema(responses={201: serializer_class, **MEMBER_REFUSED}),
+        update=extend_schema(responses={200: serializer_class, **MEMBER_REFUSED}),
+        partial_update=extend_schema(responses={200: serializer_class, **MEMBER_REFUSED}),
+        destroy=extend_schema(responses={204: None, **MEMBER_REFUSED}),
+    )
 
 
 class WithdrawSerializer(serializers.Serializer):
@@ -265,21 +427,27 @@ class _WithdrawMixin:
         return Response(self.get_serializer(entrant).data)
 
 
-@extend_schema_view(withdraw=extend_schema(responses={200: PlayerSerializer, **REFUSED}))
+@_member_schema(
+    PlayerSerializer, withdraw=extend_schema(responses={200: PlayerSerializer, **REFUSED})
+)
 class PlayerViewSet(_WithdrawMixin, _TournamentChild):
     """Players."""
 
     serializer_class = PlayerSerializer
     withdraw_service = staticmethod(withdraw_player)
+    register = staticmethod(register_player)
 
 
-@extend_schema_view(withdraw=extend_schema(responses={200: PairSerializer, **REFUSED}))
+@_member_schema(
+    PairSerializer, withdraw=extend_schema(responses={200: PairSerializer, **REFUSED})
+)
 class PairViewSet(_WithdrawMixin, _TournamentChild):
     """Pairs (in individual tournaments also the pairs each round's draw formed)."""
 
     serializer_class = PairSerializer
     filterset_fields = ["tournament", "formed_in_round"]
     withdraw_service = staticmethod(withdraw_pair)
+    register = staticmethod(register_pair)
 
     def get_queryset(self) -> QuerySet[Pair]:
         """Pairs with their players; pairs of a draft draw only for its organizers."""
@@ -291,10 +459,12 @@ class PairViewSet(_WithdrawMixin, _TournamentChild):
         )
 
 
+@_member_schema(TableSerializer)
 class TableViewSet(_TournamentChild):
     """Tables."""
 
     serializer_class = TableSerializer
+    register = staticmethod(add_table)
 
 
 class PartyViewSet(viewsets.ReadOnlyModelViewSet):

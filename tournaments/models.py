@@ -448,9 +448,15 @@ class Pair(models.Model):
         """The pair's name, or its players' names."""
         if self.name:
             return self.name
-        if self.player2_id is None:
-            return self.player1.name
-        return f"{self.player1.name} / {self.player2.name}"
+        second = self.player2.name if self.player2_id is not None else None
+        return self.label("", self.player1.name, second)
+
+    @staticmethod
+    def label(name: str, first: str, second: str | None) -> str:
+        """A pair's display name from its own name and its players' (no second for a bye)."""
+        if name:
+            return name
+        return first if second is None else f"{first} / {second}"
 
     @property
     def available(self) -> bool:

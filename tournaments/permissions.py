@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournaments.models import Party, Tournament, TournamentRole
+from django.db.models import QuerySet
+
+from tournaments.models import Party, Round, Tournament, TournamentRole
 
 
 def roles_in(user: Any, tournament: Tournament) -> set[str]:
@@ -67,3 +69,138 @@ def can_view(user: Any, tournament: Tournament) -> bool:
     return bool(
         getattr(user, "is_authenticated", False) and tournament.players.filter(user=user).exists()
     )
+
+
+def can_referee_tournament(user: Any, tournament: Tournament) -> bool:
+    """Referees (of any table), the chief referee and organizers of the tournament."""
+    if is_chief(user, tournament):
+        return True
+    return TournamentRole.Role.REFEREE in roles_in(user, tournament)
+
+
+def referee_table_ids(user: Any, tournament: Tournament) -> set[int] | None:
+    """The tables a user referees: None for every table, an empty set for none."""
+    if is_chief(user, tournament):
+        return None
+    if TournamentRole.Role.REFEREE not in roles_in(user, tournament):
+        return set()
+    tables = set(
+        TournamentRole.tables.through.objects.filter(
+            tournamentrole__tournament=tournament,
+            tournamentrole__user=user,
+            tournamentrole__role=TournamentRole.Role.REFEREE,
+        ).values_list("table_id", flat=True)
+    )
+    return tables or None
+
+
+def can_correct_record(user: Any, party: Party, author_id: int | None) -> bool:
+    """A referee corrects his own records (and unsigned ones); the chief corrects anyone's."""
+    if is_chief(user, party.round.tournament):
+        return True
+    if not can_referee(user, party):
+        return False
+    return author_id is None or author_id == user.pk
+
+
+# -- protocols (scoring.protocol_services) ---------------------------------------------------
+
+
+def can_sign_protocol_as(user: Any, party: Party, player: Any) -> bool:
+    """A player signs his own party's protocol when logged in to his own account."""
+    if not getattr(user, "is_authenticated", False) or player.user_id != user.pk:
+        return False
+    pairs = [pair for pair in (party.pair_a, party.pair_b) if pair is not None]
+    return any(player.pk == p.pk for pair in pairs for p in pair.players)
+
+
+def can_run_sign_off(user: Any, party: Party) -> bool:
+    """The party's referee hands the table device round, records refusals and countersigns."""
+    return can_referee(user, party)
+
+
+def can_amend_signed_protocol(user: Any, party: Party) -> bool:
+    """Only the chief referee (or an organizer) changes a party whose protocol is signed."""
+    return is_chief(user, party.round.tournament)
+
+
+def can_print_round(user: Any, tournament: Tournament) -> bool:
+    """Referees, the chief referee and organizers print a round's protocols."""
+    return can_referee_tournament(user, tournament)
+
+
+def can_set_signing_pin(user: Any, player: Any) -> bool:
+    """A player sets his own signing PIN; organizers set any player's of their tournament."""
+    if getattr(user, "is_authenticated", False) and player.user_id == user.pk:
+        return True
+    return can_manage(user, player.tournament)
+
+
+def can_see_round(user: Any, rnd: Round) -> bool:
+    """A published draw is seen by whoever sees the tournament; a draft only by organizers."""
+    tournament = rnd.tournament
+    if rnd.status == Round.Status.DRAFT:
+        return can_manage(user, tournament)
+    return can_view(user, tournament)
+
+
+def managed_tournaments(user: Any) -> QuerySet[Tournament]:
+    """The tournaments a user organizes (every one for a superuser)."""
+    if getattr(user, "is_superuser", False):
+        return Tournament.objects.all()
+    if not getattr(user, "is_authenticated", False):
+        return Tournament.objects.none()
+    return Tournament.objects.filter(
+        roles__user=user, roles__role=TournamentRole.Role.ORGANIZER
+    )
+
+
+# -- public pages and the player area (tournaments.public_views, tournaments.player_views) ---
+
+PUBLIC_PAGE_SWITCHES = {
+    "draw": "public_draw",
+    "standings": "public_standings",
+    "results": "public_results",
+    "entrants": "public_entrants",
+    "hall": "hall_screen",
+}
+
+
+def can_see_public_page(user: Any, tournament: Tournament, page: str) -> bool:
+    """A public page the organizer left switched on, for whoever may see the tournament.
+
+    The organizer, the referees and the chief referee see every page, switched on or off.
+    """
+    if not can_view(user, tournament):
+        return False
+    if getattr(tournament, PUBLIC_PAGE_SWITCHES[page]):
+        return True
+    return bool(getattr(user, "is_superuser", False) or roles_in(user, tournament))
+
+
+def can_use_player_area(user: Any, player: Any) -> bool:
+    """A player opens his own area when logged in (his personal link opens it without login)."""
+    return bool(getattr(user, "is_authenticated", False)) and player.user_id == user.pk
+
+
+# -- import and export (tournaments.transfer) ------------------------------------------------
+
+
+def can_export(user: Any, tournament: Tournament) -> bool:
+    """Standings, results and deals are exported by whoever sees the tournament."""
+    return can_view(user, tournament)
+
+
+def can_import_roster(user: Any, tournament: Tournament) -> bool:
+    """Organizers import players and pairs into their tournament."""
+    return can_manage(user, tournament)
+
+
+def can_download_tournament(user: Any, tournament: Tournament) -> bool:
+    """Organizers download the whole tournament file (it names users and holds every record)."""
+    return can_manage(user, tournament)
+
+
+def can_import_tournament(user: Any) -> bool:
+    """Whoever may create tournaments imports one from a tournament file."""
+    return can_create_tournament(user)

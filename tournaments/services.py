@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import ProtectedError, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ConflictError, ServiceError
@@ -66,7 +66,9 @@ def _validated(instance: Any) -> Any:
 @transaction.atomic
 def create_tournament(*, name: str, slug: str, organizer: Any = None, **fields: Any) -> Tournament:
     """Create a tournament with default regulations and make the creator its organizer."""
-    tournament = _validated(Tournament(name=name, slug=slug, created_by=organizer, **fields))
+    tournament = Tournament(name=name, slug=slug, created_by=organizer, **fields)
+    _check_dates(tournament)
+    tournament = _validated(tournament)
     Regulations.objects.create(tournament=tournament)
     if organizer is not None:
         TournamentRole.objects.create(
@@ -142,3 +144,59 @@ def renew_personal_link(player_id: int, *, actor: Any = None) -> Player:
     player.access_token = new_access_token()
     player.save(update_fields=["access_token"])
     return player
+
+
+def _check_dates(tournament: Tournament) -> None:
+    """The end date cannot come before the start date."""
+    start, end = tournament.start_date, tournament.end_date
+    if start and end and end < start:
+        raise ServiceError("end_date", _("The end date is before the start date."))
+
+
+@transaction.atomic
+def update_tournament(tournament_id: int, *, actor: Any = None, **fields: Any) -> Tournament:
+    """Change a tournament's own fields (name, dates, public page switches…)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+    for name, value in fields.items():
+        setattr(tournament, name, value)
+    _check_dates(tournament)
+    return _validated(tournament)
+
+
+@transaction.atomic
+def update_regulations(tournament_id: int, *, actor: Any = None, **fields: Any) -> Regulations:
+    """Change rule settings of a tournament; settings that contradict each other are refused."""
+    regulations, _created = Regulations.objects.select_for_update().get_or_create(
+        tournament_id=tournament_id
+    )
+    for name, value in fields.items():
+        setattr(regulations, name, value)
+    return _validated(regulations)
+
+
+@transaction.atomic
+def update_member(member: Player | Pair | Table, *, actor: Any = None, **fields: Any) -> Any:
+    """Change a player, pair or table of a tournament (validated like a new one)."""
+    member = type(member).objects.select_for_update().get(pk=member.pk)
+    if isinstance(member, Table) and "number" in fields and (
+        Table.objects.filter(tournament_id=member.tournament_id, number=fields["number"])
+        .exclude(pk=member.pk)
+        .exists()
+    ):
+        raise ServiceError(
+            "number", _("Table %(number)s already exists.") % {"number": fields["number"]}
+        )
+    for name, value in fields.items():
+        setattr(member, name, value)
+    return _validated(member)
+
+
+@transaction.atomic
+def remove_member(member: Player | Pair | Table, *, actor: Any = None) -> None:
+    """Delete a player, pair or table that no party or pair refers to (withdraw it otherwise)."""
+    try:
+        type(member).objects.filter(pk=member.pk).delete()
+    except ProtectedError as exc:
+        raise ServiceError(
+            "__all__", _("It is part of a pair or a draw; withdraw it instead.")
+        ) from exc

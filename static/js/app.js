@@ -17,3 +17,23 @@
   document.addEventListener("DOMContentLoaded", function () { tick(); setInterval(tick, 1000); });
   document.addEventListener("htmx:afterSwap", tick);
 })();
+
+// Referee desk: htmx without inline styles (strict CSP), and no tile picked for two hands.
+(function () {
+  if (window.htmx) {
+    window.htmx.config.includeIndicatorStyles = false;
+    window.htmx.config.attributesToSettle = ["class", "width", "height"];  // no style writes
+  }
+  function exclusiveTiles(container) {
+    var boxes = container.querySelectorAll("input[type=checkbox][name^='tiles_']");
+    var owner = {};
+    boxes.forEach(function (box) { if (box.checked) { owner[box.value] = box.name; } });
+    boxes.forEach(function (box) {
+      box.disabled = Boolean(owner[box.value]) && owner[box.value] !== box.name;
+    });
+  }
+  document.addEventListener("change", function (event) {
+    var container = event.target.closest && event.target.closest(".ref-hands");
+    if (container) { exclusiveTiles(container); }
+  });
+})();

@@ -1,0 +1,397 @@
+"""Benchmark of the referee desk under a busy hall: 50 table devices against gunicorn.
+
+Prepares a tournament with 50 running parties (PostgreSQL when DATABASE_URL is set, else a
+temporary SQLite file), starts gunicorn on 127.0.0.1 and runs one simulated device per party:
+about one action a second (a deal, a warning or a clock pause/resume through the API), a tenth
+of them retried with the same Idempotency-Key, for 60 seconds. Then it checks the database —
+every accepted deal and penalty present exactly once — and raises the pace step by step to find
+the highest rate it sustains with p95 under 100 ms.
+
+    .venv/bin/python bench/bench_deal_entry.py            # 60 s at the hall's pace, then the ramp
+    .venv/bin/python bench/bench_deal_entry.py --quick    # 10 s and a short ramp (a smoke test)
+
+Prints ``BENCH deal_entry_p50_ms``, ``_p95_ms``, ``_errors``, ``_lost`` and ``_max_rps``.
+Targets on a 2-core machine: p95 <= 50 ms at 50 requests/s, 0 errors, 0 lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+HOST = "127.0.0.1"
+DEVICES = 50
+RETRY_SHARE = 0.1
+P95_LIMIT_MS = 100.0
+
+
+def bench(name: str, value: float, unit: str) -> None:
+    """Print one figure in the BENCH format."""
+    text = f"{value:.1f}" if isinstance(value, float) else str(value)
+    print(f"BENCH {name} {text} {unit}".rstrip(), flush=True)
+
+
+def note(text: str) -> None:
+    """Progress on stderr, so that stdout holds the figures."""
+    print(f"# {text}", file=sys.stderr, flush=True)
+
+
+# -- the database and the server ------------------------------------------------------------
+
+
+def ensure_postgres_database(url: str) -> None:
+    """Create the PostgreSQL database of ``url`` if it does not exist."""
+    import psycopg
+
+    parsed = urlparse(url)
+    name = parsed.path.lstrip("/")
+    admin = parsed._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def server_env(database_url: str) -> dict[str, str]:
+    """The environment of the bench process and of gunicorn: production-like, local only."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-" + uuid.uuid4().hex * 2,
+        "ALLOWED_HOSTS": HOST,
+        "SECURE_SSL_REDIRECT": "0",
+        "CELERY_BROKER_URL": "",
+        "REDIS_URL": "",
+        "LOG_LEVEL": "ERROR",
+        "CONN_MAX_AGE": "600",
+    }
+    return env
+
+
+def prepare(parties: int) -> tuple[str, list[int]]:
+    """Migrate, then create a tournament with ``parties`` started parties and a referee."""
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from rest_framework.authtoken.models import Token
+
+    from referee.services import start_party
+    from tournaments.models import Pair, Party, Player, Round, Table, TournamentRole
+    from tournaments.services import create_tournament
+
+    call_command("migrate", verbosity=0, interactive=False)
+    from django.db import connection
+
+    if connection.vendor == "sqlite":  # one writer: let readers go on while it writes
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA journal_mode=WAL")
+    from django.contrib.auth import get_user_model
+
+    stamp = uuid.uuid4().hex[:8]
+    user = get_user_model().objects.create_user(f"bench-ref-{stamp}", password=uuid.uuid4().hex)
+    tournament = create_tournament(name=f"Bench {stamp}", slug=f"bench-{stamp}")
+    regulations = tournament.regulations
+    regulations.target = 10000  # nobody finishes during the run
+    regulations.party_minutes = 180
+    regulations.save()
+    TournamentRole.objects.create(tournament=tournament, user=user, role="chief")
+    players = Player.objects.bulk_create(
+        Player(tournament=tournament, name=f"Игрок {n}") for n in range(parties * 4)
+    )
+    pairs = Pair.objects.bulk_create(
+        Pair(tournament=tournament, player1=players[2 * n], player2=players[2 * n + 1])
+        for n in range(parties * 2)
+    )
+    tables = Table.objects.bulk_create(
+        Table(tournament=tournament, number=n + 1) for n in range(parties)
+    )
+    rnd = Round.objects.create(tournament=tournament, number=1, status="published")
+    created = Party.objects.bulk_create(
+        Party(round=rnd, table=tables[n], pair_a=pairs[2 * n], pair_b=pairs[2 * n + 1])
+        for n in range(parties)
+    )
+    ids = [party.pk for party in created]
+    for party_id in ids:
+        start_party(party_id, actor=user)
+    token, _created = Token.objects.get_or_create(user=user)
+    from django.db import connections
+
+    connections.close_all()
+    return token.key, ids
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def start_gunicorn(env: dict[str, str], sqlite: bool) -> tuple[subprocess.Popen, int]:
+    """Start gunicorn and wait until it answers.
+
+    Sync workers, one more than the cores (the work is CPU-bound; SQLite: one worker, as SQLite
+    has one writer). BENCH_WORKERS overrides the count; BENCH_ACCESS_LOG names a file for
+    gunicorn's access log with the server-side time of every request.
+    """
+    port = free_port()
+    cores = os.cpu_count() or 1
+    workers = "1" if sqlite else os.environ.get("BENCH_WORKERS", str(cores + 1))
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    command = [str(gunicorn), "config.wsgi:application", "--bind", f"{HOST}:{port}",
+               "--workers", workers, "--worker-class", "sync", "--backlog", "2048",
+               "--log-level", "warning", "--timeout", "60"]
+    if os.environ.get("BENCH_ACCESS_LOG"):
+        command += ["--access-logfile", os.environ["BENCH_ACCESS_LOG"],
+                    "--access-logformat", "%(L)s %(s)s"]
+    proc = subprocess.Popen(command, cwd=ROOT, env=env)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("gunicorn exited")
+        try:
+            conn = http.client.HTTPConnection(HOST, port, timeout=2)
+            conn.request("GET", "/api/referee/parties/0/")  # 401/403: up, no template
+            conn.getresponse().read()
+            conn.close()
+            return proc, port
+        except OSError:
+            time.sleep(0.2)
+    proc.terminate()
+    raise RuntimeError("gunicorn did not answer within 60 s")
+
+
+# -- the devices ------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """What the devices saw: latencies, errors and the records the server accepted."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: Counter = field(default_factory=Counter)
+    deals: dict[int, set[str]] = field(default_factory=dict)
+    penalties: dict[int, set[str]] = field(default_factory=dict)
+    replays: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Device:
+    """One table's tablet: it owns one party and knows whether its clock is paused."""
+
+    def __init__(self, port: int, token: str, party_id: int, seed: int) -> None:
+        self.port = port
+        self.headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+        self.party_id = party_id
+        self.rng = random.Random(seed)
+        self.paused = False
+
+    def post(self, action: str, body: dict, key: str) -> tuple[int, dict, float, bool]:
+        """Send one request; return status, body, milliseconds and whether it was a replay."""
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=30)
+        started = time.perf_counter()
+        try:
+            conn.request("POST", f"/api/referee/parties/{self.party_id}/{action}/",
+                         body=json.dumps(body), headers={**self.headers, "Idempotency-Key": key})
+            response = conn.getresponse()
+            payload = response.read()
+            elapsed = (time.perf_counter() - started) * 1000
+            replayed = response.getheader("Idempotent-Replayed") == "true"
+            return response.status, json.loads(payload or b"{}"), elapsed, replayed
+        finally:
+            conn.close()
+
+    def next_action(self) -> tuple[str, dict, str]:
+        """A deal (6 in 10), a warning (3 in 10) or a clock action (1 in 10)."""
+        roll = self.rng.random()
+        client_id = uuid.uuid4().hex
+        if roll < 0.6:
+            winner = self.rng.choice("ab")
+            points = {"a": 0, "b": 0}
+            points[winner] = self.rng.randint(1, 12)
+            outcome = self.rng.choice(("domino", "fish"))
+            return "deal", {"outcome": outcome, "winner": winner, "points": points,
+                            "client_id": client_id}, "deal"
+        if roll < 0.9:
+            body = {"side": self.rng.choice("ab"), "client_id": client_id,
+                    "category": self.rng.choice(("move_time", "talking", "signs", "conduct"))}
+            return "warning", body, "penalty"
+        self.paused = not self.paused
+        if self.paused:
+            return "pause", {"reason": "bench"}, "clock"
+        return "resume", {}, "clock"
+
+    def act(self, tally: Tally) -> None:
+        """One action, retried with the same key a tenth of the time."""
+        action, body, kind = self.next_action()
+        key = str(uuid.uuid4())
+        sends = 2 if self.rng.random() < RETRY_SHARE else 1
+        first = None
+        for _ in range(sends):
+            try:
+                status, answer, ms, replayed = self.post(action, body, key)
+            except (OSError, ValueError, http.client.HTTPException) as exc:
+                with tally.lock:
+                    tally.errors[type(exc).__name__] += 1
+                continue
+            with tally.lock:
+                tally.latencies.append(ms)
+                tally.replays += replayed
+                if status >= 400:
+                    tally.errors[f"http {status}"] += 1
+                    continue
+                record = (answer.get("record") or {}).get("id")
+                if first is not None and record != first:
+                    tally.errors["retry answered differently"] += 1
+                first = record
+                if kind == "deal":
+                    tally.deals.setdefault(self.party_id, set()).add(body["client_id"])
+                elif kind == "penalty":
+                    tally.penalties.setdefault(self.party_id, set()).add(body["client_id"])
+
+
+def run_devices(devices: list[Device], rate: float, seconds: float) -> tuple[Tally, float]:
+    """Every device acts ``rate`` times a second (from a random phase) for ``seconds``."""
+    tally = Tally()
+    interval = 1.0 / rate
+    start = time.monotonic() + 0.5
+    end = start + seconds
+
+    def loop(device: Device) -> None:
+        due = start + device.rng.random() * interval
+        while due < end:
+            pause = due - time.monotonic()
+            if pause > 0:
+                time.sleep(pause)
+            device.act(tally)
+            due += interval * device.rng.uniform(0.8, 1.2)
+
+    threads = [threading.Thread(target=loop, args=(d,), daemon=True) for d in devices]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=seconds + 120)
+    return tally, time.monotonic() - start
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of the values lie."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+
+
+def count_lost(tally: Tally) -> int:
+    """Accepted records missing from the database, plus records stored more than once."""
+    from django.db import connections
+
+    from referee.models import Penalty
+    from scoring.models import Deal
+
+    lost = 0
+    for model, accepted in ((Deal, tally.deals), (Penalty, tally.penalties)):
+        for party_id, client_ids in accepted.items():
+            stored = Counter(
+                model.objects.filter(party_id=party_id)
+                .exclude(client_id="")
+                .values_list("client_id", flat=True)
+            )
+            lost += sum(1 for cid in client_ids if stored[cid] != 1)
+            lost += sum(n - 1 for n in stored.values() if n > 1)
+    connections.close_all()
+    return lost
+
+
+def main() -> int:
+    """Prepare, serve, load, check, ramp up, report."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="10 s and a short ramp")
+    parser.add_argument("--seconds", type=float, default=None, help="length of the main run")
+    args = parser.parse_args()
+    seconds = args.seconds or (10.0 if args.quick else 60.0)
+    step_seconds = 5.0 if args.quick else 12.0
+    # Actions per second of each device: up from the hall's pace while p95 holds, else down.
+    rates_up = (2.0, 3.0) if args.quick else (1.5, 2.0, 3.0, 4.0, 6.0)
+    rates_down = (0.5,) if args.quick else (0.75, 0.5, 0.25)
+
+    database_url = os.environ.get("DATABASE_URL", "")
+    tmp = None
+    if not database_url:
+        tmp = tempfile.TemporaryDirectory(prefix="bench-deal-entry-")
+        database_url = f"sqlite:///{Path(tmp.name) / 'bench.sqlite3'}"
+    elif database_url.startswith("postgres"):
+        ensure_postgres_database(database_url)
+    sqlite = database_url.startswith("sqlite")
+    env = server_env(database_url)
+    os.environ.update({k: v for k, v in env.items() if k != "PATH"})
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    note(f"database: {'SQLite (temporary file)' if sqlite else urlparse(database_url).path}")
+
+    token, party_ids = prepare(DEVICES)
+    server, port = start_gunicorn(env, sqlite)
+    try:
+        devices = [Device(port, token, party_id, seed) for seed, party_id in
+                   enumerate(party_ids)]
+        note(f"{DEVICES} devices, 1 action/s each, for {seconds:.0f} s; "
+             f"load average before: {os.getloadavg()[0]:.1f}")
+        tally, took = run_devices(devices, 1.0, seconds)
+        p50 = percentile(tally.latencies, 0.5)
+        p95 = percentile(tally.latencies, 0.95)
+        errors = sum(tally.errors.values())
+        lost = count_lost(tally)
+        note(f"{len(tally.latencies)} requests in {took:.0f} s "
+             f"({len(tally.latencies) / took:.1f}/s), {tally.replays} replayed; "
+             f"errors: {dict(tally.errors) or 0}")
+        bench("deal_entry_p50_ms", p50, "ms")
+        bench("deal_entry_p95_ms", p95, "ms")
+        bench("deal_entry_errors", errors, "")
+        bench("deal_entry_lost", lost, "")
+
+        best = len(tally.latencies) / took if p95 <= P95_LIMIT_MS and not errors else 0.0
+        steps = rates_up if best else rates_down
+        for rate in steps:
+            step, took = run_devices(devices, rate, step_seconds)
+            achieved = len(step.latencies) / took
+            step_p95 = percentile(step.latencies, 0.95)
+            ok = step_p95 <= P95_LIMIT_MS and not step.errors
+            note(f"ramp: {rate * DEVICES:.0f} req/s asked, {achieved:.0f}/s done, "
+                 f"p95 {step_p95:.1f} ms, errors {sum(step.errors.values())}")
+            if ok:
+                best = max(best, achieved)
+            if ok != bool(steps is rates_up):
+                break
+        bench("deal_entry_max_rps", round(best), "req/s")
+        note(f"load average after: {os.getloadavg()[0]:.1f} (other work on the machine skews it)")
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        if tmp is not None:
+            tmp.cleanup()
+    return 0 if errors == 0 and lost == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,329 @@
+"""The referee desk's API under /api/referee/: party state, clock, deals, penalties, rulings.
+
+Every unsafe request may carry an ``Idempotency-Key`` (a retry gets the stored response) and a
+``version`` (a stale one is refused with 409). Permissions come from ``tournaments.permissions``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.routers import DefaultRouter
+
+from referee import services, state
+from referee.idempotency import HEADER, IdempotentMixin, request_key
+from referee.models import Penalty
+from referee.rulings import parse_tile, preview_hands
+from referee.serializers import (
+    PARTY_ACTIONS,
+    ActionInput,
+    ActionResultSerializer,
+    AnnulDealInput,
+    CancelPenaltyInput,
+    CorrectDealInput,
+    EventSerializer,
+    MoveAdviceInput,
+    MoveAdviceSerializer,
+    OverviewSerializer,
+    PartyStateSerializer,
+    RefereeRoleSerializer,
+    RefereeSettingsSerializer,
+    TilesPreviewInput,
+    record_data,
+)
+from scoring.models import Deal
+from scoring.rules import RuleError, get_rule_set, move_advice
+from tournaments.errors import translate_engine_error
+from tournaments.models import Party, TournamentRole
+
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    HEADER,
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="A key per request; a retry with the same key gets the same response.",
+)
+
+
+def run_action(
+    request: Request, party: Party, input_class: type[ActionInput], record: Any = None
+) -> Response:
+    """Validate an action's input, perform it, answer with the party and the record."""
+    serializer = input_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    result = serializer.perform(party, request.user, request_key(request), record)
+    saved = result if isinstance(result, Party) else getattr(result, "party", None)
+    return Response(
+        {"party": state.fresh_summary(party.pk, saved), "record": record_data(result)},
+        status=status.HTTP_201_CREATED if serializer.creates else status.HTTP_200_OK,
+    )
+
+
+def _engine_call(call: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run a rule-engine helper; its refusal becomes a 400 naming the field."""
+    try:
+        return call(*args, **kwargs)
+    except RuleError as exc:
+        raise translate_engine_error(exc) from exc
+
+
+def advise(data: dict[str, Any]) -> dict[str, Any]:
+    """The move-time helper's answer for validated input."""
+    ends = data.get("open_ends")
+    advice = _engine_call(
+        move_advice,
+        [_engine_call(parse_tile, t, "hand") for t in data["hand"]],
+        tuple(ends) if ends else None,
+        [_engine_call(parse_tile, t, "played") for t in data.get("played") or []],
+    )
+    return {
+        "playable": [list(tile) for tile in advice.playable],
+        "moves": advice.moves,
+        "seconds_allowed": advice.seconds_allowed,
+        "can_fish": advice.can_fish,
+        "pass_is_false": advice.pass_is_false,
+    }
+
+
+def preview(party: Party, data: dict[str, Any]) -> Any:
+    """The sums of the tiles picked for a deal, scored by the party's rule set."""
+    tournament = party.round.tournament
+    return _engine_call(
+        preview_hands,
+        get_rule_set(tournament.rule_set),
+        tournament.regulations.rules_config(),
+        data["tiles"],
+        outcome=data.get("outcome", "fish"),
+        went_out=data.get("went_out") or None,
+        winner=data.get("winner") or None,
+    )
+
+
+class RefereePartyViewSet(IdempotentMixin, viewsets.ViewSet):
+    """A party as its referee runs it: state, event log and every action."""
+
+    permission_classes = [IsAuthenticated]
+    lookup_value_regex = r"\d+"
+
+    @extend_schema(responses=PartyStateSerializer)
+    def retrieve(self, request: Request, pk: str | None = None) -> Response:
+        """Everything the party screen shows."""
+        party = state.party_for_referee(request.user, int(pk))
+        return Response(PartyStateSerializer(state.party_state(party)).data)
+
+    @extend_schema(responses=EventSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def events(self, request: Request, pk: str | None = None) -> Response:
+        """The party's event log, newest first: who, when, what, why."""
+        party = state.party_for_referee(request.user, int(pk))
+        return Response(EventSerializer(state.events(party), many=True).data)
+
+    @extend_schema(request=MoveAdviceInput, responses=MoveAdviceSerializer)
+    @action(detail=True, methods=["post"], url_path="move-advice", url_name="move-advice")
+    def move_advice(self, request: Request, pk: str | None = None) -> Response:
+        """Moves possible, the time allowed (5 s, 20 s, 1 min for a fish) and a false pass."""
+        state.party_for_referee(request.user, int(pk), full=False)
+        serializer = MoveAdviceInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return Response(advise(serializer.validated_data))
+
+    @extend_schema(request=TilesPreviewInput, responses={200: dict})
+    @action(detail=True, methods=["post"], url_path="tiles-preview", url_name="tiles-preview")
+    def tiles_preview(self, request: Request, pk: str | None = None) -> Response:
+        """The pips of the tiles picked per player and pair, and the deal's winner and points."""
+        party = state.party_for_referee(request.user, int(pk), full=False)
+        serializer = TilesPreviewInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        result = preview(party, serializer.validated_data)
+        error = translate_engine_error(result.error).message if result.error else ""
+        return Response(
+            {
+                "pips": result.pips,
+                "by_side": result.by_side,
+                "outcome": result.outcome,
+                "winner": result.winner,
+                "points": result.points,
+                "error": error,
+            }
+        )
+
+    def act(self, request: Request, pk: str | None, input_class: type[ActionInput]) -> Response:
+        """Run one party action for its referee."""
+        party = state.party_for_referee(request.user, int(pk), full=False)
+        return run_action(request, party, input_class)
+
+
+def _party_action(name: str, input_class: type[ActionInput]) -> Any:
+    """The API endpoint of one party action (POST /api/referee/parties/{id}/<name>/)."""
+    code = status.HTTP_201_CREATED if input_class.creates else status.HTTP_200_OK
+
+    def endpoint(self: RefereePartyViewSet, request: Request, pk: str | None = None) -> Response:
+        return self.act(request, pk, input_class)
+
+    endpoint.__name__ = name.replace("-", "_")
+    endpoint.__doc__ = input_class.__doc__
+    endpoint = action(detail=True, methods=["post"], url_path=name, url_name=name)(endpoint)
+    return extend_schema(
+        request=input_class,
+        responses={code: ActionResultSerializer},
+        parameters=[IDEMPOTENCY_PARAMETER],
+        operation_id=f"referee_party_{endpoint.__name__}",
+    )(endpoint)
+
+
+for _name, _input in PARTY_ACTIONS.items():
+    setattr(RefereePartyViewSet, _name.replace("-", "_"), _party_action(_name, _input))
+
+
+class RefereeDealViewSet(IdempotentMixin, viewsets.ViewSet):
+    """Corrections of a recorded deal (its referee, or the chief referee)."""
+
+    permission_classes = [IsAuthenticated]
+    lookup_value_regex = r"\d+"
+
+    def _change(self, request: Request, pk: str | None, input_class: type[ActionInput]) -> Response:
+        """Run a change of a deal the user may correct."""
+        deal, party = state.record_for_correction(request.user, Deal, int(pk), "recorded_by_id")
+        return run_action(request, party, input_class, deal)
+
+    @extend_schema(
+        request=CorrectDealInput,
+        responses=ActionResultSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+    )
+    @action(detail=True, methods=["post"])
+    def correct(self, request: Request, pk: str | None = None) -> Response:
+        """Correct a deal, with a reason; the old values stay in the event log."""
+        return self._change(request, pk, CorrectDealInput)
+
+    @extend_schema(
+        request=AnnulDealInput,
+        responses=ActionResultSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+    )
+    @action(detail=True, methods=["post"])
+    def annul(self, request: Request, pk: str | None = None) -> Response:
+        """Annul a deal, with a reason: it scores nothing and stays on record."""
+        return self._change(request, pk, AnnulDealInput)
+
+
+class RefereePenaltyViewSet(IdempotentMixin, viewsets.ViewSet):
+    """Cancelling a warning or fine given by mistake (its referee, or the chief referee)."""
+
+    permission_classes = [IsAuthenticated]
+    lookup_value_regex = r"\d+"
+
+    @extend_schema(
+        request=CancelPenaltyInput,
+        responses=ActionResultSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+    )
+    @action(detail=True, methods=["post"])
+    def cancel(self, request: Request, pk: str | None = None) -> Response:
+        """Cancel a penalty, with a reason; it stays on record, marked cancelled."""
+        penalty, party = state.record_for_correction(
+            request.user, Penalty, int(pk), "created_by_id"
+        )
+        return run_action(request, party, CancelPenaltyInput, penalty)
+
+
+class RefereeTournamentViewSet(viewsets.ViewSet):
+    """A tournament's referee desk: the overview, its referees and penalty settings."""
+
+    permission_classes = [IsAuthenticated]
+    lookup_value_regex = r"\d+"
+
+    @extend_schema(
+        responses=OverviewSerializer,
+        parameters=[OpenApiParameter("round", int, required=False)],
+    )
+    @action(detail=True, methods=["get"])
+    def overview(self, request: Request, pk: str | None = None) -> Response:
+        """Every party of the round the user referees, with scores, clocks and alerts."""
+        tournament = state.tournament_for_referee(request.user, pk=int(pk))
+        number = request.query_params.get("round")
+        data = state.overview(request.user, tournament, int(number) if number else None)
+        return Response(OverviewSerializer(data).data)
+
+    @extend_schema(methods=["GET"], responses=RefereeRoleSerializer(many=True))
+    @extend_schema(
+        methods=["POST"], request=RefereeRoleSerializer, responses={201: RefereeRoleSerializer}
+    )
+    @action(detail=True, methods=["get", "post"])
+    def referees(self, request: Request, pk: str | None = None) -> Response:
+        """The tournament's referees (organizers assign them, optionally to tables)."""
+        tournament = state.tournament_for_referee(request.user, manage=True, pk=int(pk))
+        context = {"tournament": tournament}
+        if request.method == "POST":
+            serializer = RefereeRoleSerializer(data=request.data, context=context)
+            serializer.is_valid(raise_exception=True)
+            data = serializer.validated_data
+            role = services.assign_referee(
+                tournament, user=data["user"], role=data["role"], tables=data.get("tables")
+            )
+            return Response(RefereeRoleSerializer(role).data, status=status.HTTP_201_CREATED)
+        roles = referee_roles(tournament.pk)
+        return Response(RefereeRoleSerializer(roles, many=True, context=context).data)
+
+    @extend_schema(methods=["GET"], responses=RefereeSettingsSerializer)
+    @extend_schema(
+        methods=["PUT"], request=RefereeSettingsSerializer, responses=RefereeSettingsSerializer
+    )
+    @action(detail=True, methods=["get", "put"], url_path="referee-settings")
+    def referee_settings(self, request: Request, pk: str | None = None) -> Response:
+        """Penalty rules beyond the regulations (the UDL preset: paid slow play)."""
+        tournament = state.tournament_for_referee(request.user, manage=True, pk=int(pk))
+        found = services.referee_settings(tournament)
+        if request.method == "PUT":
+            serializer = RefereeSettingsSerializer(found, data=request.data)
+            serializer.is_valid(raise_exception=True)
+            found = services.save_referee_settings(tournament, **serializer.validated_data)
+        return Response(RefereeSettingsSerializer(found).data)
+
+
+def referee_roles(tournament_id: int) -> QuerySet[TournamentRole]:
+    """The referee and chief-referee assignments of a tournament."""
+    return (
+        TournamentRole.objects.filter(
+            tournament_id=tournament_id,
+            role__in=[TournamentRole.Role.REFEREE, TournamentRole.Role.CHIEF],
+        )
+        .select_related("user")
+        .prefetch_related("tables")
+        .order_by("role", "user__username")
+    )
+
+
+class RefereeRoleViewSet(mixins.DestroyModelMixin, viewsets.GenericViewSet):
+    """Removing a referee from a tournament (its organizers)."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = RefereeRoleSerializer
+    queryset = TournamentRole.objects.none()
+
+    def get_object(self) -> TournamentRole:
+        """The assignment, if the user organizes its tournament."""
+        role = get_object_or_404(
+            TournamentRole.objects.exclude(role=TournamentRole.Role.ORGANIZER), pk=self.kwargs["pk"]
+        )
+        state.tournament_for_referee(self.request.user, manage=True, pk=role.tournament_id)
+        return role
+
+
+router = DefaultRouter()
+router.include_root_view = False
+router.register("referee/parties", RefereePartyViewSet, basename="referee-party")
+router.register("referee/deals", RefereeDealViewSet, basename="referee-deal")
+router.register("referee/penalties", RefereePenaltyViewSet, basename="referee-penalty")
+router.register("referee/tournaments", RefereeTournamentViewSet, basename="referee-tournament")
+router.register("referee/roles", RefereeRoleViewSet, basename="referee-role")
+
+urlpatterns = router.urls

@@ -1,0 +1,221 @@
+"""The referee's plain-Python rules: escalation of violations, penalty presets, tiles in hand.
+
+Nothing here touches the database: the services pass plain values in and act on the plain
+decision that comes back, so every rule is unit-tested alone. Fines themselves come from the
+tournament's rule set (``RuleSet.fine_for_warning`` and ``RuleSet.fine``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from scoring.rules import DealFacts, RuleError, RulesConfig, RuleSet
+from scoring.rules.base import FINE_AWARD
+from scoring.rules.errors import _
+from scoring.rules.moves import HAND_SIZE, HIGHEST, Tile
+
+PRESET_SPORT = "sport"
+PRESET_UDL = "udl"
+PRESETS = (PRESET_SPORT, PRESET_UDL)
+
+SLOW_PLAY = "move_time"
+"""The violation category of a move that took too long (UDL: "slow play")."""
+
+WARNING = "warning"
+FINE = "fine"
+
+ALL_TILES: tuple[Tile, ...] = tuple(
+    (low, high) for low in range(HIGHEST + 1) for high in range(low, HIGHEST + 1)
+)
+"""The 28 tiles of a double-six set, lower half first."""
+
+
+@dataclass(frozen=True)
+class PenaltyPreset:
+    """How violations escalate beyond the regulations' fines (``udl``: paid slow play)."""
+
+    code: str = PRESET_SPORT
+    slow_play_points: int = 20
+
+    def __post_init__(self) -> None:
+        if self.code not in PRESETS:
+            raise RuleError("penalty_preset", _("Unknown penalty rules: %(code)s."), code=self.code)
+        if isinstance(self.slow_play_points, bool) or not isinstance(self.slow_play_points, int):
+            raise RuleError("slow_play_points", _("The points must be a whole number."))
+
+
+@dataclass(frozen=True)
+class PenaltyDecision:
+    """What a violation costs: a warning, or a fine of ``points`` with its ``mode``."""
+
+    kind: str
+    points: int = 0
+    mode: str = ""
+
+    @property
+    def is_fine(self) -> bool:
+        """Whether the violation is fined."""
+        return self.kind == FINE
+
+
+def decide_violation(
+    rule_set: RuleSet,
+    cfg: RulesConfig,
+    preset: PenaltyPreset,
+    *,
+    side: str,
+    category: str,
+    warnings_before: int,
+) -> PenaltyDecision:
+    """A warning or a fine for a pair's violation, given its earlier warnings of that kind.
+
+    Sport domino (RULES.md 1): the regulations say how many warnings of one kind come before a
+    fine; the fine's points and mode are the regulations'. UDL (RULES.md 2): the first slow
+    play is a warning, every further one pays ``slow_play_points`` to the opponent.
+    """
+    if preset.code == PRESET_UDL and category == SLOW_PLAY:
+        fined = warnings_before >= 1
+    else:
+        fined = rule_set.fine_for_warning(warnings_before, cfg)
+    if fined:
+        return fine_decision(rule_set, cfg, side, preset=preset, category=category)
+    rule_set.check_side(side, "side")
+    return PenaltyDecision(WARNING)
+
+
+def fine_decision(
+    rule_set: RuleSet,
+    cfg: RulesConfig,
+    side: str,
+    points: int | None = None,
+    *,
+    preset: PenaltyPreset | None = None,
+    category: str = "",
+) -> PenaltyDecision:
+    """A fine for ``side`` as the regulations set it (the referee may name other points).
+
+    Under the UDL preset a fine for slow play is paid to the opponent.
+    """
+    if preset is not None and preset.code == PRESET_UDL and category == SLOW_PLAY:
+        rule_set.check_side(side, "side")
+        return PenaltyDecision(
+            FINE, preset.slow_play_points if points is None else points, FINE_AWARD
+        )
+    fine = rule_set.fine(side, cfg, points)
+    if fine.points < 1:
+        raise RuleError("points", _("A fine is at least one point."))
+    return PenaltyDecision(FINE, fine.points, fine.mode)
+
+
+def parse_tile(value: object, field: str = "tiles") -> Tile:
+    """A tile from ``"3-5"``, ``"35"`` or ``[3, 5]``, lower half first."""
+    halves: list[object]
+    if isinstance(value, str):
+        text = value.strip().replace("|", "-").replace(":", "-")
+        halves = text.split("-") if "-" in text else list(text)
+    elif isinstance(value, list | tuple):
+        halves = list(value)
+    else:
+        halves = []
+    numbers: list[int] = []
+    for half in halves:
+        if isinstance(half, bool):
+            break
+        try:
+            number = int(half)  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            break
+        if not 0 <= number <= HIGHEST:
+            break
+        numbers.append(number)
+    if len(numbers) != 2 or len(halves) != 2:
+        raise RuleError(
+            field,
+            _("A tile is two numbers from 0 to %(highest)s, not %(tile)s."),
+            highest=HIGHEST,
+            tile=value,
+        )
+    return (min(numbers), max(numbers))
+
+
+def read_hands(
+    hands: Mapping[str, Iterable[object]], seats: Iterable[str]
+) -> dict[str, list[Tile]]:
+    """The tiles left in each seat's hand, checked: known seats, at most 7 each, none twice."""
+    seats = tuple(seats)
+    result: dict[str, list[Tile]] = {}
+    seen: dict[Tile, str] = {}
+    for seat, tiles in hands.items():
+        if seat not in seats:
+            raise RuleError("tiles", _("Unknown seat: %(seat)s."), seat=seat)
+        if isinstance(tiles, str):
+            tiles = [part for part in tiles.replace(";", ",").split(",") if part.strip()]
+        hand = [parse_tile(tile) for tile in tiles]
+        if len(hand) > HAND_SIZE:
+            raise RuleError("tiles", _("A hand holds at most %(size)s tiles."), size=HAND_SIZE)
+        for tile in hand:
+            if tile in seen:
+                raise RuleError(
+                    "tiles",
+                    _("The tile %(left)s-%(right)s is picked twice (%(first)s and %(second)s)."),
+                    left=tile[0],
+                    right=tile[1],
+                    first=seen[tile],
+                    second=seat,
+                )
+            seen[tile] = seat
+        result[seat] = hand
+    return result
+
+
+def pips_of_hands(hands: Mapping[str, list[Tile]], seats: Iterable[str]) -> dict[str, int]:
+    """The pips left per seat (a seat without tiles has 0)."""
+    return {seat: sum(a + b for a, b in hands.get(seat, [])) for seat in seats}
+
+
+@dataclass(frozen=True)
+class HandsPreview:
+    """The sums of the tiles picked for a deal and what the rule set makes of them."""
+
+    pips: dict[str, int]
+    by_side: dict[str, int]
+    outcome: str = ""
+    winner: str | None = None
+    points: dict[str, int] | None = None
+    error: RuleError | None = None
+
+
+def preview_hands(
+    rule_set: RuleSet,
+    cfg: RulesConfig,
+    hands: Mapping[str, Iterable[object]],
+    *,
+    outcome: str = "fish",
+    went_out: str | None = None,
+    winner: str | None = None,
+) -> HandsPreview:
+    """Sum the picked tiles per player and pair and score the deal (the fish winner found).
+
+    Raises RuleError for tiles that cannot be (unknown, picked twice); a deal the rules refuse
+    is returned with its ``error`` (the caller translates it).
+    """
+    read = read_hands(hands, rule_set.seats)
+    pips = pips_of_hands(read, rule_set.seats)
+    by_side = {side: 0 for side in rule_set.sides}
+    for seat, value in pips.items():
+        by_side[rule_set.side_of(seat, "tiles")] += value
+    try:
+        score = rule_set.score_deal(
+            DealFacts(outcome=outcome, went_out=went_out or None, winner=winner or None, pips=pips),
+            cfg,
+        )
+    except RuleError as err:
+        return HandsPreview(pips=pips, by_side=by_side, error=err)
+    return HandsPreview(
+        pips=pips,
+        by_side=by_side,
+        outcome=score.outcome,
+        winner=score.winner,
+        points=dict(score.points),
+    )

@@ -1,0 +1,424 @@
+"""What the referee sees: a party's state (clock, phase, totals, records, alerts) and the overview.
+
+Read-only: plain dicts built from the models, the rule engine and ``scoring.totals``, shared by
+the pages and the API.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from types import SimpleNamespace
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from referee.models import PartyDesk, PartyEvent, Penalty, Ruling
+from referee.services import WARNING_CATEGORIES, no_show_due_at
+from scoring.models import Deal
+from scoring.rules import get_rule_set
+from scoring.services import deals_after_expiry
+from scoring.totals import compute_party_totals, party_totals
+from tournaments import permissions
+from tournaments.models import Party, Round, Tournament
+
+PHASE_SCHEDULED = "scheduled"
+PHASE_FINISHED = "finished"
+
+PARTY_RELATED = (
+    "round__tournament__regulations",
+    "table",
+    "pair_a__player1",
+    "pair_a__player2",
+    "pair_b__player1",
+    "pair_b__player2",
+    "desk",
+)
+
+
+def party_queryset() -> QuerySet[Party]:
+    """Parties with everything the state needs in a few queries."""
+    return Party.objects.select_related(*PARTY_RELATED).prefetch_related(
+        Prefetch("deals", queryset=Deal.objects.order_by("number")),
+        Prefetch("penalties", queryset=Penalty.objects.select_related("player")),
+        Prefetch("rulings", queryset=Ruling.objects.select_related("player")),
+    )
+
+
+def _visible_party(user: Any, party_id: int, full: bool = True) -> Party:
+    """A party of a tournament the user may see (404 otherwise)."""
+    queryset = (
+        party_queryset()
+        if full
+        else Party.objects.select_related("round__tournament")
+    )
+    try:
+        party = queryset.get(pk=party_id)
+    except Party.DoesNotExist as exc:
+        raise Http404 from exc
+    if not permissions.can_view(user, party.round.tournament):
+        raise Http404
+    return party
+
+
+def party_for_referee(user: Any, party_id: int, full: bool = True) -> Party:
+    """The party, if the user referees it: 404 when hidden or absent, 403 when not his.
+
+    ``full`` loads its deals, penalties and rulings too (for showing its state).
+    """
+    party = _visible_party(user, party_id, full)
+    if not permissions.can_referee(user, party):
+        raise PermissionDenied
+    return party
+
+
+def record_for_correction(user: Any, model: type, pk: int, author_field: str) -> tuple[Any, Party]:
+    """A deal or penalty the user may correct, with its party (404 / 403 as above)."""
+    record = model.objects.filter(pk=pk).order_by("pk").first()
+    if record is None:
+        raise Http404
+    party = _visible_party(user, record.party_id, full=False)
+    if not permissions.can_correct_record(user, party, getattr(record, author_field)):
+        raise PermissionDenied
+    return record, party
+
+
+def tournament_for_referee(user: Any, *, manage: bool = False, **lookup: Any) -> Tournament:
+    """A tournament the user referees in (or, with ``manage``, organizes).
+
+    404 when hidden or absent, 403 when the user has no such role in it.
+    """
+    tournament = Tournament.objects.select_related("regulations").filter(**lookup).first()
+    if tournament is None or not permissions.can_view(user, tournament):
+        raise Http404
+    allowed = (
+        permissions.can_manage(user, tournament)
+        if manage
+        else permissions.can_referee_tournament(user, tournament)
+    )
+    if not allowed:
+        raise PermissionDenied
+    return tournament
+
+
+def desk(party: Party) -> PartyDesk:
+    """The party's desk notes (unsaved defaults when none were written)."""
+    try:
+        return party.desk
+    except PartyDesk.DoesNotExist:
+        return PartyDesk(party=party)
+
+
+def party_phase(party: Party, totals: Any) -> str:
+    """scheduled, continue, last_deal, extra_deal or finished (the rule set decides)."""
+    if party.status == Party.Status.FINISHED:
+        return PHASE_FINISHED
+    if party.status == Party.Status.SCHEDULED:
+        return PHASE_SCHEDULED
+    tournament = party.round.tournament
+    expired = party.time_expired_at is not None or party.seconds_left() <= 0
+    return (
+        get_rule_set(tournament.rule_set)
+        .decide(
+            totals,
+            tournament.regulations.rules_config(),
+            time_expired=expired,
+            deals_after_expiry=deals_after_expiry(party) if party.time_expired_at else 0,
+        )
+        .state
+    )
+
+
+PHASE_LABELS = {
+    PHASE_SCHEDULED: gettext_lazy("Not started"),
+    "continue": gettext_lazy("In play"),
+    "last_deal": gettext_lazy("Time is up: the deal in play is the last one"),
+    "extra_deal": gettext_lazy("Scores level: one more deal"),
+    PHASE_FINISHED: gettext_lazy("Finished"),
+}
+
+
+def alerts(party: Party, phase: str, party_desk: PartyDesk) -> list[dict[str, str]]:
+    """What needs the referee's attention at this party."""
+    found: list[dict[str, str]] = []
+    if party.is_bye:
+        return found
+    if phase == PHASE_SCHEDULED and party.round.status != Round.Status.DRAFT:
+        found.append({"code": "not_started", "message": _("The party has not started.")})
+    if phase in ("last_deal", "extra_deal"):
+        found.append({"code": "time_expired", "message": str(PHASE_LABELS[phase])})
+    elif phase == "continue" and party.seconds_left() <= 0:
+        found.append({"code": "time_expired", "message": _("Time is up.")})
+    if party.paused_at and phase != PHASE_FINISHED:
+        found.append({"code": "paused", "message": _("The clock is paused.")})
+    absent = party_desk.absent_sides
+    if party_desk.no_show_raised_at and absent and phase != PHASE_FINISHED:
+        names = ", ".join(_("pair %(side)s") % {"side": side.upper()} for side in absent)
+        found.append(
+            {"code": "no_show", "message": _("No-show candidate: %(pairs)s.") % {"pairs": names}}
+        )
+    if phase == PHASE_FINISHED and awaiting_signatures(party):
+        found.append(
+            {"code": "awaiting_signatures", "message": _("Finished: waiting for signatures.")}
+        )
+    return found
+
+
+def awaiting_signatures(party: Party) -> bool:
+    """A finished party waits for the protocol's signatures (until the sign-off records them)."""
+    return party.status == Party.Status.FINISHED
+
+
+def _player_row(party: Party, seat: str) -> dict[str, Any]:
+    """A player at a seat."""
+    pair = party.pair(seat[0])
+    player = pair.player1 if seat.endswith("1") else pair.player2
+    return {"seat": seat, "id": player.pk, "name": player.name}
+
+
+def _pair_row(party: Party, side: str) -> dict[str, Any] | None:
+    """A pair with its seated players."""
+    pair = party.pair(side)
+    if pair is None:
+        return None
+    return {
+        "id": pair.pk,
+        "name": pair.display_name,
+        "players": [_player_row(party, f"{side}{n}") for n in (1, 2)],
+        "disqualified": pair.disqualified,
+    }
+
+
+def _record_row(record: Penalty | Ruling, **extra: Any) -> dict[str, Any]:
+    """What penalties and rulings show alike, plus their own ``extra`` values."""
+    return {
+        "id": record.pk,
+        "kind": record.kind,
+        "kind_label": record.get_kind_display(),
+        "side": record.side,
+        "player": record.player.name if record.player else "",
+        "deal_number": record.deal_number,
+        "reason": record.reason,
+        "created_at": record.created_at,
+        **extra,
+    }
+
+
+def _penalty_row(penalty: Penalty) -> dict[str, Any]:
+    """A penalty as shown."""
+    return _record_row(
+        penalty,
+        category=penalty.category,
+        category_label=penalty.get_category_display(),
+        points=penalty.points,
+        mode=penalty.mode,
+        escalated=penalty.escalated_from_id is not None,
+        cancelled=penalty.cancelled,
+    )
+
+
+def _ruling_row(ruling: Ruling) -> dict[str, Any]:
+    """A ruling as shown."""
+    return _record_row(
+        ruling,
+        seat=ruling.seat,
+        choice=ruling.choice,
+        choice_label=ruling.get_choice_display() if ruling.choice else "",
+        details=ruling.details,
+    )
+
+
+def counts(penalties: list[Penalty]) -> dict[str, dict[str, int]]:
+    """Active warnings per side and kind, and fines per side."""
+    warnings: dict[str, Counter[str]] = {"a": Counter(), "b": Counter()}
+    fines = Counter()
+    for penalty in penalties:
+        if penalty.cancelled:
+            continue
+        if penalty.kind == Penalty.Kind.WARNING:
+            warnings[penalty.side][penalty.category] += 1
+        elif penalty.kind == Penalty.Kind.FINE:
+            fines[penalty.side] += 1
+    return {
+        "warnings": {side: sum(c.values()) for side, c in warnings.items()},
+        "warnings_by_kind": {
+            side: {str(k): c[k] for k in WARNING_CATEGORIES} for side, c in warnings.items()
+        },
+        "fines": {side: fines[side] for side in ("a", "b")},
+    }
+
+
+def summary(party: Party) -> dict[str, Any]:
+    """The party's version, status, phase, clock and totals (after every action)."""
+    return _summary(party)[0]
+
+
+def fresh_summary(party_id: int, party: Party | None = None) -> dict[str, Any]:
+    """The summary of a party as it is now (light rows, for every action).
+
+    ``party`` is the instance a service just saved, if the caller has it.
+    """
+    if party is None or party.pk != party_id:
+        party = Party.objects.select_related("round__tournament__regulations").get(pk=party_id)
+    tournament = party.round.tournament
+    deals = Deal.objects.filter(party_id=party_id).order_by().values(*DEAL_FIELDS)
+    fines = (
+        Penalty.objects.filter(party_id=party_id, kind=Penalty.Kind.FINE, cancelled=False)
+        .order_by()
+        .values(*PENALTY_FIELDS)
+    )
+    totals = compute_party_totals(
+        tournament.rule_set,
+        tournament.regulations.rules_config(),
+        [SimpleNamespace(**row) for row in deals],
+        [SimpleNamespace(**row) for row in fines],
+        end_reason=party.end_reason,
+        winner=party.winner,
+    )
+    return _summary(party, totals)[0]
+
+
+DEAL_FIELDS = ("number", "outcome", "winner", "points_a", "points_b", "pips")
+PENALTY_FIELDS = ("kind", "side", "points", "mode", "cancelled")
+
+
+def _summary(party: Party, totals: Any = None) -> tuple[dict[str, Any], Any]:
+    """The summary and the engine's totals it was made from."""
+    totals = totals or party_totals(party)
+    phase = party_phase(party, totals)
+    seconds_left = int(party.seconds_left()) if party.started_at else None
+    return {
+        "id": party.pk,
+        "version": party.version,
+        "status": party.status,
+        "phase": phase,
+        "phase_label": str(PHASE_LABELS.get(phase, phase)),
+        "end_reason": party.end_reason,
+        "winner": party.winner,
+        "clock": {
+            "started_at": party.started_at,
+            "paused": party.paused_at is not None,
+            "seconds_left": seconds_left,
+            "limit_seconds": party.round.tournament.regulations.party_minutes * 60,
+            "time_expired_at": party.time_expired_at,
+        },
+        "totals": {
+            "points": totals.points,
+            "deal_points": totals.deal_points,
+            "fine_points": totals.fine_points,
+        },
+    }, totals
+
+
+def party_state(party: Party) -> dict[str, Any]:
+    """Everything the party screen shows (load the party with ``party_queryset``)."""
+    state, totals = _summary(party)
+    deals = sorted(party.deals.all(), key=lambda d: d.number)
+    penalties = list(party.penalties.all())
+    rulings = list(party.rulings.all())
+    running = iter(totals.running)
+    in_play = deals[-1].number + 1 if deals else 1
+    party_desk = desk(party)
+    due = no_show_due_at(party)
+    state.update(
+        {
+            "tournament": {
+                "id": party.round.tournament.pk,
+                "slug": party.round.tournament.slug,
+                "name": party.round.tournament.name,
+            },
+            "round": party.round.number,
+            "table": party.table.number if party.table else None,
+            "pairs": {"a": _pair_row(party, "a"), "b": _pair_row(party, "b")},
+            "deal_in_play": in_play,
+            "deals": [
+                {
+                    "id": deal.pk,
+                    "number": deal.number,
+                    "outcome": deal.outcome,
+                    "outcome_label": deal.get_outcome_display(),
+                    "winner": deal.winner,
+                    "points_a": deal.points_a,
+                    "points_b": deal.points_b,
+                    "running": next(running, None),
+                    "recorded_by": deal.recorded_by_id,
+                }
+                for deal in deals
+            ],
+            "penalties": [_penalty_row(p) for p in penalties],
+            "rulings": [_ruling_row(r) for r in rulings],
+            "exposed": [
+                {"seat": r.seat, "tile": r.details.get("tile")}
+                for r in rulings
+                if r.kind == Ruling.Kind.OUT_OF_TURN
+                and r.choice == Ruling.Choice.CONTINUE
+                and r.deal_number == in_play
+            ],
+            "check_in": {
+                "a": party_desk.present("a"),
+                "b": party_desk.present("b"),
+                "no_show_due_at": due,
+                "no_show_candidate": party_desk.no_show_sides
+                if party_desk.no_show_raised_at
+                else "",
+            },
+            **counts(penalties),
+            "alerts": alerts(party, state["phase"], party_desk),
+        }
+    )
+    return state
+
+
+def events(party: Party, limit: int | None = None) -> list[PartyEvent]:
+    """The party's event log, newest first."""
+    qs = party.events.select_related("actor").order_by("-seq")
+    return list(qs[:limit] if limit else qs)
+
+
+def current_round(tournament: Tournament, number: int | None = None) -> Round | None:
+    """The round asked for, else the one in progress, else the latest published one."""
+    rounds = tournament.rounds.exclude(status=Round.Status.DRAFT)
+    if number is not None:
+        return tournament.rounds.filter(number=number).first()
+    return (
+        rounds.filter(status=Round.Status.IN_PROGRESS).order_by("-number").first()
+        or rounds.filter(status=Round.Status.PUBLISHED).order_by("number").first()
+        or rounds.order_by("-number").first()
+    )
+
+
+def overview(user: Any, tournament: Tournament, number: int | None = None) -> dict[str, Any]:
+    """Every party of the round the user referees: table, pairs, score, clock, penalties, alerts."""
+    rnd = current_round(tournament, number)
+    rows: list[dict[str, Any]] = []
+    if rnd is not None:
+        tables = permissions.referee_table_ids(user, tournament)
+        parties = party_queryset().filter(round=rnd).order_by("table__number", "id")
+        if tables is not None:
+            parties = parties.filter(table_id__in=tables)
+        for party in parties:
+            state = summary(party)
+            party_desk = desk(party)
+            rows.append(
+                {
+                    **state,
+                    "table": party.table.number if party.table else None,
+                    "pairs": {"a": _pair_row(party, "a"), "b": _pair_row(party, "b")},
+                    **counts(list(party.penalties.all())),
+                    "alerts": alerts(party, state["phase"], party_desk),
+                }
+            )
+    return {
+        "tournament": {"id": tournament.pk, "slug": tournament.slug, "name": tournament.name},
+        "round": rnd.number if rnd else None,
+        "rounds": list(
+            tournament.rounds.exclude(status=Round.Status.DRAFT)
+            .order_by("number")
+            .values_list("number", flat=True)
+        ),
+        "parties": rows,
+        "alert_count": sum(len(row["alerts"]) for row in rows),
+    }

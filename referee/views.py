@@ -1,0 +1,358 @@
+"""The referee's pages: the overview of a round, the party screen and the referees of a tournament.
+
+Pages work without JavaScript (plain forms, redirect after POST); with htmx the party screen
+swaps its panel in place and the overview refreshes itself. Actions go through the same input
+serializers and services as the API. No inline script or style: a strict CSP holds.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from referee import services, state
+from referee.api import advise, preview, referee_roles
+from referee.models import Penalty, RefereeSettings, Ruling
+from referee.rulings import ALL_TILES
+from referee.serializers import (
+    PARTY_ACTIONS,
+    ActionInput,
+    AnnulDealInput,
+    CancelPenaltyInput,
+    CorrectDealInput,
+    MoveAdviceInput,
+    RefereeSettingsSerializer,
+    TilesPreviewInput,
+    form_data,
+)
+from scoring.models import Deal
+from tournaments import permissions
+from tournaments.errors import ServiceError, translate_engine_error
+from tournaments.models import Party, TournamentRole
+from tournaments.timezones import activate_tournament_zone
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'"
+)
+TILES = [(f"{low}-{high}", low, high) for low, high in ALL_TILES]
+SEATS = ("a1", "b1", "a2", "b2")
+RULING_BUTTONS = ("continue", "reshuffle", "fits", "misfit", "false_pass")
+"""The one-tap ruling buttons per seat (each its own form and client id)."""
+
+
+class FreshIds(dict):
+    """Client ids for the forms of one rendering: a new one for every name asked."""
+
+    def __missing__(self, key: str) -> str:
+        self[key] = uuid.uuid4().hex
+        return self[key]
+
+
+def strict_csp(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Serve the page with a Content-Security-Policy that allows no inline code."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        return response
+
+    return wrapped
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    """Whether htmx sent the request (it swaps the answer into the page)."""
+    return request.headers.get("HX-Request") == "true"
+
+
+def _login_first(request: HttpRequest) -> HttpResponse | None:
+    """Send an anonymous visitor of a page to the login form (a POST is simply refused)."""
+    if request.user.is_authenticated or request.method != "GET":
+        return None
+    return redirect(f"{reverse('login')}?next={request.path}")
+
+
+def _error_text(errors: Any) -> str:
+    """Serializer errors as one line."""
+    if isinstance(errors, dict):
+        return " ".join(_error_text(value) for value in errors.values())
+    if isinstance(errors, list):
+        return " ".join(_error_text(value) for value in errors)
+    return str(errors)
+
+
+def _seat_names(party: Party) -> list[tuple[str, str]]:
+    """(seat, "A1 · name") of the four players, in seating order."""
+    rows = []
+    for seat in SEATS:
+        pair = party.pair(seat[0])
+        if pair is not None:
+            player = pair.player1 if seat.endswith("1") else pair.player2
+            rows.append((seat, f"{seat.upper()} · {player.name}"))
+    return rows
+
+
+def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str, Any]:
+    """Everything the party screen's panel shows, with fresh client ids for its forms."""
+    activate_tournament_zone(party.round.tournament)
+    data = state.party_state(party)
+    ids = FreshIds()
+    by_kind = data["warnings_by_kind"]
+    seats = _seat_names(party)
+    return {
+        "party": party,
+        "tournament": party.round.tournament,
+        "regulations": party.round.tournament.regulations,
+        "settings": services.referee_settings(party.round.tournament),
+        "s": data,
+        "events": state.events(party, limit=30),
+        "seats": seats,
+        "seat_rows": [
+            {
+                "seat": seat,
+                "label": label,
+                "ids": {name: ids[f"{name}-{seat}"] for name in RULING_BUTTONS},
+            }
+            for seat, label in seats
+        ],
+        "tiles": TILES,
+        "ends": range(7),
+        "warning_rows": [
+            {
+                "code": c.value,
+                "label": c.label,
+                "a": by_kind["a"].get(c.value, 0),
+                "b": by_kind["b"].get(c.value, 0),
+                "id_a": ids[f"warning-{c.value}-a"],
+                "id_b": ids[f"warning-{c.value}-b"],
+            }
+            for c in services.WARNING_CATEGORIES
+        ],
+        "fine_kinds": Penalty.Category.choices,
+        "check_in_rows": [(side, data["check_in"][side]) for side in ("a", "b")],
+        "Choice": Ruling.Choice,
+        "cid": ids,
+        **extra,
+    }
+
+
+def _answer(
+    request: HttpRequest, party_id: int, *, done: str = "", error: str = "", code: int = 200
+) -> HttpResponse:
+    """After an action: the panel for htmx; else a redirect, or the page with the error."""
+    if not _is_htmx(request) and not error:
+        messages.success(request, done)
+        return redirect("referee:party", pk=party_id)
+    party = state.party_queryset().get(pk=party_id)
+    context = panel_context(request, party, done=done, error=error)
+    if _is_htmx(request):
+        return render(request, "referee/_panel.html", context)
+    return render(request, "referee/party.html", context, status=code)
+
+
+def _perform(
+    request: HttpRequest, party: Party, input_class: type[ActionInput], record: Any = None
+) -> HttpResponse:
+    """Validate a page form with the action's serializer and run its service."""
+    serializer = input_class(data=form_data(request.POST))
+    if not serializer.is_valid():
+        return _answer(request, party.pk, error=_error_text(serializer.errors), code=400)
+    try:
+        serializer.perform(party, request.user, "", record)
+    except ServiceError as err:
+        return _answer(request, party.pk, error=str(err.message), code=err.status_code)
+    latest = party.events.order_by("-seq").first()
+    return _answer(request, party.pk, done=latest.summary if latest else _("Done."))
+
+
+@strict_csp
+@require_GET
+def party_screen(request: HttpRequest, pk: int) -> HttpResponse:
+    """The referee's screen of one party."""
+    if (login := _login_first(request)) is not None:
+        return login
+    party = state.party_for_referee(request.user, pk)
+    return render(request, "referee/party.html", panel_context(request, party))
+
+
+@strict_csp
+@require_GET
+def party_status(request: HttpRequest, pk: int) -> HttpResponse:
+    """The scoreboard fragment the party screen polls."""
+    party = state.party_for_referee(request.user, pk)
+    return render(request, "referee/_scoreboard.html", {"s": state.party_state(party)})
+
+
+@require_POST
+def party_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+    """Run one action on the party (start, pause, deal, warning, a ruling …)."""
+    party = state.party_for_referee(request.user, pk, full=False)
+    input_class = PARTY_ACTIONS.get(name)
+    if input_class is None:
+        raise Http404
+    return _perform(request, party, input_class)
+
+
+@strict_csp
+def deal_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    """Correct a recorded deal, with a reason (the chief corrects anyone's)."""
+    if (login := _login_first(request)) is not None:
+        return login
+    deal, party = state.record_for_correction(request.user, Deal, pk, "recorded_by_id")
+    if request.method == "POST":
+        return _perform(request, party, CorrectDealInput, deal)
+    return render(
+        request,
+        "referee/deal_correct.html",
+        {
+            "deal": deal,
+            "party": party,
+            "tournament": party.round.tournament,
+            "seats": _seat_names(party),
+            "version": party.version,
+        },
+    )
+
+
+@require_POST
+def deal_annul(request: HttpRequest, pk: int) -> HttpResponse:
+    """Annul a recorded deal, with a reason."""
+    deal, party = state.record_for_correction(request.user, Deal, pk, "recorded_by_id")
+    return _perform(request, party, AnnulDealInput, deal)
+
+
+@require_POST
+def penalty_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """Cancel a warning or fine given by mistake, with a reason."""
+    penalty, party = state.record_for_correction(request.user, Penalty, pk, "created_by_id")
+    return _perform(request, party, CancelPenaltyInput, penalty)
+
+
+@require_POST
+def move_advice(request: HttpRequest, pk: int) -> HttpResponse:
+    """The move-time helper's answer (a fragment)."""
+    party = state.party_for_referee(request.user, pk, full=False)
+    serializer = MoveAdviceInput(data=form_data(request.POST))
+    context: dict[str, Any] = {"party": party, "seat": request.POST.get("seat", "")}
+    if serializer.is_valid():
+        try:
+            context["advice"] = advise(serializer.validated_data)
+        except ServiceError as err:
+            context["error"] = err.message
+    else:
+        context["error"] = _error_text(serializer.errors)
+    context["cid"] = FreshIds()
+    context["version"] = party.version
+    return render(request, "referee/_advice.html", context)
+
+
+@require_POST
+def tiles_preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """The sums of the tiles picked in the deal form, and the deal's winner (a fragment)."""
+    party = state.party_for_referee(request.user, pk, full=False)
+    data = form_data(request.POST)
+    data.setdefault("tiles", {})
+    if data.get("outcome") not in ("domino", "fish"):
+        data["outcome"] = "fish"
+    serializer = TilesPreviewInput(data=data)
+    context: dict[str, Any] = {}
+    if serializer.is_valid():
+        try:
+            result = preview(party, serializer.validated_data)
+        except ServiceError as err:
+            context["error"] = err.message
+        else:
+            context["preview"] = result
+            if result.error:
+                context["rule"] = translate_engine_error(result.error).message
+    else:
+        context["error"] = _error_text(serializer.errors)
+    return render(request, "referee/_tiles_sum.html", context)
+
+
+@strict_csp
+@require_GET
+def overview(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every party of the current round the referee runs, refreshed in place."""
+    if (login := _login_first(request)) is not None:
+        return login
+    tournament = state.tournament_for_referee(request.user, slug=slug)
+    activate_tournament_zone(tournament)
+    number = request.GET.get("round")
+    data = state.overview(request.user, tournament, int(number) if number else None)
+    template = "referee/_overview.html" if _is_htmx(request) else "referee/overview.html"
+    return render(
+        request,
+        template,
+        {
+            "tournament": tournament,
+            "o": data,
+            "can_manage": permissions.can_manage(request.user, tournament),
+        },
+    )
+
+
+@strict_csp
+def referees(request: HttpRequest, slug: str) -> HttpResponse:
+    """Organizers assign referees (optionally to tables) and set the penalty rules."""
+    if (login := _login_first(request)) is not None:
+        return login
+    tournament = state.tournament_for_referee(request.user, manage=True, slug=slug)
+    if request.method == "POST":
+        _change_referees(request, tournament)
+        return redirect("referee:referees", slug=slug)
+    return render(
+        request,
+        "referee/referees.html",
+        {
+            "tournament": tournament,
+            "roles": referee_roles(tournament.pk),
+            "tables": tournament.tables.all(),
+            "settings": services.referee_settings(tournament),
+            "presets": RefereeSettings.Preset.choices,
+            "Role": TournamentRole.Role,
+        },
+    )
+
+
+def _change_referees(request: HttpRequest, tournament: Any) -> None:
+    """Apply the referees page's form: assign, remove, or save the penalty rules."""
+    post = request.POST
+    if "remove" in post:
+        TournamentRole.objects.filter(
+            pk=post["remove"],
+            tournament=tournament,
+            role__in=[TournamentRole.Role.REFEREE, TournamentRole.Role.CHIEF],
+        ).delete()
+        messages.success(request, _("The referee was removed."))
+        return
+    if "penalty_preset" in post:
+        serializer = RefereeSettingsSerializer(data=post)
+        if serializer.is_valid():
+            services.save_referee_settings(tournament, **serializer.validated_data)
+            messages.success(request, _("Saved."))
+        else:
+            messages.error(request, _error_text(serializer.errors))
+        return
+    user = get_user_model().objects.filter(username=post.get("username", "").strip()).first()
+    if user is None:
+        messages.error(request, _("No user with that name."))
+        return
+    tables = list(tournament.tables.filter(pk__in=post.getlist("tables")))
+    try:
+        services.assign_referee(tournament, user=user, role=post.get("role", ""), tables=tables)
+    except ServiceError as err:
+        messages.error(request, err.message)
+    else:
+        messages.success(request, _("%(name)s is a referee now.") % {"name": user.username})

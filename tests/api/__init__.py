@@ -1,0 +1,1 @@
+"""Tests of the whole API: schemathesis fuzzing and the permission matrix."""

@@ -1,0 +1,92 @@
+"""Fixtures of the referee desk: API clients per role, regulations, a second tournament."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+
+@pytest.fixture
+def api(referee_user):
+    """An API client authenticated as the tournament's referee."""
+    client = APIClient()
+    client.force_authenticate(referee_user)
+    return client
+
+
+@pytest.fixture
+def api_as():
+    """An API client for any user (None: anonymous)."""
+
+    def make(user=None):
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user)
+        return client
+
+    return make
+
+
+@pytest.fixture
+def regs(tournament):
+    """Change the tournament's regulations: regs(target=..., fine_mode=...)."""
+
+    def change(**values):
+        regulations = tournament.regulations
+        for name, value in values.items():
+            setattr(regulations, name, value)
+        regulations.save()
+        return regulations
+
+    return change
+
+
+@pytest.fixture
+def chief_user(make_user, tournament):
+    from tournaments.models import TournamentRole
+
+    user = make_user("chief")
+    TournamentRole.objects.create(tournament=tournament, user=user, role="chief")
+    return user
+
+
+@pytest.fixture
+def second_referee(make_user, tournament):
+    from tournaments.models import TournamentRole
+
+    user = make_user("ref2")
+    TournamentRole.objects.create(tournament=tournament, user=user, role="referee")
+    return user
+
+
+@pytest.fixture
+def other_tournament_referee(make_user):
+    """A referee of another tournament."""
+    from tournaments.models import TournamentRole
+    from tournaments.services import create_tournament
+
+    other = create_tournament(name="Другой турнир", slug="other-cup", organizer=make_user())
+    user = make_user("foreign-ref")
+    TournamentRole.objects.create(tournament=other, user=user, role="chief")
+    return user
+
+
+@pytest.fixture
+def player_user(make_user, tournament):
+    """A user who plays in the tournament (in pair A of the party)."""
+    user = make_user("player")
+    player = tournament.pairs.order_by("id").first().player1
+    player.user = user
+    player.save()
+    return user
+
+
+@pytest.fixture
+def table_referee(make_user, tournament):
+    """A referee of the tournament assigned to table 2 only."""
+    from tournaments.models import TournamentRole
+
+    user = make_user("table2-ref")
+    role = TournamentRole.objects.create(tournament=tournament, user=user, role="referee")
+    role.tables.set([tournament.tables.get(number=2)])
+    return user

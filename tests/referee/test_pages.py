@@ -1,0 +1,219 @@
+"""The referee's pages: party screen, htmx panel swaps, overview, referees and corrections."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.models import Penalty, RefereeSettings, Ruling
+from scoring.models import Deal
+from tournaments.models import TournamentRole
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def ref_client(client, referee_user):
+    client.force_login(referee_user)
+    return client
+
+
+def action(party, name):
+    return f"/referee/party/{party.pk}/{name}/"
+
+
+def test_party_screen_has_the_main_controls_and_a_strict_csp(ref_client, party):
+    response = ref_client.get(f"/referee/party/{party.pk}/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "script-src 'self'" in response["Content-Security-Policy"]
+    for control in ('id="btn-pause"', 'id="btn-deal"', 'data-warning="talking-a"',
+                    "Out of turn", "False pass", "Touched tile", "No-show", "Disqualification",
+                    "Move-time helper", "Event log"):
+        assert control in html, control
+    assert "<script>" not in html and " style=" not in html and "onclick" not in html
+
+
+def test_scheduled_party_offers_start_check_in_and_no_show(ref_client, make_party):
+    party = make_party(table_number=3)
+    html = ref_client.get(f"/referee/party/{party.pk}/").content.decode()
+    assert 'id="btn-start"' in html and "Pair A present" in html and "Pair B absent" in html
+    assert 'id="btn-deal"' not in html
+
+
+def test_quick_deal_through_htmx_swaps_the_panel(ref_client, party):
+    response = ref_client.post(action(party, "deal"), {
+        "outcome": "domino", "winner": "b", "points": "37", "number": 1,
+        "version": party.version, "client_id": "abc"}, **HX)
+    html = response.content.decode()
+    assert response.status_code == 200 and html.startswith('<div id="panel"')
+    assert "Deal 1: Domino, 0 : 37" in html
+    assert Deal.objects.get(party=party).points_b == 37
+
+
+def test_double_tap_on_the_same_form_records_once(ref_client, party):
+    body = {"outcome": "fish", "winner": "a", "points": "12", "client_id": "same-form"}
+    ref_client.post(action(party, "deal"), body, **HX)
+    ref_client.post(action(party, "deal"), body, **HX)
+    assert Deal.objects.filter(party=party).count() == 1
+
+
+def test_detailed_deal_with_pips_per_player(ref_client, party):
+    ref_client.post(action(party, "deal"), {"outcome": "domino", "went_out": "b1", "pips_a1": 7,
+                                            "pips_a2": 9, "pips_b2": 4})
+    deal = Deal.objects.get(party=party)
+    assert (deal.winner, deal.points_b) == ("b", 20)
+
+
+def test_deal_from_picked_tiles(ref_client, party):
+    ref_client.post(action(party, "deal"), {"outcome": "fish", "tiles_a1": ["0-0", "0-1"],
+                                            "tiles_a2": ["1-1"], "tiles_b1": ["6-6"],
+                                            "tiles_b2": ["5-5"]})
+    deal = Deal.objects.get(party=party)
+    assert (deal.winner, deal.points_a, deal.pips["b1"]) == ("a", 25, 12)
+
+
+def test_tiles_preview_shows_sums_and_the_winner(ref_client, party):
+    html = ref_client.post(f"/referee/party/{party.pk}/tiles-preview/", {
+        "outcome": "fish", "tiles_a1": ["0-0", "0-1"], "tiles_b1": ["6-6"]}).content.decode()
+    assert "<b>1</b>" in html and "<b>12</b>" in html and "Pair A wins the deal: 13 : 0" in html
+    html = ref_client.post(f"/referee/party/{party.pk}/tiles-preview/", {
+        "tiles_a1": ["0-1"], "tiles_b1": ["1-0"]}).content.decode()
+    assert "twice" in html
+
+
+def test_move_helper_fragment(ref_client, party):
+    html = ref_client.post(f"/referee/party/{party.pk}/move-advice/", {
+        "hand": ["6-6", "2-3"], "end_1": "6", "end_2": "1", "seat": "b2"}).content.decode()
+    assert "5 s allowed" in html and "False pass by B2" in html
+    html = ref_client.post(f"/referee/party/{party.pk}/move-advice/", {"hand": ["6-6", "2-3"]}
+                           ).content.decode()
+    assert "20 s allowed" in html  # an empty table: any tile
+
+
+def test_warning_button_escalates_to_a_fine(ref_client, party):
+    ref_client.post(action(party, "warning"), {"category": "signs", "side": "a"}, **HX)
+    html = ref_client.post(action(party, "warning"), {"category": "signs", "side": "a"},
+                           **HX).content.decode()
+    assert "Fine to pair A: Signs, 25 points" in html
+    assert list(Penalty.objects.values_list("kind", flat=True)) == ["warning", "fine"]
+
+
+def test_error_is_shown_in_the_panel_and_changes_nothing(ref_client, party):
+    html = ref_client.post(action(party, "deal"), {"outcome": "domino", "winner": "a",
+                                                   "points": "300"}, **HX).content.decode()
+    assert 'class="ref-flash error"' in html
+    assert not Deal.objects.exists()
+
+
+def test_error_without_htmx_is_the_page_with_status(ref_client, party):
+    response = ref_client.post(action(party, "pause"), {"reason": ""})
+    assert response.status_code == 400 and "ref-flash error" in response.content.decode()
+
+
+def test_stale_page_is_refused_with_409(ref_client, party):
+    version = party.version
+    ref_client.post(action(party, "warning"), {"category": "talking", "side": "a",
+                                               "version": version})
+    response = ref_client.post(action(party, "fine"), {"category": "signs", "side": "b",
+                                                       "version": version})
+    assert response.status_code == 409
+    assert "changed by someone else" in response.content.decode()
+    assert Penalty.objects.count() == 1
+
+
+def test_success_without_htmx_redirects_to_the_screen(ref_client, party):
+    response = ref_client.post(action(party, "pause"), {"reason": "dispute"})
+    assert response.status_code == 302 and response["Location"] == f"/referee/party/{party.pk}/"
+
+
+def test_rulings_through_the_page(ref_client, party):
+    ref_client.post(action(party, "out-of-turn"), {"seat": "b1", "choice": "continue",
+                                                   "tile": "4-4"})
+    html = ref_client.get(f"/referee/party/{party.pk}/").content.decode()
+    assert "Exposed tile" in html and "B1 4-4" in html
+    ref_client.post(action(party, "touched-tile"), {"seat": "a1", "fits": "false"})
+    ref_client.post(action(party, "false-pass"), {"seat": "b2", "points_a": "0",
+                                                  "points_b": "0"})
+    assert sorted(Ruling.objects.values_list("kind", flat=True)) == [
+        "false_pass", "out_of_turn", "touched_tile"]
+
+
+def test_disqualification_through_the_page(ref_client, party):
+    ref_client.post(action(party, "disqualify"), {"side": "b", "scope": "tournament",
+                                                  "reason": "slammed tiles"})
+    party.refresh_from_db()
+    assert party.end_reason == "disqualification" and party.pair_b.disqualified
+
+
+def test_status_fragment_for_polling(ref_client, party):
+    html = ref_client.get(f"/referee/party/{party.pk}/status/").content.decode()
+    assert html.startswith('<section id="scoreboard"') and 'hx-trigger="every 10s"' in html
+
+
+def test_correct_and_annul_pages(ref_client, party, referee_user):
+    ref_client.post(action(party, "deal"), {"outcome": "domino", "winner": "a", "points": "10"})
+    deal = Deal.objects.get()
+    assert ref_client.get(f"/referee/deal/{deal.pk}/correct/").status_code == 200
+    ref_client.post(f"/referee/deal/{deal.pk}/correct/", {
+        "outcome": "domino", "winner": "a", "points_a": "15", "points_b": "0",
+        "reason": "miscounted"})
+    deal.refresh_from_db()
+    assert deal.points_a == 15
+    ref_client.post(f"/referee/deal/{deal.pk}/annul/", {"reason": "replay"})
+    deal.refresh_from_db()
+    assert deal.outcome == "annulled"
+
+
+def test_cancel_penalty_from_the_page(ref_client, party):
+    ref_client.post(action(party, "fine"), {"category": "signs", "side": "a"})
+    penalty = Penalty.objects.get()
+    ref_client.post(f"/referee/penalty/{penalty.pk}/cancel/", {"reason": "mistake"})
+    penalty.refresh_from_db()
+    assert penalty.cancelled
+
+
+def test_overview_page_refreshes_itself(ref_client, party, tournament):
+    response = ref_client.get(f"/referee/t/{tournament.slug}/")
+    html = response.content.decode()
+    assert response.status_code == 200 and 'hx-trigger="every 5s"' in html
+    assert f'href="/referee/party/{party.pk}/"' in html
+    partial = ref_client.get(f"/referee/t/{tournament.slug}/", **HX).content.decode()
+    assert partial.startswith('<div id="overview"')
+
+
+def test_overview_page_sends_anonymous_visitors_to_login(client, tournament):
+    response = client.get(f"/referee/t/{tournament.slug}/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_organizer_assigns_a_referee_and_the_udl_preset(client, organizer, tournament,
+                                                        make_user):
+    make_user("judge")
+    client.force_login(organizer)
+    page = f"/referee/t/{tournament.slug}/referees/"
+    assert client.get(page).status_code == 200
+    table = tournament.tables.get(number=2)
+    client.post(page, {"username": "judge", "role": "referee", "tables": [table.pk]})
+    role = TournamentRole.objects.get(user__username="judge")
+    assert list(role.tables.all()) == [table]
+    client.post(page, {"penalty_preset": "udl", "slow_play_points": "20"})
+    assert RefereeSettings.objects.get(tournament=tournament).penalty_preset == "udl"
+    client.post(page, {"remove": role.pk})
+    assert not TournamentRole.objects.filter(pk=role.pk).exists()
+
+
+def test_referee_may_not_manage_referees(ref_client, tournament):
+    assert ref_client.get(f"/referee/t/{tournament.slug}/referees/").status_code == 403
+
+
+def test_party_page_links_to_the_referee_screen(ref_client, party):
+    html = ref_client.get(party.get_absolute_url()).content.decode()
+    assert f'href="/referee/party/{party.pk}/"' in html
+
+
+def test_russian_referee_screen(ref_client, party):
+    ref_client.cookies["django_language"] = "ru"
+    response = ref_client.get(f"/referee/party/{party.pk}/", HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 200 and 'lang="ru"' in response.content.decode()

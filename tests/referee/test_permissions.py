@@ -1,0 +1,175 @@
+"""Every referee action refuses a referee of another tournament, a player and an anonymous user.
+
+Each endpoint of the API and of the pages is tried by each of them, with data present that
+could leak; the answer is 403 or 404 and nothing changes (no deal, penalty, ruling or event).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from referee.models import PartyEvent, Penalty, Ruling
+from referee.services import give_fine
+from scoring.models import Deal
+from scoring.services import record_deal
+from tournaments.models import TournamentRole
+
+pytestmark = pytest.mark.django_db
+
+PARTY_POSTS = {
+    "start": {},
+    "pause": {"reason": "x"},
+    "resume": {},
+    "time-up": {},
+    "finish": {},
+    "check-in": {"side": "a"},
+    "deal": {"outcome": "domino", "winner": "a", "points": {"a": 10, "b": 0}},
+    "warning": {"side": "a", "category": "talking"},
+    "fine": {"side": "a", "category": "signs"},
+    "out-of-turn": {"seat": "a1", "choice": "reshuffle"},
+    "false-pass": {"seat": "a1"},
+    "touched-tile": {"seat": "a1", "fits": False},
+    "no-show": {"absent_side": "b"},
+    "disqualify": {"side": "a", "scope": "tournament", "reason": "x"},
+    "move-advice": {"hand": ["1-2"], "open_ends": [1, 3]},
+    "tiles-preview": {"tiles": {"a1": ["1-2"]}},
+}
+
+
+@pytest.fixture
+def records(party, referee_user):
+    """A deal and a fine of the party, so that corrections have something to act on."""
+    deal = record_deal(party.pk, outcome="domino", winner="a", points={"a": 10, "b": 0},
+                       actor=referee_user)
+    fine = give_fine(party.pk, side="b", category="signs", actor=referee_user)
+    return {"deal": deal, "fine": fine}
+
+
+@pytest.fixture(params=["foreign_referee", "player", "anonymous", "other_table_referee"])
+def outsider(request, other_tournament_referee, player_user, table_referee):
+    return {
+        "foreign_referee": other_tournament_referee,
+        "player": player_user,
+        "anonymous": None,
+        "other_table_referee": table_referee,
+    }[request.param]
+
+
+def snapshot(party):
+    return (
+        Deal.objects.filter(party=party).count(),
+        list(Penalty.objects.filter(party=party).values_list("pk", "cancelled")),
+        Ruling.objects.filter(party=party).count(),
+        PartyEvent.objects.filter(party=party).count(),
+        party.__class__.objects.get(pk=party.pk).version,
+        TournamentRole.objects.count(),
+    )
+
+
+def api_requests(party, records, tournament):
+    deal, fine = records["deal"], records["fine"]
+    requests = [("get", f"/api/referee/parties/{party.pk}/", None),
+                ("get", f"/api/referee/parties/{party.pk}/events/", None),
+                ("get", f"/api/referee/tournaments/{tournament.pk}/overview/", None),
+                ("get", f"/api/referee/tournaments/{tournament.pk}/referees/", None),
+                ("post", f"/api/referee/tournaments/{tournament.pk}/referees/",
+                 {"username": "player", "role": "chief"}),
+                ("get", f"/api/referee/tournaments/{tournament.pk}/referee-settings/", None),
+                ("put", f"/api/referee/tournaments/{tournament.pk}/referee-settings/",
+                 {"penalty_preset": "udl", "slow_play_points": 20}),
+                ("post", f"/api/referee/deals/{deal.pk}/correct/",
+                 {"outcome": "fish", "winner": "b", "points": {"a": 0, "b": 5}, "reason": "x"}),
+                ("post", f"/api/referee/deals/{deal.pk}/annul/", {"reason": "x"}),
+                ("post", f"/api/referee/penalties/{fine.pk}/cancel/", {"reason": "x"})]
+    requests += [("post", f"/api/referee/parties/{party.pk}/{name}/", body)
+                 for name, body in PARTY_POSTS.items()]
+    role = TournamentRole.objects.get(tournament=tournament, role="referee", user__username="ref")
+    requests.append(("delete", f"/api/referee/roles/{role.pk}/", None))
+    return requests
+
+
+def page_requests(party, records, tournament):
+    deal, fine = records["deal"], records["fine"]
+    posts = {name: {k: v for k, v in body.items() if not isinstance(v, dict | list)}
+             for name, body in PARTY_POSTS.items()}
+    requests = [("get", f"/referee/party/{party.pk}/", None),
+                ("get", f"/referee/party/{party.pk}/status/", None),
+                ("get", f"/referee/t/{tournament.slug}/", None),
+                ("get", f"/referee/t/{tournament.slug}/referees/", None),
+                ("post", f"/referee/t/{tournament.slug}/referees/",
+                 {"username": "player", "role": "chief"}),
+                ("get", f"/referee/deal/{deal.pk}/correct/", None),
+                ("post", f"/referee/deal/{deal.pk}/correct/",
+                 {"outcome": "fish", "winner": "b", "points_b": 5, "reason": "x"}),
+                ("post", f"/referee/deal/{deal.pk}/annul/", {"reason": "x"}),
+                ("post", f"/referee/penalty/{fine.pk}/cancel/", {"reason": "x"})]
+    requests += [("post", f"/referee/party/{party.pk}/{name}/", body)
+                 for name, body in posts.items() if name not in ("move-advice", "tiles-preview")]
+    requests += [("post", f"/referee/party/{party.pk}/move-advice/", {"hand": "1-2"}),
+                 ("post", f"/referee/party/{party.pk}/tiles-preview/", {"tiles_a1": "1-2"})]
+    return requests
+
+
+def test_outsiders_are_refused_every_api_endpoint(party, records, tournament, outsider):
+    client = APIClient()
+    if outsider is not None:
+        client.force_authenticate(outsider)
+    before = snapshot(party)
+    for method, url, body in api_requests(party, records, tournament):
+        response = getattr(client, method)(url, body, format="json")
+        if outsider is not None and outsider.username == "table2-ref" and method == "get" and (
+            "overview" in url
+        ):
+            assert response.status_code == 200  # his own tables only (tested elsewhere)
+            continue
+        assert response.status_code in (401, 403, 404), (method, url, response.status_code)
+    assert snapshot(party) == before
+
+
+def test_outsiders_are_refused_every_page(party, records, tournament, outsider):
+    client = Client()
+    if outsider is not None:
+        client.force_login(outsider)
+    before = snapshot(party)
+    for method, url, body in page_requests(party, records, tournament):
+        response = getattr(client, method)(url, body or {})
+        if outsider is None and method == "get" and response.status_code == 302:
+            assert response["Location"].startswith("/accounts/login/")
+            continue
+        if outsider is not None and outsider.username == "table2-ref" and url.endswith(
+            f"/t/{tournament.slug}/"
+        ):
+            assert response.status_code == 200
+            continue
+        assert response.status_code in (403, 404), (method, url, response.status_code)
+    assert snapshot(party) == before
+
+
+def test_refusal_leaks_nothing_of_the_party(party, records, tournament, player_user):
+    client = APIClient()
+    client.force_authenticate(player_user)
+    response = client.get(f"/api/referee/parties/{party.pk}/")
+    assert "Иван" not in response.content.decode()
+
+
+def test_hidden_tournament_is_404_for_outsiders(party, records, tournament, make_user):
+    tournament.public = False
+    tournament.save()
+    client = APIClient()
+    client.force_authenticate(make_user())
+    assert client.get(f"/api/referee/parties/{party.pk}/").status_code == 404
+    assert client.post(f"/api/referee/parties/{party.pk}/warning/",
+                       {"side": "a", "category": "talking"}, format="json").status_code == 404
+
+
+def test_referee_chief_and_organizer_may_act(party, referee_user, chief_user, organizer,
+                                             table_referee):
+    for user, allowed in ((referee_user, True), (chief_user, True), (organizer, True),
+                          (table_referee, False)):
+        client = APIClient()
+        client.force_authenticate(user)
+        response = client.post(f"/api/referee/parties/{party.pk}/warning/",
+                               {"side": "a", "category": "other"}, format="json")
+        assert (response.status_code == 201) is allowed, (user, response.status_code)

@@ -1,0 +1,83 @@
+"""Background work of the referee desk: no-show candidates, clock expiry, stored keys."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from referee import tasks
+from referee.models import PartyDesk, PartyEvent
+from referee.services import check_in, pause_clock, resume_clock
+from tournaments.models import Party
+
+
+@pytest.mark.parametrize(
+    "task", [tasks.flag_no_show, tasks.sweep_no_shows, tasks.purge_idempotency_keys,
+             tasks.expire_party_clock, tasks.sweep_party_clocks],
+)
+def test_tasks_survive_a_worker_restart(task):
+    assert task.acks_late is True
+    assert task.autoretry_for and task.max_retries >= 3
+    assert settings.CELERY_TASK_REJECT_ON_WORKER_LOST is True
+
+
+def test_beat_runs_the_sweeps():
+    scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert {"referee.tasks.sweep_no_shows", "referee.tasks.sweep_party_clocks",
+            "referee.tasks.purge_idempotency_keys"} <= scheduled
+
+
+@pytest.mark.django_db
+def test_no_show_task_is_idempotent(party):
+    Party.objects.filter(pk=party.pk).update(started_at=timezone.now() - timedelta(minutes=7))
+    assert tasks.flag_no_show.delay(party.pk).get() is True
+    assert tasks.flag_no_show.delay(party.pk).get() is False
+    assert tasks.sweep_no_shows.delay().get() == []
+    assert PartyEvent.objects.filter(party=party, kind="no_show_candidate").count() == 1
+
+
+@pytest.mark.django_db
+def test_no_show_alert_goes_when_the_pair_arrives(party):
+    from referee.state import party_queryset, party_state
+
+    Party.objects.filter(pk=party.pk).update(started_at=timezone.now() - timedelta(minutes=7))
+    tasks.flag_no_show(party.pk)
+    check_in(party.pk, side="a")
+    check_in(party.pk, side="b")
+    state = party_state(party_queryset().get(pk=party.pk))
+    assert state["alerts"] == []
+    assert PartyDesk.objects.get(party=party).absent_sides == ""
+
+
+@pytest.mark.django_db
+def test_finished_party_raises_no_candidate(party):
+    from referee.services import forfeit_party
+
+    forfeit_party(party.pk, absent_side="b")
+    Party.objects.filter(pk=party.pk).update(started_at=timezone.now() - timedelta(minutes=7))
+    assert tasks.flag_no_show(party.pk) is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_resuming_the_clock_reschedules_its_expiry(party, referee_user, monkeypatch):
+    queued = []
+    monkeypatch.setattr(tasks.expire_party_clock, "apply_async",
+                        lambda args, countdown: queued.append((args, countdown)))
+    pause_clock(party.pk, reason="dispute", actor=referee_user)
+    resume_clock(party.pk, actor=referee_user)
+    assert queued and queued[-1][0] == [party.pk] and queued[-1][1] > 60
+
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_real_worker_raises_no_show_candidates(make_party, real_worker):
+    party = make_party()
+    party.round.scheduled_start = timezone.now() - timedelta(minutes=6)
+    party.round.save()
+    assert tasks.sweep_no_shows.delay().get(timeout=60) == [party.pk]
+    desk = PartyDesk.objects.get(party=party)
+    assert desk.no_show_sides == "ab"
+    assert tasks.flag_no_show.delay(party.pk).get(timeout=60) is False

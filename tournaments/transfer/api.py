@@ -1,0 +1,125 @@
+"""API of the roster import: ``POST /api/tournaments/{id}/import/`` with a CSV or XLSX file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import path
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, ParseError, PermissionDenied
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments import permissions
+from tournaments.api import visible_tournaments
+from tournaments.transfer.roster import RosterReport, import_roster
+from tournaments.transfer.sheets import size_error
+
+
+class RosterUploadSerializer(serializers.Serializer):
+    """The roster file and how to import it."""
+
+    file = serializers.FileField(
+        help_text="A CSV or XLSX file: a header row (name, club, city, rating, partner, pair), "
+        "one player a row."
+    )
+    skip_bad_rows = serializers.BooleanField(
+        default=False, help_text="Import the good rows and report the bad ones as skipped."
+    )
+    dry_run = serializers.BooleanField(
+        default=False, help_text="Only check the file: report what would be imported."
+    )
+
+
+class RosterRowSerializer(serializers.Serializer):
+    """One row of the file and what became of it."""
+
+    row = serializers.IntegerField(help_text="The row's number in the file (the header is 1).")
+    name = serializers.CharField(allow_blank=True)
+    values = serializers.DictField(child=serializers.CharField(allow_blank=True))
+    status = serializers.ChoiceField(choices=["ok", "error", "skipped"])
+    partner_row = serializers.IntegerField(allow_null=True)
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Messages by column (name, club, city, rating, partner, pair, row).",
+    )
+
+
+class RosterReportSerializer(serializers.Serializer):
+    """The row-by-row report of an import."""
+
+    ok = serializers.BooleanField(help_text="Every row is right.")
+    imported = serializers.BooleanField(help_text="Players and pairs were added.")
+    dry_run = serializers.BooleanField()
+    skip_bad_rows = serializers.BooleanField()
+    players = serializers.IntegerField(help_text="Players added (or to be added).")
+    pairs = serializers.IntegerField(help_text="Pairs added (or to be added).")
+    file_errors = serializers.ListField(child=serializers.CharField())
+    rows = RosterRowSerializer(many=True)
+
+
+def _status(report: RosterReport) -> int:
+    """201 when added, 200 for a preview that would add, 400 when the file is refused."""
+    if report.refused:
+        return status.HTTP_400_BAD_REQUEST
+    return status.HTTP_201_CREATED if report.imported else status.HTTP_200_OK
+
+
+class RosterImportView(APIView):
+    """Import players and pairs into a tournament (its organizers only)."""
+
+    parser_classes = [MultiPartParser, FormParser]
+    permission_classes = [IsAuthenticated]
+
+    def handle_exception(self, exc: Exception) -> Response:
+        """A body that cannot be parsed is refused with the report, as a wrong file is."""
+        if isinstance(exc, ParseError):
+            report = RosterReport(file_errors=[str(exc.detail)])
+            return Response(report.as_dict(), status=status.HTTP_400_BAD_REQUEST)
+        return super().handle_exception(exc)
+
+    @extend_schema(
+        operation_id="tournaments_import_roster",
+        request={"multipart/form-data": RosterUploadSerializer},
+        responses={
+            200: OpenApiResponse(RosterReportSerializer, description="dry run: the file is "
+                                 "right (or its good rows would be imported)"),
+            201: OpenApiResponse(RosterReportSerializer, description="imported"),
+            400: OpenApiResponse(RosterReportSerializer, description="refused: nothing was "
+                                 "imported; the report names each wrong row and column"),
+            403: OpenApiResponse(description="Only the tournament's organizers import."),
+            404: OpenApiResponse(description="No such tournament, or not visible to the user."),
+        },
+        summary="Import players and pairs from CSV or XLSX",
+        tags=["tournaments"],
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Check every row; import all, or the good ones with ``skip_bad_rows``; one transaction."""
+        tournament = visible_tournaments(request.user).filter(pk=pk).first()
+        if tournament is None:
+            raise NotFound
+        if not permissions.can_import_roster(request.user, tournament):
+            raise PermissionDenied
+        upload = RosterUploadSerializer(data=request.data)
+        if not upload.is_valid():
+            report = RosterReport(file_errors=[
+                f"{field}: {message}" for field, messages in upload.errors.items()
+                for message in messages])
+            return Response(report.as_dict(), status=status.HTTP_400_BAD_REQUEST)
+        data: dict[str, Any] = upload.validated_data
+        file = data["file"]
+        if size_error(file.size):
+            report = RosterReport(file_errors=[size_error(file.size)])
+            return Response(report.as_dict(), status=status.HTTP_400_BAD_REQUEST)
+        report = import_roster(tournament, file.name or "", file.read(),
+                               skip_bad_rows=data["skip_bad_rows"], dry_run=data["dry_run"])
+        return Response(report.as_dict(), status=_status(report))
+
+
+urlpatterns = [
+    path("tournaments/<int:pk>/import/", RosterImportView.as_view(), name="tournament-import"),
+]

@@ -1,0 +1,620 @@
+"""A whole tournament as one JSON file, and back into another installation with nothing lost.
+
+The file (``"format": "domino-tournament", "version": 1``) holds the tournament and one list
+per kind of record, in the order they are imported (``SECTIONS``): regulations, referee
+settings, tables, roles, players, rounds, pairs, parties, party desks (check-ins), deals,
+penalties, rulings, the party event log, protocols (each signed PDF in base64) and signatures.
+
+* Every field of a model is carried, so a field added later travels without changes here; a
+  file naming a field this installation does not know is refused (it would be lost).
+* Records are referred to by their id *in the file*; on import each gets a new id, and
+  relative order is kept (records are inserted in the file's order), so ties that fall back
+  on registration order still fall the same way. The round-robin start list is remapped.
+* Users are referred to by username: an existing user of that name is used, a missing one is
+  created inactive, without a usable password.
+* Records are inserted raw (as ``loaddata`` does): times such as a deal's ``recorded_at`` or
+  an event's ``at`` keep their original values, and the append-only event log is inserted
+  with its original ``seq``, ``at``, ``kind`` and ``data`` (ids inside ``data`` are those of
+  the source installation, as written at the time).
+* A protocol keeps its public id and short code (the QR code and the paper name them) and its
+  signed PDF byte for byte, so it verifies wherever the installation trusts the certificate
+  that signed it. An installation that already holds one of these protocols refuses the file:
+  the tournament was imported before.
+* The slug is kept when free; when taken, ``-2``, ``-3``… is appended, unless a new slug is
+  given (a given slug that is taken is refused).
+* Left out on purpose: signing PINs and players' personal link keys (credentials: a 4-digit
+  PIN's hash is guessed offline in no time; players set new PINs and get new links), round
+  print jobs (an expiring cache, printed again on demand), API idempotency keys and login
+  tokens (not tournament data).
+
+The import runs in one transaction; stored PDF files are removed again if it fails.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import contextlib
+import datetime as dt
+import functools
+import hashlib
+import json
+import posixpath
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import DatabaseError, connection, models, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from referee.models import IdempotencyKey, PartyDesk, PartyEvent, Penalty, RefereeSettings, Ruling
+from scoring.models import Deal, PrintJob, Protocol, Signature, SigningPin
+from tournaments.errors import ServiceError
+from tournaments.models import (
+    Pair,
+    Party,
+    Player,
+    Regulations,
+    Round,
+    Table,
+    Tournament,
+    TournamentRole,
+)
+
+FORMAT = "domino-tournament"
+VERSION = 1
+#: Fields of the tournament holding lists of ids of another section (remapped on import).
+ID_LISTS = {"start_list": "pairs"}
+#: Models of the tournament's apps that the file does not carry, and why.
+LEFT_OUT: dict[type[models.Model], str] = {
+    SigningPin: "credentials: players set new PINs",
+    PrintJob: "an expiring cache of round prints, printed again on demand",
+    IdempotencyKey: "a client's retry memory, not tournament data",
+}
+#: Fields the file does not carry, and why (the importing installation makes new values).
+LEFT_OUT_FIELDS: dict[type[models.Model], dict[str, str]] = {
+    Player: {"access_token": "a personal link key, a credential: new links are made"},
+}
+
+
+class ArchiveError(ServiceError):
+    """A tournament file that cannot be imported here; nothing was changed."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("file", message)
+
+
+@dataclass(frozen=True)
+class Section:
+    """One kind of record of the file: its key, its model, the lookup to its tournament."""
+
+    name: str
+    model: type[models.Model]
+    to_tournament: str
+
+    def queryset(self, tournament: Tournament) -> models.QuerySet:
+        """The tournament's records of this kind, in id order."""
+        return self.model._default_manager.filter(**{self.to_tournament: tournament}).order_by(
+            "pk")
+
+
+SECTIONS = (
+    Section("regulations", Regulations, "tournament"),
+    Section("referee_settings", RefereeSettings, "tournament"),
+    Section("tables", Table, "tournament"),
+    Section("roles", TournamentRole, "tournament"),
+    Section("players", Player, "tournament"),
+    Section("rounds", Round, "tournament"),
+    Section("pairs", Pair, "tournament"),
+    Section("parties", Party, "round__tournament"),
+    Section("party_desks", PartyDesk, "party__round__tournament"),
+    Section("deals", Deal, "party__round__tournament"),
+    Section("penalties", Penalty, "party__round__tournament"),
+    Section("rulings", Ruling, "party__round__tournament"),
+    Section("events", PartyEvent, "party__round__tournament"),
+    Section("protocols", Protocol, "party__round__tournament"),
+    Section("signatures", Signature, "protocol__party__round__tournament"),
+)
+SECTION_OF: dict[type[models.Model], str] = {s.model: s.name for s in SECTIONS}
+
+
+# -- fields ------------------------------------------------------------------------------
+
+
+def _kind(field: models.Field) -> str:
+    """How a field travels: "tournament" (implicit), "user", "ref", "file" or "value"."""
+    if field.is_relation:
+        target = field.related_model
+        if target is Tournament:
+            return "tournament"
+        if target is get_user_model():
+            return "user"
+        if target not in SECTION_OF:
+            raise RuntimeError(f"{field.model.__name__}.{field.name} refers to "
+                               f"{target.__name__}, which the tournament file does not carry")
+        return "ref"
+    if isinstance(field, models.FileField):
+        return "file"
+    return "value"
+
+
+@functools.cache
+def carried_fields(model: type[models.Model]) -> dict[str, models.Field]:
+    """The fields a record of ``model`` carries in the file, by name (an ``id`` aside)."""
+    left_out = LEFT_OUT_FIELDS.get(model, {})
+    fields = {
+        f.name: f for f in model._meta.concrete_fields
+        if not (f.primary_key and not f.is_relation) and _kind(f) != "tournament"
+        and f.name not in left_out
+    }
+    fields.update({f.name: f for f in model._meta.many_to_many})
+    return fields
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as JSON: times and dates in ISO 8601, decimals as text."""
+    if isinstance(value, dt.datetime | dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    return value
+
+
+# -- export -------------------------------------------------------------------------------
+
+
+def _file_data(fieldfile: Any) -> dict[str, str] | None:
+    """A stored file as ``{"name", "sha256", "base64"}`` (None when there is none)."""
+    if not fieldfile:
+        return None
+    try:
+        with fieldfile.open("rb") as handle:
+            content = handle.read()
+    except OSError as exc:
+        raise ArchiveError(_("The stored file %(name)s is missing; the tournament cannot be "
+                             "exported whole.") % {"name": fieldfile.name}) from exc
+    return {
+        "name": posixpath.basename(fieldfile.name),
+        "sha256": hashlib.sha256(content).hexdigest(),
+        "base64": base64.b64encode(content).decode("ascii"),
+    }
+
+
+def _record(obj: models.Model, wanted: set[int]) -> dict[str, Any]:
+    """One record of the file (user ids are collected in ``wanted``, resolved later)."""
+    record: dict[str, Any] = {}
+    if not obj._meta.pk.is_relation:
+        record["id"] = obj.pk
+    for name, field in carried_fields(type(obj)).items():
+        if field.many_to_many:
+            record[name] = sorted(getattr(obj, name).values_list("pk", flat=True))
+            continue
+        kind = _kind(field)
+        value = getattr(obj, field.attname)
+        if kind == "user":
+            if value is not None:
+                wanted.add(value)
+            record[name] = value
+        elif kind == "ref":
+            record[name] = value
+        elif kind == "file":
+            record[name] = _file_data(getattr(obj, name))
+        else:
+            record[name] = _plain(value)
+    return record
+
+
+def _user_fields(model: type[models.Model]) -> list[str]:
+    """The names of a model's fields that refer to users."""
+    return [name for name, f in carried_fields(model).items()
+            if not f.many_to_many and _kind(f) == "user"]
+
+
+@contextlib.contextmanager
+def _snapshot() -> Iterator[None]:
+    """One consistent view of the database while a tournament is read (it may be in play).
+
+    A transaction of its own; on PostgreSQL a repeatable-read one, so that every query sees
+    the same moment (SQLite holds its read lock to the end of the transaction anyway).
+    """
+    if connection.in_atomic_block:  # the caller's transaction decides
+        yield
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
+def export_tournament(tournament: Tournament) -> dict[str, Any]:
+    """The whole tournament as the file's JSON document (as stored, whatever the instance)."""
+    with _snapshot():
+        return _export(Tournament.objects.get(pk=tournament.pk))
+
+
+def _export(tournament: Tournament) -> dict[str, Any]:
+    """The document of a tournament, read inside one snapshot."""
+    wanted: set[int] = set()
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "site_url": settings.SITE_URL,
+        "users": [],
+        "tournament": _record(tournament, wanted),
+    }
+    for section in SECTIONS:
+        doc[section.name] = [_record(obj, wanted) for obj in section.queryset(tournament)]
+    user_model = get_user_model()
+    found = {u.pk: u for u in user_model._default_manager.filter(pk__in=wanted)}
+    usernames = {pk: user.get_username() for pk, user in found.items()}
+    for model, records in [(Tournament, [doc["tournament"]])] + [
+            (s.model, doc[s.name]) for s in SECTIONS]:
+        for name in _user_fields(model):
+            for record in records:
+                if record[name] is not None:
+                    record[name] = usernames.get(record[name])
+    doc["users"] = [
+        {"username": usernames[pk], "first_name": getattr(user, "first_name", ""),
+         "last_name": getattr(user, "last_name", ""), "email": getattr(user, "email", "")}
+        for pk, user in sorted(found.items(), key=lambda item: usernames[item[0]])
+    ]
+    return doc
+
+
+def dumps(doc: dict[str, Any]) -> bytes:
+    """The document as the file's bytes (UTF-8, one record a line at the most)."""
+    return json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8")
+
+
+def export_bytes(tournament: Tournament) -> bytes:
+    """The tournament file's bytes."""
+    return dumps(export_tournament(tournament))
+
+
+def export_filename(tournament: Tournament) -> str:
+    """The file's name, e.g. ``spring-cup.domino.json``."""
+    return f"{tournament.slug}.domino.json"
+
+
+def section_counts(tournament: Tournament) -> dict[str, int]:
+    """How many records of each kind the tournament has (what an import must reproduce)."""
+    return {section.name: section.queryset(tournament).count() for section in SECTIONS}
+
+
+def summary(tournament: Tournament) -> str:
+    """What the tournament holds, in one line: "8 tables, 32 players, …"."""
+    return ", ".join(f"{n} {name}" for name, n in section_counts(tournament).items() if n)
+
+
+# -- import -------------------------------------------------------------------------------
+
+
+def load(data: bytes | str | dict[str, Any]) -> dict[str, Any]:
+    """Parse a tournament file and check its format and version."""
+    if isinstance(data, dict):
+        doc = data
+    else:
+        try:
+            doc = json.loads(data)
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise ArchiveError(_("The file is not a tournament file (not JSON).")) from exc
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ArchiveError(_("The file is not a tournament file (its format is not “%(format)s”).")
+                           % {"format": FORMAT})
+    version = doc.get("version")
+    if version != VERSION:
+        raise ArchiveError(
+            _("The tournament file has version %(version)s; this installation reads version "
+              "%(known)s only. Update the installation that is to read it.")
+            % {"version": version, "known": VERSION}
+        )
+    known = {"format", "version", "exported_at", "site_url", "users", "tournament",
+             *SECTION_OF.values()}
+    unknown = sorted(set(doc) - known)
+    if unknown:
+        raise ArchiveError(_("The file holds data this installation does not know: %(names)s.")
+                           % {"names": ", ".join(unknown)})
+    if not isinstance(doc.get("tournament"), dict):
+        raise ArchiveError(_("The file holds no tournament."))
+    for name in ("users", *SECTION_OF.values()):
+        if not isinstance(doc.get(name, []), list) or not all(
+                isinstance(r, dict) for r in doc.get(name, [])):
+            raise ArchiveError(_("The part “%(name)s” of the file is damaged.") % {"name": name})
+    return doc
+
+
+class _Importer:
+    """Inserts the records of one file, keeping the map from the file's ids to the new ones."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.doc = doc
+        self.ids: dict[str, dict[int, int]] = {s.name: {} for s in SECTIONS}
+        self.users: dict[str, Any] = {}
+        self.stored: list[tuple[Any, str]] = []
+        self.tournament: Tournament | None = None
+        self.lists: dict[str, Any] = {}
+
+    # errors and values
+
+    def fail(self, where: str, message: str) -> ArchiveError:
+        """An error about one record of the file."""
+        return ArchiveError(_("%(where)s: %(message)s") % {"where": where, "message": message})
+
+    def value(self, field: models.Field, raw: Any, where: str) -> Any:
+        """A plain value of the file as the field's Python value, checked against its limits."""
+        try:
+            value = field.to_python(raw)
+        except ValidationError as exc:
+            raise self.fail(where, "; ".join(exc.messages)) from exc
+        if value is None and not field.null:
+            raise self.fail(where, _("a value is required."))
+        if field.choices and value not in field.empty_values:
+            valid = {str(key) for key, _label in field.flatchoices}
+            if str(value) not in valid:
+                raise self.fail(where, _("unknown value %(value)s.") % {"value": value})
+        max_length = getattr(field, "max_length", None)
+        if max_length and isinstance(value, str) and len(value) > max_length:
+            raise self.fail(where, _("longer than %(max)s characters.") % {"max": max_length})
+        return value
+
+    def ref(self, section: str, raw: Any, where: str, nullable: bool) -> int | None:
+        """The new id of a record the file refers to by its id in the file."""
+        if raw is None:
+            if not nullable:
+                raise self.fail(where, _("a value is required."))
+            return None
+        try:
+            return self.ids[section][int(raw)]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise self.fail(where, _("refers to %(section)s %(id)s, which the file does not hold.")
+                            % {"section": section, "id": raw}) from exc
+
+    def user(self, raw: Any, where: str) -> Any:
+        """The user of a username (created inactive, without a password, when missing)."""
+        if raw is None:
+            return None
+        if not isinstance(raw, str) or not raw:
+            raise self.fail(where, _("a username is expected."))
+        if raw not in self.users:
+            self.users[raw] = self._find_or_create_user(raw, {})
+        return self.users[raw]
+
+    def _find_or_create_user(self, username: str, details: dict[str, Any]) -> Any:
+        """An existing user of that name, or a new inactive one."""
+        user_model = get_user_model()
+        found = user_model._default_manager.filter(
+            **{user_model.USERNAME_FIELD: username}).first()
+        if found is not None:
+            return found
+        fields = {k: str(details.get(k) or "")[:150] for k in ("first_name", "last_name", "email")
+                  if hasattr(user_model, k)}
+        user = user_model(**{user_model.USERNAME_FIELD: username}, is_active=False, **fields)
+        user.set_unusable_password()
+        user.save()
+        return user
+
+    # records
+
+    def build(self, model: type[models.Model], record: dict[str, Any], where: str,
+              deferred: list[tuple[str, Any]]) -> tuple[models.Model, dict[str, list[int]]]:
+        """An unsaved object of ``model`` from a record, and its many-to-many ids."""
+        fields = carried_fields(model)
+        unknown = sorted(set(record) - set(fields) - {"id"})
+        if unknown:
+            raise self.fail(where, _("fields this installation does not know: %(names)s "
+                                     "(update it before importing).")
+                            % {"names": ", ".join(unknown)})
+        obj = model()
+        many: dict[str, list[int]] = {}
+        for name, field in fields.items():
+            if name not in record:
+                continue
+            raw = record[name]
+            at = f"{where}.{name}"
+            if field.many_to_many:
+                target = SECTION_OF[field.related_model]
+                many[name] = [self.ref(target, r, at, False) for r in (raw or [])]
+                continue
+            kind = _kind(field)
+            if kind == "user":
+                user = self.user(raw, at)
+                setattr(obj, field.attname, user.pk if user else None)
+            elif kind == "ref":
+                target = SECTION_OF[field.related_model]
+                if target == SECTION_OF.get(model) and raw is not None and (
+                        int(raw) not in self.ids[target]):
+                    deferred.append((field.attname, raw))  # a later record of this section
+                    continue
+                setattr(obj, field.attname, self.ref(target, raw, at, field.null))
+            elif kind == "file":
+                self.attach_file(obj, field, raw, at)
+            else:
+                setattr(obj, field.attname, self.value(field, raw, at))
+        for field in model._meta.concrete_fields:
+            if (getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False)) and (
+                    getattr(obj, field.attname) is None):
+                setattr(obj, field.attname, timezone.now())
+            if _kind_or_none(field) == "tournament":
+                setattr(obj, field.attname, self.tournament.pk)
+        return obj, many
+
+    def attach_file(self, obj: models.Model, field: models.FileField, raw: Any, where: str) -> None:
+        """Store a file of the record and point the object's field at it."""
+        if raw is None:
+            return
+        try:
+            content = base64.b64decode(raw["base64"], validate=True)
+            name = str(raw.get("name") or "file")
+        except (KeyError, TypeError, AttributeError, binascii.Error) as exc:
+            raise self.fail(where, _("the file's content is damaged.")) from exc
+        expected = raw.get("sha256") or getattr(obj, "sha256", "")
+        if expected and hashlib.sha256(content).hexdigest() != expected:
+            raise self.fail(where, _("the file's content does not match its SHA-256."))
+        storage = field.storage
+        saved = storage.save(field.generate_filename(obj, name), ContentFile(content))
+        self.stored.append((storage, saved))
+        setattr(obj, field.attname, saved)
+
+    def insert(self, obj: models.Model) -> None:
+        """Insert a new record as it is (``raw``: no automatic times, append-only respected)."""
+        obj.save_base(raw=True, force_insert=True)
+
+    def section(self, section: Section) -> None:
+        """Insert every record of a section in the file's order."""
+        pending: list[tuple[models.Model, list[tuple[str, Any]], str]] = []
+        for index, record in enumerate(self.doc.get(section.name, [])):
+            where = f"{section.name}[{index}]"
+            deferred: list[tuple[str, Any]] = []
+            obj, many = self.build(section.model, record, where, deferred)
+            if section.model is Protocol and obj.sha256 and not obj.file:
+                raise self.fail(where, _("the signed PDF is missing."))
+            self.insert(obj)
+            if "id" in record:
+                try:
+                    self.ids[section.name][int(record["id"])] = obj.pk
+                except (TypeError, ValueError) as exc:
+                    raise self.fail(where, _("the record's id is not a number.")) from exc
+            for name, ids in many.items():
+                getattr(obj, name).set(ids)
+            if deferred:
+                pending.append((obj, deferred, where))
+        for obj, deferred, where in pending:  # references to later records of the section
+            values = {attname: self.ref(section.name, raw, f"{where}.{attname}", True)
+                      for attname, raw in deferred}
+            section.model._default_manager.filter(pk=obj.pk).update(**values)
+
+    def tournament_record(self, slug: str | None) -> Tournament:
+        """Insert the tournament under a free slug (or the one asked for)."""
+        record = dict(self.doc["tournament"])
+        lists = {name: record.pop(name, []) for name in ID_LISTS}
+        original = str(record.get("slug") or "")
+        record["slug"] = free_slug(slug or original, strict=bool(slug))
+        tournament, _many = self.build(Tournament, record, "tournament", [])
+        for name in ID_LISTS:
+            setattr(tournament, name, [])
+        self.insert(tournament)
+        self.tournament = tournament
+        self.lists = lists
+        return tournament
+
+    def remap_lists(self) -> None:
+        """Point the tournament's id lists (the start list) at the new ids."""
+        values = {}
+        for name, section in ID_LISTS.items():
+            raw = self.lists.get(name) or []
+            if not isinstance(raw, list):
+                raise self.fail(f"tournament.{name}", _("a list is expected."))
+            values[name] = [self.ref(section, pk, f"tournament.{name}", False) for pk in raw]
+        Tournament.objects.filter(pk=self.tournament.pk).update(**values)
+        for name, value in values.items():
+            setattr(self.tournament, name, value)
+
+    def run(self, slug: str | None, actor: Any) -> Tournament:
+        """Import the whole file (the caller holds the transaction)."""
+        for index, details in enumerate(self.doc.get("users", [])):
+            username = details.get("username")
+            if not isinstance(username, str) or not username:
+                raise self.fail(f"users[{index}]", _("a username is expected."))
+            self.users[username] = self._find_or_create_user(username, details)
+        _refuse_known_protocols(self.doc.get("protocols", []))
+        tournament = self.tournament_record(slug)
+        for section in SECTIONS:
+            self.section(section)
+        self.remap_lists()
+        if getattr(actor, "is_authenticated", False):
+            TournamentRole.objects.get_or_create(
+                tournament=tournament, user=actor, role=TournamentRole.Role.ORGANIZER)
+        return tournament
+
+    def discard_files(self) -> None:
+        """Remove the files stored by a failed import."""
+        for storage, name in self.stored:
+            try:
+                storage.delete(name)
+            except OSError:  # pragma: no cover - best effort
+                pass
+
+
+def _kind_or_none(field: models.Field) -> str | None:
+    """``_kind`` for carried fields, None for the primary key."""
+    if field.primary_key and not field.is_relation:
+        return None
+    return _kind(field)
+
+
+def _refuse_known_protocols(records: Iterable[dict[str, Any]]) -> None:
+    """Refuse a file whose protocols this installation already holds (imported before)."""
+    public_ids = [r.get("public_id") for r in records if r.get("public_id")]
+    codes = [r.get("short_code") for r in records if r.get("short_code")]
+    if not public_ids and not codes:
+        return
+    found = (
+        Protocol.objects.filter(Q(public_id__in=public_ids) | Q(short_code__in=codes))
+        .select_related("party__round__tournament")
+        .first()
+    )
+    if found is not None:
+        raise ArchiveError(
+            _("This installation already holds protocol %(code)s of “%(name)s” (%(slug)s): the "
+              "tournament was imported here before. Delete that copy first to import it again.")
+            % {"code": found.short_code, "name": found.party.round.tournament.name,
+               "slug": found.party.round.tournament.slug}
+        )
+
+
+def free_slug(slug: str, *, strict: bool = False) -> str:
+    """``slug`` if no tournament has it, else the first free ``slug-2``, ``slug-3``…
+
+    With ``strict`` (a slug the user asked for) a taken or invalid slug is refused instead.
+    """
+    field = Tournament._meta.get_field("slug")
+    try:
+        field.run_validators(slug)
+        field.validate(slug, None)
+    except ValidationError as exc:
+        raise ArchiveError(_("Short name “%(slug)s”: %(error)s")
+                           % {"slug": slug, "error": "; ".join(exc.messages)}) from exc
+    taken = Tournament.objects.filter(slug=slug).exists()
+    if not taken:
+        return slug
+    if strict:
+        raise ArchiveError(_("A tournament with the short name “%(slug)s” already exists.")
+                           % {"slug": slug})
+    number = 2
+    while True:
+        suffix = f"-{number}"
+        candidate = slug[: field.max_length - len(suffix)] + suffix
+        if not Tournament.objects.filter(slug=candidate).exists():
+            return candidate
+        number += 1
+
+
+def import_tournament(data: bytes | str | dict[str, Any], *, slug: str | None = None,
+                      actor: Any = None) -> Tournament:
+    """Import a tournament file as a new tournament (see the module's docstring).
+
+    ``actor``, when given, becomes an organizer of the imported tournament.
+    """
+    doc = load(data)
+    importer = _Importer(doc)
+    try:
+        with transaction.atomic():
+            return importer.run(slug, actor)
+    except (DatabaseError, ValueError, TypeError, AttributeError) as exc:
+        importer.discard_files()
+        raise ArchiveError(
+            _("The tournament file is inconsistent and was not imported: %(error)s")
+            % {"error": exc}
+        ) from exc
+    except BaseException:
+        importer.discard_files()
+        raise

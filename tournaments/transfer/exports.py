@@ -1,0 +1,176 @@
+"""Standings, results and the deal-by-deal record of a tournament as sheets (CSV or XLSX).
+
+What is exported depends on the tournament's data only, never on who asks or which database
+holds it: draft rounds are left out for everyone, texts are in the tournament's language
+(unless another is asked for), rows come in a fixed order (round, table number, byes last),
+no database id appears, and totals come from ``scoring.totals`` (the one function for party
+totals) and the standings from ``scoring.results``. Two installations holding the same
+tournament therefore give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.db.models import QuerySet
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from scoring.results import standings_table
+from scoring.totals import party_totals
+from tournaments.models import Pair, Party, Player, Round, Tournament
+from tournaments.transfer.sheets import Cell, Sheet
+
+EXPORTS = ("standings", "results", "deals")
+FORMATS = ("csv", "xlsx")
+
+
+def export_language(tournament: Tournament, language: str | None = None) -> str:
+    """The language of an export: the one asked for if the site has it, else the tournament's."""
+    known = {code for code, _name in settings.LANGUAGES}
+    if language in known:
+        return str(language)
+    return tournament.language if tournament.language in known else settings.LANGUAGE_CODE
+
+
+def _document_time(tournament: Tournament) -> dt.datetime:
+    """The XLSX document's date: the tournament's start, so that it is the same everywhere."""
+    return dt.datetime.combine(tournament.start_date, dt.time())
+
+
+def _entrant_note(entrant: Pair | Player) -> str:
+    """The note of a disqualified or withdrawn pair or player (empty otherwise)."""
+    if entrant.disqualified:
+        return _("disqualified")
+    if entrant.withdrawn:
+        return _("withdrawn")
+    return ""
+
+
+def standings_sheet(tournament: Tournament, *, after_round: int | None = None,
+                    per_player: bool | None = None) -> Sheet:
+    """The standings as on the standings page: rank ("2=" when shared), name, every metric."""
+    table = standings_table(tournament, per_player=per_player, after_round=after_round)
+    header = [_("Rank"), _("Player") if table.per_player else _("Pair")]
+    if not table.per_player:
+        header.append(_("Players"))
+    header += [_("Note"), *(_(metric.name) for metric in table.columns)]
+    rows: list[list[Cell]] = []
+    for row, entrant, values in table.lines():
+        line: list[Cell] = [f"{row.rank}=" if row.shared else row.rank]
+        if table.per_player:
+            line.append(entrant.name)
+        else:
+            line += [entrant.display_name, " / ".join(p.name for p in entrant.players)]
+        line += [_entrant_note(entrant), *values]
+        rows.append(line)
+    title = _("Standings")
+    if after_round is not None:
+        title = _("Standings after round %(number)s") % {"number": after_round}
+    return Sheet(title=title, header=header, rows=rows, when=_document_time(tournament))
+
+
+def published_parties(tournament: Tournament) -> list[Party]:
+    """The parties of the published rounds with their deals and fines, in export order.
+
+    Ordered by round, then table number (parties without a table, the byes, last), then the
+    first pair's name: the same order whatever the database (NULLs sort differently).
+    """
+    parties: QuerySet[Party] = (
+        Party.objects.filter(round__tournament=tournament)
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related(
+            "round__tournament__regulations", "table", "pair_a__player1", "pair_a__player2",
+            "pair_b__player1", "pair_b__player2",
+        )
+        .prefetch_related("deals", "penalties")
+        .order_by("id")
+    )
+    big = 1 << 62
+    return sorted(parties, key=lambda p: (
+        p.round.number, p.table.number if p.table else big, p.pair_a.display_name, p.pk))
+
+
+def _party_cells(party: Party) -> list[Cell]:
+    """Round, table, pair A and pair B of a party."""
+    return [
+        party.round.number,
+        party.table.number if party.table else "",
+        party.pair_a.display_name,
+        party.pair_b.display_name if party.pair_b else _("bye"),
+    ]
+
+
+def _party_header() -> list[str]:
+    """The header cells of ``_party_cells``."""
+    return [_("Round"), _("Table"), _("Pair A"), _("Pair B")]
+
+
+def results_sheet(tournament: Tournament, **_options: Any) -> Sheet:
+    """Every party of the published rounds: table, pairs, score, winner, how it ended."""
+    header = [*_party_header(), _("Points A"), _("Points B"), _("Winner"),
+              _("How the party ended"), _("Status")]
+    rows: list[list[Cell]] = []
+    for party in published_parties(tournament):
+        points = party_totals(party).points
+        winner = party.pair(party.winner) if party.winner else None
+        rows.append([
+            *_party_cells(party),
+            points.get("a", 0),
+            points.get("b", 0) if party.pair_b else "",
+            winner.display_name if winner else "",
+            party.get_end_reason_display(),
+            party.get_status_display(),
+        ])
+    return Sheet(title=_("Results"), header=header, rows=rows, when=_document_time(tournament))
+
+
+def deals_sheet(tournament: Tournament, **_options: Any) -> Sheet:
+    """Every deal of the published rounds with the running totals after it."""
+    header = [*_party_header(), _("Deal"), _("How it ended"), _("Winning pair"), _("Went out"),
+              _("Points A"), _("Points B"), _("Total A"), _("Total B")]
+    rows: list[list[Cell]] = []
+    for party in published_parties(tournament):
+        deals = sorted(party.deals.all(), key=lambda d: d.number)
+        if not deals:
+            continue
+        totals = party_totals(party)
+        cells = _party_cells(party)
+        for deal, running in zip(deals, totals.running, strict=False):
+            winner = party.pair(deal.winner) if deal.winner else None
+            rows.append([
+                *cells,
+                deal.number,
+                deal.get_outcome_display(),
+                winner.display_name if winner else "",
+                deal.went_out.upper(),
+                deal.points_a,
+                deal.points_b,
+                running.get("a", 0),
+                running.get("b", 0),
+            ])
+    return Sheet(title=_("Deals"), header=header, rows=rows, when=_document_time(tournament))
+
+
+SHEETS: dict[str, Callable[..., Sheet]] = {
+    "standings": standings_sheet,
+    "results": results_sheet,
+    "deals": deals_sheet,
+}
+
+
+def export_sheet(tournament: Tournament, what: str, *, language: str | None = None,
+                 after_round: int | None = None, per_player: bool | None = None) -> Sheet:
+    """The sheet ``what`` ("standings", "results" or "deals") in the export's language."""
+    with translation.override(export_language(tournament, language)):
+        return SHEETS[what](tournament, after_round=after_round, per_player=per_player)
+
+
+def export_filename(tournament: Tournament, what: str, fmt: str,
+                    after_round: int | None = None) -> str:
+    """The download's file name, e.g. ``spring-cup-standings-r3.csv``."""
+    suffix = f"-r{after_round}" if after_round is not None else ""
+    return f"{tournament.slug}-{what}{suffix}.{fmt}"

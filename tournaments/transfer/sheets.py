@@ -1,0 +1,230 @@
+"""Tabular files: read an uploaded CSV or XLSX into rows of text; write a sheet as CSV or XLSX.
+
+What is written is deterministic, so that two installations holding the same data give
+byte-identical files: CSV is UTF-8 with a byte-order mark (Excel then reads Cyrillic right),
+comma-separated, CRLF line ends, numbers without trailing zeros; XLSX is written by openpyxl
+and repacked with a fixed time on every zip entry and fixed document dates.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+CSV_TYPE = "text/csv; charset=utf-8"
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+CONTENT_TYPES = {"csv": CSV_TYPE, "xlsx": XLSX_TYPE}
+MAX_UPLOAD_BYTES = 1024 * 1024
+#: The time every entry of a written XLSX carries (the earliest a zip file can hold).
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+XLSX_CREATOR = "domino-tournaments"
+
+Cell = str | int | float | None
+
+
+class SheetError(Exception):
+    """An uploaded file that cannot be read as a table; the message says why."""
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A table to write: a title, the header and the rows; ``when`` dates the XLSX document."""
+
+    title: str
+    header: list[str]
+    rows: list[list[Cell]] = field(default_factory=list)
+    when: dt.datetime = dt.datetime(2000, 1, 1)
+
+
+def number_text(value: float | int) -> str:
+    """A number as text: whole numbers without a decimal point, others with up to 2 decimals."""
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(int(value))
+
+
+def cell_text(value: Cell) -> str:
+    """A cell as the text CSV holds."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, int | float):
+        return number_text(value)
+    return str(value)
+
+
+def _xlsx_value(value: Cell) -> Cell:
+    """A cell as XLSX holds it: whole floats as integers, so both formats show the same."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def to_csv(sheet: Sheet) -> bytes:
+    """The sheet as CSV bytes (UTF-8 with BOM, CRLF line ends)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(sheet.header)
+    for row in sheet.rows:
+        writer.writerow([cell_text(value) for value in row])
+    return out.getvalue().encode("utf-8-sig")
+
+
+def _repack(data: bytes, replace: dict[str, bytes]) -> bytes:
+    """Rewrite a zip with fixed entry times and attributes, replacing some entries' content."""
+    source = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            entry = zipfile.ZipInfo(info.filename, date_time=ZIP_TIME)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o600 << 16
+            target.writestr(entry, replace.get(info.filename, source.read(info)))
+    return out.getvalue()
+
+
+def to_xlsx(sheet: Sheet) -> bytes:
+    """The sheet as an XLSX workbook of one worksheet, the same bytes for the same sheet."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
+    from openpyxl.xml.functions import tostring
+
+    workbook = Workbook()
+    worksheet = workbook.active
+    worksheet.title = _sheet_title(sheet.title)
+    worksheet.append(sheet.header)
+    for cell in worksheet[1]:
+        cell.font = Font(bold=True)
+    worksheet.freeze_panes = "A2"
+    for row in sheet.rows:
+        worksheet.append([_xlsx_value(value) for value in row])
+    for index, title in enumerate(sheet.header, start=1):
+        width = max([len(cell_text(title))] + [len(cell_text(r[index - 1])) for r in sheet.rows])
+        worksheet.column_dimensions[get_column_letter(index)].width = min(60, width + 2)
+    when = sheet.when.replace(tzinfo=None, microsecond=0)
+    props = workbook.properties
+    props.creator = props.lastModifiedBy = XLSX_CREATOR
+    props.title = sheet.title
+    props.created = when
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    props.modified = when  # openpyxl stamps the time of saving; the repack puts ours back
+    return _repack(buffer.getvalue(), {"docProps/core.xml": tostring(props.to_tree())})
+
+
+def _sheet_title(title: str) -> str:
+    """A worksheet name Excel accepts (at most 31 characters, none of ``[]:*?/\\``)."""
+    cleaned = "".join(" " if ch in "[]:*?/\\" else ch for ch in title).strip()
+    return cleaned[:31] or "Sheet"
+
+
+def render(sheet: Sheet, fmt: str) -> bytes:
+    """The sheet in ``fmt`` ("csv" or "xlsx")."""
+    if fmt == "xlsx":
+        return to_xlsx(sheet)
+    return to_csv(sheet)
+
+
+# -- reading an upload -----------------------------------------------------------------------
+
+
+def _text(value: object) -> str:
+    """An XLSX cell's value as text (whole numbers without ".0")."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def _read_xlsx(content: bytes) -> list[list[str]]:
+    """The first worksheet's rows as text."""
+    from openpyxl import load_workbook
+
+    try:
+        workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+        try:
+            rows = [[_text(v) for v in row] for row in workbook.worksheets[0].iter_rows(
+                values_only=True)]
+        finally:
+            workbook.close()
+    except Exception as exc:  # openpyxl raises many kinds on a damaged file
+        raise SheetError(_("The file is not a readable XLSX workbook.")) from exc
+    return rows
+
+
+def _decode(content: bytes) -> str:
+    """Text of a CSV file: UTF-8 (with or without BOM), else Windows-1251 (Russian Excel)."""
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        try:
+            return content.decode("cp1251")
+        except UnicodeDecodeError as exc:  # pragma: no cover - cp1251 decodes almost anything
+            raise SheetError(_("Save the CSV file in UTF-8.")) from exc
+
+
+def _read_csv(content: bytes) -> list[list[str]]:
+    """The rows of a CSV file; the delimiter (comma, semicolon or tab) is detected."""
+    text = _decode(content)
+    if "\x00" in text:
+        raise SheetError(_("The file is not a CSV or XLSX table."))
+    first_line = text.split("\n", 1)[0]
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(
+            first_line, delimiters=",;\t"
+        )
+    except csv.Error:
+        dialect = csv.excel
+    try:
+        return [list(row) for row in csv.reader(io.StringIO(text), dialect)]
+    except csv.Error as exc:
+        raise SheetError(_("The CSV file cannot be read: %(error)s") % {"error": exc}) from exc
+
+
+def is_xlsx(filename: str, content: bytes) -> bool:
+    """Whether an upload is an XLSX workbook (by its name, or a zip's signature)."""
+    return filename.lower().endswith(".xlsx") or content[:4] == b"PK\x03\x04"
+
+
+def size_error(size: int) -> str:
+    """Why an upload of ``size`` bytes is refused ("" when it is not too large)."""
+    if size <= MAX_UPLOAD_BYTES:
+        return ""
+    return _("The file is too large (at most %(mb)s MB).") % {
+        "mb": MAX_UPLOAD_BYTES // (1024 * 1024)}
+
+
+def read_rows(filename: str, content: bytes) -> list[tuple[int, list[str]]]:
+    """The non-empty rows of an uploaded CSV or XLSX file, each with its row number (from 1).
+
+    Cells are stripped text; rows whose cells are all empty are left out but keep their
+    numbers counted, so that a row number is what the organizer sees in his spreadsheet.
+    """
+    if size_error(len(content)):
+        raise SheetError(size_error(len(content)))
+    if not content.strip():
+        raise SheetError(_("The file is empty."))
+    rows = _read_xlsx(content) if is_xlsx(filename, content) else _read_csv(content)
+    out = []
+    for number, row in enumerate(rows, start=1):
+        cells = [cell.strip() for cell in row]
+        if any(cells):
+            out.append((number, cells))
+    return out
+
+
+def table_bytes(header: Sequence[str], rows: Sequence[Sequence[Cell]], fmt: str,
+                title: str) -> bytes:
+    """A small table (a template to fill in) as CSV or XLSX bytes."""
+    return render(Sheet(title=title, header=list(header), rows=[list(r) for r in rows]), fmt)
