@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from referee.models import PartyDesk, PartyEvent, Penalty, Ruling
 from referee.services import WARNING_CATEGORIES, no_show_due_at
-from scoring.models import Deal
+from scoring.models import Deal, Protocol
 from scoring.rules import get_rule_set
 from scoring.services import deals_after_expiry
 from scoring.totals import compute_party_totals, party_totals
@@ -168,8 +168,10 @@ def alerts(party: Party, phase: str, party_desk: PartyDesk) -> list[dict[str, st
 
 
 def awaiting_signatures(party: Party) -> bool:
-    """A finished party waits for the protocol's signatures (until the sign-off records them)."""
-    return party.status == Party.Status.FINISHED
+    """A finished party waits for the protocol's signatures until a version is signed."""
+    if party.status != Party.Status.FINISHED:
+        return False
+    return not party.protocols.filter(status=Protocol.Status.SIGNED).exists()
 
 
 def _player_row(party: Party, seat: str) -> dict[str, Any]:

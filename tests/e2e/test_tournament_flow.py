@@ -354,6 +354,9 @@ def test_round_from_registration_to_signed_protocol(
     # not asserted here; the referee's own screen is checked above.
     screenshot(ref, "party_360_signed")
     protocol.screenshot(path=str(SHOTS / "protocol_section.png"))
+    ref.get_by_role("link", name="Referee screen").click()
+    expect(ref.locator("#scoreboard .ref-phase")).to_have_text("Finished")
+    expect(ref.locator("#panel")).not_to_contain_text("waiting for signatures")
 
     # The spectator's standings refresh by themselves: the winners lead with a win.
     fan.clock.run_for(11_000)
