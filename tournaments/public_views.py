@@ -114,6 +114,7 @@ def cached_for_field(
 # -- QR codes of the tables --------------------------------------------------------------
 
 _qr_memo: dict[str, str] = {}
+QR_MEMO_MOST = 5000  # codes kept in a process (about 2 KB each)
 
 
 def _make_qr_svg(url: str) -> str:
@@ -128,12 +129,16 @@ def qr_svgs(urls: Iterable[str]) -> dict[str, SafeString]:
     wanted = list(dict.fromkeys(urls))
     missing = [url for url in wanted if url not in _qr_memo]
     if missing:
-        keys = {f"qr-svg:{url}": url for url in missing}
-        _qr_memo.update({keys[key]: svg for key, svg in cache.get_many(list(keys)).items()})
-        made = {url: _make_qr_svg(url) for url in missing if url not in _qr_memo}
+        if len(_qr_memo) + len(missing) > QR_MEMO_MOST:
+            _qr_memo.clear()
+        keys = {f"qr-svg:{hashlib.sha256(url.encode()).hexdigest()}": url for url in missing}
+        found = {keys[key]: svg for key, svg in cache.get_many(list(keys)).items()}
+        made = {url: _make_qr_svg(url) for url in missing if url not in found}
         if made:
-            cache.set_many({f"qr-svg:{url}": svg for url, svg in made.items()}, QR_CACHE_SECONDS)
-            _qr_memo.update(made)
+            cache.set_many(
+                {key: made[url] for key, url in keys.items() if url in made}, QR_CACHE_SECONDS
+            )
+        _qr_memo.update(found | made)
     return {url: mark_safe(_qr_memo[url]) for url in wanted}  # noqa: S308 - made by segno
 
 
