@@ -236,17 +236,7 @@ def correct_deal(
     deal.points_b = score.points["b"]
     deal.went_out = went_out or ""
     deal.pips = pips or None
-    deal.save()
-    append_event(
-        party,
-        "deal_corrected",
-        actor=actor,
-        reason=reason,
-        data={"deal": deal.number, "before": before, "after": _deal_data(deal)},
-    )
-    evaluate_party(party, actor)
-    bump_version(party)
-    return deal
+    return _save_changed_deal(party, deal, "deal_corrected", before, actor, reason)
 
 
 @transaction.atomic
@@ -261,10 +251,17 @@ def annul_deal(
     deal.outcome = Deal.Outcome.ANNULLED
     deal.winner = ""
     deal.points_a = deal.points_b = 0
+    return _save_changed_deal(party, deal, "deal_annulled", before, actor, reason)
+
+
+def _save_changed_deal(
+    party: Party, deal: Deal, kind: str, before: dict[str, Any], actor: Any, reason: str
+) -> Deal:
+    """Save a corrected or annulled deal, log old and new values, re-evaluate the party."""
     deal.save()
     append_event(
         party,
-        "deal_annulled",
+        kind,
         actor=actor,
         reason=reason,
         data={"deal": deal.number, "before": before, "after": _deal_data(deal)},
