@@ -186,9 +186,13 @@ def can_use_player_area(user: Any, player: Any) -> bool:
 # -- import and export (tournaments.transfer) ------------------------------------------------
 
 
-def can_export(user: Any, tournament: Tournament) -> bool:
-    """Standings, results and deals are exported by whoever sees the tournament."""
-    return can_view(user, tournament)
+#: The public page whose switch also governs an export (deals are part of the results).
+EXPORT_PAGES = {"standings": "standings", "results": "results", "deals": "results"}
+
+
+def can_export(user: Any, tournament: Tournament, what: str) -> bool:
+    """An export (standings, results, deals) is for whoever may see its public page."""
+    return can_see_public_page(user, tournament, EXPORT_PAGES[what])
 
 
 def can_import_roster(user: Any, tournament: Tournament) -> bool:

@@ -17,7 +17,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.urls import reverse
 
-from referee.models import PartyEvent
+from referee.models import PartyEvent, Penalty
 from referee.services import (
     cancel_penalty,
     check_in,
@@ -43,8 +43,9 @@ User = get_user_model()
 @pytest.fixture
 def demo(protocol_files):
     """The demo (three Swiss rounds, signed protocols) with what the demo lacks: referee
-    settings, warnings, fines (one cancelled), an out-of-turn reshuffle, a check-in, a signed
-    protocol amended by the chief referee, a withdrawn pair, a referee of two tables."""
+    settings, warnings, fines (one escalated from a warning, one cancelled), an out-of-turn
+    reshuffle, a check-in, a signed protocol amended by the chief referee, a withdrawn pair,
+    a referee of two tables."""
     call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     t = Tournament.objects.get(slug="demo-cup")
     chief, referee = User.objects.get(username="chief"), User.objects.get(username="referee")
@@ -54,8 +55,9 @@ def demo(protocol_files):
                    .order_by("table__number"))
     waiting = Party.objects.filter(round=third, status=Party.Status.SCHEDULED).order_by(
         "table__number").first()
-    give_warning(started[0].pk, side="a", category="talking", seat="a1",
-                 reason="Разговоры во время кона", actor=chief)
+    for _again in range(2):  # the repeated warning is a fine, escalated from the first
+        give_warning(started[0].pk, side="a", category="talking", seat="a1",
+                     reason="Разговоры во время кона", actor=chief)
     give_fine(started[0].pk, side="b", category="signs", seat="b2", points=25,
               reason="Знаки партнёру", actor=chief)
     rule_out_of_turn(started[1].pk, seat="b1", choice="reshuffle", reason="Ход не в очередь",
@@ -164,6 +166,8 @@ def test_round_trip_gives_byte_identical_standings_exports(demo):
     assert all(counts[name] for name in ("referee_settings", "party_desks", "penalties",
                                          "rulings", "protocols", "signatures"))
     assert Protocol.objects.filter(party__round__tournament=demo, status="superseded").exists()
+    escalated = Penalty.objects.get(party__round__tournament=demo, escalated_from__isnull=False)
+    assert escalated.kind == "fine" and escalated.escalated_from.kind == "warning"
     before = all_exports(demo)
     deals, events = deal_records(demo), event_log(demo)
     data = archive.export_bytes(demo)
@@ -181,6 +185,8 @@ def test_round_trip_gives_byte_identical_standings_exports(demo):
     for name in before:
         assert after[name] == before[name], name
     assert deal_records(imported) == deals
+    fine = Penalty.objects.get(party__round__tournament=imported, escalated_from__isnull=False)
+    assert fine.escalated_from.party_id == fine.party_id and fine.escalated_from.kind == "warning"
     assert event_log(imported) == events
     assert normalized(archive.export_tournament(imported)) == normalized(json.loads(data))
     # the protocol verifies: its file by upload, its public id by the QR code's link
@@ -381,6 +387,7 @@ def test_download_and_upload_pages(client, round_robin, organizer, make_user):
     data = response.content
     detail = client.get(round_robin.get_absolute_url()).content.decode()
     assert url in detail and reverse("tournaments:import", args=[round_robin.slug]) in detail
+    assert reverse("tournaments:tournament_import") in detail
     wipe(round_robin)
     create_tournament(name="Другой", slug="krug", organizer=organizer)
     importer = make_user("importer", organizer=True)

@@ -163,6 +163,21 @@ def test_download_pages(client, played):
                               args=[played.slug, "results", "pdf"])).status_code == 404
 
 
+def test_switched_off_public_pages_switch_their_exports_off(client, played, referee_user):
+    Tournament.objects.filter(pk=played.pk).update(public_results=False)
+
+    def url(what: str) -> str:
+        return reverse("tournaments:export_download", args=[played.slug, what, "csv"])
+
+    assert client.get(url("standings")).status_code == 200
+    assert client.get(url("results")).status_code == 404
+    assert client.get(url("deals")).status_code == 404
+    page = client.get(reverse("tournaments:export", args=[played.slug])).content.decode()
+    assert "standings.xlsx" in page and "results.xlsx" not in page
+    client.force_login(referee_user)
+    assert client.get(url("deals")).status_code == 200
+
+
 def test_private_tournament_exports_only_to_its_people(client, played, make_user, organizer):
     Tournament.objects.filter(pk=played.pk).update(public=False)
     url = reverse("tournaments:export_download", args=[played.slug, "standings", "csv"])

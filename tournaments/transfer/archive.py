@@ -430,9 +430,8 @@ class _Importer:
                 setattr(obj, field.attname, user.pk if user else None)
             elif kind == "ref":
                 target = SECTION_OF[field.related_model]
-                if target == SECTION_OF.get(model) and raw is not None and (
-                        int(raw) not in self.ids[target]):
-                    deferred.append((field.attname, raw))  # a later record of this section
+                if target == SECTION_OF.get(model) and raw is not None:
+                    deferred.append((field.attname, raw))  # set once the section is in
                     continue
                 setattr(obj, field.attname, self.ref(target, raw, at, field.null))
             elif kind == "file":
@@ -464,33 +463,58 @@ class _Importer:
         self.stored.append((storage, saved))
         setattr(obj, field.attname, saved)
 
-    def insert(self, obj: models.Model) -> None:
-        """Insert a new record as it is (``raw``: no automatic times, append-only respected)."""
-        obj.save_base(raw=True, force_insert=True)
+    def insert(self, model: type[models.Model], objs: list[models.Model]) -> None:
+        """Insert new records as they are, in order, and learn their ids.
+
+        ``raw`` as ``loaddata`` inserts: no automatic times, so a deal's ``recorded_at`` and an
+        event's ``at`` stay as recorded; the append-only event log only gets new rows. In
+        batches where the database returns the ids of a multi-row insert, else one by one.
+        """
+        if not connection.features.can_return_rows_from_bulk_insert:
+            for obj in objs:
+                obj.save_base(raw=True, force_insert=True)
+            return
+        meta = model._meta
+        fields = [f for f in meta.concrete_fields if not (f.primary_key and not f.is_relation)]
+        returning = None if meta.pk.is_relation else [meta.pk]
+        size = connection.ops.bulk_batch_size(fields, objs) or len(objs) or 1
+        for start in range(0, len(objs), size):
+            chunk = objs[start:start + size]
+            rows = model._base_manager._insert(chunk, fields=fields, returning_fields=returning,
+                                               raw=True)
+            for obj, row in zip(chunk, rows if returning else [()] * len(chunk), strict=True):
+                if returning:
+                    obj.pk = row[0]
+                obj._state.adding = False
+                obj._state.db = connection.alias
 
     def section(self, section: Section) -> None:
         """Insert every record of a section in the file's order."""
-        pending: list[tuple[models.Model, list[tuple[str, Any]], str]] = []
+        objs: list[models.Model] = []
+        built: list[tuple[int | None, dict[str, list[int]], list[tuple[str, Any]], str]] = []
         for index, record in enumerate(self.doc.get(section.name, [])):
             where = f"{section.name}[{index}]"
             deferred: list[tuple[str, Any]] = []
             obj, many = self.build(section.model, record, where, deferred)
             if section.model is Protocol and obj.sha256 and not obj.file:
                 raise self.fail(where, _("the signed PDF is missing."))
-            self.insert(obj)
-            if "id" in record:
-                try:
-                    self.ids[section.name][int(record["id"])] = obj.pk
-                except (TypeError, ValueError) as exc:
-                    raise self.fail(where, _("the record's id is not a number.")) from exc
+            try:
+                source_id = int(record["id"]) if "id" in record else None
+            except (TypeError, ValueError) as exc:
+                raise self.fail(where, _("the record's id is not a number.")) from exc
+            objs.append(obj)
+            built.append((source_id, many, deferred, where))
+        self.insert(section.model, objs)
+        for obj, (source_id, _many, _deferred, _where) in zip(objs, built, strict=True):
+            if source_id is not None:
+                self.ids[section.name][source_id] = obj.pk
+        for obj, (_source_id, many, deferred, where) in zip(objs, built, strict=True):
             for name, ids in many.items():
                 getattr(obj, name).set(ids)
-            if deferred:
-                pending.append((obj, deferred, where))
-        for obj, deferred, where in pending:  # references to later records of the section
-            values = {attname: self.ref(section.name, raw, f"{where}.{attname}", True)
-                      for attname, raw in deferred}
-            section.model._default_manager.filter(pk=obj.pk).update(**values)
+            if deferred:  # references within the section, known now
+                values = {attname: self.ref(section.name, raw, f"{where}.{attname}", True)
+                          for attname, raw in deferred}
+                section.model._default_manager.filter(pk=obj.pk).update(**values)
 
     def tournament_record(self, slug: str | None) -> Tournament:
         """Insert the tournament under a free slug (or the one asked for)."""
@@ -501,7 +525,7 @@ class _Importer:
         tournament, _many = self.build(Tournament, record, "tournament", [])
         for name in ID_LISTS:
             setattr(tournament, name, [])
-        self.insert(tournament)
+        self.insert(Tournament, [tournament])
         self.tournament = tournament
         self.lists = lists
         return tournament

@@ -32,7 +32,7 @@ from tournaments.models import Player, Tournament
 from tournaments.services import register_pair, register_player
 from tournaments.transfer.sheets import SheetError, read_rows, table_bytes
 
-MAX_ROWS = 5000
+MAX_ROWS = 2000
 #: The columns, each with the header names it is recognised by (compared loosely).
 COLUMNS: dict[str, tuple[str, ...]] = {
     "name": ("name", "player", "player name", "имя", "игрок", "фио"),

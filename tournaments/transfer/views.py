@@ -130,13 +130,13 @@ def _int_param(request: HttpRequest, name: str) -> int | None:
 def export_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Every download of a tournament: standings, results, deals; the tournament file."""
     tournament = _tournament_for(request, slug)
-    if not permissions.can_export(request.user, tournament):
-        raise Http404
+    allowed = [what for what in exports.EXPORTS
+               if permissions.can_export(request.user, tournament, what)]
     numbers = list(tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("number")
                    .values_list("number", flat=True))
     return render(request, "tournaments/export.html", {
         "tournament": tournament,
-        "exports": exports.EXPORTS,
+        "allowed": allowed,
         "formats": exports.FORMATS,
         "numbers": numbers,
         "individual": tournament.format == Tournament.Format.INDIVIDUAL,
@@ -149,7 +149,7 @@ def export_download(request: HttpRequest, slug: str, what: str, fmt: str) -> Htt
     tournament = _tournament_for(request, slug)
     if what not in exports.EXPORTS or fmt not in exports.FORMATS:
         raise Http404
-    if not permissions.can_export(request.user, tournament):
+    if not permissions.can_export(request.user, tournament, what):
         raise Http404
     after_round = _int_param(request, "after_round") if what == "standings" else None
     per_player = None
