@@ -21,6 +21,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
 
+from referee.models import Penalty, Ruling
+from scoring.models import Deal
 from scoring.results import StandingsTable, standings_table
 from scoring.standings import METRICS
 from scoring.totals import party_totals
@@ -484,6 +486,80 @@ class PartyViewSet(viewsets.ReadOnlyModelViewSet):
         )
 
 
+class DealRecordSerializer(serializers.ModelSerializer):
+    """A recorded deal, as the protocol shows it."""
+
+    outcome = serializers.CharField(read_only=True)
+    winner = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Deal
+        fields = ["id", "party", "number", "outcome", "winner", "points_a", "points_b",
+                  "went_out", "pips", "tiles", "note", "recorded_at", "updated_at"]
+
+
+class PenaltyRecordSerializer(serializers.ModelSerializer):
+    """A warning, fine or disqualification given in a party."""
+
+    kind = serializers.CharField(read_only=True)
+    category = serializers.CharField(read_only=True)
+    side = serializers.CharField(read_only=True)
+    mode = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Penalty
+        fields = ["id", "party", "kind", "category", "side", "player", "points", "mode",
+                  "deal_number", "escalated_from", "cancelled", "reason", "created_at"]
+
+
+class RulingRecordSerializer(serializers.ModelSerializer):
+    """A referee's ruling in a party (out of turn, false pass, touched tile, no-show, …)."""
+
+    kind = serializers.CharField(read_only=True)
+    side = serializers.CharField(read_only=True)
+    choice = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Ruling
+        fields = ["id", "party", "kind", "side", "seat", "player", "choice", "deal_number",
+                  "deal", "penalty", "details", "reason", "created_at"]
+
+
+class _PartyRecordViewSet(viewsets.ReadOnlyModelViewSet):
+    """Read access to the records of parties the user may see (writes go through the desk)."""
+
+    filterset_fields = ["party"]
+
+    def get_queryset(self) -> QuerySet:
+        """Records of visible parties; those of a draft draw only for its organizers."""
+        model = self.serializer_class.Meta.model
+        return (
+            model.objects.filter(
+                party__round__tournament__in=visible_tournaments(self.request.user)
+            )
+            .filter(_published_q(self.request.user, "party__round__"))
+            .order_by("party_id", "id")
+        )
+
+
+class DealViewSet(_PartyRecordViewSet):
+    """Deals of visible parties."""
+
+    serializer_class = DealRecordSerializer
+
+
+class PenaltyViewSet(_PartyRecordViewSet):
+    """Warnings, fines and disqualifications of visible parties."""
+
+    serializer_class = PenaltyRecordSerializer
+
+
+class RulingViewSet(_PartyRecordViewSet):
+    """Rulings of visible parties."""
+
+    serializer_class = RulingRecordSerializer
+
+
 class RoundSerializer(serializers.ModelSerializer):
     """A round: its status, the draw's seed and warnings."""
 
@@ -755,6 +831,9 @@ router.register("pairs", PairViewSet, basename="pair")
 router.register("tables", TableViewSet, basename="table")
 router.register("parties", PartyViewSet, basename="party")
 router.register("rounds", RoundViewSet, basename="round")
+router.register("deals", DealViewSet, basename="deal")
+router.register("penalties", PenaltyViewSet, basename="penalty")
+router.register("rulings", RulingViewSet, basename="ruling")
 
 urlpatterns = router.urls
 
