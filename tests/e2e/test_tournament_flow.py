@@ -361,6 +361,9 @@ def test_round_from_registration_to_signed_protocol(
     # The spectator's standings refresh by themselves: the winners lead with a win.
     fan.clock.run_for(11_000)
     expect(rows.first.locator("td").nth(1)).to_contain_text(pair_a)
+    # before the swap every pair shares rank "1="; wait for the refreshed table itself
+    expect(rows.first.locator("td").nth(0)).to_have_text("1", timeout=20_000)
+    expect(rows.first).to_contain_text("205")
     after = standings(fan)
     assert [after[pair_a][k] for k in ("#", "MP", "PD", "PF")] == ["1", "2", "185", "205"]
     assert [after[pair_b][k] for k in ("#", "MP", "PD", "PF")] == ["8", "0", "-185", "20"]
