@@ -185,9 +185,11 @@ def _end_reason(party: Party, extra_deal: bool) -> str:
     if party.end_reason == Party.EndReason.TARGET:
         text = f"{text} · {regulations.target}"
     elif party.end_reason == Party.EndReason.TIME:
-        text = f"{text} · {regulations.party_minutes} {_('min')}"
+        minutes = _("min")
+        text = f"{text} · {regulations.party_minutes} {minutes}"
     if extra_deal:
-        text = f"{text} · {_('extra deal')}"
+        extra = _("extra deal")
+        text = f"{text} · {extra}"
     return text
 
 
