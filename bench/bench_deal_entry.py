@@ -149,13 +149,14 @@ def free_port() -> int:
 def start_gunicorn(env: dict[str, str], sqlite: bool) -> tuple[subprocess.Popen, int]:
     """Start gunicorn and wait until it answers.
 
-    Sync workers, one more than the cores (the work is CPU-bound; SQLite: one worker, as SQLite
-    has one writer). BENCH_WORKERS overrides the count; BENCH_ACCESS_LOG names a file for
-    gunicorn's access log with the server-side time of every request.
+    Sync workers, one per core (the work is CPU-bound and PostgreSQL needs CPU too: more
+    workers measured worse here; SQLite: one worker, as SQLite has one writer).
+    BENCH_WORKERS overrides the count; BENCH_ACCESS_LOG names a file for gunicorn's access
+    log with the server-side time of every request.
     """
     port = free_port()
     cores = os.cpu_count() or 1
-    workers = "1" if sqlite else os.environ.get("BENCH_WORKERS", str(cores + 1))
+    workers = "1" if sqlite else os.environ.get("BENCH_WORKERS", str(cores))
     gunicorn = Path(sys.executable).with_name("gunicorn")
     command = [str(gunicorn), "config.wsgi:application", "--bind", f"{HOST}:{port}",
                "--workers", workers, "--worker-class", "sync", "--backlog", "2048",
