@@ -69,7 +69,11 @@ class Penalty(RefereeRecord):
     )
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
     category = models.CharField(_("violation"), max_length=20, choices=Category.choices)
-    side = models.CharField(_("pair"), max_length=1, choices=[("a", "A"), ("b", "B")])
+    side = models.CharField(
+        _("side"),
+        max_length=2,
+        choices=[("a", "A"), ("b", "B"), ("a1", "A1"), ("b1", "B1"), ("a2", "A2"), ("b2", "B2")],
+    )
     player = models.ForeignKey(
         "tournaments.Player",
         verbose_name=_("player"),
@@ -81,6 +85,7 @@ class Penalty(RefereeRecord):
     points = models.PositiveIntegerField(_("points"), default=0)
     mode = models.CharField(_("fine mode"), max_length=10, choices=Mode.choices, blank=True)
     deal_number = models.PositiveIntegerField(_("deal"), null=True, blank=True)
+    game = models.PositiveIntegerField(_("game"), default=1)
     escalated_from = models.ForeignKey(
         "self",
         verbose_name=_("escalated from"),
@@ -242,7 +247,11 @@ class Ruling(RefereeRecord):
         related_name="rulings",
     )
     kind = models.CharField(_("ruling"), max_length=20, choices=Kind.choices)
-    side = models.CharField(_("pair"), max_length=1, choices=[("a", "A"), ("b", "B")])
+    side = models.CharField(
+        _("side"),
+        max_length=2,
+        choices=[("a", "A"), ("b", "B"), ("a1", "A1"), ("b1", "B1"), ("a2", "A2"), ("b2", "B2")],
+    )
     seat = models.CharField(_("player's seat"), max_length=2, blank=True)
     player = models.ForeignKey(
         "tournaments.Player",
@@ -254,6 +263,7 @@ class Ruling(RefereeRecord):
     )
     choice = models.CharField(_("choice"), max_length=20, choices=Choice.choices, blank=True)
     deal_number = models.PositiveIntegerField(_("deal"), null=True, blank=True)
+    game = models.PositiveIntegerField(_("game"), default=1)
     details = models.JSONField(_("details"), default=dict, blank=True)
     deal = models.ForeignKey(
         "scoring.Deal",

@@ -7,7 +7,6 @@ the pages and the API.
 from __future__ import annotations
 
 from collections import Counter
-from types import SimpleNamespace
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -19,9 +18,8 @@ from django.utils.translation import gettext_lazy
 from referee.models import PartyDesk, PartyEvent, Penalty, Ruling
 from referee.services import WARNING_CATEGORIES, no_show_due_at
 from scoring.models import Deal, Protocol
-from scoring.rules import get_rule_set
-from scoring.services import deals_after_expiry
-from scoring.totals import compute_party_totals, party_totals
+from scoring.services import party_decision
+from scoring.totals import party_rows, party_totals
 from tournaments import permissions
 from tournaments.models import Party, Round, Tournament
 
@@ -118,18 +116,7 @@ def party_phase(party: Party, totals: Any) -> str:
         return PHASE_FINISHED
     if party.status == Party.Status.SCHEDULED:
         return PHASE_SCHEDULED
-    tournament = party.round.tournament
-    expired = party.time_expired_at is not None or party.seconds_left() <= 0
-    return (
-        get_rule_set(tournament.rule_set)
-        .decide(
-            totals,
-            tournament.regulations.rules_config(),
-            time_expired=expired,
-            deals_after_expiry=deals_after_expiry(party) if party.time_expired_at else 0,
-        )
-        .state
-    )
+    return party_decision(party, totals=totals).state
 
 
 PHASE_LABELS = {
@@ -265,26 +252,8 @@ def fresh_summary(party_id: int, party: Party | None = None) -> dict[str, Any]:
     """
     if party is None or party.pk != party_id:
         party = Party.objects.select_related("round__tournament__regulations").get(pk=party_id)
-    tournament = party.round.tournament
-    deals = Deal.objects.filter(party_id=party_id).order_by().values(*DEAL_FIELDS)
-    fines = (
-        Penalty.objects.filter(party_id=party_id, kind=Penalty.Kind.FINE, cancelled=False)
-        .order_by()
-        .values(*PENALTY_FIELDS)
-    )
-    totals = compute_party_totals(
-        tournament.rule_set,
-        tournament.regulations.rules_config(),
-        [SimpleNamespace(**row) for row in deals],
-        [SimpleNamespace(**row) for row in fines],
-        end_reason=party.end_reason,
-        winner=party.winner,
-    )
+    totals = party_totals(party, party_rows(party))
     return _summary(party, totals)[0]
-
-
-DEAL_FIELDS = ("number", "outcome", "winner", "points_a", "points_b", "pips")
-PENALTY_FIELDS = ("kind", "side", "points", "mode", "cancelled")
 
 
 def _summary(party: Party, totals: Any = None) -> tuple[dict[str, Any], Any]:

@@ -14,41 +14,27 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Case, Count, F, JSONField, Max, Q, QuerySet, Sum, Value, When
+from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from referee.models import Penalty
 from scoring.models import Deal
 from scoring.standings import METRICS, PartyResult, StandingRow, compute_standings
-from scoring.totals import compute_party_totals, fine_facts
+from scoring.totals import (
+    DEAL_ROW_FIELDS,
+    FINE_ROW_FIELDS,
+    DealRow,
+    FineRow,
+    compute_party_totals,
+    fine_facts,
+)
 from tournaments.models import Pair, Party, Player, Round, Tournament
 
 CACHE_SECONDS = 600
 FORFEIT_REASONS = (Party.EndReason.FORFEIT, Party.EndReason.DISQUALIFICATION)
 DECIDED_WITHOUT_PLAY = (*FORFEIT_REASONS, Party.EndReason.BYE)
-
-
-class DealRow(NamedTuple):
-    """The fields of a deal that the totals need."""
-
-    number: int
-    outcome: str
-    winner: str
-    points_a: int
-    points_b: int
-    pips: dict[str, int] | None
-
-
-class FineRow(NamedTuple):
-    """The fields of a penalty that the totals need."""
-
-    side: str
-    points: int
-    mode: str
-    kind: str
-    cancelled: bool
 
 
 @dataclass(frozen=True)
@@ -125,25 +111,14 @@ def deal_and_fine_rows(
     Two queries and no model instances, whatever the number of parties.
     """
     by_party: dict[int, list[DealRow]] = defaultdict(list)
-    deal_rows = (
-        deals.order_by()
-        .annotate(
-            carry_pips=Case(
-                When(outcome=Deal.Outcome.DRAWN_FISH, then=F("pips")),
-                default=Value(None),
-                output_field=JSONField(),
-            )
-        )
-        .values_list("party_id", "number", "outcome", "winner", "points_a", "points_b",
-                     "carry_pips")
-    )
+    deal_rows = deals.order_by().values_list("party_id", *DEAL_ROW_FIELDS)
     for party_id, *deal in deal_rows:
         by_party[party_id].append(DealRow(*deal))
     fines: dict[int, list[FineRow]] = defaultdict(list)
     fine_rows = (
         penalties.filter(kind=Penalty.Kind.FINE, cancelled=False)
         .order_by()
-        .values_list("party_id", "side", "points", "mode", "kind", "cancelled")
+        .values_list("party_id", *FINE_ROW_FIELDS)
     )
     for party_id, *fine in fine_rows:
         fines[party_id].append(FineRow(*fine))

@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from referee.eventlog import append_event
 from scoring.locking import assert_party_editable, open_protocol
 from scoring.models import Deal
-from scoring.rules import DealFacts, RuleError, get_rule_set
-from scoring.totals import party_totals
+from scoring.rules import NEXT_GAME, DealFacts, PartyDecision, RuleError, get_rule_set
+from scoring.totals import DealRow, party_rows, party_totals
 from tournaments.errors import ServiceError, translate_engine_error
 from tournaments.models import Party
 from tournaments.services import bump_version, lock_party
@@ -36,6 +36,11 @@ def _facts(
     went_out: str | None,
     pips: dict[str, int] | None,
     points: dict[str, int] | None,
+    *,
+    tiles: dict[str, list] | None = None,
+    plays: list | None = None,
+    led: str | None = None,
+    game: int = 1,
 ) -> DealFacts:
     """Build the engine's deal facts from request values (empty strings mean none)."""
     return DealFacts(
@@ -44,6 +49,44 @@ def _facts(
         went_out=went_out or None,
         pips=pips or None,
         points=points or None,
+        tiles=tiles or None,
+        plays=plays or None,
+        led=led or None,
+        game=game,
+    )
+
+
+def side_letter(key: str) -> str:
+    """The party side ("a" or "b") of an engine side or seat ("b2" → "b")."""
+    return key.rstrip("0123456789")
+
+
+def _store_score(deal: Deal, score: Any) -> None:
+    """Put a deal's score on the row: per engine side, summed per party side, the carry."""
+    points = {"a": 0, "b": 0}
+    for key, value in score.points.items():
+        points[side_letter(key)] += value
+    deal.outcome = score.outcome
+    deal.winner = score.winner or ""
+    deal.points_a = points["a"]
+    deal.points_b = points["b"]
+    deal.scores = None if set(score.points) <= {"a", "b"} else dict(score.points)
+    deal.carry = score.carry
+    deal.play_points = score.play_points
+    deal.game = score.game
+
+
+def _after_expiry(rows: list[DealRow], moment: Any, game: int | None = None) -> int:
+    """Deals (not annulled) recorded after ``moment``, of ``game`` when given."""
+    if moment is None:
+        return 0
+    return sum(
+        1
+        for row in rows
+        if row.outcome != Deal.Outcome.ANNULLED
+        and row.recorded_at is not None
+        and row.recorded_at > moment
+        and (game is None or row.game == game)
     )
 
 
@@ -58,50 +101,147 @@ def deals_after_expiry(party: Party) -> int:
     )
 
 
-def expiry_moment(party: Party) -> Any:
-    """The moment the party's time ran out, or None while time is left or the clock stands."""
+def expiry_moment(party: Party, seconds_left: float | None = None) -> Any:
+    """The moment the party's (or given) time ran out, or None while time is left or paused."""
     if not party.started_at or party.paused_at:
         return None
-    left = party.seconds_left()
+    left = party.seconds_left() if seconds_left is None else seconds_left
     if left > 0:
         return None
     return timezone.now() + timezone.timedelta(seconds=left)
 
 
-def evaluate_party(party: Party, actor: Any = None) -> str:
-    """Apply the rule set's decision after a change: finish, reopen, or keep playing."""
+def note_expiry(party: Party) -> None:
+    """Mark the party's (and the game's) time as run out if it has; the caller holds the lock."""
+    if party.time_expired_at is None:
+        moment = expiry_moment(party)
+        if moment is not None:
+            party.time_expired_at = moment
+            party.save(update_fields=["time_expired_at"])
+            append_event(party, "time_expired", actor=None, data={"at": moment.isoformat()})
+    if party.round.tournament.plays_games and party.game_expired_at is None:
+        moment = expiry_moment(party, party.game_seconds_left())
+        if moment is not None:
+            party.game_expired_at = moment
+            party.save(update_fields=["game_expired_at"])
+            append_event(
+                party,
+                "game_time_expired",
+                actor=None,
+                data={"game": party.game, "at": moment.isoformat()},
+            )
+
+
+def party_decision(
+    party: Party, rows: list[DealRow] | None = None, totals: Any = None
+) -> PartyDecision:
+    """The rule set's decision for the party's state (games have a clock of their own).
+
+    ``rows`` (the party's deal rows) and ``totals`` are loaded when not given.
+    """
+    if rows is None or totals is None:
+        loaded = party_rows(party)
+        rows, totals = loaded[0], party_totals(party, loaded)
     tournament = party.round.tournament
     rule_set = get_rule_set(tournament.rule_set)
+    cfg = tournament.regulations.rules_config()
+    running = party.started_at is not None and party.paused_at is None
+    match_expired = party.time_expired_at is not None or (running and party.seconds_left() <= 0)
+    if rule_set.plays_games:
+        game_expired = party.game_expired_at is not None or (
+            running and party.game_seconds_left() <= 0
+        )
+        return rule_set.decide(
+            totals,
+            cfg,
+            time_expired=game_expired,
+            deals_after_expiry=_after_expiry(rows, party.game_expired_at, party.game),
+            match_time_expired=match_expired,
+        )
+    return rule_set.decide(
+        totals,
+        cfg,
+        time_expired=match_expired,
+        deals_after_expiry=_after_expiry(rows, party.time_expired_at),
+    )
+
+
+def _follow_games(party: Party, totals: Any, decision: PartyDecision, actor: Any) -> None:
+    """Keep the party's game in play in step with the match: the next game once one is won."""
+    games = getattr(totals, "games", None)
+    if not games:
+        return
+    current = games[-1].number
+    wanted = current + 1 if decision.state == NEXT_GAME else current
+    wanted = max(wanted, 1)
+    if party.game == wanted:
+        return
+    previous = party.game
+    party.game = wanted
+    party.game_started_seconds = party.elapsed_seconds()
+    party.game_expired_at = None
+    party.save(update_fields=["game", "game_started_seconds", "game_expired_at"])
+    if wanted > previous:
+        append_event(
+            party,
+            "game_finished",
+            actor=actor,
+            data={
+                "game": previous,
+                "winner": decision.winner or "",
+                "reason": decision.reason or "",
+                "points": games[-1].points,
+            },
+        )
+    else:
+        append_event(party, "game_reopened", actor=actor, data={"game": wanted})
+
+
+def evaluate_party(party: Party, actor: Any = None) -> str:
+    """Apply the rule set's decision after a change: finish, reopen, or keep playing.
+
+    The deals and fines are read once, as plain rows; the totals come from the one totals
+    function.
+    """
     if party.end_reason in ("forfeit", "bye", "disqualification"):
         return "finished"
-    totals = party_totals(party)
-    decision = rule_set.decide(
-        totals,
-        tournament.regulations.rules_config(),
-        time_expired=party.time_expired_at is not None,
-        deals_after_expiry=deals_after_expiry(party),
-    )
+    rows = party_rows(party)
+    totals = party_totals(party, rows)
+    decision = party_decision(party, rows[0], totals)
     if decision.state == "finished":
-        if party.status != Party.Status.FINISHED or party.winner != decision.winner:
+        if (
+            party.status != Party.Status.FINISHED
+            or party.winner != (decision.winner or "")
+            or party.loser != (decision.loser or "")
+        ):
             party.status = Party.Status.FINISHED
             party.winner = decision.winner or ""
+            party.loser = decision.loser or ""
             party.end_reason = decision.reason or ""
             party.finished_at = party.finished_at or timezone.now()
-            party.save(update_fields=["status", "winner", "end_reason", "finished_at"])
+            party.save(update_fields=["status", "winner", "loser", "end_reason", "finished_at"])
             append_event(
                 party,
                 "party_finished",
                 actor=actor,
-                data={"winner": party.winner, "reason": party.end_reason, "points": totals.points},
+                data={
+                    "winner": party.winner,
+                    "loser": party.loser,
+                    "reason": party.end_reason,
+                    "points": totals.points,
+                },
             )
             open_protocol(party, actor)
-    elif party.status == Party.Status.FINISHED:
+        return decision.state
+    if party.status == Party.Status.FINISHED:
         party.status = Party.Status.IN_PROGRESS
         party.winner = ""
+        party.loser = ""
         party.end_reason = ""
         party.finished_at = None
-        party.save(update_fields=["status", "winner", "end_reason", "finished_at"])
+        party.save(update_fields=["status", "winner", "loser", "end_reason", "finished_at"])
         append_event(party, "party_reopened", actor=actor, data={"state": decision.state})
+    _follow_games(party, totals, decision, actor)
     return decision.state
 
 
@@ -116,12 +256,17 @@ def record_deal(
     pips: dict[str, int] | None = None,
     points: dict[str, int] | None = None,
     tiles: dict[str, list] | None = None,
+    plays: list | None = None,
+    led: str | None = None,
     number: int | None = None,
     note: str = "",
     client_id: str = "",
     expected_version: int | None = None,
 ) -> Deal:
-    """Record the next deal of a party in progress; a retried client id returns the same deal."""
+    """Record the next deal of a party in progress; a retried client id returns the same deal.
+
+    In a match of games (UDL, All Fives) the deal belongs to the game in play.
+    """
     if client_id:
         existing = Deal.objects.filter(party_id=party_id, client_id=client_id).first()
         if existing is not None:
@@ -148,27 +293,25 @@ def record_deal(
         )
     if outcome == Deal.Outcome.ANNULLED:
         raise ServiceError("outcome", _("A deal is annulled by a ruling, not recorded."))
-    score = _score(party, _facts(outcome, winner, went_out, pips, points))
-    if party.time_expired_at is None:
-        moment = expiry_moment(party)
-        if moment is not None:
-            party.time_expired_at = moment
-            party.save(update_fields=["time_expired_at"])
-            append_event(party, "time_expired", actor=None, data={"at": moment.isoformat()})
-    deal = Deal.objects.create(
+    facts = _facts(
+        outcome, winner, went_out, pips, points, tiles=tiles, plays=plays, led=led, game=party.game
+    )
+    score = _score(party, facts)
+    note_expiry(party)
+    deal = Deal(
         party=party,
         number=next_number,
-        outcome=score.outcome,
-        winner=score.winner or "",
-        points_a=score.points["a"],
-        points_b=score.points["b"],
         went_out=went_out or "",
         pips=pips or None,
         tiles=tiles or None,
+        plays=plays or None,
+        led=led or "",
         note=note,
         client_id=client_id,
         recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
+    _store_score(deal, score)
+    deal.save(force_insert=True)
     append_event(
         party,
         "deal_recorded",
@@ -182,7 +325,7 @@ def record_deal(
 
 def _deal_data(deal: Deal) -> dict[str, Any]:
     """The values of a deal as logged in the event log."""
-    return {
+    data: dict[str, Any] = {
         "outcome": deal.outcome,
         "winner": deal.winner,
         "points_a": deal.points_a,
@@ -190,6 +333,13 @@ def _deal_data(deal: Deal) -> dict[str, Any]:
         "went_out": deal.went_out,
         "pips": deal.pips,
     }
+    if deal.scores:
+        data["scores"] = deal.scores
+    if deal.plays:
+        data["plays"] = deal.plays
+    if deal.game != 1:
+        data["game"] = deal.game
+    return data
 
 
 def _locked_deal(deal_id: int, expected_version: int | None) -> tuple[Deal, Party]:
@@ -220,6 +370,9 @@ def correct_deal(
     went_out: str | None = None,
     pips: dict[str, int] | None = None,
     points: dict[str, int] | None = None,
+    tiles: dict[str, list] | None = None,
+    plays: list | None = None,
+    led: str | None = None,
     expected_version: int | None = None,
 ) -> Deal:
     """Correct a recorded deal; the old values stay in the event log."""
@@ -228,14 +381,17 @@ def correct_deal(
     assert_party_editable(party, actor, reason)
     if outcome == Deal.Outcome.ANNULLED:
         raise ServiceError("outcome", _("Use annul to annul a deal."))
-    score = _score(party, _facts(outcome, winner, went_out, pips, points))
+    facts = _facts(
+        outcome, winner, went_out, pips, points, tiles=tiles, plays=plays, led=led, game=deal.game
+    )
+    score = _score(party, facts)
     before = _deal_data(deal)
-    deal.outcome = score.outcome
-    deal.winner = score.winner or ""
-    deal.points_a = score.points["a"]
-    deal.points_b = score.points["b"]
+    _store_score(deal, score)
     deal.went_out = went_out or ""
     deal.pips = pips or None
+    deal.tiles = tiles or None
+    deal.plays = plays or None
+    deal.led = led or ""
     return _save_changed_deal(party, deal, "deal_corrected", before, actor, reason)
 
 
@@ -250,7 +406,8 @@ def annul_deal(
     before = _deal_data(deal)
     deal.outcome = Deal.Outcome.ANNULLED
     deal.winner = ""
-    deal.points_a = deal.points_b = 0
+    deal.points_a = deal.points_b = deal.carry = 0
+    deal.scores = deal.play_points = None
     return _save_changed_deal(party, deal, "deal_annulled", before, actor, reason)
 
 
@@ -284,6 +441,7 @@ def annul_deal_in_play(party: Party, *, actor: Any = None, reason: str) -> Deal:
     deal = Deal.objects.create(
         party=party,
         number=number,
+        game=party.game,
         outcome=Deal.Outcome.ANNULLED,
         note=reason,
         recorded_by=actor if getattr(actor, "is_authenticated", False) else None,

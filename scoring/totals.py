@@ -3,9 +3,44 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from scoring.rules import DealScore, FineFact, RulesConfig, Totals, get_rule_set
+
+
+class DealRow(NamedTuple):
+    """The fields of a deal that the totals need (a plain row, no model instance)."""
+
+    number: int
+    outcome: str
+    winner: str
+    points_a: int
+    points_b: int
+    scores: dict[str, int] | None = None
+    carry: int = 0
+    game: int = 1
+    play_points: dict[str, int] | None = None
+    recorded_at: datetime | None = None
+
+
+DEAL_ROW_FIELDS = DealRow._fields
+"""The deal columns a DealRow is loaded from (``values_list(*DEAL_ROW_FIELDS)``)."""
+
+
+class FineRow(NamedTuple):
+    """The fields of a penalty that the totals need."""
+
+    side: str
+    points: int
+    mode: str
+    kind: str
+    cancelled: bool
+    game: int = 1
+
+
+FINE_ROW_FIELDS = FineRow._fields
+"""The penalty columns a FineRow is loaded from."""
 
 
 def deal_scores(deals: Iterable[Any]) -> list[DealScore]:
@@ -14,8 +49,10 @@ def deal_scores(deals: Iterable[Any]) -> list[DealScore]:
         DealScore(
             outcome=d.outcome,
             winner=d.winner or None,
-            points={"a": d.points_a, "b": d.points_b},
-            carry=sum((d.pips or {}).values()) if d.outcome == "drawn_fish" else 0,
+            points=dict(d.scores) if d.scores else {"a": d.points_a, "b": d.points_b},
+            carry=d.carry if d.outcome == "drawn_fish" else 0,
+            play_points=d.play_points,
+            game=d.game,
         )
         for d in sorted(deals, key=lambda d: d.number)
     ]
@@ -24,7 +61,7 @@ def deal_scores(deals: Iterable[Any]) -> list[DealScore]:
 def fine_facts(penalties: Iterable[Any]) -> list[FineFact]:
     """The fines among penalty rows as the engine's plain data (cancelled ones excluded)."""
     return [
-        FineFact(side=p.side, points=p.points, mode=p.mode or "deduct")
+        FineFact(side=p.side, points=p.points, mode=p.mode or "deduct", game=p.game)
         for p in penalties
         if p.kind == "fine" and not p.cancelled and p.points
     ]
@@ -53,14 +90,38 @@ def compute_party_totals(
     return rule_set.party_totals(deal_scores(deals), fine_facts(penalties), cfg)
 
 
-def party_totals(party: Any) -> Totals:
-    """Totals of a party model instance (loads its deals and penalties)."""
+def party_rows(party: Any) -> tuple[list[Any], list[Any]]:
+    """A party's deals and fines: as prefetched on it, else plain rows (two queries)."""
+    from referee.models import Penalty
+    from scoring.models import Deal
+
+    cached = getattr(party, "_prefetched_objects_cache", {})
+    if "deals" in cached and "penalties" in cached:
+        return list(cached["deals"]), list(cached["penalties"])
+    deals = [
+        DealRow(*row)
+        for row in Deal.objects.filter(party_id=party.pk)
+        .order_by("number")
+        .values_list(*DEAL_ROW_FIELDS)
+    ]
+    fines = [
+        FineRow(*row)
+        for row in Penalty.objects.filter(party_id=party.pk, kind="fine", cancelled=False)
+        .order_by()
+        .values_list(*FINE_ROW_FIELDS)
+    ]
+    return deals, fines
+
+
+def party_totals(party: Any, rows: tuple[list[Any], list[Any]] | None = None) -> Totals:
+    """Totals of a party model instance (from ``rows`` if given, else loaded)."""
     tournament = party.round.tournament
+    deals, fines = party_rows(party) if rows is None else rows
     return compute_party_totals(
         tournament.rule_set,
         tournament.regulations.rules_config(),
-        party.deals.all(),
-        party.penalties.all(),
+        deals,
+        fines,
         end_reason=party.end_reason,
         winner=party.winner,
     )

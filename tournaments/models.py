@@ -14,8 +14,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules import RulesConfig
+from scoring.rules import RuleError, RulesConfig, get_rule_set
+from scoring.rules import RuleSet as RuleSetEngine
 from scoring.standings import DEFAULT_ORDER, METRICS, StandingsConfig
+from tournaments.errors import translate_engine_error
 from tournaments.timezones import validate_time_zone
 
 
@@ -38,6 +40,13 @@ class Tournament(models.Model):
 
     class RuleSet(models.TextChoices):
         SPORT = "sport", _("Sport domino")
+        UDL = "udl", _("UDL singles (All Fives)")
+        ALLFIVES = "allfives", _("All Fives (Muggins)")
+        DRAW = "draw", _("Draw game")
+        BLOCK = "block", _("Block game")
+        CLASSIC = "classic", _("Classic game")
+        LATIN = "latin", _("Latin pairs game")
+        KOZEL = "kozel", _("Kozel (Goat)")
 
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("short name"), max_length=80, unique=True, allow_unicode=True)
@@ -110,6 +119,21 @@ class Tournament(models.Model):
         """The tournament's page."""
         return reverse("tournaments:detail", args=[self.slug])
 
+    @property
+    def engine(self) -> RuleSetEngine:
+        """The tournament's rule set (plain Python)."""
+        return get_rule_set(self.rule_set)
+
+    @property
+    def singles(self) -> bool:
+        """Whether a side is one player (singles rule sets), not a pair."""
+        return self.engine.side_size(self.regulations.rules_config()) == 1
+
+    @property
+    def plays_games(self) -> bool:
+        """Whether a party is a match of timed games (UDL, All Fives)."""
+        return self.engine.plays_games
+
 
 class TournamentRole(models.Model):
     """A user's role in one tournament: organizer, referee or chief referee."""
@@ -149,6 +173,22 @@ class TournamentRole(models.Model):
         return f"{self.user} — {self.get_role_display()}"
 
 
+GAME_SETTINGS = (
+    "players",
+    "tiles_per_hand",
+    "game_minutes",
+    "games_to_win",
+    "udl_slow_play_points",
+    "fish_variant",
+    "zero_zero_value",
+    "six_six_value",
+    "goat_at",
+    "memorize_limit",
+    "kozel_pairs",
+)
+"""Regulations of the games of RULES.md sections 2 and 3, passed to the rule engine as is."""
+
+
 class Regulations(models.Model):
     """Every rule setting of a tournament; defaults follow RULES.md."""
 
@@ -168,6 +208,10 @@ class Regulations(models.Model):
     class FirstRound(models.TextChoices):
         SEEDING = "seeding", _("By seeding (rating)")
         LOT = "lot", _("By lot")
+
+    class FishVariant(models.TextChoices):
+        FOR_ALL = "for_all", _("Fish for all: each scores his own hand")
+        FOR_ONE = "for_one", _("Fish for one: the highest hand takes all")
 
     tournament = models.OneToOneField(
         Tournament,
@@ -247,6 +291,55 @@ class Regulations(models.Model):
     rounds_planned = models.PositiveIntegerField(
         _("rounds planned"), default=7, validators=[MinValueValidator(1), MaxValueValidator(100)]
     )
+    # The games of RULES.md sections 2 and 3 (each rule set's preset fills them in).
+    players = models.PositiveIntegerField(
+        _("players at a table"),
+        default=4,
+        validators=[MinValueValidator(2), MaxValueValidator(4)],
+    )
+    tiles_per_hand = models.PositiveIntegerField(
+        _("tiles dealt to each player"),
+        default=0,
+        validators=[MaxValueValidator(9)],
+        help_text=_("0: the rule set's own number."),
+    )
+    game_minutes = models.PositiveIntegerField(
+        _("time limit of a game (minutes)"),
+        default=15,
+        validators=[MinValueValidator(1), MaxValueValidator(180)],
+        help_text=_("Matches of several games (UDL, All Fives)."),
+    )
+    games_to_win = models.PositiveIntegerField(
+        _("game wins to win a match"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(9)],
+    )
+    udl_slow_play_points = models.PositiveIntegerField(
+        _("slow play: points paid to the opponent"),
+        default=20,
+        validators=[MaxValueValidator(1000)],
+    )
+    fish_variant = models.CharField(
+        _("Kozel: fish"),
+        max_length=10,
+        choices=FishVariant.choices,
+        default=FishVariant.FOR_ALL,
+    )
+    zero_zero_value = models.PositiveIntegerField(
+        _("Kozel: a lone 0-0 counts"), default=10, validators=[MaxValueValidator(1000)]
+    )
+    six_six_value = models.PositiveIntegerField(
+        _("Kozel: a lone 6-6 counts"), default=12, validators=[MaxValueValidator(1000)]
+    )
+    goat_at = models.PositiveIntegerField(
+        _("Kozel: the Goat at"),
+        default=101,
+        validators=[MinValueValidator(1), MaxValueValidator(10000)],
+    )
+    memorize_limit = models.PositiveIntegerField(
+        _("Kozel: deal totals memorized up to"), default=12, validators=[MaxValueValidator(1000)]
+    )
+    kozel_pairs = models.BooleanField(_("Kozel: four play as two pairs"), default=False)
 
     class Meta:
         verbose_name = _("regulations")
@@ -269,6 +362,11 @@ class Regulations(models.Model):
             )
         if len(set(order)) != len(order):
             raise ValidationError({"standings_order": _("A standings metric is listed twice.")})
+        try:
+            self.rules_config()
+        except RuleError as exc:
+            error = translate_engine_error(exc)
+            raise ValidationError({error.field: error.message}) from exc
         if self.pairing_system == self.PairingSystem.ROUND_ROBIN and (
             self.tournament_id and self.tournament.format == Tournament.Format.INDIVIDUAL
         ):
@@ -302,7 +400,14 @@ class Regulations(models.Model):
             forfeit_winner_points=self.forfeit_winner_points,
             forfeit_loser_points=self.forfeit_loser_points,
             no_show_minutes=self.no_show_minutes,
+            **{name: getattr(self, name) for name in GAME_SETTINGS},
         )
+
+    def apply_preset(self, rule_set: str) -> None:
+        """Fill in the rule set's preset regulations (every value stays editable)."""
+        for name, value in get_rule_set(rule_set).preset.items():
+            if hasattr(self, name):
+                setattr(self, name, value)
 
 
 class Player(models.Model):
@@ -402,7 +507,7 @@ class Pair(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="+",
-        help_text=_("Empty only for a player's bye in an individual tournament."),
+        help_text=_("Empty for a side of one player (singles), or a bye in an individual event."),
     )
     rating = models.IntegerField(_("rating"), default=0)
     fixed_table = models.ForeignKey(
@@ -434,10 +539,6 @@ class Pair(models.Model):
             models.CheckConstraint(
                 condition=~Q(player1=models.F("player2")), name="pair_players_distinct"
             ),
-            models.CheckConstraint(
-                condition=Q(player2__isnull=False) | Q(formed_in_round__isnull=False),
-                name="pair_second_player_unless_formed",
-            ),
         ]
 
     def __str__(self) -> str:
@@ -468,8 +569,11 @@ class Pair(models.Model):
         errors: dict[str, str] = {}
         if self.player1_id and self.player1_id == self.player2_id:
             errors["player2"] = _("A pair needs two different players.")
-        if self.player2_id is None and self.formed_in_round_id is None:
+        singles = self.tournament_id and self.tournament.singles
+        if self.player2_id is None and self.formed_in_round_id is None and not singles:
             errors["player2"] = _("A pair needs two different players.")
+        if self.player2_id is not None and singles and self.formed_in_round_id is None:
+            errors["player2"] = _("In this rule set a side is one player.")
         individual = self.tournament_id and self.tournament.format == Tournament.Format.INDIVIDUAL
         if individual and self.formed_in_round_id is None:
             errors["__all__"] = _("In an individual tournament the draw forms the pairs.")
@@ -607,7 +711,17 @@ class Party(models.Model):
     end_reason = models.CharField(
         _("how the party ended"), max_length=20, choices=EndReason.choices, blank=True
     )
-    winner = models.CharField(_("winner"), max_length=1, choices=Side.choices, blank=True)
+    winner = models.CharField(_("winner"), max_length=2, blank=True)
+    loser = models.CharField(
+        _("loser"), max_length=2, blank=True, help_text=_("Kozel: the Goat's seat or pair.")
+    )
+    game = models.PositiveIntegerField(
+        _("game in play"), default=1, help_text=_("Matches of several games (UDL, All Fives).")
+    )
+    game_started_seconds = models.FloatField(
+        _("party time when the game began (seconds)"), default=0
+    )
+    game_expired_at = models.DateTimeField(_("game time expired at"), null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
 
     class Meta:
@@ -654,3 +768,19 @@ class Party(models.Model):
         """Seconds until the party's time limit (negative after it)."""
         limit = self.round.tournament.regulations.party_minutes * 60
         return limit - self.elapsed_seconds(now)
+
+    def game_seconds_left(self, now: timezone.datetime | None = None) -> float:
+        """Seconds until the time limit of the game in play (matches of games only)."""
+        limit = self.round.tournament.regulations.game_minutes * 60
+        return limit - (self.elapsed_seconds(now) - self.game_started_seconds)
+
+    def seat_players(self) -> dict[str, Player]:
+        """The players by seat: a1 and a2 of pair A, b1 and b2 of pair B (present ones only)."""
+        seats: dict[str, Player] = {}
+        for side, pair in (("a", self.pair_a), ("b", self.pair_b)):
+            if pair is None:
+                continue
+            seats[f"{side}1"] = pair.player1
+            if pair.player2_id is not None:
+                seats[f"{side}2"] = pair.player2
+        return seats

@@ -64,6 +64,7 @@ class AllFives(HandGame):
     seats = ("a1", "b1")
     players = 2
     scores_during_play = True
+    plays_games = True
     preset = {"target": 100, "players": 2, "tiles_per_hand": 7, "games_to_win": 1}
 
     # -- a hand ---------------------------------------------------------------------------

@@ -286,6 +286,12 @@ class RuleSet(abc.ABC):
     seats: ClassVar[tuple[str, ...]] = SEATS
     preset: ClassVar[Mapping[str, Any]] = {}
     """The regulations a new tournament of this rule set starts from (every value editable)."""
+    plays_games: ClassVar[bool] = False
+    """Whether a party is a match of timed games (UDL, All Fives), each deal in one game."""
+
+    def side_size(self, cfg: RulesConfig) -> int:
+        """Players on a side: 2 for a pair, 1 where every player plays for himself."""
+        return 2
 
     def config(self, **overrides: Any) -> RulesConfig:
         """The rule set's preset regulations with ``overrides`` applied."""

@@ -199,6 +199,10 @@ class HandGame(RuleSet):
 
     # -- seats and sides ------------------------------------------------------------------
 
+    def side_size(self, cfg: RulesConfig) -> int:
+        """One player a side: every player plays for himself."""
+        return 1
+
     def seats_for(self, cfg: RulesConfig) -> tuple[str, ...]:
         """The seats of the players at the table, in playing order."""
         return self.seats[: self.players or cfg.players]

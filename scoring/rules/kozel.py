@@ -111,6 +111,10 @@ class Kozel(HandGame):
         "fish_variant": FISH_FOR_ALL,
     }
 
+    def side_size(self, cfg: RulesConfig) -> int:
+        """Two when four play as two pairs, else every player is his own side."""
+        return 2 if cfg.kozel_pairs else 1
+
     # -- a deal ---------------------------------------------------------------------------
 
     def hand_values(self, hands: Hands, cfg: RulesConfig) -> dict[str, int]:
