@@ -8,15 +8,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connections as db_connections
+from django.db import router as db_router
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.drainage import set_override
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import mixins, status, viewsets
+from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework.authentication import TokenAuthentication
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
+from rest_framework.settings import api_settings
 
 from referee import services, state
 from referee.idempotency import HEADER, IdempotentMixin, request_key
@@ -43,6 +49,7 @@ from scoring.models import Deal
 from scoring.rules import RuleError, get_rule_set, move_advice
 from tournaments.errors import translate_engine_error
 from tournaments.models import Party, TournamentRole
+from tournaments.services import CompiledGet
 
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
     HEADER,
@@ -53,11 +60,47 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
 )
 
 
+class DeskTokenAuthentication(TokenAuthentication):
+    """DRF's token authentication with its token-and-user query compiled once per process.
+
+    The table devices send a token with every action; the answers and errors are DRF's own.
+    """
+
+    _compiled: dict[str, CompiledGet] = {}
+
+    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
+        """The token's user, as ``TokenAuthentication`` finds it."""
+        model = self.get_model()
+        using = db_router.db_for_read(model)
+        compiled = self._compiled.get(using)
+        if compiled is None or compiled.model is not model:
+            compiled = self._compiled[using] = CompiledGet(
+                model.objects.select_related("user"), using, placeholder=""
+            )
+        try:
+            token = compiled.get(db_connections[using], key)
+        except model.DoesNotExist as exc:
+            raise exceptions.AuthenticationFailed(_("Invalid token.")) from exc
+        if not token.user.is_active:
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        return (token.user, token)
+
+
+# Its OpenAPI security scheme is DRF's "tokenAuth": the same scheme, not a second one.
+set_override(DeskTokenAuthentication, "suppress_collision_warning", True)
+
+AUTHENTICATION_CLASSES = [
+    DeskTokenAuthentication if cls is TokenAuthentication else cls
+    for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES
+]
+"""The site's API authentication, with the token lookup above."""
+
+
 def run_action(
     request: Request, party: Party, input_class: type[ActionInput], record: Any = None
 ) -> Response:
     """Validate an action's input, perform it, answer with the party and the record."""
-    serializer = input_class(data=request.data)
+    serializer = input_class(data=request.data, context={"party": party})
     serializer.is_valid(raise_exception=True)
     result = serializer.perform(party, request.user, request_key(request), record)
     saved = result if isinstance(result, Party) else getattr(result, "party", None)
@@ -110,6 +153,7 @@ def preview(party: Party, data: dict[str, Any]) -> Any:
 class RefereePartyViewSet(IdempotentMixin, viewsets.ViewSet):
     """A party as its referee runs it: state, event log and every action."""
 
+    authentication_classes = AUTHENTICATION_CLASSES
     permission_classes = [IsAuthenticated]
     lookup_value_regex = r"\d+"
 
@@ -186,6 +230,7 @@ for _name, _input in PARTY_ACTIONS.items():
 class RefereeDealViewSet(IdempotentMixin, viewsets.ViewSet):
     """Corrections of a recorded deal (its referee, or the chief referee)."""
 
+    authentication_classes = AUTHENTICATION_CLASSES
     permission_classes = [IsAuthenticated]
     lookup_value_regex = r"\d+"
 
@@ -218,6 +263,7 @@ class RefereeDealViewSet(IdempotentMixin, viewsets.ViewSet):
 class RefereePenaltyViewSet(IdempotentMixin, viewsets.ViewSet):
     """Cancelling a warning or fine given by mistake (its referee, or the chief referee)."""
 
+    authentication_classes = AUTHENTICATION_CLASSES
     permission_classes = [IsAuthenticated]
     lookup_value_regex = r"\d+"
 
@@ -238,6 +284,7 @@ class RefereePenaltyViewSet(IdempotentMixin, viewsets.ViewSet):
 class RefereeTournamentViewSet(viewsets.ViewSet):
     """A tournament's referee desk: the overview, its referees and penalty settings."""
 
+    authentication_classes = AUTHENTICATION_CLASSES
     permission_classes = [IsAuthenticated]
     lookup_value_regex = r"\d+"
 
@@ -305,6 +352,7 @@ def referee_roles(tournament_id: int) -> QuerySet[TournamentRole]:
 class RefereeRoleViewSet(mixins.DestroyModelMixin, viewsets.GenericViewSet):
     """Removing a referee from a tournament (its organizers)."""
 
+    authentication_classes = AUTHENTICATION_CLASSES
     permission_classes = [IsAuthenticated]
     serializer_class = RefereeRoleSerializer
     queryset = TournamentRole.objects.none()

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from scoring.rules import DealFacts, RuleError, RulesConfig, RuleSet
+from scoring.rules import SEATS, DealFacts, RuleError, RulesConfig, RuleSet, party_side
 from scoring.rules.base import FINE_AWARD
 from scoring.rules.errors import _
+from scoring.rules.hands import HandGame
 from scoring.rules.moves import HAND_SIZE, HIGHEST, Tile
 
 PRESET_SPORT = "sport"
@@ -140,9 +141,12 @@ def parse_tile(value: object, field: str = "tiles") -> Tile:
 
 
 def read_hands(
-    hands: Mapping[str, Iterable[object]], seats: Iterable[str]
+    hands: Mapping[str, Iterable[object]], seats: Iterable[str], size: int | None = HAND_SIZE
 ) -> dict[str, list[Tile]]:
-    """The tiles left in each seat's hand, checked: known seats, at most 7 each, none twice."""
+    """The tiles left in each seat's hand, checked: known seats, at most ``size`` each, none twice.
+
+    ``size`` None sets no limit per hand (games where players draw from the boneyard).
+    """
     seats = tuple(seats)
     result: dict[str, list[Tile]] = {}
     seen: dict[Tile, str] = {}
@@ -152,8 +156,8 @@ def read_hands(
         if isinstance(tiles, str):
             tiles = [part for part in tiles.replace(";", ",").split(",") if part.strip()]
         hand = [parse_tile(tile) for tile in tiles]
-        if len(hand) > HAND_SIZE:
-            raise RuleError("tiles", _("A hand holds at most %(size)s tiles."), size=HAND_SIZE)
+        if size is not None and len(hand) > size:
+            raise RuleError("tiles", _("A hand holds at most %(size)s tiles."), size=size)
         for tile in hand:
             if tile in seen:
                 raise RuleError(
@@ -195,19 +199,29 @@ def preview_hands(
     went_out: str | None = None,
     winner: str | None = None,
 ) -> HandsPreview:
-    """Sum the picked tiles per player and pair and score the deal (the fish winner found).
+    """Sum the picked tiles per player and side and score the deal (the fish winner found).
 
-    Raises RuleError for tiles that cannot be (unknown, picked twice); a deal the rules refuse
-    is returned with its ``error`` (the caller translates it).
+    The seats are those at the table under the regulations; the games that read tiles
+    themselves get them too (a lone 0-0 or 6-6 counts its agreed value). Raises RuleError for
+    tiles that cannot be (unknown, picked twice); a deal the rules refuse is returned with its
+    ``error`` (the caller translates it).
     """
-    read = read_hands(hands, rule_set.seats)
-    pips = pips_of_hands(read, rule_set.seats)
-    by_side = {side: 0 for side in rule_set.sides}
+    seats = rule_set.seats_for(cfg)
+    read = read_hands(hands, seats, hand_limit(rule_set, cfg))
+    pips = pips_of_hands(read, seats)
+    by_side = {side: 0 for side in rule_set.sides_for(cfg)}
     for seat, value in pips.items():
         by_side[rule_set.side_of(seat, "tiles")] += value
+    tiles = {seat: [list(tile) for tile in hand] for seat, hand in read.items()}
     try:
         score = rule_set.score_deal(
-            DealFacts(outcome=outcome, went_out=went_out or None, winner=winner or None, pips=pips),
+            DealFacts(
+                outcome=outcome,
+                went_out=went_out or None,
+                winner=winner or None,
+                pips=pips,
+                tiles=(tiles or None) if takes_tiles(rule_set) else None,
+            ),
             cfg,
         )
     except RuleError as err:
@@ -219,3 +233,96 @@ def preview_hands(
         winner=score.winner,
         points=dict(score.points),
     )
+
+
+# -- the rule sets at the referee desk ------------------------------------------------------
+
+
+def scores_by_seat(rule_set: RuleSet, cfg: RulesConfig) -> bool:
+    """Whether every player keeps his own score: the engine's sides are the seats.
+
+    Kozel, the Draw, Block and Classic games; not the pairs games nor the singles of two sides
+    (UDL, All Fives), whose sides are "a" and "b".
+    """
+    return set(rule_set.sides_for(cfg)) <= set(SEATS)
+
+
+def takes_tiles(rule_set: RuleSet) -> bool:
+    """Whether the rule set reads the tiles left in hand itself (the games of RULES.md 2, 3)."""
+    return isinstance(rule_set, HandGame)
+
+
+def hand_limit(rule_set: RuleSet, cfg: RulesConfig) -> int | None:
+    """The most tiles a hand can hold at a deal's end; None where players draw from the boneyard."""
+    if isinstance(rule_set, HandGame):
+        return None if rule_set.draws else rule_set.hand_size(cfg)
+    return HAND_SIZE
+
+
+def other_side(side: str) -> str:
+    """The opposing party side."""
+    return "b" if party_side(side) == "a" else "a"
+
+
+def table_seats(rule_set: RuleSet, cfg: RulesConfig, side: str) -> list[str]:
+    """The seats at the table that belong to the party side ``side``."""
+    return [seat for seat in rule_set.seats_for(cfg) if party_side(seat) == side]
+
+
+def offender_side(
+    rule_set: RuleSet, cfg: RulesConfig, side: str, seat: str = "", *, whole_pair: bool = False
+) -> str:
+    """The engine side a penalty against the party side ``side`` (player on ``seat``) is given to.
+
+    In pairs games and in singles of two sides it is the side itself. Where every player keeps
+    his own score it is the player's seat: so warnings escalate per player and a fine lands on
+    his account. A side of one player stands for his seat; otherwise the player must be named,
+    except for ``whole_pair`` (a disqualification) when four play as two pairs.
+    """
+    if side not in ("a", "b"):
+        raise RuleError("side", _("Choose side A or side B."))
+    if not scores_by_seat(rule_set, cfg):
+        return side
+    seats = table_seats(rule_set, cfg, side)
+    if seat:
+        if seat not in seats:
+            raise RuleError(
+                "seat",
+                _("Nobody of side %(side)s sits on %(seat)s."),
+                side=side.upper(),
+                seat=seat.upper(),
+            )
+        return seat
+    if len(seats) == 1:
+        return seats[0]
+    if whole_pair and rule_set.side_size(cfg) == 2:
+        return side
+    raise RuleError("seat", _("Name the player: in this game every player keeps his own score."))
+
+
+def forfeit_result(
+    rule_set: RuleSet, cfg: RulesConfig, offenders: Iterable[str]
+) -> tuple[str, str]:
+    """(winner, loser) of a party a ruling ends against ``offenders`` (engine or party sides).
+
+    Pairs games and singles of two sides: the other side wins (no loser is recorded, as the
+    score says it). Four playing as two pairs: the other pair wins, the offending pair loses.
+    Every player for himself: the one player left wins; with several left nobody wins the
+    forfeit (their points stay those of the deals) and the offender is the loser (Kozel: the
+    Goat).
+    """
+    offenders = list(offenders)
+    if not offenders:
+        raise RuleError("side", _("Choose side A or side B."))
+    first = offenders[0]
+    if not scores_by_seat(rule_set, cfg):
+        return other_side(first), ""
+    if rule_set.side_size(cfg) == 2:
+        return other_side(first), party_side(first)
+    gone = set()
+    for key in offenders:
+        gone.update(table_seats(rule_set, cfg, key) if key in ("a", "b") else [key])
+    left = [side for side in rule_set.sides_for(cfg) if side not in gone]
+    winner = left[0] if len(left) == 1 else ""
+    loser = next(iter(gone)) if len(gone) == 1 else party_side(first)
+    return winner, loser

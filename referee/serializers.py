@@ -7,6 +7,7 @@ them, so an action is checked the same way wherever it comes from.
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from django.contrib.auth import get_user_model
@@ -16,16 +17,25 @@ from rest_framework import serializers
 
 from referee import services
 from referee.models import PartyEvent, Penalty, RefereeSettings, Ruling
-from referee.rulings import pips_of_hands, read_hands
+from referee.rulings import hand_limit, pips_of_hands, read_hands, takes_tiles
 from scoring import services as scoring
 from scoring.models import MAX_DEAL_POINTS, Deal
 from scoring.rules import SEATS, RuleError
+from scoring.rules.moves import HAND_SIZE
 from tournaments.errors import translate_engine_error
 from tournaments.models import Party, Table, TournamentRole
 
 SIDE_CHOICES = [("a", _("Pair A")), ("b", _("Pair B"))]
 SEAT_CHOICES = [(seat, seat.upper()) for seat in SEATS]
-DEAL_ENTRY_OUTCOMES = [("domino", "domino"), ("fish", "fish"), ("referee", "referee")]
+SIDE_OR_SEAT_CHOICES = [*SIDE_CHOICES, *SEAT_CHOICES]
+"""A side ("a", "b"), or a player's seat where every player keeps his own score."""
+DEAL_ENTRY_OUTCOMES = [
+    ("domino", "domino"),
+    ("fish", "fish"),
+    ("referee", "referee"),
+    ("stopped", "stopped"),
+]
+UDL_VIOLATION_CHOICES = [(code, label) for code, label in services.UDL_VIOLATIONS.items()]
 PREVIEW_OUTCOMES = [("domino", "domino"), ("fish", "fish")]
 WARNING_CATEGORY_CHOICES = [(c.value, c.label) for c in services.WARNING_CATEGORIES]
 
@@ -55,6 +65,59 @@ class TileField(serializers.Field):
 
     def to_representation(self, value: Any) -> Any:
         """As given."""
+        return value
+
+
+PLAY_PATTERN = re.compile(r"([abAB][12]?)\s*[:+=]?\s*(\d+)")
+PLAY_SEPARATORS = re.compile(r"[\s,;]*")
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {
+            "type": "array",
+            "items": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+            "minItems": 2,
+            "maxItems": 2,
+        },
+        "example": [["a", 10], ["b", 15]],
+    }
+)
+class PlaysField(serializers.Field):
+    """The scoring plays of a hand in order: [player, points] each (All Fives, UDL).
+
+    Also takes the page form's text, "a1:10 b1:15" (a side or a seat, then the points).
+    """
+
+    default_error_messages = {
+        "invalid": _('Enter each scoring play as a player and his points, like "a1:10".'),
+    }
+
+    def to_internal_value(self, data: Any) -> list[list[Any]]:
+        """A list of [player, points]; the rules check the points (multiples of five)."""
+        if isinstance(data, str):
+            if PLAY_SEPARATORS.fullmatch(PLAY_PATTERN.sub(" ", data)) is None:
+                self.fail("invalid")
+            return [[who.lower(), int(points)] for who, points in PLAY_PATTERN.findall(data)]
+        if not isinstance(data, list | tuple):
+            self.fail("invalid")
+        plays = []
+        for play in data:
+            if not isinstance(play, list | tuple) or len(play) != 2:
+                self.fail("invalid")
+            who, points = play
+            if not isinstance(who, str) or isinstance(points, bool):
+                self.fail("invalid")
+            try:
+                points = int(points)
+            except (TypeError, ValueError):
+                self.fail("invalid")
+            plays.append([who, points])
+        return plays
+
+    def to_representation(self, value: Any) -> Any:
+        """As stored."""
         return value
 
 
@@ -172,13 +235,34 @@ class DealFields(serializers.Serializer):
         choices=DEAL_ENTRY_OUTCOMES,
         help_text=_("domino, fish, or referee (the referee ended the deal and gives points)."),
     )
-    winner = serializers.ChoiceField(choices=SIDE_CHOICES, required=False, allow_blank=True)
+    winner = serializers.ChoiceField(
+        choices=SIDE_OR_SEAT_CHOICES,
+        required=False,
+        allow_blank=True,
+        help_text=_("The side that won the deal, or the player's seat where every player keeps "
+                    "his own score (Kozel, the Draw, Block and Classic games)."),
+    )
     went_out = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_blank=True)
     points = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=MAX_DEAL_POINTS),
         required=False,
         allow_null=True,
-        help_text=_('Points per pair, e.g. {"a": 45, "b": 0}.'),
+        help_text=_('Points per pair, e.g. {"a": 45, "b": 0}; per player where every player '
+                    'keeps his own score, e.g. Kozel\'s deal totals {"a1": 5, "b1": 13, '
+                    '"a2": 0, "b2": 22}; in All Fives and UDL the end count of the hand.'),
+    )
+    plays = PlaysField(
+        required=False,
+        allow_null=True,
+        help_text=_('All Fives and UDL: the points made during the hand, in order, each a '
+                    'multiple of five, e.g. [["a", 10], ["b", 15]] (a side or a seat).'),
+    )
+    led = serializers.ChoiceField(
+        choices=SEAT_CHOICES,
+        required=False,
+        allow_blank=True,
+        help_text=_("The seat that led the deal (la mano): the Latin pairs game gives it a "
+                    "fish with equal pips."),
     )
     pips = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=MAX_DEAL_POINTS),
@@ -194,14 +278,29 @@ class DealFields(serializers.Serializer):
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        """Tiles give the pips: none twice, the sums computed."""
+        """Tiles give the pips: none twice, the sums computed.
+
+        With the party in the context (``context["party"]``), the seats and hand sizes are its
+        rule set's, and the games that read tiles themselves get the pips of the hands entered
+        only (the others' pips are entered, or missing).
+        """
         tiles = attrs.get("tiles")
         if tiles:
+            party = self.context.get("party")
+            rule_set = cfg = None
+            if party is not None:
+                tournament = party.round.tournament
+                rule_set, cfg = tournament.engine, tournament.regulations.rules_config()
+            seats = rule_set.seats_for(cfg) if rule_set is not None else SEATS
+            size = hand_limit(rule_set, cfg) if rule_set is not None else HAND_SIZE
             try:
-                hands = read_hands(tiles, SEATS)
+                hands = read_hands(tiles, seats, size)
             except RuleError as exc:
                 raise _engine_error(exc) from exc
-            attrs["pips"] = pips_of_hands(hands, SEATS)
+            if rule_set is not None and takes_tiles(rule_set):
+                attrs["pips"] = {**(attrs.get("pips") or {}), **pips_of_hands(hands, list(hands))}
+            else:
+                attrs["pips"] = pips_of_hands(hands, SEATS)
             attrs["tiles"] = {seat: [list(t) for t in hand] for seat, hand in hands.items()}
         return attrs
 
@@ -214,6 +313,8 @@ class DealFields(serializers.Serializer):
             "went_out": data.get("went_out") or None,
             "pips": data.get("pips") or None,
             "points": None if data.get("pips") else data.get("points") or None,
+            "plays": data.get("plays") or None,
+            "led": data.get("led") or None,
         }
 
 
@@ -249,7 +350,11 @@ class CorrectDealInput(DealFields, ActionInput):
     def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
         """Correct the deal."""
         return scoring.correct_deal(
-            record.pk, reason=self.validated_data["reason"], **self.deal_kwargs(), **self.args(user)
+            record.pk,
+            reason=self.validated_data["reason"],
+            **self.deal_kwargs(),
+            tiles=self.validated_data.get("tiles") or None,
+            **self.args(user),
         )
 
 
@@ -378,7 +483,8 @@ class FalsePassInput(SeatRulingInput):
         child=serializers.IntegerField(min_value=0, max_value=MAX_DEAL_POINTS),
         required=False,
         allow_null=True,
-        help_text=_("The deal's points per pair (the regulations' default: 0 : 0)."),
+        help_text=_("The deal's points per pair, or per player where every player keeps his "
+                    "own score (the regulations' default: 0 for everybody)."),
     )
 
     def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
@@ -414,6 +520,40 @@ class NoShowInput(CreatingInput):
         return services.rule_no_show(
             party.pk,
             absent_side=data["absent_side"],
+            reason=data.get("reason", ""),
+            **self.args(user, client_id),
+        )
+
+
+class UdlViolationInput(CreatingInput):
+    """A violation of the UDL tournament rules, with the consequence the rules give it.
+
+    Slow play: a warning, then the regulations' points (20) paid to the opponent each time;
+    out-of-turn play: the tile is exposed; hiding tiles: disqualified from the match;
+    slamming and leaving: disqualified from the tournament; misconduct: removed from it.
+    """
+
+    violation = serializers.ChoiceField(choices=UDL_VIOLATION_CHOICES)
+    side = serializers.ChoiceField(choices=SIDE_CHOICES, required=False, allow_blank=True)
+    seat = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_blank=True)
+    tile = TileField(required=False, allow_null=True)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """The player at fault: his side or his seat."""
+        if not attrs.get("side") and not attrs.get("seat"):
+            raise serializers.ValidationError({"side": [_("Choose the player at fault.")]})
+        return attrs
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Rule."""
+        data = self.validated_data
+        return services.rule_udl_violation(
+            party.pk,
+            violation=data["violation"],
+            side=data.get("side") or "",
+            seat=data.get("seat") or "",
+            tile=data.get("tile"),
             reason=data.get("reason", ""),
             **self.args(user, client_id),
         )
@@ -455,6 +595,7 @@ PARTY_ACTIONS: dict[str, type[ActionInput]] = {
     "touched-tile": TouchedTileInput,
     "no-show": NoShowInput,
     "disqualify": DisqualifyInput,
+    "udl-violation": UdlViolationInput,
 }
 """Every action on a party by its name in URLs."""
 
@@ -493,7 +634,9 @@ class TilesPreviewInput(serializers.Serializer):
     tiles = serializers.DictField(child=serializers.ListField(child=TileField()))
     outcome = serializers.ChoiceField(choices=PREVIEW_OUTCOMES, default="fish")
     went_out = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_blank=True)
-    winner = serializers.ChoiceField(choices=SIDE_CHOICES, required=False, allow_blank=True)
+    winner = serializers.ChoiceField(
+        choices=SIDE_OR_SEAT_CHOICES, required=False, allow_blank=True
+    )
 
 
 # -- output -----------------------------------------------------------------------------------
@@ -517,18 +660,81 @@ class SidesSerializer(serializers.Serializer):
 
 
 class TotalsSerializer(serializers.Serializer):
-    """Totals derived from deals and fines."""
+    """Totals derived from deals and fines, per party side (a player's points in his side's)."""
 
     points = SidesSerializer()
     deal_points = SidesSerializer()
     fine_points = SidesSerializer()
+    by_side = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text=_("Points per side of the rule set: a, b; or per seat where every player "
+                    "keeps his own score (Kozel, the Draw, Block and Classic games)."),
+    )
+    carry = serializers.IntegerField(
+        help_text=_("Points of a drawn fish waiting for the next deal won (Kozel: fish for one).")
+    )
+
+
+class GameSerializer(serializers.Serializer):
+    """One game of a match (UDL, All Fives)."""
+
+    number = serializers.IntegerField()
+    points = SidesSerializer()
+    hands = serializers.IntegerField()
+    closed = serializers.BooleanField()
+    winner = serializers.CharField(allow_blank=True)
+
+
+class GameClockSerializer(serializers.Serializer):
+    """The clock of the game in play, beside the match's."""
+
+    seconds_left = serializers.IntegerField(allow_null=True)
+    limit_seconds = serializers.IntegerField()
+    time_expired_at = serializers.DateTimeField(allow_null=True)
+
+
+class MatchSerializer(serializers.Serializer):
+    """A party played as a match of games (UDL, All Fives)."""
+
+    game = serializers.IntegerField(help_text=_("The game in play."))
+    games_to_win = serializers.IntegerField()
+    game_wins = SidesSerializer()
+    games = GameSerializer(many=True)
+    clock = GameClockSerializer()
+
+
+class KozelSerializer(serializers.Serializer):
+    """Kozel: each player's memorized points and open account, the Goat, the ratings."""
+
+    goat_at = serializers.IntegerField()
+    memorize_limit = serializers.IntegerField()
+    fish_variant = serializers.CharField()
+    pairs = serializers.BooleanField()
+    memorized = serializers.DictField(child=serializers.IntegerField())
+    open = serializers.DictField(child=serializers.BooleanField())
+    carry = serializers.IntegerField()
+    pair_points = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+    goat = serializers.CharField(allow_blank=True, help_text=_("The Goat's seat (or pair)."))
+    ratings = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text=_("Each player's rating after the game, once the party is finished."),
+    )
 
 
 class AlertSerializer(serializers.Serializer):
     """Something that needs the referee's attention."""
 
     code = serializers.ChoiceField(
-        choices=["not_started", "time_expired", "paused", "no_show", "awaiting_signatures"]
+        choices=[
+            "not_started",
+            "time_expired",
+            "paused",
+            "no_show",
+            "awaiting_signatures",
+            "next_game",
+            "overtime",
+        ]
     )
     message = serializers.CharField()
 
@@ -540,13 +746,25 @@ class PartySummarySerializer(serializers.Serializer):
     version = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Party.Status.choices)
     phase = serializers.ChoiceField(
-        choices=["scheduled", "continue", "last_deal", "extra_deal", "finished"]
+        choices=[
+            "scheduled",
+            "continue",
+            "last_deal",
+            "extra_deal",
+            "next_game",
+            "overtime",
+            "finished",
+        ]
     )
     phase_label = serializers.CharField()
     end_reason = serializers.CharField(allow_blank=True)
     winner = serializers.CharField(allow_blank=True)
+    loser = serializers.CharField(allow_blank=True, help_text=_("Kozel: the Goat."))
+    rule_set = serializers.CharField()
     clock = ClockSerializer()
     totals = TotalsSerializer()
+    match = MatchSerializer(allow_null=True)
+    kozel = KozelSerializer(allow_null=True)
 
 
 class PlayerRowSerializer(serializers.Serializer):
@@ -585,6 +803,32 @@ class DealRowSerializer(serializers.Serializer):
     points_b = serializers.IntegerField()
     running = SidesSerializer(allow_null=True)
     recorded_by = serializers.IntegerField(allow_null=True)
+    game = serializers.IntegerField()
+    scores = serializers.DictField(
+        child=serializers.IntegerField(), help_text=_("Points per side of the rule set.")
+    )
+    plays = serializers.ListField(child=serializers.ListField())
+    led = serializers.CharField(allow_blank=True)
+    carry = serializers.IntegerField()
+    running_by_side = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+
+
+class SideRowSerializer(serializers.Serializer):
+    """A side of the rule set (a pair, a single player, or a player's seat) with its score."""
+
+    key = serializers.CharField()
+    label = serializers.CharField()
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+    deal_points = serializers.IntegerField()
+    fine_points = serializers.IntegerField()
+    won = serializers.BooleanField()
+    lost = serializers.BooleanField()
+    game_wins = serializers.IntegerField(required=False)
+    game_points = serializers.IntegerField(required=False)
+    memorized = serializers.IntegerField(required=False)
+    open = serializers.BooleanField(required=False)
+    rating = serializers.IntegerField(required=False, allow_null=True)
 
 
 class PenaltyRowSerializer(serializers.Serializer):
@@ -657,6 +901,10 @@ class PartyStateSerializer(CountsMixin, PartySummarySerializer):
     round = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
     pairs = PairsSerializer()
+    sides = SideRowSerializer(many=True)
+    by_seat = serializers.BooleanField(
+        help_text=_("Whether every player keeps his own score (the sides are the seats).")
+    )
     deal_in_play = serializers.IntegerField()
     deals = DealRowSerializer(many=True)
     penalties = PenaltyRowSerializer(many=True)
@@ -732,7 +980,10 @@ class RefereeRoleSerializer(serializers.ModelSerializer):
 
 
 RECORD_FIELDS: dict[type, tuple[str, tuple[str, ...]]] = {
-    Deal: ("deal", ("number", "outcome", "winner", "points_a", "points_b")),
+    Deal: (
+        "deal",
+        ("number", "outcome", "winner", "points_a", "points_b", "scores", "game", "plays", "led"),
+    ),
     Penalty: ("penalty", ("kind", "category", "side", "points", "mode", "cancelled")),
     Ruling: ("ruling", ("kind", "side", "seat", "choice", "deal_id", "penalty_id")),
 }

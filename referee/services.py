@@ -15,19 +15,32 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from referee.eventlog import append_event
 from referee.models import PartyDesk, Penalty, RefereeSettings, Ruling
 from referee.rulings import (
+    FINE,
+    WARNING,
     PenaltyDecision,
     PenaltyPreset,
     decide_violation,
     fine_decision,
+    forfeit_result,
+    offender_side,
     parse_tile,
 )
 from scoring.locking import assert_party_editable, open_protocol
 from scoring.models import Deal
-from scoring.rules import RuleError, RuleSet, get_rule_set
+from scoring.rules import (
+    FINE_AWARD,
+    RuleError,
+    RuleSet,
+    get_rule_set,
+    party_side,
+    penalty_for,
+)
+from scoring.rules import udl as udl_rules
 from scoring.services import annul_deal_in_play, evaluate_party, expiry_moment, record_deal
 from scoring.totals import party_totals
 from tournaments.errors import ServiceError, translate_engine_error
@@ -186,13 +199,18 @@ def forfeit_party(
     reason: str = "",
     expected_version: int | None = None,
 ) -> Party:
-    """A pair did not appear: the opponents win with the regulations' forfeit score."""
+    """A pair did not appear: the opponents win with the regulations' forfeit score.
+
+    Where every player keeps his own score the absent side's players lose (Kozel: the Goat).
+    """
     party = lock_party(party_id, expected_version)
     _check_side(absent_side, "absent_side")
     _require_not_finished(party)
+    winner, loser = _forfeit_result(party, absent_side)
     _end_by_ruling(
         party,
-        winner=_other(absent_side),
+        winner=winner,
+        loser=loser,
         reason=Party.EndReason.FORFEIT,
         actor=actor,
         event="forfeit",
@@ -211,13 +229,21 @@ def _end_by_ruling(
     event: str,
     why: str = "",
     data: dict[str, Any] | None = None,
+    loser: str = "",
 ) -> None:
-    """Finish a locked party by a ruling: ``winner`` gets the regulations' forfeit score."""
+    """Finish a locked party by a ruling: ``winner`` gets the regulations' forfeit score.
+
+    ``winner`` and ``loser`` are engine sides (a seat where every player keeps his own
+    score); with no winner the deals' points stand and ``loser`` alone carries the ruling.
+    """
     now = timezone.now()
+    if loser:
+        data = {**(data or {}), "loser": loser}
     bump_version(
         party,
         status=Party.Status.FINISHED,
         winner=winner,
+        loser=loser,
         end_reason=reason,
         finished_at=now,
         started_at=party.started_at or now,
@@ -243,11 +269,6 @@ def _check_side(side: str, field: str = "side") -> str:
     return side
 
 
-def _other(side: str) -> str:
-    """The opposing side."""
-    return "b" if side == "a" else "a"
-
-
 def _require_not_finished(party: Party) -> None:
     """Refuse rulings on a finished party or a bye."""
     if party.status == Party.Status.FINISHED:
@@ -271,9 +292,44 @@ def _engine(call: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def _seat_side(party: Party, seat: str) -> str:
-    """The side of a seat ("a1" → "a"), or a service error naming ``seat``."""
-    rule_set, _cfg = _rules(party)
-    return _engine(rule_set.side_of, seat, "seat")
+    """The party side of a seat at the table ("a1" → "a"), or a service error naming ``seat``."""
+    rule_set, cfg = _rules(party)
+    _engine(rule_set.side_of, seat, "seat")
+    if seat not in rule_set.seats_for(cfg):
+        raise ServiceError(
+            "seat", _("Nobody sits on %(seat)s in this game.") % {"seat": seat.upper()}
+        )
+    return party_side(seat)
+
+
+def _offender(
+    party: Party,
+    side: str,
+    seat: str = "",
+    player: Player | None = None,
+    *,
+    whole_pair: bool = False,
+) -> str:
+    """The engine side a penalty or ruling against ``side`` (and its player) is given to.
+
+    The side itself in pairs games and in singles of two sides; the player's seat where every
+    player keeps his own score (Kozel, the Draw, Block and Classic games).
+    """
+    rule_set, cfg = _rules(party)
+    if player is not None and not seat:
+        seat = next((s for s, p in party.seat_players().items() if p.pk == player.pk), "")
+    return _engine(offender_side, rule_set, cfg, side, seat, whole_pair=whole_pair)
+
+
+def _forfeit_result(party: Party, *offenders: str) -> tuple[str, str]:
+    """Winner and loser (engine sides) of a party a ruling ends against ``offenders``."""
+    rule_set, cfg = _rules(party)
+    return _engine(forfeit_result, rule_set, cfg, offenders)
+
+
+def _seated(party: Party, offender: str) -> Player | None:
+    """The player on a seat (None for a side)."""
+    return party.seat_players().get(offender)
 
 
 def _player(party: Party, side: str, seat: str = "", player_id: int | None = None) -> Player | None:
@@ -460,7 +516,10 @@ def _check_category(category: str, allowed: tuple[str, ...]) -> str:
     return category
 
 
-Decide = Callable[[Party, RuleSet, Any, PenaltyPreset], tuple[PenaltyDecision, Penalty | None]]
+Decide = Callable[
+    [Party, str, RuleSet, Any, PenaltyPreset], tuple[PenaltyDecision, Penalty | None]
+]
+"""(party, engine side, rule set, config, preset) → the decision and the warning it repeats."""
 
 
 def _penalise(
@@ -477,7 +536,11 @@ def _penalise(
     actor: Any,
     expected_version: int | None,
 ) -> Penalty:
-    """What warnings and fines share: checks, the decision, the record, the party's totals."""
+    """What warnings and fines share: checks, the decision, the record, the party's totals.
+
+    The penalty is written on the engine's side: the player's seat where every player keeps
+    his own score, so warnings escalate per player and a fine lands on his account.
+    """
     party, found = _locked_unless_done(Penalty, party_id, client_id, expected_version)
     if found is not None:
         return found
@@ -485,12 +548,16 @@ def _penalise(
     _check_side(side)
     _check_category(category, allowed)
     player = _player(party, side, seat, player_id)
+    offender = _offender(party, side, seat, player)
+    player = player or _seated(party, offender)
     rule_set, cfg = _rules(party)
-    decision, escalated_from = decide(party, rule_set, cfg, penalty_preset(party.round.tournament))
+    decision, escalated_from = decide(
+        party, offender, rule_set, cfg, penalty_preset(party.round.tournament)
+    )
     penalty = _add_penalty(
         party,
         decision,
-        side=side,
+        side=offender,
         category=category,
         player=player,
         actor=actor,
@@ -517,14 +584,17 @@ def give_warning(
     actor: Any = None,
     expected_version: int | None = None,
 ) -> Penalty:
-    """A violation: a warning, or a fine when the pair repeats that kind (per the regulations)."""
+    """A violation: a warning, or a fine when the pair repeats that kind (per the regulations).
+
+    Where every player keeps his own score, the warnings are counted per player.
+    """
 
     def decide(
-        party: Party, rule_set: RuleSet, cfg: Any, preset: PenaltyPreset
+        party: Party, offender: str, rule_set: RuleSet, cfg: Any, preset: PenaltyPreset
     ) -> tuple[PenaltyDecision, Penalty | None]:
         earlier = list(
             party.penalties.filter(
-                side=side, category=category, kind=Penalty.Kind.WARNING, cancelled=False
+                side=offender, category=category, kind=Penalty.Kind.WARNING, cancelled=False
             )
             .order_by("-id")
             .values_list("id", flat=True)
@@ -534,7 +604,7 @@ def give_warning(
             rule_set,
             cfg,
             preset,
-            side=side,
+            side=offender,
             category=category,
             warnings_before=len(earlier),
         )
@@ -561,13 +631,16 @@ def give_fine(
     actor: Any = None,
     expected_version: int | None = None,
 ) -> Penalty:
-    """Fine a pair directly: the regulations' points (or the referee's) and mode."""
+    """Fine a pair (or, where every player keeps his own score, a player) directly.
+
+    The regulations' points (or the referee's) and mode.
+    """
 
     def decide(
-        party: Party, rule_set: RuleSet, cfg: Any, preset: PenaltyPreset
+        party: Party, offender: str, rule_set: RuleSet, cfg: Any, preset: PenaltyPreset
     ) -> tuple[PenaltyDecision, Penalty | None]:
         return _engine(
-            fine_decision, rule_set, cfg, side, points, preset=preset, category=category
+            fine_decision, rule_set, cfg, offender, points, preset=preset, category=category
         ), None
 
     return _penalise(
@@ -700,6 +773,7 @@ def rule_out_of_turn(
     _require_in_progress(party)
     side = _seat_side(party, seat)
     player = _player(party, side, seat)
+    side = _offender(party, side, seat)  # the seat, where every player keeps his own score
     reason = _reason(reason)
     details = _tile_details(tile)
     number = deal_in_play(party)
@@ -745,6 +819,7 @@ def rule_false_pass(
     _require_in_progress(party)
     side = _seat_side(party, seat)
     player = _player(party, side, seat)
+    side = _offender(party, side, seat)  # the seat, where every player keeps his own score
     reason = _reason(reason)
     number = deal_in_play(party)
     penalty = _ruling_fine(party, side, Penalty.Category.FALSE_PASS, player, actor, reason)
@@ -758,7 +833,12 @@ def rule_false_pass(
     party.refresh_from_db()
     return _ruling(
         party, Ruling.Kind.FALSE_PASS, side=side, seat=seat, player=player, deal_number=number,
-        deal=deal, penalty=penalty, details={"points_a": deal.points_a, "points_b": deal.points_b},
+        deal=deal, penalty=penalty,
+        details={
+            "points_a": deal.points_a,
+            "points_b": deal.points_b,
+            **({"scores": deal.scores} if deal.scores else {}),
+        },
         actor=actor, client_id=client_id, reason=reason,
     )
 
@@ -782,6 +862,7 @@ def rule_touched_tile(
     _require_in_progress(party)
     side = _seat_side(party, seat)
     player = _player(party, side, seat)
+    side = _offender(party, side, seat)  # the seat, where every player keeps his own score
     reason = _reason(reason)
     penalty = None
     if not fits:
@@ -807,7 +888,10 @@ def rule_no_show(
     actor: Any = None,
     expected_version: int | None = None,
 ) -> Ruling:
-    """The pair not present when the regulations' wait is over forfeits the party."""
+    """The pair not present when the regulations' wait is over forfeits the party.
+
+    Where every player keeps his own score the absent side's players lose (Kozel: the Goat).
+    """
     party, found = _locked_unless_done(Ruling, party_id, client_id, expected_version)
     if found is not None:
         return found
@@ -828,12 +912,13 @@ def rule_no_show(
             % {"minutes": party.round.tournament.regulations.no_show_minutes},
         )
     reason = _reason(reason)
+    winner, loser = _forfeit_result(party, absent_side)
     ruling = _ruling(
         party, Ruling.Kind.NO_SHOW, side=absent_side, actor=actor, client_id=client_id,
         reason=reason, details={"due": due.isoformat()},
     )
     _end_by_ruling(
-        party, winner=_other(absent_side), reason=Party.EndReason.FORFEIT, actor=actor,
+        party, winner=winner, loser=loser, reason=Party.EndReason.FORFEIT, actor=actor,
         event="forfeit", why=reason, data={"absent": absent_side},
     )
     return ruling
@@ -849,6 +934,7 @@ def disqualify(
     seat: str = "",
     player_id: int | None = None,
     category: str = Penalty.Category.OTHER,
+    details: dict[str, Any] | None = None,
     client_id: str = "",
     actor: Any = None,
     expected_version: int | None = None,
@@ -857,7 +943,8 @@ def disqualify(
 
     The party in play is lost (the opponents get the regulations' forfeit score); from the
     tournament, the pair and player are marked so later draws leave them out, while their
-    finished parties stand.
+    finished parties stand. Where every player keeps his own score the disqualified player
+    loses the party (Kozel: he is the Goat). ``details`` are kept on the ruling.
     """
     party, found = _locked_unless_done(Ruling, party_id, client_id, expected_version)
     if found is not None:
@@ -874,23 +961,26 @@ def disqualify(
         raise ServiceError("party", _("The party is finished."))
     assert_party_editable(party, actor, reason)
     player = _player(party, side, seat, player_id)
+    offender = _offender(party, side, seat, player, whole_pair=True)
+    player = player or _seated(party, offender)
     penalty = _add_penalty(
-        party, PenaltyDecision(Penalty.Kind.DISQUALIFICATION), side=side, category=category,
+        party, PenaltyDecision(Penalty.Kind.DISQUALIFICATION), side=offender, category=category,
         player=player, actor=actor, reason=reason,
     )
     ruling = _ruling(
-        party, Ruling.Kind.DISQUALIFICATION, side=side, seat=seat, player=player, choice=scope,
-        penalty=penalty, actor=actor, client_id=client_id, reason=reason,
-        details={"finished_before": finished},
+        party, Ruling.Kind.DISQUALIFICATION, side=offender, seat=seat, player=player,
+        choice=scope, penalty=penalty, actor=actor, client_id=client_id, reason=reason,
+        details={**(details or {}), "finished_before": finished},
     )
     if scope == Ruling.Choice.TOURNAMENT:
         _exclude_from_tournament(party, side, player)
     if finished:
         bump_version(party)
     else:
+        winner, loser = _forfeit_result(party, offender)
         _end_by_ruling(
-            party, winner=_other(side), reason=Party.EndReason.DISQUALIFICATION, actor=actor,
-            event="party_finished", why=reason, data={"disqualified": side},
+            party, winner=winner, loser=loser, reason=Party.EndReason.DISQUALIFICATION,
+            actor=actor, event="party_finished", why=reason, data={"disqualified": offender},
         )
     return ruling
 
@@ -902,6 +992,132 @@ def _exclude_from_tournament(party: Party, side: str, player: Player | None) -> 
     Player.objects.filter(pk__in=[p.pk for p in players]).update(disqualified=True)
     if player is None or party.round.tournament.format == Tournament.Format.PAIRS:
         Pair.objects.filter(pk=pair.pk).update(disqualified=True)
+
+
+# -- UDL violations ----------------------------------------------------------------------------
+
+UDL_VIOLATIONS = {
+    udl_rules.SLOW_PLAY: gettext_lazy("Slow play"),
+    udl_rules.OUT_OF_TURN: gettext_lazy("Out-of-turn play"),
+    udl_rules.SLAMMING: gettext_lazy("Slamming dominoes"),
+    udl_rules.HIDING_TILES: gettext_lazy("Hiding dominoes"),
+    udl_rules.MISCONDUCT: gettext_lazy("Misconduct"),
+    udl_rules.LEAVING: gettext_lazy("Leaving the table"),
+}
+"""The violations of the UDL tournament rules (RULES.md 2) the referee desk reports."""
+
+UDL_CONSEQUENCES = {
+    udl_rules.SLOW_PLAY: gettext_lazy(
+        "Slow play: a warning the first time, then %(points)s points paid to the opponent each "
+        "time."
+    ),
+    udl_rules.OUT_OF_TURN: gettext_lazy(
+        "Out-of-turn play: the tile is exposed and must be played at the first opportunity."
+    ),
+    udl_rules.SLAMMING: gettext_lazy("Slamming dominoes: disqualification from the tournament."),
+    udl_rules.HIDING_TILES: gettext_lazy(
+        "Hiding dominoes: disqualification from the match, without warning."
+    ),
+    udl_rules.MISCONDUCT: gettext_lazy(
+        "Misconduct: removal from the tournament, without warning."
+    ),
+    udl_rules.LEAVING: gettext_lazy(
+        "Leaving the table: disqualification from the tournament, no substitutions."
+    ),
+}
+"""What each UDL violation costs, as the screen explains it (``points``: the slow-play fine)."""
+
+
+def _existing_record(party_id: int, client_id: str) -> Penalty | Ruling | None:
+    """The penalty or ruling a retried UDL violation already made, if any."""
+    for model in (Penalty, Ruling):
+        found = _existing(model, party_id, client_id)
+        if found is not None:
+            return found
+    return None
+
+
+@transaction.atomic
+def rule_udl_violation(
+    party_id: int,
+    *,
+    violation: str,
+    side: str = "",
+    seat: str = "",
+    player_id: int | None = None,
+    tile: object = None,
+    reason: str = "",
+    client_id: str = "",
+    actor: Any = None,
+    expected_version: int | None = None,
+) -> Penalty | Ruling:
+    """A violation of the UDL tournament rules, with the consequence the rule engine gives it.
+
+    Slow play: a warning, then ``udl_slow_play_points`` paid to the opponent in the game in
+    play (a fine in award mode), every time after the first. Out-of-turn play: the tile is
+    exposed (the out-of-turn ruling, "continue"). Hiding tiles: disqualified from the match;
+    slamming and leaving: disqualified from the tournament; misconduct: removed from it. The
+    existing warning, fine, out-of-turn and disqualification services apply it.
+    """
+    found = _existing_record(party_id, client_id)
+    if found is not None:
+        return found
+    party = lock_party(party_id, expected_version)
+    rule_set, cfg = _rules(party)
+    if rule_set.code != udl_rules.UdlSingles.code:
+        raise ServiceError(
+            "violation", _("The UDL rules apply only to a tournament of UDL singles.")
+        )
+    if violation not in UDL_VIOLATIONS:
+        raise ServiceError("violation", _("Choose the violation."))
+    if seat:
+        side = _seat_side(party, seat)
+    _check_side(side)
+    seat = seat or f"{side}1"
+    player = _player(party, side, seat, player_id)
+    label = str(UDL_VIOLATIONS[violation])
+    earlier = 0
+    if violation == udl_rules.SLOW_PLAY:
+        earlier = party.penalties.filter(
+            side=side, category=Penalty.Category.MOVE_TIME, kind=Penalty.Kind.WARNING,
+            cancelled=False,
+        ).count()
+    consequence = _engine(penalty_for, violation, earlier, cfg)
+    if consequence.kind == udl_rules.EXPOSED_TILE:
+        return rule_out_of_turn(
+            party.pk, seat=seat, choice=Ruling.Choice.CONTINUE, tile=tile,
+            reason=_reason(reason) or label, client_id=client_id, actor=actor,
+        )
+    if consequence.ends_match:
+        scope = Ruling.Choice.TOURNAMENT if consequence.ends_tournament else Ruling.Choice.PARTY
+        return disqualify(
+            party.pk, side=side, scope=scope, reason=_reason(reason) or label, seat=seat,
+            player_id=player.pk if player else None,
+            details={"violation": violation, "consequence": consequence.kind},
+            client_id=client_id, actor=actor,
+        )
+
+    def decide(
+        party: Party, offender: str, rule_set: RuleSet, cfg: Any, preset: PenaltyPreset
+    ) -> tuple[PenaltyDecision, Penalty | None]:
+        if consequence.kind != udl_rules.POINTS_TO_OPPONENT:
+            return PenaltyDecision(WARNING), None
+        warning = (
+            party.penalties.filter(
+                side=offender, category=Penalty.Category.MOVE_TIME, kind=Penalty.Kind.WARNING,
+                cancelled=False,
+            )
+            .order_by("-id")
+            .first()
+        )
+        return PenaltyDecision(FINE, consequence.points, FINE_AWARD), warning
+
+    return _penalise(
+        party.pk, side=side, category=Penalty.Category.MOVE_TIME,
+        allowed=(Penalty.Category.MOVE_TIME,), decide=decide, seat=seat,
+        player_id=player.pk if player else None, reason=_reason(reason), client_id=client_id,
+        actor=actor, expected_version=None,
+    )
 
 
 # -- referees of a tournament ----------------------------------------------------------------

@@ -7,6 +7,7 @@ the pages and the API.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -16,8 +17,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from referee.models import PartyDesk, PartyEvent, Penalty, Ruling
+from referee.rulings import scores_by_seat
 from referee.services import WARNING_CATEGORIES, no_show_due_at
 from scoring.models import Deal, Protocol
+from scoring.rules import (
+    CONTINUE,
+    NEXT_GAME,
+    RuleError,
+    RulesConfig,
+    RuleSet,
+    by_party_side,
+    party_side,
+)
+from scoring.rules.matches import as_match
 from scoring.services import party_decision
 from scoring.totals import party_rows, party_totals
 from tournaments import permissions
@@ -116,7 +128,11 @@ def party_phase(party: Party, totals: Any) -> str:
         return PHASE_FINISHED
     if party.status == Party.Status.SCHEDULED:
         return PHASE_SCHEDULED
-    return party_decision(party, totals=totals).state
+    state = party_decision(party, totals=totals).state
+    games = getattr(totals, "games", None)
+    if state == CONTINUE and games and games[-1].number > 1 and not games[-1].hands:
+        return NEXT_GAME  # a game was just won: the next one begins
+    return state
 
 
 PHASE_LABELS = {
@@ -124,6 +140,8 @@ PHASE_LABELS = {
     "continue": gettext_lazy("In play"),
     "last_deal": gettext_lazy("Time is up: the deal in play is the last one"),
     "extra_deal": gettext_lazy("Scores level: one more deal"),
+    "next_game": gettext_lazy("Game won: the next game of the match is in play"),
+    "overtime": gettext_lazy("Scores level at the end of the game: overtime until one scores"),
     PHASE_FINISHED: gettext_lazy("Finished"),
 }
 
@@ -137,6 +155,8 @@ def alerts(party: Party, phase: str, party_desk: PartyDesk) -> list[dict[str, st
         found.append({"code": "not_started", "message": _("The party has not started.")})
     if phase in ("last_deal", "extra_deal"):
         found.append({"code": "time_expired", "message": str(PHASE_LABELS[phase])})
+    elif phase in ("next_game", "overtime"):
+        found.append({"code": phase, "message": str(PHASE_LABELS[phase])})
     elif phase == "continue" and party.seconds_left() <= 0:
         found.append({"code": "time_expired", "message": _("Time is up.")})
     if party.paused_at and phase != PHASE_FINISHED:
@@ -161,23 +181,127 @@ def awaiting_signatures(party: Party) -> bool:
     return not party.protocols.filter(status=Protocol.Status.SIGNED).exists()
 
 
-def _player_row(party: Party, seat: str) -> dict[str, Any]:
-    """A player at a seat."""
+def _player_row(party: Party, seat: str) -> dict[str, Any] | None:
+    """A player at a seat (None for an empty seat: a side of one player)."""
     pair = party.pair(seat[0])
     player = pair.player1 if seat.endswith("1") else pair.player2
+    if player is None:
+        return None
     return {"seat": seat, "id": player.pk, "name": player.name}
 
 
 def _pair_row(party: Party, side: str) -> dict[str, Any] | None:
-    """A pair with its seated players."""
+    """A pair (or a side of one player) with its seated players."""
     pair = party.pair(side)
     if pair is None:
         return None
+    players = [_player_row(party, f"{side}{n}") for n in (1, 2)]
     return {
         "id": pair.pk,
         "name": pair.display_name,
-        "players": [_player_row(party, f"{side}{n}") for n in (1, 2)],
+        "players": [row for row in players if row is not None],
         "disqualified": pair.disqualified,
+    }
+
+
+# -- the rule set's sides --------------------------------------------------------------------
+
+
+def rules_of(party: Party) -> tuple[RuleSet, RulesConfig]:
+    """The party's rule set and the plain snapshot of its regulations."""
+    tournament = party.round.tournament
+    return tournament.engine, tournament.regulations.rules_config()
+
+
+def side_names(party: Party, rule_set: RuleSet, cfg: RulesConfig) -> list[tuple[str, str]]:
+    """(engine side, name) at the party's table: pairs and singles by side, else by seat."""
+    players = party.seat_players()
+    rows = []
+    for side in rule_set.sides_for(cfg):
+        if side in ("a", "b"):
+            pair = party.pair(side)
+            name = pair.display_name if pair is not None else str(_("bye"))
+        else:
+            player = players.get(side)
+            name = player.name if player is not None else "—"
+        rows.append((side, name))
+    return rows
+
+
+def seat_names(party: Party, rule_set: RuleSet, cfg: RulesConfig) -> list[tuple[str, str]]:
+    """(seat, "A1 · name") of the players at the table, in playing order."""
+    players = party.seat_players()
+    return [
+        (seat, f"{seat.upper()} · {players[seat].name}")
+        for seat in rule_set.seats_for(cfg)
+        if seat in players
+    ]
+
+
+def _kozel_ratings(party: Party, rule_set: RuleSet, points: Mapping[str, int]) -> Any:
+    """Each player's rating after a finished Kozel party (None while it is played).
+
+    A party a ruling stopped (a no-show, a disqualification) counts as stopped by that
+    player's timeout: he gets nothing, the others at least 1.
+    """
+    if party.status != Party.Status.FINISHED or not points:
+        return None
+    timed_out = None
+    if party.end_reason in (Party.EndReason.FORFEIT, Party.EndReason.DISQUALIFICATION):
+        timed_out = party.loser if party.loser in points else None
+    try:
+        return rule_set.ratings(dict(points), timed_out)  # type: ignore[attr-defined]
+    except RuleError:
+        return None
+
+
+def _kozel(party: Party, rule_set: RuleSet, cfg: RulesConfig, totals: Any) -> dict[str, Any]:
+    """Kozel: memorized points, open accounts, the drawn fish's carry, the Goat, the ratings."""
+    sides = rule_set.sides_for(cfg)
+    points = {side: totals.points.get(side, 0) for side in sides}
+    memorized = getattr(totals, "memorized", {}) or {}
+    opened = getattr(totals, "open", {}) or {}
+    return {
+        "goat_at": cfg.goat_at,
+        "memorize_limit": cfg.memorize_limit,
+        "fish_variant": cfg.fish_variant,
+        "pairs": cfg.kozel_pairs,
+        "memorized": {side: memorized.get(side, 0) for side in sides},
+        "open": {side: bool(opened.get(side, False)) for side in sides},
+        "carry": totals.carry,
+        "pair_points": getattr(totals, "pair_points", None),
+        "goat": party.loser if party.status == Party.Status.FINISHED else "",
+        "ratings": _kozel_ratings(party, rule_set, points),
+    }
+
+
+def _match(party: Party, cfg: RulesConfig, totals: Any) -> dict[str, Any]:
+    """A match of games (UDL, All Fives): the game in play, each game's score, game wins."""
+    match = as_match(totals)
+    started = party.started_at is not None
+    games = [
+        {
+            "number": game.number,
+            "points": by_party_side(game.points),
+            "hands": game.hands,
+            "closed": game.closed,
+            "winner": game.winner or "",
+        }
+        for game in match.games
+    ]
+    wins = {side: match.game_wins.get(side, 0) for side in ("a", "b")}
+    return {
+        "game": party.game,
+        "games_to_win": cfg.games_to_win,
+        "game_wins": wins,
+        "games": games,
+        "clock": {
+            "seconds_left": int(party.game_seconds_left())
+            if started and party.status != Party.Status.FINISHED
+            else None,
+            "limit_seconds": cfg.game_minutes * 60,
+            "time_expired_at": party.game_expired_at,
+        },
     }
 
 
@@ -220,21 +344,30 @@ def _ruling_row(ruling: Ruling) -> dict[str, Any]:
     )
 
 
-def counts(penalties: list[Penalty]) -> dict[str, dict[str, int]]:
-    """Active warnings per side and kind, and fines per side."""
+def counts(penalties: list[Penalty]) -> dict[str, dict[str, Any]]:
+    """Active warnings per side and kind, and fines per side.
+
+    Per party side ("a", "b"); where a penalty belongs to a player (his seat, in games where
+    every player keeps his own score) ``warnings_by_kind`` has his seat's counts too.
+    """
     warnings: dict[str, Counter[str]] = {"a": Counter(), "b": Counter()}
-    fines = Counter()
+    players: dict[str, Counter[str]] = {}
+    fines: Counter[str] = Counter()
     for penalty in penalties:
         if penalty.cancelled:
             continue
+        side = party_side(penalty.side)
         if penalty.kind == Penalty.Kind.WARNING:
-            warnings[penalty.side][penalty.category] += 1
+            warnings[side][penalty.category] += 1
+            if penalty.side != side:
+                players.setdefault(penalty.side, Counter())[penalty.category] += 1
         elif penalty.kind == Penalty.Kind.FINE:
-            fines[penalty.side] += 1
+            fines[side] += 1
     return {
         "warnings": {side: sum(c.values()) for side, c in warnings.items()},
         "warnings_by_kind": {
-            side: {str(k): c[k] for k in WARNING_CATEGORIES} for side, c in warnings.items()
+            key: {str(k): c[k] for k in WARNING_CATEGORIES}
+            for key, c in {**warnings, **players}.items()
         },
         "fines": {side: fines[side] for side in ("a", "b")},
     }
@@ -257,8 +390,14 @@ def fresh_summary(party_id: int, party: Party | None = None) -> dict[str, Any]:
 
 
 def _summary(party: Party, totals: Any = None) -> tuple[dict[str, Any], Any]:
-    """The summary and the engine's totals it was made from."""
+    """The summary and the engine's totals it was made from.
+
+    ``totals`` are per party side (a player's points summed into his side where every player
+    keeps his own score); ``totals.by_side`` has the engine's own sides (a, b, or the seats).
+    ``match`` (UDL, All Fives) and ``kozel`` are None for the other rule sets.
+    """
     totals = totals or party_totals(party)
+    rule_set, cfg = rules_of(party)
     phase = party_phase(party, totals)
     seconds_left = int(party.seconds_left()) if party.started_at else None
     return {
@@ -269,6 +408,8 @@ def _summary(party: Party, totals: Any = None) -> tuple[dict[str, Any], Any]:
         "phase_label": str(PHASE_LABELS.get(phase, phase)),
         "end_reason": party.end_reason,
         "winner": party.winner,
+        "loser": party.loser,
+        "rule_set": rule_set.code,
         "clock": {
             "started_at": party.started_at,
             "paused": party.paused_at is not None,
@@ -277,16 +418,49 @@ def _summary(party: Party, totals: Any = None) -> tuple[dict[str, Any], Any]:
             "time_expired_at": party.time_expired_at,
         },
         "totals": {
-            "points": totals.points,
-            "deal_points": totals.deal_points,
-            "fine_points": totals.fine_points,
+            "points": by_party_side(totals.points),
+            "deal_points": by_party_side(totals.deal_points),
+            "fine_points": by_party_side(totals.fine_points),
+            "by_side": dict(totals.points),
+            "carry": totals.carry,
         },
+        "match": _match(party, cfg, totals) if rule_set.plays_games else None,
+        "kozel": _kozel(party, rule_set, cfg, totals) if rule_set.code == "kozel" else None,
     }, totals
+
+
+def _side_rows(party: Party, state: dict[str, Any], totals: Any) -> list[dict[str, Any]]:
+    """The engine's sides as the screen shows them: name, points and the rule set's extras."""
+    rule_set, cfg = rules_of(party)
+    kozel, match = state["kozel"], state["match"]
+    current = match["games"][-1]["points"] if match else {}
+    rows = []
+    for key, name in side_names(party, rule_set, cfg):
+        row: dict[str, Any] = {
+            "key": key,
+            "label": key.upper(),
+            "name": name,
+            "points": totals.points.get(key, 0),
+            "deal_points": totals.deal_points.get(key, 0),
+            "fine_points": totals.fine_points.get(key, 0),
+            "won": bool(party.winner) and party.winner in (key, party_side(key)),
+            "lost": bool(party.loser) and party.loser in (key, party_side(key)),
+        }
+        if match:
+            row["game_wins"] = match["game_wins"].get(key, 0)
+            row["game_points"] = current.get(key, 0)
+        if kozel:
+            row["memorized"] = kozel["memorized"].get(key, 0)
+            row["open"] = kozel["open"].get(key, False)
+            row["rating"] = (kozel["ratings"] or {}).get(key)
+        rows.append(row)
+    return rows
 
 
 def party_state(party: Party) -> dict[str, Any]:
     """Everything the party screen shows (load the party with ``party_queryset``)."""
     state, totals = _summary(party)
+    rule_set, cfg = rules_of(party)
     deals = sorted(party.deals.all(), key=lambda d: d.number)
     penalties = list(party.penalties.all())
     rulings = list(party.rulings.all())
@@ -304,21 +478,10 @@ def party_state(party: Party) -> dict[str, Any]:
             "round": party.round.number,
             "table": party.table.number if party.table else None,
             "pairs": {"a": _pair_row(party, "a"), "b": _pair_row(party, "b")},
+            "sides": _side_rows(party, state, totals),
+            "by_seat": scores_by_seat(rule_set, cfg),
             "deal_in_play": in_play,
-            "deals": [
-                {
-                    "id": deal.pk,
-                    "number": deal.number,
-                    "outcome": deal.outcome,
-                    "outcome_label": deal.get_outcome_display(),
-                    "winner": deal.winner,
-                    "points_a": deal.points_a,
-                    "points_b": deal.points_b,
-                    "running": next(running, None),
-                    "recorded_by": deal.recorded_by_id,
-                }
-                for deal in deals
-            ],
+            "deals": [_deal_row(deal, next(running, None)) for deal in deals],
             "penalties": [_penalty_row(p) for p in penalties],
             "rulings": [_ruling_row(r) for r in rulings],
             "exposed": [
@@ -340,7 +503,35 @@ def party_state(party: Party) -> dict[str, Any]:
             "alerts": alerts(party, state["phase"], party_desk),
         }
     )
+    keys = [row["key"] for row in state["sides"]]
+    for row in state["deals"]:  # the screen's columns: one per side of the rule set
+        totals_after = row["running_by_side"] or {}
+        row["cells"] = [
+            {"key": key, "points": row["scores"].get(key, 0), "total": totals_after.get(key)}
+            for key in keys
+        ]
     return state
+
+
+def _deal_row(deal: Deal, running: Mapping[str, int] | None) -> dict[str, Any]:
+    """A deal as shown: its points per party side and per engine side, plays, game, totals."""
+    return {
+        "id": deal.pk,
+        "number": deal.number,
+        "game": deal.game,
+        "outcome": deal.outcome,
+        "outcome_label": deal.get_outcome_display(),
+        "winner": deal.winner,
+        "points_a": deal.points_a,
+        "points_b": deal.points_b,
+        "scores": dict(deal.scores) if deal.scores else {"a": deal.points_a, "b": deal.points_b},
+        "plays": [list(play) for play in deal.plays or []],
+        "led": deal.led,
+        "carry": deal.carry,
+        "running": by_party_side(running) if running is not None else None,
+        "running_by_side": dict(running) if running is not None else None,
+        "recorded_by": deal.recorded_by_id,
+    }
 
 
 def events(party: Party, limit: int | None = None) -> list[PartyEvent]:

@@ -23,19 +23,23 @@ from django.views.decorators.http import require_GET, require_POST
 from referee import services, state
 from referee.api import advise, preview, referee_roles
 from referee.models import Penalty, RefereeSettings, Ruling
-from referee.rulings import ALL_TILES
+from referee.rulings import ALL_TILES, scores_by_seat
 from referee.serializers import (
     PARTY_ACTIONS,
     ActionInput,
     AnnulDealInput,
     CancelPenaltyInput,
     CorrectDealInput,
+    DealFields,
+    FineInput,
     MoveAdviceInput,
     RefereeSettingsSerializer,
     TilesPreviewInput,
     form_data,
 )
 from scoring.models import Deal
+from scoring.rules import SEATS, RulesConfig, RuleSet
+from scoring.rules.allfives import MAX_PLAY_POINTS
 from tournaments import permissions
 from tournaments.errors import ServiceError, translate_engine_error
 from tournaments.models import Party, TournamentRole
@@ -46,7 +50,8 @@ CSP = (
     "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'"
 )
 TILES = [(f"{low}-{high}", low, high) for low, high in ALL_TILES]
-SEATS = ("a1", "b1", "a2", "b2")
+PLAY_VALUES = range(5, MAX_PLAY_POINTS + 1, 5)
+"""The buttons of a scoring play (All Fives, UDL): +5 … +45."""
 RULING_BUTTONS = ("continue", "reshuffle", "fits", "misfit", "false_pass")
 """The one-tap ruling buttons per seat (each its own form and client id)."""
 
@@ -93,14 +98,111 @@ def _error_text(errors: Any) -> str:
 
 
 def _seat_names(party: Party) -> list[tuple[str, str]]:
-    """(seat, "A1 · name") of the four players, in seating order."""
-    rows = []
-    for seat in SEATS:
-        pair = party.pair(seat[0])
-        if pair is not None:
-            player = pair.player1 if seat.endswith("1") else pair.player2
-            rows.append((seat, f"{seat.upper()} · {player.name}"))
-    return rows
+    """(seat, "A1 · name") of the players at the table under the rule set, in playing order."""
+    rule_set, cfg = state.rules_of(party)
+    return state.seat_names(party, rule_set, cfg)
+
+
+def deal_entry(
+    party: Party, rule_set: RuleSet, cfg: RulesConfig, deal: Deal | None = None
+) -> dict[str, Any]:
+    """How the deal form looks for the party's rule set (filled in with ``deal``'s values).
+
+    ``kind``: "pairs" (sport, Latin: a pair wins, quick points or pips per player), "match"
+    (UDL, All Fives: scoring plays during the hand, the end count, a stopped hand), "seats"
+    (the Draw, Block and Classic games: a player wins) or "kozel" (each player's deal total).
+    A correction enters the points of every side (the referee may also have ended the deal).
+    """
+    seats = state.seat_names(party, rule_set, cfg)
+    sides = state.side_names(party, rule_set, cfg)
+    by_seat = scores_by_seat(rule_set, cfg)
+    if rule_set.code == "kozel":
+        kind = "kozel"
+    elif rule_set.plays_games:
+        kind = "match"
+    elif by_seat:
+        kind = "seats"
+    else:
+        kind = "pairs"
+    outcomes = [("domino", _("Domino")), ("fish", _("Fish"))]
+    if rule_set.plays_games:
+        outcomes.append(("stopped", _("Stopped: the game ended during the hand")))
+    if kind == "pairs":
+        winners = [("a", _("Pair A won")), ("b", _("Pair B won"))]
+    else:
+        winners = [
+            (key, _("%(side)s · %(name)s won") % {"side": key.upper(), "name": name})
+            for key, name in sides
+        ]
+    pips = (deal.pips if deal is not None else None) or {}
+    point_rows: list[tuple[str, str, int | None]] = []
+    if kind == "kozel" or deal is not None:
+        rows = seats if kind == "kozel" else [
+            (key, f"{key.upper()} · {name}") for key, name in sides
+        ]
+        point_rows = [(key, label, _deal_points(deal, key)) for key, label in rows]
+    if deal is not None:
+        outcomes.append(("referee", _("Ended by the referee")))
+    return {
+        "kind": kind,
+        "seats": seats,
+        "sides": sides,
+        "point_rows": point_rows,
+        "pip_rows": [(seat, label, pips.get(seat)) for seat, label in seats],
+        "initial": _initial(deal),
+        "outcomes": outcomes,
+        "winners": winners,
+        "plays": rule_set.plays_games,
+        "play_values": PLAY_VALUES,
+        "play_rows": [(seat, label) for seat, label in seats],
+        "led": rule_set.code == "latin",
+        "max_points": cfg.max_deal_points,
+        "step": 5 if rule_set.plays_games else 1,
+    }
+
+
+def _deal_points(deal: Deal | None, key: str) -> int | None:
+    """What a recorded deal gave ``key`` (a side or seat), without the points made in play."""
+    if deal is None:
+        return None
+    scores = deal.scores or {"a": deal.points_a, "b": deal.points_b}
+    return scores.get(key, 0) - (deal.play_points or {}).get(key, 0)
+
+
+def _initial(deal: Deal | None) -> dict[str, Any]:
+    """A recorded deal's values as the deal form shows them (nothing for a new deal)."""
+    if deal is None:
+        return {}
+    outcome = "fish" if deal.outcome == Deal.Outcome.DRAWN_FISH else deal.outcome
+    return {
+        "outcome": outcome,
+        "winner": deal.winner,
+        "went_out": deal.went_out,
+        "led": deal.led,
+        "pips": deal.pips or {},
+        "plays": " ".join(f"{who}:{points}" for who, points in deal.plays or []),
+    }
+
+
+def _warning_cells(
+    code: str, by_kind: dict[str, dict[str, int]], seats: list[tuple[str, str]], by_seat: bool,
+    ids: FreshIds,
+) -> list[dict[str, Any]]:
+    """The warning buttons of one kind: one per pair, or one per player where he keeps his own
+    score (the warnings then escalate per player)."""
+    if not by_seat:
+        return [
+            {"side": side, "seat": "", "label": side.upper(), "title": "",
+             "count": by_kind.get(side, {}).get(code, 0), "id": ids[f"warning-{code}-{side}"],
+             "key": side}
+            for side in ("a", "b")
+        ]
+    return [
+        {"side": seat[0], "seat": seat, "label": seat.upper(), "title": label,
+         "count": by_kind.get(seat, {}).get(code, 0), "id": ids[f"warning-{code}-{seat}"],
+         "key": seat}
+        for seat, label in seats
+    ]
 
 
 def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str, Any]:
@@ -110,6 +212,8 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
     ids = FreshIds()
     by_kind = data["warnings_by_kind"]
     seats = _seat_names(party)
+    rule_set, cfg = state.rules_of(party)
+    by_seat = scores_by_seat(rule_set, cfg)
     return {
         "party": party,
         "tournament": party.round.tournament,
@@ -136,15 +240,69 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
                 "b": by_kind["b"].get(c.value, 0),
                 "id_a": ids[f"warning-{c.value}-a"],
                 "id_b": ids[f"warning-{c.value}-b"],
+                "cells": _warning_cells(c.value, by_kind, seats, by_seat, ids),
             }
             for c in services.WARNING_CATEGORIES
         ],
+        "entry": deal_entry(party, rule_set, cfg),
+        "rule_set": rule_set,
+        "cfg": cfg,
+        "by_seat": by_seat,
+        "udl": _udl_context(rule_set, cfg, seats, ids),
         "fine_kinds": Penalty.Category.choices,
         "check_in_rows": [(side, data["check_in"][side]) for side in ("a", "b")],
         "Choice": Ruling.Choice,
         "cid": ids,
         **extra,
     }
+
+
+def _udl_context(
+    rule_set: RuleSet, cfg: RulesConfig, seats: list[tuple[str, str]], ids: FreshIds
+) -> dict[str, Any] | None:
+    """The UDL violations block: each violation and its consequence, the slow-play buttons."""
+    if rule_set.code != "udl":
+        return None
+    return {
+        "violations": [
+            (code, label, services.UDL_CONSEQUENCES[code] % {"points": cfg.udl_slow_play_points})
+            for code, label in services.UDL_VIOLATIONS.items()
+        ],
+        "slow_play": [
+            {"seat": seat, "label": label, "id": ids[f"udl-slow-{seat}"]} for seat, label in seats
+        ],
+    }
+
+
+def page_data(post: Any, party: Party, input_class: type[ActionInput]) -> dict[str, Any]:
+    """A page form in the shape the action serializers take, for the party's rule set.
+
+    On top of ``form_data``: each player's points (``points_<seat>``: Kozel's deal totals, the
+    referee's points of a false pass), quick points won by a player where every player keeps
+    his own score, a fine's own points, and the side of the player chosen by his seat.
+    """
+    data = form_data(post)
+    per_seat = {
+        seat: post.get(f"points_{seat}")
+        for seat in SEATS
+        if post.get(f"points_{seat}") not in (None, "")
+    }
+    quick = post.get("points")
+    if per_seat:
+        data["points"] = per_seat
+    elif input_class is FineInput and quick not in (None, ""):
+        data["points"] = quick
+    elif issubclass(input_class, DealFields) and quick not in (None, ""):
+        if not isinstance(data.get("points"), dict):
+            rule_set, cfg = state.rules_of(party)
+            who = data.get("winner") or data.get("went_out") or ""
+            if who in rule_set.seats_for(cfg):
+                who = rule_set.side_of(who)
+            if who:
+                data["points"] = {who: quick}
+    if data.get("seat") and not data.get("side") and input_class is not CorrectDealInput:
+        data["side"] = data["seat"][0]
+    return data
 
 
 def _answer(
@@ -165,7 +323,9 @@ def _perform(
     request: HttpRequest, party: Party, input_class: type[ActionInput], record: Any = None
 ) -> HttpResponse:
     """Validate a page form with the action's serializer and run its service."""
-    serializer = input_class(data=form_data(request.POST))
+    serializer = input_class(
+        data=page_data(request.POST, party, input_class), context={"party": party}
+    )
     if not serializer.is_valid():
         return _answer(request, party.pk, error=_error_text(serializer.errors), code=400)
     try:
@@ -212,6 +372,7 @@ def deal_correct(request: HttpRequest, pk: int) -> HttpResponse:
     deal, party = state.record_for_correction(request.user, Deal, pk, "recorded_by_id")
     if request.method == "POST":
         return _perform(request, party, CorrectDealInput, deal)
+    rule_set, cfg = state.rules_of(party)
     return render(
         request,
         "referee/deal_correct.html",
@@ -220,6 +381,7 @@ def deal_correct(request: HttpRequest, pk: int) -> HttpResponse:
             "party": party,
             "tournament": party.round.tournament,
             "seats": _seat_names(party),
+            "entry": deal_entry(party, rule_set, cfg, deal),
             "version": party.version,
         },
     )

@@ -1,7 +1,8 @@
-"""The deal entry form of the party page (quick entry or pips per player)."""
+"""The deal entry form of the party page (quick entry or pips per player), for every rule set."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -17,19 +18,37 @@ SEAT_LABELS = {
 }
 
 
+SEATS = ("a1", "b1", "a2", "b2")
+PLAY = re.compile(r"([abAB][12]?)\s*[:+=]?\s*(\d+)")
+PLAY_SEPARATORS = re.compile(r"[\s,;]*")
+
+
+def parse_plays(text: str) -> list[list[Any]] | None:
+    """Scoring plays typed as "a1:10 b1:5" (a side or seat, then points); None if malformed."""
+    if PLAY_SEPARATORS.fullmatch(PLAY.sub(" ", text)) is None:
+        return None
+    return [[who.lower(), int(points)] for who, points in PLAY.findall(text)]
+
+
 class DealForm(forms.Form):
-    """How a deal ended and its points, or the pips left per player."""
+    """How a deal ended and its points, or the pips left per player.
+
+    Every rule set's fields: the side or the player who won, each player's points where every
+    player keeps his own score (Kozel's deal totals), the scoring plays of All Fives and UDL,
+    the seat that led (the Latin pairs game). ``party`` (optional) names the players.
+    """
 
     OUTCOMES = [
         ("domino", _("Domino")),
         ("fish", _("Fish")),
         ("referee", _("Ended by the referee")),
+        ("stopped", _("Stopped: the game ended during the hand")),
     ]
     outcome = forms.ChoiceField(label=_("How it ended"), choices=OUTCOMES)
     winner = forms.ChoiceField(
         label=_("Winning pair"),
         required=False,
-        choices=[("", "—"), ("a", _("Pair A")), ("b", _("Pair B"))],
+        choices=[("", "—"), ("a", _("Pair A")), ("b", _("Pair B")), *SEAT_LABELS.items()],
     )
     went_out = forms.ChoiceField(
         label=_("Went out"), required=False, choices=[("", "—"), *SEAT_LABELS.items()]
@@ -44,27 +63,77 @@ class DealForm(forms.Form):
     pips_a2 = forms.IntegerField(label=SEAT_LABELS["a2"], required=False, min_value=0)
     pips_b1 = forms.IntegerField(label=SEAT_LABELS["b1"], required=False, min_value=0)
     pips_b2 = forms.IntegerField(label=SEAT_LABELS["b2"], required=False, min_value=0)
+    points_a1 = forms.IntegerField(
+        label=SEAT_LABELS["a1"], required=False, min_value=0, max_value=MAX_DEAL_POINTS
+    )
+    points_b1 = forms.IntegerField(
+        label=SEAT_LABELS["b1"], required=False, min_value=0, max_value=MAX_DEAL_POINTS
+    )
+    points_a2 = forms.IntegerField(
+        label=SEAT_LABELS["a2"], required=False, min_value=0, max_value=MAX_DEAL_POINTS
+    )
+    points_b2 = forms.IntegerField(
+        label=SEAT_LABELS["b2"], required=False, min_value=0, max_value=MAX_DEAL_POINTS
+    )
+    plays = forms.CharField(
+        label=_("Scoring plays"),
+        required=False,
+        max_length=400,
+        help_text=_("All Fives and UDL: each play's player and points, like a1:10 b1:5."),
+    )
+    led = forms.ChoiceField(
+        label=_("Led the deal"),
+        required=False,
+        choices=[("", "—"), *SEAT_LABELS.items()],
+        help_text=_("The Latin pairs game: a fish with equal pips goes to his pair."),
+    )
     number = forms.IntegerField(widget=forms.HiddenInput, required=False)
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
     client_id = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+
+    def __init__(self, *args: Any, party: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if party is not None:
+            for seat, player in party.seat_players().items():
+                label = f"{seat.upper()} · {player.name}"
+                for name in (f"pips_{seat}", f"points_{seat}"):
+                    self.fields[name].label = label
+
+    def clean_plays(self) -> list[list[Any]] | None:
+        """The plays typed, as [player, points] pairs (the rules check the points)."""
+        text = self.cleaned_data.get("plays") or ""
+        plays = parse_plays(text)
+        if plays is None:
+            raise forms.ValidationError(
+                _("Enter each scoring play as a player and his points, like a1:10.")
+            )
+        return plays or None
 
     def service_kwargs(self) -> dict[str, Any]:
         """The cleaned values as arguments of scoring.services.record_deal."""
         data = self.cleaned_data
         pips = {
             seat: data[f"pips_{seat}"]
-            for seat in ("a1", "b1", "a2", "b2")
+            for seat in SEATS
             if data.get(f"pips_{seat}") is not None
         }
         points = None
         if data.get("points_a") is not None or data.get("points_b") is not None:
             points = {"a": data.get("points_a") or 0, "b": data.get("points_b") or 0}
+        per_seat = {
+            seat: data[f"points_{seat}"]
+            for seat in SEATS
+            if data.get(f"points_{seat}") is not None
+        }
+        points = per_seat or points
         return {
             "outcome": data["outcome"],
             "winner": data.get("winner") or None,
             "went_out": data.get("went_out") or None,
             "pips": pips or None,
             "points": None if pips else points,
+            "plays": data.get("plays") or None,
+            "led": data.get("led") or None,
             "number": data.get("number"),
             "client_id": data.get("client_id") or "",
             "expected_version": data.get("version"),

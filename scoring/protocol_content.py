@@ -21,21 +21,26 @@ from django.utils.translation import gettext as _
 from referee.models import Penalty, Ruling
 from scoring.models import Deal, Protocol, Signature
 from scoring.protocols import (
+    GAMES,
+    KOZEL,
+    SEATS,
     ProtocolData,
     ProtocolDeal,
+    ProtocolGame,
     ProtocolPenalty,
     ProtocolPlayer,
+    ProtocolSeat,
     ProtocolSide,
     ProtocolSignature,
     labels_for,
     protocol_fingerprint,
 )
 from scoring.results import FORFEIT_REASONS
-from scoring.rules import EXTRA_DEAL, get_rule_set
+from scoring.rules import EXTRA_DEAL, Kozel, KozelTotals, MatchTotals, Totals, get_rule_set
 from scoring.services import deals_after_expiry
 from scoring.standings import PartyResult, Tally
 from scoring.totals import compute_party_totals
-from tournaments.models import Party, Player
+from tournaments.models import Party, Player, Tournament
 
 #: What ``select_related`` a party needs for its protocol.
 PARTY_RELATED = (
@@ -101,20 +106,164 @@ def _sides(party: Party) -> list[ProtocolSide]:
     return sides
 
 
-def _deals(party: Party, deals: Sequence[Deal], penalties: Sequence[Penalty]) -> list[ProtocolDeal]:
-    """Every deal with its points and the running totals from ``scoring.totals``."""
+def layout_of(party: Party) -> str:
+    """How the party's protocol lays out its deals (see ``ProtocolData.layout``)."""
+    return tournament_layout(party.round.tournament)
+
+
+def tournament_layout(tournament: Tournament) -> str:
+    """How the parties of a tournament lay out their deals: two sides (""), ``GAMES``,
+    ``SEATS`` or ``KOZEL``."""
+    engine = tournament.engine
+    if engine.plays_games:
+        return GAMES
+    if isinstance(engine, Kozel):
+        return KOZEL
+    sides = engine.sides_for(tournament.regulations.rules_config())
+    return "" if set(sides) <= {"a", "b"} else SEATS
+
+
+def seat_order(party: Party) -> list[str]:
+    """The seats taken at the party's table, in playing order (a1, b1, a2, b2)."""
     tournament = party.round.tournament
-    running = compute_party_totals(
-        tournament.rule_set, tournament.regulations.rules_config(), deals, penalties
-    ).running
+    return list(tournament.engine.seats_for(tournament.regulations.rules_config()))
+
+
+def _play_totals(party: Party, deals: Sequence[Deal], penalties: Sequence[Penalty]) -> Totals:
+    """The totals of the deals as played (the rows' running totals), from ``scoring.totals``."""
+    tournament = party.round.tournament
+    return compute_party_totals(
+        tournament.rule_set, tournament.regulations.rules_config(), deals, penalties,
+        winner=party.winner if party.status == Party.Status.FINISHED else "", game=party.game)
+
+
+def plays_text(deal: Deal) -> str:
+    """A hand's scoring plays in order, e.g. ``A 10 · B 5 · A 15``."""
+    return " · ".join(f"{str(who).upper()} {points}" for who, points in deal.plays or [])
+
+
+def _outcome(deal: Deal, layout: str) -> str:
+    """How a deal ended, with who went out (who took a fish, what a drawn fish left)."""
+    outcome = str(deal.get_outcome_display())
+    if deal.went_out:
+        outcome = f"{outcome} · {deal.went_out.upper()}"
+    elif layout and deal.outcome == Deal.Outcome.FISH and deal.winner:
+        outcome = f"{outcome} · {deal.winner.upper()}"
+    if layout and deal.outcome == Deal.Outcome.DRAWN_FISH and deal.carry:
+        carried = _("%(points)s points carried over") % {"points": deal.carry}
+        outcome = f"{outcome} · {carried}"
+    if deal.led:
+        led = _("%(seat)s led") % {"seat": deal.led.upper()}
+        outcome = f"{outcome} · {led}"
+    return outcome
+
+
+def _opened_after_each(party: Party, deals: Sequence[Deal]) -> list[dict[str, bool]]:
+    """Kozel: whose account is open after each deal (the engine's totals of the deals so far)."""
+    tournament = party.round.tournament
+    cfg = tournament.regulations.rules_config()
+    flags = []
+    for count in range(1, len(deals) + 1):
+        totals = compute_party_totals(tournament.rule_set, cfg, deals[:count], [])
+        flags.append(dict(totals.open) if isinstance(totals, KozelTotals) else {})
+    return flags
+
+
+def deal_lines(party: Party, deals: Sequence[Deal],
+               penalties: Sequence[Penalty]) -> list[ProtocolDeal]:
+    """Every deal with its points and the running totals from ``scoring.totals``.
+
+    A match's hands carry their game, its score after them and their scoring plays; where
+    every player scores for himself, the points per seat (Kozel: the accounts, memorized
+    points and open accounts after each deal).
+    """
+    layout = layout_of(party)
+    totals = _play_totals(party, deals, penalties)
     rows = []
-    for deal, totals in zip(deals, running, strict=True):
-        outcome = str(deal.get_outcome_display())
-        if deal.went_out:
-            outcome = f"{outcome} · {deal.went_out.upper()}"
-        rows.append(ProtocolDeal(deal.number, outcome, deal.points_a, deal.points_b,
-                                 totals.get("a", 0), totals.get("b", 0), deal.note))
+    if layout in (SEATS, KOZEL):
+        memorized = getattr(totals, "running_memorized", None) or [None] * len(deals)
+        opened = _opened_after_each(party, deals) if layout == KOZEL else [None] * len(deals)
+        for deal, running, kept, flags in zip(deals, totals.running, memorized, opened,
+                                              strict=True):
+            rows.append(ProtocolDeal(
+                deal.number, _outcome(deal, layout), deal.points_a, deal.points_b,
+                sum(v for k, v in running.items() if k.startswith("a")),
+                sum(v for k, v in running.items() if k.startswith("b")), deal.note,
+                seat_points=deal.points_by_side(), seat_running=dict(running),
+                memorized=dict(kept) if kept is not None else None,
+                opened=flags or None))
+        return rows
+    for deal, running in zip(deals, totals.running, strict=True):
+        rows.append(ProtocolDeal(
+            deal.number, _outcome(deal, layout), deal.points_a, deal.points_b,
+            running.get("a", 0), running.get("b", 0), deal.note,
+            game=deal.game if layout == GAMES else None,
+            plays=plays_text(deal) if layout == GAMES else ""))
     return rows
+
+
+def side_name(party: Party, key: str) -> str:
+    """Who a side or seat is: a pair's (or lone player's) name, or the player at a seat."""
+    if not key:
+        return ""
+    if key in ("a", "b"):
+        pair = party.pair(key)
+        return pair.display_name if pair else ""
+    player = party.seat_players().get(key)
+    return player.name if player else key.upper()
+
+
+def game_winners(totals: Totals) -> list[tuple[int, dict[str, int], str | None]]:
+    """The games of a match: number, final score per side and winner (a side, or None)."""
+    if not isinstance(totals, MatchTotals):
+        return []
+    return [(score.number, dict(score.points), score.winner) for score in totals.games]
+
+
+def party_games(party: Party, totals: Totals) -> list[tuple[int, dict[str, int], str | None]]:
+    """``game_winners`` of a party (its totals as played: ``_play_totals``)."""
+    return game_winners(totals)
+
+
+def match_games(party: Party, totals: Totals) -> tuple[list[ProtocolGame], str]:
+    """The games of a match as printed, and the games won by each side (``3 : 1``)."""
+    games = party_games(party, totals)
+    wins = {side: sum(1 for _n, _points, winner in games if winner == side) for side in "ab"}
+    printed = [ProtocolGame(number, points.get("a", 0), points.get("b", 0),
+                            side_name(party, winner or ""))
+               for number, points, winner in games]
+    return printed, f"{wins['a']} : {wins['b']}" if games else ""
+
+
+def _is(key: str, seat: str) -> bool:
+    """Whether a winner or loser ``key`` (a seat, or a pair when playing in pairs) is ``seat``."""
+    return bool(key) and (key == seat or key == seat.rstrip("0123456789"))
+
+
+def seat_lines(party: Party, totals: Totals, layout: str) -> list[ProtocolSeat]:
+    """Every player's points and fines at the end (Kozel: memorized points, open account and,
+    once the party is over, the rating after the game), with the Goat and the winner."""
+    players = party.seat_players()
+    finished = party.status == Party.Status.FINISHED
+    kozel = isinstance(totals, KozelTotals)
+    ratings: dict[str, int] = {}
+    if layout == KOZEL and finished and totals.points:
+        ratings = party.round.tournament.engine.ratings(totals.points)
+    lines = []
+    for seat in seat_order(party):
+        player = players.get(seat)
+        lines.append(ProtocolSeat(
+            seat=seat,
+            name=player.name if player else "",
+            points=totals.points.get(seat, 0),
+            fines=totals.fine_points.get(seat, 0),
+            memorized=totals.memorized.get(seat, 0) if kozel else None,
+            opened=totals.open.get(seat, False) if kozel else None,
+            rating=ratings.get(seat),
+            goat=finished and _is(party.loser, seat),
+            winner=finished and _is(party.winner, seat),
+        ))
+    return lines
 
 
 def _penalty_points(penalty: Penalty | None) -> int:
@@ -181,8 +330,11 @@ def _end_reason(party: Party, extra_deal: bool) -> str:
     if not party.end_reason:
         return ""
     regulations = party.round.tournament.regulations
+    layout = layout_of(party)
     text = str(party.get_end_reason_display())
-    if party.end_reason == Party.EndReason.TARGET:
+    if party.end_reason == Party.EndReason.TARGET and layout == KOZEL:
+        text = f"{text} · {regulations.goat_at}"
+    elif party.end_reason == Party.EndReason.TARGET and layout != GAMES:  # games: the wins
         text = f"{text} · {regulations.target}"
     elif party.end_reason == Party.EndReason.TIME:
         minutes = _("min")
@@ -193,9 +345,18 @@ def _end_reason(party: Party, extra_deal: bool) -> str:
     return text
 
 
+def _labels(party: Party, language: str) -> dict[str, str]:
+    """The captions in ``language``; where a side is one player, penalties name his seat."""
+    labels = labels_for(language)
+    if party.round.tournament.singles:
+        labels["side"] = labels["seat"]
+    return labels
+
+
 def match_points(party: Party, points: dict[str, int]) -> dict[str, int]:
     """The match points each pair earns from this party under the regulations."""
-    if party.status != Party.Status.FINISHED or not party.winner or party.pair_b_id is None:
+    if (party.status != Party.Status.FINISHED or party.winner not in ("a", "b")
+            or party.pair_b_id is None or layout_of(party) in (SEATS, KOZEL)):
         return {}
     forfeit = party.end_reason in FORFEIT_REASONS
     ids = {"a": 1, "b": 2}
@@ -267,7 +428,17 @@ def build_protocol_data(party: Party, protocol: Protocol | None = None,
             end_reason=party.end_reason, winner=party.winner)
         finished = party.status == Party.Status.FINISHED
         earned = match_points(party, totals.points)
-        winner = party.pair(party.winner) if party.winner else None
+        layout = layout_of(party)
+        result = f"{totals.points.get('a', 0)} : {totals.points.get('b', 0)}" if finished else ""
+        games: list[ProtocolGame] = []
+        wins = ""
+        seats: list[ProtocolSeat] = []
+        if layout == GAMES:
+            games, wins = match_games(party, _play_totals(party, deals, penalties))
+            result = ""
+        elif layout in (SEATS, KOZEL):
+            seats = seat_lines(party, totals, layout)
+            result = ""
         moment = party.started_at or party.finished_at or party.round.scheduled_start
         content = ProtocolData(
             tournament=tournament.name,
@@ -278,20 +449,24 @@ def build_protocol_data(party: Party, protocol: Protocol | None = None,
             end_time=_clock(party.finished_at, zone),
             referee="",
             sides=_sides(party),
-            deals=_deals(party, deals, penalties),
+            deals=deal_lines(party, deals, penalties),
             penalties=_penalties(penalties, rulings, zone),
             end_reason=_end_reason(party, _ended_with_extra_deal(party, deals, penalties)),
-            result=f"{totals.points.get('a', 0)} : {totals.points.get('b', 0)}" if finished
-            else "",
+            result=result,
             match_points=f"{earned['a']} : {earned['b']}" if earned else "",
-            winner=winner.display_name if winner else "",
+            winner=side_name(party, party.winner) if finished else "",
             signatures=[],
             public_id=protocol.public_id if protocol else "",
             short_code=protocol.short_code if protocol else "",
             verify_url=verify_url(protocol.public_id) if protocol else "",
             version=protocol.version if protocol else 0,
-            labels=labels_for(language),
+            labels=_labels(party, language),
             language=language,
+            layout=layout,
+            games=games,
+            game_wins=wins,
+            seats=seats,
+            goat=side_name(party, party.loser) if finished and layout == KOZEL else "",
         )
         return with_signatures(party, content, signatures)
 
@@ -302,7 +477,7 @@ def build_blank_data(party: Party) -> ProtocolData:
     zone = _zone(party)
     language = tournament.language or settings.LANGUAGE_CODE
     moment = party.round.scheduled_start
-    labels = labels_for(language)
+    labels = _labels(party, language)
     return ProtocolData(
         tournament=tournament.name, round_number=party.round.number, table=_table(party),
         date=moment.astimezone(zone).date().isoformat() if moment else "",
@@ -310,10 +485,66 @@ def build_blank_data(party: Party) -> ProtocolData:
         end_reason="", result="", match_points="", winner="",
         signatures=_signature_lines(party, [], "", labels, zone),
         public_id="", short_code="", verify_url="", version=0, labels=labels,
-        language=language)
+        language=language, layout=layout_of(party), seats=_blank_seats(party))
+
+
+def _blank_seats(party: Party) -> list[ProtocolSeat]:
+    """The players in playing order, for a paper sheet with a column group per player."""
+    if layout_of(party) not in (SEATS, KOZEL):
+        return []
+    players = party.seat_players()
+    return [ProtocolSeat(seat, players[seat].name if seat in players else "", 0)
+            for seat in seat_order(party)]
 
 
 def content_fingerprint(data: ProtocolData) -> str:
     """The fingerprint of what the players confirm: the data without signatures or ids."""
     return protocol_fingerprint(dataclasses.replace(
         data, signatures=[], referee="", public_id="", version=0))
+
+
+def party_sheet(party: Party, deals: Sequence[Deal], penalties: Sequence[Penalty],
+                totals: Totals) -> dict[str, Any]:
+    """What the party pages show of the rule set's own score sheet, as the protocol does.
+
+    ``deals`` in order and the party's ``totals`` (from ``scoring.totals``). Gives the
+    layout, whether a side is one player, each deal's row (``line``: the protocol's line;
+    ``cells``: per player, where every player scores for himself), the games of a match with
+    their rows, scores, winners and the games won, and the players' lines (Kozel: memorized
+    points, open accounts, the Goat, ratings).
+    """
+    layout = layout_of(party)
+    seats = seat_lines(party, totals, layout) if layout in (SEATS, KOZEL) else []
+    rows = []
+    for deal, line in zip(deals, deal_lines(party, deals, penalties), strict=True):
+        row: dict[str, Any] = {"deal": deal, "line": line}
+        if seats:
+            row["cells"] = [{
+                "points": (line.seat_points or {}).get(seat.seat),
+                "running": (line.seat_running or {}).get(seat.seat),
+                "memorized": (line.memorized or {}).get(seat.seat),
+                "closed": line.opened is not None and not line.opened.get(seat.seat, True),
+            } for seat in seats]
+        rows.append(row)
+    games = []
+    wins = {"a": 0, "b": 0}
+    if layout == GAMES:
+        for number, points, winner in party_games(party, _play_totals(party, deals, penalties)):
+            if winner in wins:
+                wins[winner] += 1
+            games.append({
+                "number": number, "a": points.get("a", 0), "b": points.get("b", 0),
+                "winner": winner or "", "winner_name": side_name(party, winner or ""),
+                "rows": [row for row in rows if row["deal"].game == number],
+            })
+    finished = party.status == Party.Status.FINISHED
+    return {
+        "layout": layout,
+        "singles": party.round.tournament.singles,
+        "rows": rows,
+        "games": games,
+        "game_wins": wins,
+        "seats": seats,
+        "goat": side_name(party, party.loser) if finished and layout == KOZEL else "",
+        "winner_name": side_name(party, party.winner) if finished else "",
+    }

@@ -3,7 +3,10 @@
 The one Django entry point to the standings. Party points come from
 :func:`scoring.totals.compute_party_totals` (deals and fines are loaded for the whole
 tournament in a constant number of queries, then totals are derived party by party); the
-ranking comes from :func:`scoring.standings.compute_standings` in the regulations' order.
+ranking comes from :func:`scoring.standings.compute_standings` in the regulations' order, or
+the rule set's own when they name none (:func:`standings_config`). Sides of one player rank
+like pairs; matches of games carry their game wins; in Kozel every player keeps his own
+account, so each entrant carries his own score and rating (:func:`own_scores`).
 Results are cached under the tournament's *results version* (a digest of its parties'
 versions, so any recorded deal, fine, ruling or finished party gives a new key).
 """
@@ -21,7 +24,16 @@ from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from referee.models import Penalty
 from scoring.models import Deal
-from scoring.standings import METRICS, PartyResult, StandingRow, compute_standings
+from scoring.rules import Kozel, RulesConfig, Totals, by_party_side, party_side
+from scoring.rules.kozel import pair_of, rating, ratings
+from scoring.standings import (
+    METRICS,
+    OwnScore,
+    PartyResult,
+    StandingRow,
+    StandingsConfig,
+    compute_standings,
+)
 from scoring.totals import (
     DEAL_ROW_FIELDS,
     FINE_ROW_FIELDS,
@@ -57,11 +69,25 @@ class StandingsTable:
 
     @property
     def columns(self) -> list[Any]:
-        """The metrics to show: match points first, then the regulations' order."""
+        """The metrics to show: match points first, then the regulations' order.
+
+        Where the order ranks by rating points (Kozel) those are the match points: no column
+        of their own for the match points then.
+        """
         keys = list(self.order)
-        if "match_points" not in keys:
+        if "match_points" not in keys and "rating_points" not in keys:
             keys.insert(0, "match_points")
         return [METRICS[key] for key in keys]
+
+
+def standings_config(tournament: Tournament) -> StandingsConfig:
+    """The tournament's standings settings; an empty order means its rule set's own order.
+
+    Sport domino's default order stays :data:`~scoring.standings.DEFAULT_ORDER`; UDL and All
+    Fives rank by match points, game wins difference and points, Kozel by rating points,
+    Goat games and points taken (``scoring.standings.RULE_SET_ORDERS``).
+    """
+    return tournament.regulations.standings_config()
 
 
 def _counted(tournament: Tournament, after_round: int | None, prefix: str = "") -> Q:
@@ -94,13 +120,81 @@ def results_version(tournament: Tournament) -> str:
     return "-".join(str(agg[k] or 0) for k in ("n", "v", "m", "live", "done"))
 
 
+_PLAYERS = 8
+"""Where the player ids start in a party row of :func:`load_party_results`."""
+
+
 def _sides(row: tuple, per_player: bool) -> tuple[Any, Any]:
     """The two sides of a party row: pair ids, or tuples of player ids."""
     if not per_player:
         return row[2], row[3]
-    a = tuple(p for p in row[6:8] if p is not None)
-    b = tuple(p for p in row[8:10] if p is not None) if row[3] is not None else None
+    a = tuple(p for p in row[_PLAYERS : _PLAYERS + 2] if p is not None)
+    b = (
+        tuple(p for p in row[_PLAYERS + 2 : _PLAYERS + 4] if p is not None)
+        if row[3] is not None
+        else None
+    )
     return a, b
+
+
+def _seat_entrants(row: tuple, per_player: bool) -> dict[str, int]:
+    """The entrant on each seat of a party row: a1/a2 pair A's players, b1/b2 pair B's."""
+    if not per_player:
+        pairs = {"a": row[2], "b": row[3]}
+        return {f"{side}{n}": pair for side, pair in pairs.items() if pair for n in (1, 2)}
+    players = row[_PLAYERS : _PLAYERS + 4]
+    seats = ("a1", "a2", "b1", "b2")
+    return {seat: player for seat, player in zip(seats, players, strict=True) if player}
+
+
+def own_scores(
+    cfg: RulesConfig,
+    totals: Totals | None,
+    seat_entrants: dict[str, int],
+    *,
+    end_reason: str,
+    loser: str,
+) -> dict[int, OwnScore]:
+    """Each entrant's own result of a Kozel party: points, rating points, Goat, fines.
+
+    The rating after a game is (100 − the player's points) / 10 rounded half up (per pair when
+    four play as two pairs). The Goat is the party's ``loser``: a seat, a pair of
+    ``kozel_pairs``, or a whole side ("a", "b") that forfeited. A game stopped by a player's
+    timeout (the party ended on time, or by a forfeit or a disqualification) follows the
+    timeout rule: the player who stopped it (the loser; every player of a forfeiting side)
+    gets nothing, every other player (his points − their points) / 10, but at least 1. A bye
+    (``totals`` None) counts as a game without points: (100 − 0) / 10.
+    """
+    engine = Kozel()
+    seats = [seat for seat in engine.sides_for(cfg) if seat in seat_entrants]
+    unit_of = {seat: pair_of(seat) if cfg.kozel_pairs else seat for seat in seats}
+    points = {seat: totals.points.get(seat, 0) if totals else 0 for seat in seats}
+    fines = {seat: totals.fine_points.get(seat, 0) if totals else 0 for seat in seats}
+    unit_points: dict[str, int] = {}
+    for seat in seats:
+        unit = unit_of[seat]
+        unit_points[unit] = unit_points.get(unit, 0) + points[seat]
+    goats = [u for u in unit_points if loser and loser in (u, party_side(u))]
+    stopped = end_reason in (Party.EndReason.TIME, *FORFEIT_REASONS)
+    if totals is None:
+        unit_ratings = {unit: rating(0) for unit in unit_points}
+    elif stopped and goats:
+        timed_out = max(goats, key=unit_points.__getitem__)
+        unit_ratings = ratings(unit_points, timed_out)
+        unit_ratings.update(dict.fromkeys(goats, 0))
+    else:
+        unit_ratings = ratings(unit_points)
+    scores: dict[int, OwnScore] = {}
+    for entrant in dict.fromkeys(seat_entrants[seat] for seat in seats):
+        mine = [seat for seat in seats if seat_entrants[seat] == entrant]
+        units = dict.fromkeys(unit_of[seat] for seat in mine)
+        scores[entrant] = OwnScore(
+            points=sum(points[seat] for seat in mine),
+            rating=sum(unit_ratings[unit] for unit in units),
+            goat=any(unit in goats for unit in units),
+            fines=sum(fines[seat] for seat in mine),
+        )
+    return scores
 
 
 def deal_and_fine_rows(
@@ -130,28 +224,44 @@ def load_party_results(
 ) -> list[PartyResult]:
     """Every counted party as the standings engine's plain data (three queries).
 
-    Sides are pair ids, or with ``per_player`` tuples of the players of each pair. Points are
-    the party totals derived from the deals and fines by ``compute_party_totals``.
+    Sides are pair ids, or with ``per_player`` tuples of the players of each pair (a side of
+    one player in singles). Points are the party totals derived from the deals and fines by
+    ``compute_party_totals``, added up per side where the engine's sides are seats. Matches of
+    games (UDL, All Fives) carry each side's game wins (a forfeit or a bye counts as a match
+    won by ``games_to_win`` games to none); Kozel parties carry every entrant's own score
+    (:func:`own_scores`).
     """
     regulations = tournament.regulations
     cfg = regulations.rules_config()
     parties = counted_parties(tournament, after_round)
-    fields = ["id", "round__number", "pair_a_id", "pair_b_id", "end_reason", "winner"]
+    fields = [
+        "id", "round__number", "pair_a_id", "pair_b_id", "end_reason", "winner", "loser", "game"
+    ]
     if per_player:
         fields += ["pair_a__player1_id", "pair_a__player2_id"]
         fields += ["pair_b__player1_id", "pair_b__player2_id"]
     rows = list(parties.order_by().values_list(*fields))
     counted = _counted(tournament, after_round, "party__")
+    # a party decided without play has the forfeit score, unless nobody won it (Kozel: the
+    # points of its deals stand, the offender is the Goat)
+    played = ~(Q(party__end_reason__in=DECIDED_WITHOUT_PLAY) & ~Q(party__winner=""))
     deals, fines = deal_and_fine_rows(
-        Deal.objects.filter(counted).exclude(party__end_reason__in=DECIDED_WITHOUT_PLAY),
-        Penalty.objects.filter(counted),
+        Deal.objects.filter(counted & played), Penalty.objects.filter(counted)
     )
 
     results: list[PartyResult] = []
     rule_set = tournament.rule_set
+    kozel = isinstance(tournament.engine, Kozel)
+    plays_games = tournament.engine.plays_games
     for row in rows:
-        party_id, number, _a, _b, end_reason, winner = row[:6]
+        party_id, number, _a, _b, end_reason, winner, loser, game = row[:_PLAYERS]
         a, b = _sides(row, per_player)
+        if kozel and b is None:
+            own = own_scores(
+                cfg, None, _seat_entrants(row, per_player), end_reason=end_reason, loser=loser
+            )
+            results.append(PartyResult(number, a, None, 0, 0, winner=a, own=own))
+            continue
         facts = fine_facts(fines[party_id]) if party_id in fines else ()
         totals = compute_party_totals(
             rule_set,
@@ -160,22 +270,54 @@ def load_party_results(
             fines.get(party_id, ()),
             end_reason=end_reason,
             winner=winner,
+            game=game,
         )
         forfeit = end_reason in FORFEIT_REASONS
-        loser = {"a": b, "b": a}.get(winner)
+        points = by_party_side(totals.points)
+        fined = {"a": 0, "b": 0}
+        for fine in facts:
+            if party_side(fine.side) in fined:
+                fined[party_side(fine.side)] += fine.points
+        if kozel:
+            seats = _seat_entrants(row, per_player)
+            own = own_scores(cfg, totals, seats, end_reason=end_reason, loser=loser)
+            results.append(
+                PartyResult(
+                    round=number,
+                    a=a,
+                    b=b,
+                    points_a=points["a"],
+                    points_b=points["b"],
+                    winner=seats.get(winner) or {"a": a, "b": b}.get(winner),
+                    forfeit=forfeit,
+                    ended_by_time=end_reason == Party.EndReason.TIME,
+                    fines_a=fined["a"],
+                    fines_b=fined["b"],
+                    own=own,
+                    solo=not cfg.kozel_pairs,
+                )
+            )
+            continue
+        side = party_side(winner)
+        games = by_party_side(getattr(totals, "game_wins", None) or {})
+        if plays_games and end_reason in DECIDED_WITHOUT_PLAY and side in games:
+            games[side] = cfg.games_to_win
+        lost = {"a": b, "b": a}.get(side)
         results.append(
             PartyResult(
                 round=number,
                 a=a,
                 b=b,
-                points_a=totals.points.get("a", 0),
-                points_b=totals.points.get("b", 0),
-                winner={"a": a, "b": b}.get(winner),
+                points_a=points["a"],
+                points_b=points["b"],
+                winner={"a": a, "b": b}.get(side),
                 forfeit=forfeit and b is not None,
-                forfeited_by=loser if forfeit and b is not None else None,
+                forfeited_by=lost if forfeit and b is not None else None,
                 ended_by_time=end_reason == Party.EndReason.TIME,
-                fines_a=sum(f.points for f in facts if f.side == "a"),
-                fines_b=sum(f.points for f in facts if f.side == "b"),
+                fines_a=fined["a"],
+                fines_b=fined["b"],
+                games_a=games["a"],
+                games_b=games["b"],
             )
         )
     return results
@@ -191,7 +333,7 @@ def _cache_key(
         tournament.created_at.isoformat() if tournament.created_at else "",
         tournament.rule_set,
         repr(regulations.rules_config()),
-        repr(regulations.standings_config()),
+        repr(standings_config(tournament)),
         per_player,
         after_round,
         results_version(tournament),
@@ -220,7 +362,7 @@ def standings_rows(
             return cached
     results = load_party_results(tournament, per_player=per_player, after_round=after_round)
     rows = compute_standings(
-        entrant_ids, results, tournament.regulations.standings_config(), after_round
+        entrant_ids, results, standings_config(tournament), after_round
     )
     if use_cache:
         cache.set(key, rows, CACHE_SECONDS)
@@ -247,11 +389,11 @@ def standings_table(
 ) -> StandingsTable:
     """Standings with the pairs or players they rank, for pages and the API.
 
-    ``per_player`` defaults to the tournament's format (individual events rank players).
-    A constant number of queries, whatever the number of entrants.
+    ``per_player`` defaults to the tournament's format; individual events always rank
+    players (their pairs change every round). A constant number of queries, whatever the
+    number of entrants.
     """
-    if per_player is None:
-        per_player = tournament.format == Tournament.Format.INDIVIDUAL
+    per_player = bool(per_player) or tournament.format == Tournament.Format.INDIVIDUAL
     entrants = {e.pk: e for e in ranked_entrants(tournament, per_player)}
     rows = standings_rows(
         tournament, list(entrants), per_player=per_player, after_round=after_round
@@ -260,6 +402,6 @@ def standings_table(
         rows=rows,
         entrants=entrants,
         per_player=per_player,
-        order=tuple(tournament.regulations.standings_config().order),
+        order=tuple(standings_config(tournament).order),
         after_round=after_round,
     )

@@ -12,7 +12,14 @@ from django.utils.translation import gettext as _
 from referee.eventlog import append_event
 from scoring.locking import assert_party_editable, open_protocol
 from scoring.models import Deal
-from scoring.rules import NEXT_GAME, DealFacts, PartyDecision, RuleError, get_rule_set
+from scoring.rules import (
+    NEXT_GAME,
+    DealFacts,
+    PartyDecision,
+    RuleError,
+    by_party_side,
+    get_rule_set,
+)
 from scoring.totals import DealRow, party_rows, party_totals
 from tournaments.errors import ServiceError, translate_engine_error
 from tournaments.models import Party
@@ -56,16 +63,9 @@ def _facts(
     )
 
 
-def side_letter(key: str) -> str:
-    """The party side ("a" or "b") of an engine side or seat ("b2" → "b")."""
-    return key.rstrip("0123456789")
-
-
 def _store_score(deal: Deal, score: Any) -> None:
     """Put a deal's score on the row: per engine side, summed per party side, the carry."""
-    points = {"a": 0, "b": 0}
-    for key, value in score.points.items():
-        points[side_letter(key)] += value
+    points = by_party_side(score.points)
     deal.outcome = score.outcome
     deal.winner = score.winner or ""
     deal.points_a = points["a"]

@@ -82,11 +82,24 @@ def compute_party_totals(
     *,
     end_reason: str = "",
     winner: str = "",
+    game: int = 1,
 ) -> Totals:
-    """Totals of one party from plain rows; every total shown anywhere comes from here."""
+    """Totals of one party from plain rows; every total shown anywhere comes from here.
+
+    ``game`` is the game in play of a match (UDL, All Fives); a decided match's ``winner``
+    takes its last game.
+    """
     if end_reason in ("forfeit", "bye", "disqualification") and winner:
         return forfeit_totals(rule_set_code, winner, cfg)
     rule_set = get_rule_set(rule_set_code)
+    if rule_set.plays_games:
+        return rule_set.party_totals(
+            deal_scores(deals),
+            fine_facts(penalties),
+            cfg,
+            game_in_play=game,
+            match_winner=winner or None,
+        )
     return rule_set.party_totals(deal_scores(deals), fine_facts(penalties), cfg)
 
 
@@ -124,4 +137,5 @@ def party_totals(party: Any, rows: tuple[list[Any], list[Any]] | None = None) ->
         fines,
         end_reason=party.end_reason,
         winner=party.winner,
+        game=party.game,
     )

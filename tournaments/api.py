@@ -144,15 +144,46 @@ def standings_data(table: StandingsTable, tournament: Tournament) -> dict[str, A
 
 
 class TournamentSerializer(serializers.ModelSerializer):
-    """A tournament's own fields (the same ones its edit page has)."""
+    """A tournament's own fields (the same ones its edit page has).
+
+    A new tournament's regulations start from its rule set's preset; ``players`` and
+    ``kozel_pairs`` change it where the rule set lets them vary.
+    """
+
+    players = serializers.IntegerField(
+        min_value=2,
+        max_value=4,
+        required=False,
+        allow_null=True,
+        write_only=True,
+        help_text="Players at a table (2–4) where the rule set lets them vary (draw, block, "
+        "classic, Kozel); empty for the rule set's own number.",
+    )
+    kozel_pairs = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        write_only=True,
+        help_text="Kozel: four play as two pairs.",
+    )
+    singles = serializers.SerializerMethodField(
+        help_text="Whether a side is one player (a pair is then registered with player2 null)."
+    )
 
     class Meta:
         model = Tournament
-        fields = ["id", *TournamentForm.Meta.fields]
+        fields = ["id", *TournamentForm.Meta.fields, "players", "kozel_pairs", "singles"]
+
+    def get_singles(self, tournament: Tournament) -> bool:
+        """Whether a side is one player in this tournament's rule set."""
+        try:
+            return tournament.singles
+        except Regulations.DoesNotExist:
+            return False
 
 
 class RegulationsSerializer(serializers.ModelSerializer):
-    """Every rule setting of a tournament."""
+    """Every rule setting of a tournament, the game settings of every rule set included."""
 
     standings_order = serializers.ListField(
         child=serializers.ChoiceField(choices=list(METRICS)),
@@ -199,7 +230,7 @@ class PlayerSerializer(_MemberSerializer):
 
 
 class PairSerializer(_MemberSerializer):
-    """A registered pair."""
+    """A registered pair; in singles a side of one player (``player2`` null)."""
 
     display_name = serializers.CharField(read_only=True)
 
@@ -254,8 +285,12 @@ class TournamentViewSet(
     filterset_fields = ["status", "format", "rule_set"]
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        """Visible tournaments."""
-        return visible_tournaments(self.request.user).order_by("-start_date", "id")
+        """Visible tournaments (with their regulations: whether sides are single players)."""
+        return (
+            visible_tournaments(self.request.user)
+            .select_related("regulations")
+            .order_by("-start_date", "id")
+        )
 
     def get_object(self) -> Tournament:
         """The tournament of the URL; a change only by its organizers (403 otherwise)."""
@@ -265,7 +300,7 @@ class TournamentViewSet(
         return tournament
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Create a tournament with default regulations; the creator becomes its organizer."""
+        """Create a tournament with its rule set's preset; the creator becomes its organizer."""
         if not permissions.can_create_tournament(request.user):
             raise PermissionDenied
         return super().create(request, *args, **kwargs)

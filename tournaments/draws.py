@@ -35,6 +35,7 @@ from tournaments.pairing import (
     get_generator,
 )
 from tournaments.pairing.common import draw_order
+from tournaments.services import format_conflict
 
 Seating = list[tuple[int, Pairing | IndividualTable]]
 _shuffle = random.SystemRandom().shuffle
@@ -59,6 +60,8 @@ class DrawField:
     names: dict[int, str]
     everyone: list[int]
     """Every registered entrant (withdrawn ones too), in seeding order."""
+    alone: int | None = None
+    """Players at a table where each plays for himself in an individual event (else None)."""
 
     @property
     def ids(self) -> set[int]:
@@ -71,8 +74,23 @@ def is_individual(tournament: Tournament) -> bool:
     return tournament.format == Tournament.Format.INDIVIDUAL
 
 
+def players_alone(tournament: Tournament) -> int | None:
+    """Players at a table when each plays for himself in an individual event, else None.
+
+    Kozel, and the draw, block and classic games of three or four players: the draw seats
+    the players at tables of that size with no partners (seat groups a1 + a2, b1 + b2).
+    """
+    if not is_individual(tournament) or not tournament.singles:
+        return None
+    cfg = tournament.regulations.rules_config()
+    return len(tournament.engine.seats_for(cfg))
+
+
 def load_history(tournament: Tournament, before_round: int) -> History:
-    """Opponents, partners and byes of every entrant in the rounds before ``before_round``."""
+    """Opponents, partners and byes of every entrant in the rounds before ``before_round``.
+
+    Where every player plays for himself, all the players of a table were opponents.
+    """
     history = History()
     parties = Party.objects.filter(
         round__tournament=tournament, round__number__lt=before_round
@@ -88,11 +106,17 @@ def load_history(tournament: Tournament, before_round: int) -> History:
     rows = parties.values_list(
         "pair_a__player1_id", "pair_a__player2_id", "pair_b__player1_id", "pair_b__player2_id"
     )
+    alone = players_alone(tournament) is not None
     for a1, a2, b1, b2 in rows:
         if b1 is None:
             for player in (a1, a2):
                 if player is not None:
                     history.byes[player] += 1
+            continue
+        if alone:
+            seated = [p for p in (a1, a2, b1, b2) if p is not None]
+            for x in seated:
+                history.opponents[x].update(y for y in seated if y != x)
             continue
         for x, y in ((a1, a2), (b1, b2)):
             history.partners[x].add(y)
@@ -127,7 +151,7 @@ def load_field(tournament: Tournament, rnd: Round) -> DrawField:
             "player2__club", "fixed_table__number", "withdrawn", "disqualified",
         )
         info = {
-            pk: (name or f"{n1} / {n2}", rating, _pair_club(c1, c2), table, not (w or d))
+            pk: (Pair.label(name, n1, n2), rating, _pair_club(c1, c2), table, not (w or d))
             for pk, name, n1, n2, rating, c1, c2, table, w, d in values
         }
     everyone = list(info)
@@ -153,7 +177,7 @@ def load_field(tournament: Tournament, rnd: Round) -> DrawField:
         else:
             entrants.append(Entrant(**common))
     names = {pk: item[0] for pk, item in info.items()}
-    return DrawField(individual, entrants, names, everyone)
+    return DrawField(individual, entrants, names, everyone, players_alone(tournament))
 
 
 def _round_robin(
@@ -191,12 +215,20 @@ def run_engine(
     """Draw ``rnd`` with the system the regulations name (manual: an empty draw to fill in)."""
     regulations = tournament.regulations
     system = regulations.pairing_system
+    problem = format_conflict(tournament.format, tournament.rule_set, regulations.rules_config())
+    if problem:
+        raise ServiceError("format", problem)
     if system == Regulations.PairingSystem.MANUAL:
         generator = get_generator("manual", individual=draw_field.individual)
     elif draw_field.individual:
         if system == Regulations.PairingSystem.ROUND_ROBIN:
             raise ServiceError("pairing_system", _("Round robin is for pairs tournaments."))
-        generator = get_generator("individual", first_round=regulations.first_round)
+        if draw_field.alone:
+            generator = get_generator(
+                "free_for_all", first_round=regulations.first_round, table_size=draw_field.alone
+            )
+        else:
+            generator = get_generator("individual", first_round=regulations.first_round)
     elif system == Regulations.PairingSystem.ROUND_ROBIN:
         return _round_robin(tournament, rnd, draw_field, seed)
     else:

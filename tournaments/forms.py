@@ -5,15 +5,232 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from scoring.rules import RULE_SETS
 from scoring.standings import DEFAULT_ORDER, METRICS
-from tournaments.models import Pair, Player, Regulations, Table, Tournament
+from tournaments.models import GAME_SETTINGS, Pair, Player, Regulations, Table, Tournament
+from tournaments.services import (
+    format_conflict,
+    players_vary,
+    plays_in_pairs_option,
+    register_pair,
+    registers_sides,
+    table_size,
+)
+
+RULE_SET_DESCRIPTIONS = {
+    "sport": _(
+        "Four players in two pairs. A deal ends in a domino or a fish; the first pair to reach "
+        "the target wins the time-limited party."
+    ),
+    "udl": _(
+        "Two players, each a side. All Fives scoring: points during play whenever the open "
+        "ends add up to a multiple of five; a match of timed games, won by three game wins."
+    ),
+    "allfives": _(
+        "Two players, each a side. Points during play whenever the open ends add up to a "
+        "multiple of five, and the opponent's pips at the end of a hand."
+    ),
+    "draw": _(
+        "Two to four players, each for himself. Points only at the end of a hand: the player "
+        "who goes out scores the others' pips; players draw from the boneyard."
+    ),
+    "block": _(
+        "Scored as the draw game, but nobody draws from the boneyard: a player who cannot play "
+        "knocks."
+    ),
+    "classic": _(
+        "Two to four players, each for himself. The winner scores all the losers' pips, a lone "
+        "0-0 counting 25; in a fish the lowest hand wins the difference."
+    ),
+    "latin": _(
+        "Four players in two pairs, seven tiles each. A fish with equal totals goes to the pair "
+        "of the player who led the hand."
+    ),
+    "kozel": _(
+        "Two to four players, each for himself, or four as two pairs. Points are bad: whoever "
+        "first reaches 101 is the Goat and loses."
+    ),
+}
+"""A short description of each rule set for the organizer choosing one."""
+
+RULE_SET_SETTINGS: dict[str, tuple[str, ...]] = {
+    "sport": (),
+    "latin": (),
+    "udl": ("tiles_per_hand", "game_minutes", "games_to_win", "udl_slow_play_points"),
+    "allfives": ("tiles_per_hand", "game_minutes", "games_to_win"),
+    "draw": ("players", "tiles_per_hand"),
+    "block": ("players", "tiles_per_hand"),
+    "classic": ("players", "tiles_per_hand"),
+    "kozel": (
+        "players",
+        "tiles_per_hand",
+        "fish_variant",
+        "zero_zero_value",
+        "six_six_value",
+        "goat_at",
+        "memorize_limit",
+        "kozel_pairs",
+    ),
+}
+"""The game settings (``GAME_SETTINGS``) that matter in each rule set."""
+
+GAME_SETTING_HELP = {
+    "players": _(
+        "From 2 to 4. Two players are two sides of one player (the pairs format); three or "
+        "four, each for himself, need the individual format."
+    ),
+    "games_to_win": _("A match is won by the first player to win this many games."),
+    "udl_slow_play_points": _(
+        "A repeated slow play costs the player these points, paid to the opponent."
+    ),
+    "fish_variant": _("How a blocked deal is scored."),
+    "zero_zero_value": _("What a lone 0-0 left in hand counts: 10, or 25 or 50 by agreement."),
+    "six_six_value": _(
+        "What a lone 6-6 left in hand counts: its 12 pips, or 50 or 100 by agreement."
+    ),
+    "goat_at": _("Whoever first reaches this many points is the Goat and loses."),
+    "memorize_limit": _(
+        "A deal total up to this is memorized until the player's account is open."
+    ),
+    "kozel_pairs": _(
+        "Four players as two pairs of partners whose points are added up; needs four players "
+        "at a table."
+    ),
+}
+
+
+def game_settings_display(regulations: Regulations) -> list[tuple[str, str]]:
+    """The game settings of the tournament's rule set as (label, value shown) pairs."""
+    out = []
+    for name in RULE_SET_SETTINGS.get(regulations.tournament.rule_set, ()):
+        field = Regulations._meta.get_field(name)
+        value = getattr(regulations, name)
+        if field.choices:
+            shown = str(getattr(regulations, f"get_{name}_display")())
+        elif isinstance(value, bool):
+            shown = str(_("yes") if value else _("no"))
+        else:
+            shown = str(value)
+        out.append((str(field.verbose_name), shown))
+    return out
+
+
+def rule_set_guide() -> list[dict[str, Any]]:
+    """What each rule set implies, from its preset: sides, players, target and format."""
+    formats = Tournament.Format
+    rows = []
+    for code, engine in RULE_SETS.items():
+        cfg = engine.config()
+        if engine.side_size(cfg) == 2:
+            sides = _("Pairs of two players")
+        elif plays_in_pairs_option(engine):
+            sides = _("Each player for himself, or four as two pairs")
+        else:
+            sides = _("Each player for himself (a side is one player)")
+        if players_vary(engine):
+            players = "2–4"
+            suits = []
+            for f in formats:
+                counts = [
+                    n for n in (2, 3, 4)
+                    if format_conflict(
+                        f.value, code, engine.config(players=n, tiles_per_hand=0)
+                    ) is None
+                ]
+                if counts:
+                    shown = str(counts[0]) if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
+                    suits.append(
+                        _("%(format)s: %(players)s at a table")
+                        % {"format": f.label, "players": shown}
+                    )
+        else:
+            players = str(table_size(engine, cfg))
+            suits = [f.label for f in formats if format_conflict(f.value, code, cfg) is None]
+        if "goat_at" in RULE_SET_SETTINGS.get(code, ()):
+            target = _("the Goat at %(points)s") % {"points": cfg.goat_at}
+        else:
+            target = str(cfg.target)
+        rows.append(
+            {
+                "code": code,
+                "name": Tournament.RuleSet(code).label,
+                "description": RULE_SET_DESCRIPTIONS.get(code, ""),
+                "sides": sides,
+                "players": players,
+                "target": target,
+                "games_to_win": cfg.games_to_win if engine.plays_games else None,
+                "formats": suits,
+            }
+        )
+    return rows
+
+
+class ShowsHiddenFieldErrors:
+    """Model form mixin: the model's errors on fields the form leaves out go above the form."""
+
+    def _update_errors(self, errors: ValidationError) -> None:
+        if hasattr(errors, "error_dict"):
+            moved: dict[str, list[Any]] = {}
+            for field, messages in errors.error_dict.items():
+                if field == NON_FIELD_ERRORS or field in self.fields:
+                    moved.setdefault(field, []).extend(messages)
+                    continue
+                label = self._meta.model._meta.get_field(field).verbose_name
+                for message in ValidationError(messages).messages:
+                    moved.setdefault(NON_FIELD_ERRORS, []).append(
+                        ValidationError(f"{label}: {message}")
+                    )
+            errors = ValidationError(moved)
+        super()._update_errors(errors)  # type: ignore[misc]
 
 
 class TournamentForm(forms.ModelForm):
-    """A tournament's own fields."""
+    """A tournament's own fields, and the players at a table where the rule set lets them vary.
+
+    A new tournament's regulations start from its rule set's preset (``players`` and
+    ``kozel_pairs`` change it); the services refuse a format that contradicts the rule set.
+    """
+
+    players = forms.TypedChoiceField(
+        label=_("players at a table"),
+        choices=[("", _("As the rule set says")), (2, "2"), (3, "3"), (4, "4")],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text=_(
+            "The draw, block, classic and Kozel games are played by 2 to 4 players; the other "
+            "rule sets have a fixed number."
+        ),
+    )
+    kozel_pairs = forms.BooleanField(
+        label=_("Kozel: four play as two pairs"),
+        required=False,
+        help_text=_("Otherwise every Kozel player plays for himself."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rule_set"].help_text = _(
+            "The regulations start from the rule set's own settings; every value stays "
+            "editable on the regulations page."
+        )
+        self.fields["format"].help_text = _(
+            "Pairs: each side (a pair, or one player in singles games) is registered once and "
+            "plays every round. Individual: players register alone and the draw seats them at "
+            "the tables every round."
+        )
+        if self.instance.pk:
+            regulations = Regulations.objects.filter(tournament=self.instance).first()
+            if regulations is not None:
+                engine = self.instance.engine
+                self.fields["players"].initial = (
+                    regulations.players if players_vary(engine) else None
+                )
+                self.fields["kozel_pairs"].initial = regulations.kozel_pairs
 
     class Meta:
         model = Tournament
@@ -67,8 +284,8 @@ class MetricOrderField(forms.CharField):
         return [key.strip() for key in text.replace(";", ",").split(",") if key.strip()]
 
 
-class RegulationsForm(forms.ModelForm):
-    """Every rule setting of a tournament."""
+class RegulationsForm(ShowsHiddenFieldErrors, forms.ModelForm):
+    """Every rule setting of a tournament; of the game settings, those of its rule set."""
 
     standings_order = MetricOrderField(label=_("standings order"), required=False)
 
@@ -78,6 +295,13 @@ class RegulationsForm(forms.ModelForm):
             "Metric keys, the first deciding most, separated by commas; empty for the default "
             "order (%(default)s). Known: %(keys)s."
         ) % {"default": ", ".join(DEFAULT_ORDER), "keys": ", ".join(METRICS)}
+        tournament = self.instance.tournament if self.instance.tournament_id else None
+        wanted = RULE_SET_SETTINGS.get(tournament.rule_set, ()) if tournament else GAME_SETTINGS
+        for name in GAME_SETTINGS:
+            if name not in wanted:
+                del self.fields[name]
+            elif name in GAME_SETTING_HELP:
+                self.fields[name].help_text = GAME_SETTING_HELP[name]
 
     class Meta:
         model = Regulations
@@ -103,19 +327,41 @@ class RegulationsForm(forms.ModelForm):
             "first_round",
             "avoid_same_club",
             "rounds_planned",
+            *GAME_SETTINGS,
         ]
 
 
 class PlayerForm(forms.ModelForm):
-    """A player's registration."""
+    """A player's registration; in singles also his side of one player, if asked."""
+
+    side = forms.BooleanField(
+        label=_("Register the player as a side too"),
+        required=False,
+        initial=True,
+        help_text=_("In this rule set a side is one player."),
+    )
 
     class Meta:
         model = Player
         fields = ["name", "club", "city", "rating", "withdrawn"]
 
+    def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if tournament is not None:
+            self.instance.tournament = tournament
+        if tournament is None or self.instance.pk or not registers_sides(tournament):
+            del self.fields["side"]
 
-class PairForm(forms.ModelForm):
-    """A pair of two players of the tournament."""
+    def save(self, commit: bool = True) -> Player:
+        """Save the player; in singles also register his side of one player when asked."""
+        player = super().save(commit=commit)
+        if commit and self.cleaned_data.get("side"):
+            register_pair(player.tournament, player, None, rating=player.rating)
+        return player
+
+
+class PairForm(ShowsHiddenFieldErrors, forms.ModelForm):
+    """A pair of two players of the tournament; in singles a side of one player."""
 
     class Meta:
         model = Pair
@@ -137,6 +383,14 @@ class PairForm(forms.ModelForm):
         self.fields["player2"].queryset = players
         self.fields["player2"].required = True
         self.fields["fixed_table"].queryset = Table.objects.filter(tournament=tournament)
+        if tournament.singles and self.instance.player2_id is None:
+            del self.fields["player2"]
+            self.fields["player1"].label = _("Player")
+            self.fields["name"].label = _("Name of the side")
+            self.fields["name"].help_text = _("Optional; the player's name is shown otherwise.")
+            self.fields["fixed_table"].help_text = _(
+                "For accessibility: this side always plays at this table."
+            )
 
 
 class TableForm(forms.ModelForm):
@@ -189,7 +443,8 @@ class DrawEditForm(forms.Form):
     """A draw made or changed by hand: per row a table and its sides, and the byes.
 
     Pairs tournaments have two sides (``a``, ``b``) per row; individual tournaments four
-    players (``a1``, ``a2`` against ``b1``, ``b2``). Empty rows are ignored.
+    players (``a1``, ``a2`` against ``b1``, ``b2``), or three (``seats=3``: ``b2`` left out)
+    where every player plays for himself. Empty rows are ignored.
     """
 
     def __init__(
@@ -199,10 +454,11 @@ class DrawEditForm(forms.Form):
         tables: list[int],
         rows: int,
         individual: bool,
+        seats: int = 4,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.sides = ("a1", "a2", "b1", "b2") if individual else ("a", "b")
+        self.sides = ("a1", "a2", "b1", "b2")[:seats] if individual else ("a", "b")
         self.row_count = rows
         blank = [("", "—")]
         for i in range(rows):
@@ -244,8 +500,8 @@ class DrawEditForm(forms.Form):
                     params={"row": i + 1},
                 )
             table, *sides = values
-            if len(sides) == 4:
-                parties.append((table, (sides[0], sides[1]), (sides[2], sides[3])))
+            if len(sides) > 2:
+                parties.append((table, (sides[0], sides[1]), tuple(sides[2:])))
             else:
                 parties.append((table, sides[0], sides[1]))
         data["parties"] = parties

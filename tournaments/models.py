@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import RuleError, RulesConfig, get_rule_set
 from scoring.rules import RuleSet as RuleSetEngine
-from scoring.standings import DEFAULT_ORDER, METRICS, StandingsConfig
+from scoring.standings import METRICS, StandingsConfig, default_order
 from tournaments.errors import translate_engine_error
 from tournaments.timezones import validate_time_zone
 
@@ -377,7 +377,7 @@ class Regulations(models.Model):
     def standings_config(self) -> StandingsConfig:
         """A plain snapshot of the standings settings for the standings engine."""
         return StandingsConfig(
-            order=tuple(self.standings_order) or DEFAULT_ORDER,
+            order=tuple(self.standings_order) or default_order(self.tournament.rule_set),
             win_points=self.win_points,
             loss_points=self.loss_points,
             forfeit_win_points=self.forfeit_win_points,

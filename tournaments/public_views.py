@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy as _
 from referee.models import Penalty
 from referee.views import strict_csp
 from scoring.models import Deal
+from scoring.protocol_content import game_winners, party_games, tournament_layout
 from scoring.results import (
     StandingsTable,
     deal_and_fine_rows,
@@ -57,6 +58,8 @@ NICE_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10*
 RESULT_LABELS = {
     "won": _("won"),
     "lost": _("lost"),
+    "goat": _("the Goat"),
+    "played": _("played"),
     "bye": _("bye"),
     "forfeit_won": _("won by forfeit"),
     "forfeit_lost": _("lost by forfeit"),
@@ -150,7 +153,7 @@ def absolute(path: str) -> str:
 # -- the draw as a table map -------------------------------------------------------------
 
 MAP_FIELDS = (
-    "pk", "table_id", "table__number", "table__label", "status", "winner", "end_reason",
+    "pk", "table_id", "table__number", "table__label", "status", "winner", "end_reason", "game",
     "started_at", "paused_at", "paused_seconds", "finished_at",
     "pair_a__name", "pair_a__player1__name", "pair_a__player2__name",
     "pair_b_id", "pair_b__name", "pair_b__player1__name", "pair_b__player2__name",
@@ -163,6 +166,34 @@ def _side(row: dict[str, Any], side: str) -> tuple[str, str]:
                                                                 "player2__name"))
     players = Pair.label("", first, second) if name else ""
     return Pair.label(name, first, second), players
+
+
+def seats_of(totals: Totals, side: str) -> list[str]:
+    """The seats of a side ("a": a1, a2) among the totals' players, in seat number order."""
+    return sorted(key for key in totals.points if key != side and key.startswith(side))
+
+
+def score_text(layout: str, totals: Totals, *, finished: bool) -> str:
+    """A party's score in one line, as its rule set counts it.
+
+    Two sides: ``120 : 85``. A match of games: the games won (and, while it is played, the
+    score of the game in play). Every player for himself: the players' points, side A's
+    players then side B's (``0 / 95 : 105 / 15``, in the order their names are shown).
+    """
+    games = game_winners(totals)
+    if layout == "games" and games:
+        wins = {side: sum(1 for _n, _p, won in games if won == side) for side in "ab"}
+        if finished:
+            return gettext("%(a)s : %(b)s in games") % wins
+        number, points, _won = games[-1]  # the game in play
+        return gettext("%(won_a)s : %(won_b)s in games, %(a)s : %(b)s in game %(game)s") % {
+            "won_a": wins["a"], "won_b": wins["b"], "a": points.get("a", 0),
+            "b": points.get("b", 0), "game": number}
+    if layout in ("seats", "kozel"):
+        return " : ".join(
+            " / ".join(str(totals.points.get(seat, 0)) for seat in seats_of(totals, side))
+            for side in "ab")
+    return f"{totals.points.get('a', 0)} : {totals.points.get('b', 0)}"
 
 
 def map_tables(tournament: Tournament, rnd: Round) -> list[dict[str, Any]]:
@@ -178,6 +209,7 @@ def map_tables(tournament: Tournament, rnd: Round) -> list[dict[str, Any]]:
         Deal.objects.filter(party__round=rnd), Penalty.objects.filter(party__round=rnd)
     )
     cfg = tournament.regulations.rules_config()
+    layout = tournament_layout(tournament)
     labels = dict(Party.Status.choices)
     party_root = url_root("tournaments:party")
     for row in rows:
@@ -192,9 +224,10 @@ def map_tables(tournament: Tournament, rnd: Round) -> list[dict[str, Any]]:
         if row["status"] != Party.Status.SCHEDULED and not row["bye"]:
             totals = compute_party_totals(
                 tournament.rule_set, cfg, deals.get(pk, ()), fines.get(pk, ()),
-                end_reason=row["end_reason"], winner=row["winner"],
+                end_reason=row["end_reason"], winner=row["winner"], game=row["game"],
             )
-            row["score"] = f"{totals.points.get('a', 0)} : {totals.points.get('b', 0)}"
+            row["score"] = score_text(
+                layout, totals, finished=row["status"] == Party.Status.FINISHED)
     rows.sort(key=lambda row: row["bye"])
     return rows
 
@@ -397,17 +430,29 @@ def results(request: HttpRequest, slug: str) -> HttpResponse:
 
 @dataclass
 class HistoryRow:
-    """One party of a pair or player: the round, the sides from its point of view, the score."""
+    """One party of a pair or player: the round, the sides from its point of view, the score.
+
+    ``layout`` is the tournament's (``scoring.protocol_content.tournament_layout``); ``seat``
+    the player's seat where every player scores for himself (Kozel, Draw, Block, Classic).
+    """
 
     party: Party
     side: str
     own: Pair
     opponent: Pair | None
     totals: Totals | None
+    layout: str = ""
+    seat: str | None = None
+
+    @property
+    def per_seat(self) -> bool:
+        """Whether every player of the party scores for himself."""
+        return self.layout in ("seats", "kozel")
 
     @property
     def result(self) -> str:
-        """won, lost, bye, forfeit_won, forfeit_lost, playing or scheduled."""
+        """won, lost, bye, forfeit_won, forfeit_lost, playing or scheduled (Kozel: the Goat,
+        or played for a player who is neither the winner nor the Goat)."""
         party = self.party
         if party.is_bye:
             return "bye"
@@ -415,9 +460,12 @@ class HistoryRow:
             return "scheduled"
         if party.status != Party.Status.FINISHED:
             return "playing"
-        won = party.winner == self.side
+        own = {self.side, self.seat} - {None}
+        won = party.winner in own
         if party.end_reason in (Party.EndReason.FORFEIT, Party.EndReason.DISQUALIFICATION):
             return "forfeit_won" if won else "forfeit_lost"
+        if self.per_seat and not won:
+            return "goat" if party.loser and party.loser in own else "played"
         return "won" if won else "lost"
 
     @property
@@ -427,24 +475,53 @@ class HistoryRow:
 
     @property
     def points_for(self) -> int | None:
-        """The points of this side (None before the party started)."""
-        return self.totals.points.get(self.side, 0) if self.totals else None
+        """The points of this side (None before the party started); where every player
+        scores for himself, the player's own (or his side's players' together)."""
+        if not self.totals:
+            return None
+        if self.per_seat:
+            if self.seat:
+                return self.totals.points.get(self.seat, 0)
+            return sum(self.totals.points.get(s, 0) for s in seats_of(self.totals, self.side))
+        return self.totals.points.get(self.side, 0)
 
     @property
     def points_against(self) -> int | None:
-        """The opponents' points (None before the party started or for a bye)."""
+        """The opponents' points (None before the party started or for a bye); where every
+        player scores for himself, the other side's players' together."""
         if not self.totals or self.opponent is None:
             return None
-        return self.totals.points.get("b" if self.side == "a" else "a", 0)
+        other = "b" if self.side == "a" else "a"
+        if self.per_seat:
+            return sum(self.totals.points.get(s, 0) for s in seats_of(self.totals, other))
+        return self.totals.points.get(other, 0)
+
+    @property
+    def score(self) -> str:
+        """The score as the history shows it, from this side's point of view: points, games
+        won (a match of games), or the player's own points (every player for himself)."""
+        if not self.totals:
+            return ""
+        if self.per_seat:
+            return str(self.points_for)
+        games = party_games(self.party, self.totals)
+        if self.layout == "games" and games:
+            mine = sum(1 for _n, _p, won in games if won == self.side)
+            theirs = sum(1 for _n, _p, won in games if won and won != self.side)
+            return gettext("%(a)s : %(b)s in games") % {"a": mine, "b": theirs}
+        return f"{self.points_for} : {self.points_against}"
 
 
 def history(
-    tournament: Tournament, mine: Q, is_own: Callable[[Pair], bool]
+    tournament: Tournament, mine: Q, is_own: Callable[[Pair], bool],
+    seat_of: Callable[[Party], str | None] | None = None,
 ) -> list[HistoryRow]:
     """The parties of published rounds that ``mine`` selects, in round order (three queries).
 
-    ``is_own`` tells which of a party's pairs is the one whose history this is.
+    ``is_own`` tells which of a party's pairs is the one whose history this is; ``seat_of``
+    the seat of the player whose history it is (a side of one player sits at its first seat).
     """
+    layout = tournament_layout(tournament)
     parties = (
         Party.objects.filter(mine, round__tournament=tournament)
         .exclude(round__status=Round.Status.DRAFT)
@@ -459,12 +536,18 @@ def history(
         party.round.tournament = tournament
         side = "a" if is_own(party.pair_a) else "b"
         started = party.status != Party.Status.SCHEDULED
+        own = party.pair(side)
+        seat = seat_of(party) if seat_of else None
+        if seat is None and own.player2_id is None:
+            seat = f"{side}1"
         rows.append(HistoryRow(
             party=party,
             side=side,
-            own=party.pair(side),
+            own=own,
             opponent=party.pair("b" if side == "a" else "a"),
             totals=party_totals(party) if started else None,
+            layout=layout,
+            seat=seat,
         ))
     return rows
 
@@ -479,9 +562,14 @@ def player_parties(player: Player) -> Q:
 
 def player_history(tournament: Tournament, player: Player) -> list[HistoryRow]:
     """A player's parties (with whichever partner the round gave him)."""
+    def seat_of(party: Party) -> str | None:
+        return next((seat for seat, who in party.seat_players().items() if who.pk == player.pk),
+                    None)
+
     return history(
         tournament, player_parties(player),
         lambda pair: player.pk in (pair.player1_id, pair.player2_id),
+        seat_of,
     )
 
 

@@ -146,7 +146,9 @@ def standings_lines(
         lines.append({
             "rank": f"{row.rank}=" if row.shared else str(row.rank),
             "name": entrant.name if per_player else entrant.display_name,
-            "players": Pair.label("", entrant.player1.name, entrant.player2.name)
+            "players": Pair.label(
+                "", entrant.player1.name, entrant.player2.name if entrant.player2_id else None
+            )
             if not per_player and entrant.name else "",
             "url": f"{root}{entrant.pk}/" if links else "",
             "withdrawn": entrant.withdrawn,

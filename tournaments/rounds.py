@@ -198,7 +198,12 @@ def edit_draw(
         if draw_field.individual:
             sides = [(tuple(a), tuple(b)) for _n, a, b in parties]
             warnings = validate_manual_individual(
-                sides, byes, draw_field.entrants, table_numbers=numbers
+                sides,
+                byes,
+                draw_field.entrants,
+                table_numbers=numbers,
+                free_for_all=draw_field.alone is not None,
+                table_size=draw_field.alone or 4,
             )
             seating = [(n, IndividualTable(a, b)) for n, (a, b) in zip(numbers, sides, strict=True)]
         else:

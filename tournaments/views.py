@@ -21,9 +21,18 @@ from scoring.models import Deal
 from scoring.totals import party_totals
 from tournaments import permissions
 from tournaments.errors import ServiceError
-from tournaments.forms import PairForm, PlayerForm, RegulationsForm, TableForm, TournamentForm
+from tournaments.forms import (
+    PairForm,
+    PlayerForm,
+    RegulationsForm,
+    TableForm,
+    TournamentForm,
+    game_settings_display,
+    registers_sides,
+    rule_set_guide,
+)
 from tournaments.models import Pair, Party, Player, Regulations, Round, Table, Tournament
-from tournaments.services import create_tournament
+from tournaments.services import create_tournament, update_regulations, update_tournament
 from tournaments.timezones import activate_tournament_zone
 
 
@@ -53,23 +62,38 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _service_error(form: Any, err: ServiceError) -> None:
+    """Show a service's refusal on the form field it names (above the form otherwise)."""
+    form.add_error(err.field if err.field in form.fields else None, err.message)
+
+
 @login_required
 def tournament_create(request: HttpRequest) -> HttpResponse:
-    """Create a tournament; its regulations start from the defaults."""
+    """Create a tournament; its regulations start from its rule set's preset."""
     if not permissions.can_create_tournament(request.user):
         raise PermissionDenied
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if k not in ("name", "slug")}
-        tournament = create_tournament(
-            name=form.cleaned_data["name"],
-            slug=form.cleaned_data["slug"],
-            organizer=request.user,
-            **data,
-        )
-        messages.success(request, _("The tournament was created. Now check its regulations."))
-        return redirect("tournaments:regulations", slug=tournament.slug)
-    return render(request, "tournaments/form.html", {"form": form, "title": _("New tournament")})
+        try:
+            tournament = create_tournament(
+                name=form.cleaned_data["name"],
+                slug=form.cleaned_data["slug"],
+                organizer=request.user,
+                **data,
+            )
+        except ServiceError as err:
+            _service_error(form, err)
+        else:
+            messages.success(
+                request, _("The tournament was created. Now check its regulations.")
+            )
+            return redirect("tournaments:regulations", slug=tournament.slug)
+    return render(
+        request,
+        "tournaments/form.html",
+        {"form": form, "title": _("New tournament"), "rule_set_guide": rule_set_guide()},
+    )
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -105,7 +129,10 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "latest": latest,
             "latest_parties": parties,
             "can_manage": can_manage,
+            "can_referee": permissions.can_referee_tournament(request.user, tournament),
             "individual": tournament.format == Tournament.Format.INDIVIDUAL,
+            "singles": registers_sides(tournament),
+            "game_settings": game_settings_display(tournament.regulations),
         },
     )
 
@@ -116,13 +143,22 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament_for(request, slug, manage=True)
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _("Saved."))
-        return redirect(tournament)
+        try:
+            update_tournament(tournament.pk, actor=request.user, **form.cleaned_data)
+        except ServiceError as err:
+            _service_error(form, err)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect(tournament)
     return render(
         request,
         "tournaments/form.html",
-        {"form": form, "tournament": tournament, "title": _("Edit tournament")},
+        {
+            "form": form,
+            "tournament": tournament,
+            "title": _("Edit tournament"),
+            "rule_set_guide": rule_set_guide(),
+        },
     )
 
 
@@ -133,9 +169,13 @@ def regulations_edit(request: HttpRequest, slug: str) -> HttpResponse:
     regulations, _created = Regulations.objects.get_or_create(tournament=tournament)
     form = RegulationsForm(request.POST or None, instance=regulations)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _("The regulations were saved."))
-        return redirect(tournament)
+        try:
+            update_regulations(tournament.pk, actor=request.user, **form.cleaned_data)
+        except ServiceError as err:
+            _service_error(form, err)
+        else:
+            messages.success(request, _("The regulations were saved."))
+            return redirect(tournament)
     return render(
         request,
         "tournaments/form.html",
@@ -154,12 +194,7 @@ def _edit_member(
     """Create or edit a player, pair or table of a tournament."""
     tournament = _tournament_for(request, slug, manage=True)
     instance = get_object_or_404(model, pk=pk, tournament=tournament) if pk else None
-    kwargs: dict[str, Any] = {"instance": instance}
-    if form_class is not PlayerForm:
-        kwargs["tournament"] = tournament
-    form = form_class(request.POST or None, **kwargs)
-    if form_class is PlayerForm:
-        form.instance.tournament = tournament
+    form = form_class(request.POST or None, instance=instance, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             form.save()
@@ -183,8 +218,12 @@ def player_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpR
 
 @login_required
 def pair_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpResponse:
-    """Register or edit a pair."""
-    return _edit_member(request, slug, Pair, PairForm, pk, (_("New pair"), _("Edit pair")))
+    """Register or edit a pair (a side of one player in singles)."""
+    tournament = _tournament_for(request, slug, manage=True)
+    titles = (_("New side"), _("Edit side")) if tournament.singles else (
+        _("New pair"), _("Edit pair")
+    )
+    return _edit_member(request, slug, Pair, PairForm, pk, titles)
 
 
 @login_required
@@ -213,18 +252,34 @@ def _party_for(request: HttpRequest, pk: int) -> Party:
 
 
 def party_context(request: HttpRequest, party: Party, form: DealForm | None = None) -> dict:
-    """Everything the party page shows: pairs, clock, deals with running totals, fines."""
+    """Everything the party page shows: pairs, clock, deals with running totals, fines.
+
+    Beside that, the rule set's own sheet (``party_sheet``): the games of a match, or a
+    column per player where every player scores for himself (Kozel: memorized points, the
+    Goat), and one player per side in singles.
+    """
+    from scoring.protocol_content import party_sheet  # the protocol's own lines, per rule set
+
     deals = list(party.deals.all())
     penalties = list(party.penalties.select_related("player"))
     party._prefetched_objects_cache = {"deals": deals, "penalties": penalties}
     totals = party_totals(party)
+    sheet = party_sheet(party, deals, penalties, totals)
     running = iter(totals.running)
-    rows = [{"deal": deal, "running": next(running, None)} for deal in deals]
+    rows = [{**row, "running": next(running, None)} for row in sheet.pop("rows")]
+    for game in sheet["games"]:
+        game["rows"] = [row for row in rows if row["deal"].game == game["number"]]
     can_ref = permissions.can_referee(request.user, party)
     next_number = (deals[-1].number + 1) if deals else 1
     if form is None and can_ref:
-        form = DealForm(initial={"number": next_number, "version": party.version})
+        form = DealForm(initial={"number": next_number, "version": party.version}, party=party)
+    tournament = party.round.tournament
+    seats = list(party.seat_players())
     return {
+        "seat_points": [form[f"points_{seat}"] for seat in seats] if form else [],
+        "seat_pips": [form[f"pips_{seat}"] for seat in seats] if form else [],
+        "per_seat": set(tournament.engine.sides_for(tournament.regulations.rules_config()))
+        <= {"a1", "b1", "a2", "b2"},
         "party": party,
         "tournament": party.round.tournament,
         "regulations": party.round.tournament.regulations,
@@ -236,7 +291,10 @@ def party_context(request: HttpRequest, party: Party, form: DealForm | None = No
         "form": form,
         "next_number": next_number,
         "seconds_left": int(party.seconds_left()) if party.started_at else None,
+        "game_seconds_left": int(party.game_seconds_left())
+        if party.started_at and sheet["layout"] == "games" and not party.finished_at else None,
         "Status": Party.Status,
+        **sheet,
     }
 
 
@@ -247,7 +305,7 @@ def party_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         if not permissions.can_referee(request.user, party):
             raise PermissionDenied
-        form = DealForm(request.POST)
+        form = DealForm(request.POST, party=party)
         if form.is_valid():
             try:
                 deal = scoring_services.record_deal(

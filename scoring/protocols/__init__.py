@@ -5,11 +5,16 @@ these functions.
 
 from .data import (
     DEFAULT_LABELS,
+    GAMES,
+    KOZEL,
     RUSSIAN_LABELS,
+    SEATS,
     ProtocolData,
     ProtocolDeal,
+    ProtocolGame,
     ProtocolPenalty,
     ProtocolPlayer,
+    ProtocolSeat,
     ProtocolSide,
     ProtocolSignature,
     labels_for,
@@ -35,11 +40,16 @@ from .signing import (
 
 __all__ = [
     "DEFAULT_LABELS",
+    "GAMES",
+    "KOZEL",
     "RUSSIAN_LABELS",
+    "SEATS",
     "ProtocolData",
     "ProtocolDeal",
+    "ProtocolGame",
     "ProtocolPenalty",
     "ProtocolPlayer",
+    "ProtocolSeat",
     "ProtocolSide",
     "ProtocolSignature",
     "ProtocolSigner",

@@ -58,6 +58,23 @@ DEFAULT_LABELS: dict[str, str] = {
     "page": "Page",
     "of": "of",
     "continued": "continued",
+    "game": "Game",
+    "games": "Games",
+    "game_wins": "Games won",
+    "plays": "Scoring plays",
+    "score": "Score",
+    "players": "Players",
+    "deal_points": "Deal",
+    "account": "Account",
+    "memorized": "Memorized",
+    "memorized_short": "Mem.",
+    "account_open": "Account open",
+    "yes": "yes",
+    "no": "no",
+    "fines": "Fines",
+    "goat": "Goat",
+    "rating": "Rating",
+    "not_open": "– : the account is not open yet; memorized points wait beside it.",
 }
 
 #: The same captions in Russian, for callers that have no translation catalogue at hand.
@@ -106,6 +123,23 @@ RUSSIAN_LABELS: dict[str, str] = {
     "page": "Стр.",
     "of": "из",
     "continued": "продолжение",
+    "game": "Игра",
+    "games": "Игры",
+    "game_wins": "Выиграно игр",
+    "plays": "Очки по ходу игры",
+    "score": "Счёт",
+    "players": "Игроки",
+    "deal_points": "Кон",
+    "account": "Запись",
+    "memorized": "В уме",
+    "memorized_short": "В уме",
+    "account_open": "Запись открыта",
+    "yes": "да",
+    "no": "нет",
+    "fines": "Штрафы",
+    "goat": "Козёл",
+    "rating": "Рейтинг",
+    "not_open": "– : запись ещё не открыта; очки «в уме» указаны рядом.",
 }
 
 
@@ -135,7 +169,15 @@ class ProtocolSide:
 
 @dataclass(frozen=True)
 class ProtocolDeal:
-    """One deal: how it ended (human text), each pair's points and the running totals."""
+    """One deal: how it ended (human text), each pair's points and the running totals.
+
+    The games of RULES.md sections 2 and 3 add what their score cards hold: the ``game`` of a
+    match (UDL, All Fives; ``running_a``/``running_b`` are then that game's score) with the
+    hand's scoring ``plays`` as text; or, where every player scores for himself (Kozel, Draw,
+    Block, Classic), the points per seat (``"a1"``, ``"b1"``, …) of the deal
+    (``seat_points``) and after it (``seat_running``: the account, in Kozel), and in Kozel
+    each player's ``memorized`` points and whether his account is ``opened``.
+    """
 
     number: int
     outcome: str
@@ -144,6 +186,42 @@ class ProtocolDeal:
     running_a: int
     running_b: int
     note: str = ""
+    game: int | None = None
+    plays: str = ""
+    seat_points: dict[str, int] | None = None
+    seat_running: dict[str, int] | None = None
+    memorized: dict[str, int] | None = None
+    opened: dict[str, bool] | None = None
+
+
+@dataclass(frozen=True)
+class ProtocolGame:
+    """One game of a match (UDL, All Fives): its final score and its winner's name."""
+
+    number: int
+    points_a: int
+    points_b: int
+    winner: str = ""
+
+
+@dataclass(frozen=True)
+class ProtocolSeat:
+    """A player of a game where each plays for himself (Kozel, Draw, Block, Classic).
+
+    ``points`` count towards the end (Kozel: the account plus fines, towards the Goat);
+    ``memorized``, ``opened`` and ``rating`` are Kozel's (None elsewhere); ``rating`` is
+    given once the game is over.
+    """
+
+    seat: str
+    name: str
+    points: int
+    fines: int = 0
+    memorized: int | None = None
+    opened: bool | None = None
+    rating: int | None = None
+    goat: bool = False
+    winner: bool = False
 
 
 @dataclass(frozen=True)
@@ -197,6 +275,13 @@ class ProtocolData:
     version: int = 1
     labels: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_LABELS))
     language: str = "en"
+    layout: str = ""
+    """How the deals are laid out: "" two sides (sport domino, Latin pairs), ``GAMES``,
+    ``SEATS`` or ``KOZEL``."""
+    games: list[ProtocolGame] = field(default_factory=list)
+    game_wins: str = ""
+    seats: list[ProtocolSeat] = field(default_factory=list)
+    goat: str = ""
 
     def label(self, key: str) -> str:
         """Return the caption for ``key``: the caller's, else the English default."""
@@ -213,9 +298,26 @@ class ProtocolData:
         return None
 
 
+#: ``ProtocolData.layout`` of a match of games (UDL, All Fives) ...
+GAMES = "games"
+#: ... of a game where every player scores for himself (Draw, Block, Classic) ...
+SEATS = "seats"
+#: ... and of Kozel (per-player accounts with memorized points, the Goat).
+KOZEL = "kozel"
+
+#: The fields added for the games of RULES.md sections 2 and 3, with their empty values: the
+#: fingerprint leaves them out while empty, so a sport protocol's fingerprint is unchanged.
+EXTENSION_FIELDS: dict[str, tuple[str, ...]] = {
+    "protocol": ("layout", "games", "game_wins", "seats", "goat"),
+    "deal": ("game", "plays", "seat_points", "seat_running", "memorized", "opened"),
+}
+
+
 def protocol_data_from_dict(values: dict) -> ProtocolData:
     """Rebuild ``ProtocolData`` from ``dataclasses.asdict`` output (a stored snapshot)."""
     values = dict(values)
+    values["games"] = [ProtocolGame(**game) for game in values.get("games") or []]
+    values["seats"] = [ProtocolSeat(**seat) for seat in values.get("seats") or []]
     values["sides"] = [
         ProtocolSide(side["key"], side["name"], [ProtocolPlayer(**p) for p in side["players"]])
         for side in values["sides"]

@@ -27,7 +27,18 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from .data import ProtocolData, ProtocolDeal, ProtocolPenalty, ProtocolSignature
+from .data import (
+    EXTENSION_FIELDS,
+    GAMES,
+    KOZEL,
+    SEATS,
+    ProtocolData,
+    ProtocolDeal,
+    ProtocolPenalty,
+    ProtocolPlayer,
+    ProtocolSide,
+    ProtocolSignature,
+)
 from .fonts import BOLD, REGULAR, register_fonts
 
 __all__ = [
@@ -78,15 +89,26 @@ def _normalise(value: Any) -> Any:
     return value
 
 
+def _drop_empty(values: dict[str, Any], names: Sequence[str]) -> None:
+    """Leave out the named fields while they are empty (a sport protocol has none of them)."""
+    for name in names:
+        if values.get(name) in (None, "", [], {}):
+            values.pop(name, None)
+
+
 def canonical_json(data: ProtocolData) -> bytes:
     """Return the canonical UTF-8 JSON of the protocol's data that the fingerprint hashes.
 
     Keys are sorted, strings NFC-normalised, and the verification link, short code and
-    captions are left out: they do not change what the protocol says.
+    captions are left out: they do not change what the protocol says. The fields of the other
+    games' score cards are left out while empty, so a sport protocol hashes as it always did.
     """
     payload = dataclasses.asdict(data)
     for name in _NOT_FINGERPRINTED:
         payload.pop(name, None)
+    _drop_empty(payload, EXTENSION_FIELDS["protocol"])
+    for deal in payload["deals"]:
+        _drop_empty(deal, EXTENSION_FIELDS["deal"])
     payload["schema"] = FINGERPRINT_SCHEMA
     text = json.dumps(_normalise(payload), sort_keys=True, ensure_ascii=False,
                       separators=(",", ":"))
@@ -409,20 +431,52 @@ def _header(data: ProtocolData, title: str, blank: bool) -> _Block:
     return _Block(height, draw)
 
 
-def _sides(data: ProtocolData) -> _Block:
+def _per_seat(data: ProtocolData) -> bool:
+    """Whether every player scores for himself (Kozel, Draw, Block, Classic)."""
+    return data.layout in (SEATS, KOZEL) and bool(data.seats)
+
+
+def _seat_list(data: ProtocolData) -> _Block:
+    """The players in playing order, two a line: seat and name."""
     half = CONTENT_W / 2
-    rows = max((len(side.players) for side in data.sides), default=0)
+    lines = (len(data.seats) + 1) // 2
+    height = 13 + 11 * lines
+
+    def draw(page: _Page, top: float) -> None:
+        page.write(MARGIN, top - 10, data.label("players"), REGULAR, 9, gray=0.35)
+        for index, seat in enumerate(data.seats):
+            x = MARGIN + (index % 2) * half
+            y = top - 10 - 11 * (index // 2 + 1)
+            page.write(x + 8, y, seat.seat.upper(), REGULAR, 8.5, gray=0.35)
+            page.write(x + 30, y, _fit(seat.name, BOLD, 9, half - 40), BOLD, 9)
+
+    return _Block(height, draw)
+
+
+def _sides(data: ProtocolData) -> _Block:
+    if _per_seat(data):
+        return _seat_list(data)
+    half = CONTENT_W / 2
+
+    def listed(side: ProtocolSide) -> list[ProtocolPlayer]:
+        """The players under a side's name (not a lone player already named as the side)."""
+        if len(side.players) == 1 and side.players[0].name == side.name:
+            return []
+        return side.players
+
+    rows = max((len(listed(side)) for side in data.sides), default=0)
     height = 13 + 11 * rows
 
     def draw(page: _Page, top: float) -> None:
         for index, side in enumerate(data.sides[:2]):
             x = MARGIN + index * half
-            caption = f"{data.label('pair')} {side.key.upper()}: "
+            one = data.label("player") if len(side.players) == 1 else data.label("pair")
+            caption = f"{one} {side.key.upper()}: "
             page.write(x, top - 10, caption, REGULAR, 9, gray=0.35)
             cw = _width(caption, REGULAR, 9)
             page.write(x + cw, top - 10, _fit(side.name, BOLD, 9.5, half - cw - 8), BOLD, 9.5)
             y = top - 10
-            for player in side.players:
+            for player in listed(side):
                 y -= 11
                 seat = f"{player.seat}" if player.seat else ""
                 page.write(x + 8, y, seat, REGULAR, 8.5, gray=0.35)
@@ -521,6 +575,243 @@ def _deal_row(deal: ProtocolDeal, columns: list[tuple[str, float, str]], shade: 
     return _Block(height, draw)
 
 
+# -- the games of RULES.md sections 2 and 3 --------------------------------------------------
+
+
+def _line_block(text: str, font: str = BOLD, size: float = 8.5, *, rule: bool = False,
+                gray: float = 0.0) -> _Block:
+    """One line of text across the table (a game's title or final score, a legend)."""
+
+    def draw(page: _Page, top: float) -> None:
+        if rule:
+            page.hline(MARGIN, PAGE_W - MARGIN, top - 0.5)
+        page.write(MARGIN + 3, top - ROW_H + 1.5, _fit(text, font, size, CONTENT_W - 6), font,
+                   size, gray=gray)
+
+    return _Block(ROW_H + 2, draw)
+
+
+def _text_row(values: list[str], columns: list[tuple[str, float, str]], shade: bool,
+              wrapped: dict[int, str], bold: Sequence[int] = ()) -> _Block:
+    """A table row; the columns in ``wrapped`` (index → text) wrap onto more lines."""
+    lines = {index: _wrap(text, REGULAR, ROW_FONT, columns[index][1] - 6, max_lines=3)
+             if text else [""] for index, text in wrapped.items()}
+    height = ROW_H * max([1, *(len(found) for found in lines.values())])
+
+    def draw(page: _Page, top: float) -> None:
+        if shade:
+            page.zebra(MARGIN, top - height, CONTENT_W, height)
+        base = top - ROW_H + 2.5
+        x = MARGIN
+        for index, (_caption, width, align) in enumerate(columns):
+            if index in lines:
+                for number, line in enumerate(lines[index]):
+                    page.write(x + 3, base - number * ROW_H, line, REGULAR, ROW_FONT)
+            elif index < len(values):
+                font = BOLD if index in bold else REGULAR
+                _cell(page, values[index], x, width, base, font, ROW_FONT, align)
+            x += width
+
+    return _Block(height, draw)
+
+
+def _game_columns(data: ProtocolData) -> list[tuple[str, float, str]]:
+    num = 44.0
+    fixed = 24 + 96 + 4 * num + 116
+    return [
+        (data.label("deal_no"), 24, "right"),
+        (data.label("outcome"), 96, "left"),
+        (f"{data.label('points')} A", num, "right"),
+        (f"{data.label('points')} B", num, "right"),
+        (f"{data.label('total')} A", num, "right"),
+        (f"{data.label('total')} B", num, "right"),
+        (data.label("plays"), 116, "left"),
+        (data.label("note"), CONTENT_W - fixed, "left"),
+    ]
+
+
+def _game_deal_blocks(data: ProtocolData) -> list[_Block]:
+    """The hands game by game: each game's title, its hands, then its final score and winner."""
+    columns = _game_columns(data)
+    head = _table_header(columns)
+    repeat = [_section_title(f"{data.label('deals')} ({data.label('continued')})"), head]
+    blocks = [_section_title(data.label("deals")), head]
+    by_game: dict[int, list[ProtocolDeal]] = {}
+    for deal in data.deals:
+        by_game.setdefault(deal.game or 1, []).append(deal)
+    games = {game.number: game for game in data.games}
+    numbers = [*games, *sorted(number for number in by_game if number not in games)]
+    for number in numbers:
+        title = _line_block(f"{data.label('game')} {number}")
+        title.keep_with_next = True
+        title.repeat = repeat
+        blocks.append(title)
+        for index, deal in enumerate(by_game.get(number, [])):
+            values = [str(deal.number), deal.outcome, str(deal.points_a), str(deal.points_b),
+                      str(deal.running_a), str(deal.running_b)]
+            row = _text_row(values, columns, index % 2 == 1, {6: deal.plays, 7: deal.note},
+                            bold=(4, 5))
+            row.repeat = repeat
+            blocks.append(row)
+        game = games.get(number)
+        if game is not None:
+            text = f"{data.label('game')} {number}: {game.points_a} : {game.points_b}"
+            if game.winner:
+                text = f"{text} · {data.label('winner')}: {game.winner}"
+            footer = _line_block(text, rule=True)
+            footer.repeat = repeat
+            blocks.append(footer)
+    return blocks
+
+
+def _games_summary(data: ProtocolData) -> list[_Block]:
+    """Every game's final score and winner, the official score card's own lines."""
+    columns = [(data.label("game"), 60.0, "left"), (data.label("score"), 100.0, "left"),
+               (data.label("winner"), CONTENT_W - 160, "left")]
+    head = _table_header(columns)
+    blocks = [_section_title(data.label("games")), head]
+    for index, game in enumerate(data.games):
+        row = _text_row([str(game.number), f"{game.points_a} : {game.points_b}", game.winner],
+                        columns, index % 2 == 1, {}, bold=(1,))
+        row.repeat = [_section_title(f"{data.label('games')} ({data.label('continued')})"), head]
+        blocks.append(row)
+    return blocks
+
+
+SEAT_NO_W = 22.0
+SEAT_OUTCOME_W = 92.0
+
+
+def _seat_subcolumns(data: ProtocolData) -> list[str]:
+    """What each player's group of columns holds: the deal and the total (Kozel: the account
+    and the memorized points)."""
+    if data.layout == KOZEL:
+        return [data.label("deal_points"), data.label("account"), data.label("memorized_short")]
+    return [data.label("deal_points"), data.label("total")]
+
+
+def _seat_geometry(data: ProtocolData) -> tuple[float, float]:
+    """The width of a player's group of columns and of one column in it."""
+    group = (CONTENT_W - SEAT_NO_W - SEAT_OUTCOME_W) / max(1, len(data.seats))
+    return group, group / len(_seat_subcolumns(data))
+
+
+def _seat_rules(page: _Page, data: ProtocolData, top: float, bottom: float) -> None:
+    """Vertical rules between the players' groups of columns."""
+    group, _sub = _seat_geometry(data)
+    x = MARGIN + SEAT_NO_W + SEAT_OUTCOME_W
+    for _seat in data.seats:
+        page.vline(x, bottom, top)
+        x += group
+
+
+def _seat_head(data: ProtocolData, size: float = HEAD_FONT) -> _Block:
+    """Two header lines: each player's seat and name over his columns, then what they hold."""
+    height = 2 * ROW_H + 2
+    subs = _seat_subcolumns(data)
+    group, sub = _seat_geometry(data)
+
+    def draw(page: _Page, top: float) -> None:
+        page.shaded(MARGIN, top - height, CONTENT_W, height)
+        first, second = top - ROW_H + 2, top - 2 * ROW_H + 2.5
+        _cell(page, data.label("deal_no"), MARGIN, SEAT_NO_W, second, BOLD, size, "right")
+        _cell(page, data.label("outcome"), MARGIN + SEAT_NO_W, SEAT_OUTCOME_W, second, BOLD,
+              size, "left")
+        x = MARGIN + SEAT_NO_W + SEAT_OUTCOME_W
+        for seat in data.seats:
+            _cell(page, f"{seat.seat.upper()} {seat.name}", x, group, first, BOLD, size,
+                  "centre")
+            for index, caption in enumerate(subs):
+                _cell(page, caption, x + index * sub, sub, second, BOLD, size - 0.5, "right")
+            x += group
+        _seat_rules(page, data, top, top - height)
+
+    return _Block(height, draw, keep_with_next=True)
+
+
+def _seat_row(data: ProtocolData, deal: ProtocolDeal, shade: bool) -> _Block:
+    """A deal with every player's points, total (Kozel: account, "–" while not open) and
+    memorized points; the note on a line of its own below."""
+    kozel = data.layout == KOZEL
+    group, sub = _seat_geometry(data)
+    width = CONTENT_W - SEAT_NO_W - 6
+    note_lines = _wrap(deal.note, REGULAR, ROW_FONT, width, max_lines=2) if deal.note else []
+    height = ROW_H * (1 + len(note_lines))
+
+    def draw(page: _Page, top: float) -> None:
+        if shade:
+            page.zebra(MARGIN, top - height, CONTENT_W, height)
+        base = top - ROW_H + 2.5
+        _cell(page, str(deal.number), MARGIN, SEAT_NO_W, base, REGULAR, ROW_FONT, "right")
+        _cell(page, deal.outcome, MARGIN + SEAT_NO_W, SEAT_OUTCOME_W, base, REGULAR, ROW_FONT,
+              "left")
+        x = MARGIN + SEAT_NO_W + SEAT_OUTCOME_W
+        for seat in data.seats:
+            key = seat.seat.lower()
+            points = (deal.seat_points or {}).get(key)
+            running = (deal.seat_running or {}).get(key)
+            values = [("" if points is None else str(points), REGULAR)]
+            if kozel and deal.opened is not None and not deal.opened.get(key, True):
+                values.append(("–", BOLD))
+            else:
+                values.append(("" if running is None else str(running), BOLD))
+            if kozel:
+                memorized = (deal.memorized or {}).get(key)
+                values.append(("" if memorized is None else str(memorized), REGULAR))
+            for index, (value, font) in enumerate(values):
+                _cell(page, value, x + index * sub, sub, base, font, ROW_FONT, "right")
+            x += group
+        _seat_rules(page, data, top, top - ROW_H)
+        for number, line in enumerate(note_lines, start=1):
+            page.write(MARGIN + SEAT_NO_W + 3, base - number * ROW_H, line, REGULAR, ROW_FONT,
+                       gray=0.35)
+
+    return _Block(height, draw)
+
+
+def _seat_deal_blocks(data: ProtocolData) -> list[_Block]:
+    """The deals with a group of columns per player (Kozel: with the memorized points)."""
+    head = _seat_head(data)
+    repeat = [_section_title(f"{data.label('deals')} ({data.label('continued')})"), head]
+    blocks = [_section_title(data.label("deals")), head]
+    for index, deal in enumerate(data.deals):
+        row = _seat_row(data, deal, index % 2 == 1)
+        row.repeat = repeat
+        blocks.append(row)
+    if data.layout == KOZEL:
+        blocks.append(_line_block(data.label("not_open"), REGULAR, 7, gray=0.35))
+    return blocks
+
+
+def _seat_summary(data: ProtocolData) -> list[_Block]:
+    """Each player's standing at the end: points, fines (Kozel: memorized points, whether the
+    account is open, the rating after the game) and who is the Goat or the winner."""
+    kozel = data.layout == KOZEL
+    columns: list[tuple[str, float, str]] = [
+        (data.label("seat"), 40.0, "left"), (data.label("player"), 0.0, "left"),
+        (data.label("points"), 45.0, "right"), (data.label("fines"), 45.0, "right")]
+    if kozel:
+        columns += [(data.label("memorized"), 45.0, "right"),
+                    (data.label("account_open"), 82.0, "right"),
+                    (data.label("rating"), 48.0, "right")]
+    columns.append(("", 80.0, "left"))
+    rest = CONTENT_W - sum(width for _caption, width, _align in columns)
+    columns[1] = (columns[1][0], rest, "left")
+    head = _table_header(columns)
+    blocks = [_section_title(data.label("players")), head]
+    for index, seat in enumerate(data.seats):
+        values = [seat.seat.upper(), seat.name, str(seat.points), str(seat.fines)]
+        if kozel:
+            opened = "" if seat.opened is None else data.label("yes" if seat.opened else "no")
+            values += ["" if seat.memorized is None else str(seat.memorized), opened,
+                       "" if seat.rating is None else str(seat.rating)]
+        mark = data.label("goat") if seat.goat else data.label("winner") if seat.winner else ""
+        values.append(mark)
+        blocks.append(_text_row(values, columns, index % 2 == 1, {},
+                                bold=(2, len(values) - 1)))
+    return blocks
+
+
 def _penalty_columns(data: ProtocolData) -> list[tuple[str, float, str]]:
     fixed = 34 + 28 + 108 + 148 + 34
     return [
@@ -561,9 +852,30 @@ def _penalty_row(penalty: ProtocolPenalty, columns: list[tuple[str, float, str]]
     return _Block(height, draw)
 
 
+def _result_lines(data: ProtocolData) -> tuple[list[tuple[str, str, float]], str | None]:
+    """The result's first line (caption, value, size) and whether a winner's line follows.
+
+    Sport domino: the score and the match points; a match of games: the games won; Kozel:
+    the Goat; a game of single players: its winner. The winner's line follows unless the
+    first line already names him.
+    """
+    if data.layout == GAMES:
+        first = [(data.label("game_wins"), data.game_wins, 13.0),
+                 (data.label("match_points"), data.match_points, 11.0)]
+    elif data.layout == KOZEL:
+        first = [(data.label("goat"), data.goat, 13.0)]
+    elif data.layout == SEATS:
+        return [(data.label("winner"), data.winner, 13.0)], None
+    else:
+        first = [(data.label("result"), data.result, 13.0),
+                 (data.label("match_points"), data.match_points, 11.0)]
+    return first, data.winner
+
+
 def _result(data: ProtocolData) -> _Block:
     end_lines = _wrap(data.end_reason, REGULAR, 9, CONTENT_W - 90, max_lines=2)
-    height = 17 + 12 + 12 * len(end_lines)
+    first, winner = _result_lines(data)
+    height = 17 + (12 if winner is not None else -3) + 12 * len(end_lines)
 
     def pair(page: _Page, x: float, y: float, caption: str, value: str, size: float) -> float:
         page.write(x, y, caption, REGULAR, 9, gray=0.35)
@@ -573,11 +885,13 @@ def _result(data: ProtocolData) -> _Block:
 
     def draw(page: _Page, top: float) -> None:
         y = top - 13
-        x = pair(page, MARGIN, y, data.label("result"), data.result, 13)
-        pair(page, x, y, data.label("match_points"), data.match_points, 11)
-        y -= 15
-        pair(page, MARGIN, y, data.label("winner"), _fit(data.winner, BOLD, 9.5, CONTENT_W - 90),
-             9.5)
+        x = MARGIN
+        for caption, value, size in first:
+            x = pair(page, x, y, caption, _fit(value, BOLD, size, CONTENT_W - 90), size)
+        if winner is not None:
+            y -= 15
+            pair(page, MARGIN, y, data.label("winner"), _fit(winner, BOLD, 9.5, CONTENT_W - 90),
+                 9.5)
         caption = data.label("end_reason")
         for index, line in enumerate(end_lines):
             y -= 12
@@ -621,14 +935,22 @@ def _signature_row(data: ProtocolData, signature: ProtocolSignature, blank: bool
 def _protocol_blocks(data: ProtocolData) -> list[_Block]:
     blocks = [_header(data, data.label("title"), blank=False), _sides(data), _gap()]
 
-    columns = _deal_columns(data)
-    title = _section_title(data.label("deals"))
-    head = _table_header(columns)
-    blocks += [title, head]
-    for index, deal in enumerate(data.deals):
-        row = _deal_row(deal, columns, shade=index % 2 == 1)
-        row.repeat = [_section_title(f"{data.label('deals')} ({data.label('continued')})"), head]
-        blocks.append(row)
+    if data.layout == GAMES:
+        blocks += _game_deal_blocks(data)
+        if data.games:
+            blocks += [_gap(), *_games_summary(data)]
+    elif _per_seat(data):
+        blocks += [*_seat_deal_blocks(data), _gap(), *_seat_summary(data)]
+    else:
+        columns = _deal_columns(data)
+        title = _section_title(data.label("deals"))
+        head = _table_header(columns)
+        blocks += [title, head]
+        for index, deal in enumerate(data.deals):
+            row = _deal_row(deal, columns, shade=index % 2 == 1)
+            row.repeat = [
+                _section_title(f"{data.label('deals')} ({data.label('continued')})"), head]
+            blocks.append(row)
     blocks.append(_gap())
 
     columns = _penalty_columns(data)
@@ -712,8 +1034,70 @@ def _blank_penalties(data: ProtocolData) -> list[_Block]:
     return [_section_title(data.label("penalties")), _table_header(columns), _Block(height, draw)]
 
 
+BLANK_FULL_ROWS = 26
+
+
+def _blank_rows(height: float, top: float, page: _Page, rows: int, first_w: float,
+                edges: Sequence[float]) -> None:
+    """A full-width grid under a header of ``height``: rules, column edges, deal numbers."""
+    bottom = top - height - BLANK_ROW_H * rows
+    page.box(MARGIN, bottom, CONTENT_W, top - bottom)
+    for x in edges:
+        page.vline(x, bottom, top)
+    y = top - height
+    for row in range(rows):
+        page.hline(MARGIN, PAGE_W - MARGIN, y)
+        page.write(MARGIN + first_w - 3, y - BLANK_ROW_H + 3.5, str(row + 1), REGULAR, 7,
+                   "right", gray=0.45)
+        y -= BLANK_ROW_H
+
+
+def _blank_game_grid(data: ProtocolData) -> list[_Block]:
+    """A paper score card of a match: game, hand, scoring plays, points and the game's totals."""
+    num = 44.0
+    columns = [(data.label("deal_no"), 24.0, "centre"), (data.label("game"), 34.0, "centre"),
+               (data.label("outcome"), 84.0, "centre"),
+               (data.label("plays"), CONTENT_W - 142 - 4 * num, "centre"),
+               (f"{data.label('points')} A", num, "centre"),
+               (f"{data.label('points')} B", num, "centre"),
+               (f"{data.label('total')} A", num, "centre"),
+               (f"{data.label('total')} B", num, "centre")]
+    head = _table_header(columns, size=6.5)
+    edges = []
+    x = MARGIN
+    for _caption, width, _align in columns[:-1]:
+        x += width
+        edges.append(x)
+    rows = BLANK_FULL_ROWS
+    grid = _Block(BLANK_ROW_H * rows, lambda page, top: _blank_rows(
+        0, top, page, rows, columns[0][1], edges))
+    return [_section_title(data.label("deals")), head, grid]
+
+
+def _blank_seat_grid(data: ProtocolData) -> list[_Block]:
+    """A paper score sheet with a group of columns per player (Kozel: memorized points)."""
+    head = _seat_head(data, size=6.5)
+    group, sub = _seat_geometry(data)
+    edges = [MARGIN + SEAT_NO_W, MARGIN + SEAT_NO_W + SEAT_OUTCOME_W]
+    for index in range(len(data.seats)):
+        start = edges[1] + index * group
+        edges += [start + k * sub for k in range(1, len(_seat_subcolumns(data)))]
+        if index:
+            edges.append(start)
+    rows = BLANK_FULL_ROWS - 2 * max(0, len(data.seats) - 2)  # room for more signatures
+    grid = _Block(BLANK_ROW_H * rows, lambda page, top: _blank_rows(
+        0, top, page, rows, SEAT_NO_W, edges))
+    return [_section_title(data.label("deals")), head, grid]
+
+
 def _blank_result(data: ProtocolData) -> _Block:
     items = [data.label("result"), data.label("match_points"), data.label("winner")]
+    if data.layout == GAMES:
+        items[0] = data.label("game_wins")
+    elif data.layout == KOZEL:
+        items = [data.label("goat"), data.label("winner")]
+    elif data.layout == SEATS:
+        items = [data.label("winner")]
 
     def draw(page: _Page, top: float) -> None:
         y = top - 14
@@ -742,7 +1126,12 @@ def _blank_signatures(data: ProtocolData) -> list[ProtocolSignature]:
 
 def _blank_blocks(data: ProtocolData) -> list[_Block]:
     blocks = [_header(data, data.label("blank_title"), blank=True), _sides(data), _gap()]
-    blocks += _blank_deal_grid(data)
+    if data.layout == GAMES:
+        blocks += _blank_game_grid(data)
+    elif _per_seat(data):
+        blocks += _blank_seat_grid(data)
+    else:
+        blocks += _blank_deal_grid(data)
     blocks.append(_gap())
     blocks += _blank_penalties(data)
     blocks.append(_gap())

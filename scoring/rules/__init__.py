@@ -22,6 +22,7 @@ from scoring.rules.base import (
     LAST_DEAL,
     NEXT_GAME,
     OVERTIME,
+    REASON_TARGET,
     REFEREE,
     SEATS,
     SIDES,
@@ -33,6 +34,8 @@ from scoring.rules.base import (
     RulesConfig,
     RuleSet,
     Totals,
+    by_party_side,
+    party_side,
 )
 from scoring.rules.block import BlockGame
 from scoring.rules.classic import ClassicGame
@@ -93,6 +96,7 @@ __all__ = [
     "LAST_DEAL",
     "NEXT_GAME",
     "OVERTIME",
+    "REASON_TARGET",
     "REFEREE",
     "RULE_SETS",
     "SEATS",
@@ -120,8 +124,10 @@ __all__ = [
     "Tile",
     "Totals",
     "UdlSingles",
+    "by_party_side",
     "get_rule_set",
     "move_advice",
+    "party_side",
     "penalty_for",
     "register",
     "rule_set_choices",

@@ -144,11 +144,23 @@ class AllFives(HandGame):
         return dict(hand.points)
 
     def party_totals(
-        self, deals: Sequence[DealScore], fines: Sequence[FineFact], cfg: RulesConfig
+        self,
+        deals: Sequence[DealScore],
+        fines: Sequence[FineFact],
+        cfg: RulesConfig,
+        *,
+        game_in_play: int = 1,
+        match_winner: str | None = None,
     ) -> MatchTotals:
-        """The match's totals: every game's score (hands, then its fines) and the game wins."""
+        """The match's totals: every game's score (hands, then its fines) and the game wins.
+
+        A game before ``game_in_play`` is over (won by the player alone at the top), even
+        before the next game's first hand; ``match_winner``, once the match is decided, wins
+        the last game if neither the target nor a later game closed it (a game won on time).
+        """
         sides = self.sides_for(cfg)
-        numbers = sorted({check_game(item.game) for item in [*deals, *fines]}) or [1]
+        begun = {check_game(item.game) for item in [*deals, *fines]} | {check_game(game_in_play)}
+        numbers = sorted(begun)
         games: list[GameScore] = []
         running: list[dict[str, int]] = []
         for number in numbers:
@@ -168,6 +180,8 @@ class AllFives(HandGame):
                 winner = leaders[0] if len(leaders) == 1 else None
             else:
                 winner = target_winner(points, cfg)
+                if winner is None and match_winner is not None:
+                    winner = self.check_side(match_winner, "winner", sides)
             games.append(
                 GameScore(
                     number=number,

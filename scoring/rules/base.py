@@ -61,6 +61,21 @@ REASON_DISQUALIFICATION = "disqualification"
 END_REASONS = (REASON_TARGET, REASON_TIME, REASON_FORFEIT, REASON_DISQUALIFICATION)
 
 
+def party_side(key: str) -> str:
+    """The side of the table ("a" or "b") of an engine side or a seat ("b2" → "b")."""
+    return key.rstrip("0123456789")
+
+
+def by_party_side(values: Mapping[str, int]) -> dict[str, int]:
+    """Values per engine side or seat, added up per side of the table ("a", "b")."""
+    sums = {"a": 0, "b": 0}
+    for key, value in values.items():
+        side = party_side(key)
+        if side in sums:
+            sums[side] += value
+    return sums
+
+
 def is_count(value: object) -> bool:
     """Whether ``value`` is a whole number of at least zero (``bool`` is not a number here)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0

@@ -6,15 +6,26 @@
 
 from .engine import Tally, compute_standings
 from .metrics import METRICS, Metric
-from .types import DEFAULT_ORDER, PartyResult, StandingRow, StandingsConfig
+from .types import (
+    DEFAULT_ORDER,
+    RULE_SET_ORDERS,
+    OwnScore,
+    PartyResult,
+    StandingRow,
+    StandingsConfig,
+    default_order,
+)
 
 __all__ = [
     "DEFAULT_ORDER",
     "METRICS",
+    "RULE_SET_ORDERS",
     "Metric",
+    "OwnScore",
     "PartyResult",
     "StandingRow",
     "StandingsConfig",
     "Tally",
     "compute_standings",
+    "default_order",
 ]

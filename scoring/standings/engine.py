@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .metrics import METRICS, Number
-from .types import PartyResult, Side, StandingRow, StandingsConfig
+from .types import OwnScore, PartyResult, Side, StandingRow, StandingsConfig
+
+# The per-entrant sums of Tally.build, by position in its accumulator lists.
+_SUMS = 8
 
 
 def _members(side: Side) -> tuple[int, ...]:
@@ -22,6 +25,59 @@ def _which(result: PartyResult, who: Side) -> int:
     raise ValueError(f"{who!r} is not a side of the party {result!r}")
 
 
+class _OwnGames:
+    """The sums of games where every player keeps his own account (Kozel), while building."""
+
+    def __init__(self) -> None:
+        self.ratings: dict[int, Number] = {}
+        self.goats: dict[int, int] = {}
+        self.taken: dict[int, int] = {}
+
+    def add(self, entrant: int, score: OwnScore) -> int:
+        """Add one game's own score of ``entrant``; return its rating (his match points)."""
+        self.ratings[entrant] = self.ratings.get(entrant, 0) + score.rating
+        self.goats[entrant] = self.goats.get(entrant, 0) + int(score.goat)
+        self.taken[entrant] = self.taken.get(entrant, 0) + score.points
+        return score.rating
+
+    def party(
+        self,
+        r: PartyResult,
+        side_a: tuple[int, ...],
+        side_b: tuple[int, ...],
+        acc: dict[int, list],
+        parties: dict[int, list[tuple[tuple[int, ...], Number]]],
+    ) -> None:
+        """Sum a party of own accounts: the ratings are the match points, the Goat loses.
+
+        Forfeits too are scored by their ratings (the regulations' forfeit match points do not
+        apply). Points for are the entrant's own points, points against the opponents' (with
+        ``solo`` the partner of the seat group is an opponent too); there is no efectiveness.
+        """
+        own = r.own or {}
+        for mine, theirs in ((side_a, side_b), (side_b, side_a)):
+            for x in mine:
+                score = own.get(x)
+                if score is None:
+                    continue
+                opponents = (*(p for p in mine if p != x), *theirs) if r.solo else theirs
+                st = acc.get(x)
+                if st is None:
+                    st = acc[x] = [0] * _SUMS
+                earned = self.add(x, score)
+                st[0] += earned
+                st[1] += not score.goat
+                st[2] += score.points
+                st[3] += sum(own[o].points for o in opponents if o in own)
+                st[5] += score.fines
+                entry = (opponents, earned)
+                lst = parties.get(x)
+                if lst is None:
+                    parties[x] = [entry]
+                else:
+                    lst.append(entry)
+
+
 class Tally:
     """Per-entrant sums over the counted parties (one pass over the results)."""
 
@@ -33,6 +89,11 @@ class Tally:
         self.efectiveness: dict[int, Number] = {}
         self.fines: dict[int, int] = {}
         self.byes: dict[int, int] = {}
+        self.game_wins: dict[int, int] = {}
+        # games where every player keeps his own account (Kozel)
+        self.rating_points: dict[int, Number] = {}
+        self.goats: dict[int, int] = {}
+        self.points_taken: dict[int, int] = {}
         # per entrant, one (opponent ids, match points earned) per party played (byes excluded)
         self.parties: dict[int, list[tuple[tuple[int, ...], Number]]] = {}
         self._strengths: dict[int, list[Number]] = {}
@@ -44,9 +105,11 @@ class Tally:
         """Sum ``results`` (only rounds up to ``after_round`` when given) under ``cfg``."""
         target = cfg.target
         half: Number = target // 2 if target % 2 == 0 else target / 2
-        # one list per entrant: match points, wins, for, against, efectiveness, fines, byes
+        # one list per entrant: match points, wins, for, against, efectiveness, fines, byes,
+        # game wins difference
         acc: dict[int, list] = {}
         parties: dict[int, list[tuple[tuple[int, ...], Number]]] = {}
+        own_games = _OwnGames()
 
         for r in results:
             if after_round is not None and r.round > after_round:
@@ -57,16 +120,23 @@ class Tally:
                 for x in side_a:
                     st = acc.get(x)
                     if st is None:
-                        st = acc[x] = [0, 0, 0, 0, 0, 0, 0]
-                    st[0] += cfg.bye_points
+                        st = acc[x] = [0] * _SUMS
                     st[1] += 1
                     st[2] += r.points_a
                     st[3] += r.points_b
                     st[4] += half
                     st[5] += r.fines_a
                     st[6] += 1
+                    st[7] += r.games_a - r.games_b
+                    if r.own is not None and x in r.own:
+                        st[0] += own_games.add(x, r.own[x])
+                    else:
+                        st[0] += cfg.bye_points
                 continue
             side_b = (b,) if type(b) is int else _members(b)
+            if r.own is not None:
+                own_games.party(r, side_a, side_b, acc, parties)
+                continue
             if w is None:
                 won = None
             elif w == a:
@@ -107,24 +177,26 @@ class Tally:
                     effect = half
                 scored, conceded = scores[index], scores[1 - index]
                 fine = r.fines_b if index else r.fines_a
+                games = r.games_b - r.games_a if index else r.games_a - r.games_b
                 entry = (other, points)
                 for x in own:
                     st = acc.get(x)
                     if st is None:
-                        st = acc[x] = [0, 0, 0, 0, 0, 0, 0]
+                        st = acc[x] = [0] * _SUMS
                     st[0] += points
                     st[1] += is_win
                     st[2] += scored
                     st[3] += conceded
                     st[4] += effect
                     st[5] += fine
+                    st[7] += games
                     lst = parties.get(x)
                     if lst is None:
                         parties[x] = [entry]
                     else:
                         lst.append(entry)
         t = cls()
-        for x, (points, win, scored, conceded, effect, fine, bye) in acc.items():
+        for x, (points, win, scored, conceded, effect, fine, bye, games) in acc.items():
             t.match_points[x] = points
             t.wins[x] = int(win)
             t.points_for[x] = scored
@@ -132,7 +204,11 @@ class Tally:
             t.efectiveness[x] = effect
             t.fines[x] = fine
             t.byes[x] = bye
+            t.game_wins[x] = games
         t.parties = parties
+        t.rating_points = own_games.ratings
+        t.goats = own_games.goats
+        t.points_taken = own_games.taken
         return t
 
     def opponent_strengths(self, entrant: int) -> list[Number]:
@@ -178,8 +254,9 @@ def compute_standings(
             values[key] = dict.fromkeys(ids, 0)
         split: list[list[int]] = []
         for group in groups:
-            if len(group) == 1:
-                split.append(group)
+            if len(group) <= 1:
+                if group:
+                    split.append(group)
                 continue
             vals = metric.compute(tally, group) if metric.needs_group else values[key]
             if metric.needs_group:

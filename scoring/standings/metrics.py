@@ -48,13 +48,17 @@ class _FieldMetric(Metric):
 
 
 class MatchPoints(_FieldMetric):
-    """Match points: per party a win, a loss, a forfeit or a bye as the regulations say."""
+    """Match points: per party a win, a loss, a forfeit or a bye as the regulations say.
+
+    In games where every player keeps his own account (Kozel) a game's match points are the
+    player's rating points after it.
+    """
 
     key, name, abbr, field = "match_points", _("Match points"), _("MP"), "match_points"
 
 
 class Wins(_FieldMetric):
-    """Parties won (a forfeit win and a bye count)."""
+    """Parties won (a forfeit win and a bye count; in Kozel, every game not lost as the Goat)."""
 
     key, name, abbr, field = "wins", _("Wins"), _("W"), "wins"
 
@@ -96,6 +100,34 @@ class Fines(_FieldMetric):
     """Fine points received (fewer is better)."""
 
     key, name, abbr, field = "fines", _("Fines"), _("F"), "fines"
+    higher_is_better = False
+
+
+class GameWins(_FieldMetric):
+    """Matches of games (UDL, All Fives): games won minus games lost, over all matches."""
+
+    key, name, abbr, field = "game_wins", _("Game wins difference"), _("GD"), "game_wins"
+
+
+class RatingPoints(_FieldMetric):
+    """Kozel (RULES.md 3): the sum of the player's ratings after each game, (100 − his points)
+    / 10 rounded half up; a game stopped by a player's timeout follows the timeout rule."""
+
+    key, name, abbr, field = "rating_points", _("Rating points"), _("RP"), "rating_points"
+
+
+class Goats(_FieldMetric):
+    """Kozel: games the player lost as the Goat (fewer is better)."""
+
+    key, name, abbr, field = "goats", _("Goat games"), _("G"), "goats"
+    higher_is_better = False
+
+
+class PointsTaken(_FieldMetric):
+    """Kozel: the points the player took over his games, accounts plus fines (fewer is
+    better)."""
+
+    key, name, abbr, field = "points_taken", _("Points taken"), _("PT"), "points_taken"
     higher_is_better = False
 
 
@@ -160,5 +192,9 @@ METRICS: dict[str, Metric] = {
         Buchholz,
         MedianBuchholz,
         Fines,
+        GameWins,
+        RatingPoints,
+        Goats,
+        PointsTaken,
     )
 }

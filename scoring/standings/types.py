@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 Side = int | tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class OwnScore:
+    """An entrant's own result in a game where every player keeps his own account (Kozel).
+
+    ``points`` are his points after the game (account plus fines: fewer is better), ``rating``
+    the rating points the game gave him, ``goat`` whether he lost it (the Goat, or the one who
+    forfeited), ``fines`` the fine points he received.
+    """
+
+    points: int
+    rating: int
+    goat: bool = False
+    fines: int = 0
 
 
 @dataclass(frozen=True)
@@ -20,7 +35,14 @@ class PartyResult:
     received. ``winner`` names the winning side: its id, its tuple, or any player id in it;
     ``None`` only for a party both sides forfeited. ``forfeited_by`` names the side that did
     not show up (defaults to the loser of a forfeit); ``ended_by_time`` marks a party that the
-    time limit ended.
+    time limit ended. ``games_a``/``games_b`` are the games each side won in a match of games
+    (UDL, All Fives).
+
+    ``own`` is set for a game where every player keeps his own account (Kozel): each
+    entrant's :class:`OwnScore`; it then decides the entrants' match points (their rating
+    points), wins (games not lost) and points, and ``winner`` is informative only. With
+    ``solo`` the partners of a side play against each other too (Kozel of four single
+    players: the seat groups a1+a2 and b1+b2 are not teams).
     """
 
     round: int
@@ -34,9 +56,27 @@ class PartyResult:
     ended_by_time: bool = False
     fines_a: int = 0
     fines_b: int = 0
+    games_a: int = 0
+    games_b: int = 0
+    own: Mapping[int, OwnScore] | None = None
+    solo: bool = False
 
 
 DEFAULT_ORDER = ("match_points", "point_difference", "points_for", "head_to_head", "buchholz")
+
+RULE_SET_ORDERS: Mapping[str, tuple[str, ...]] = {
+    # UDL (RULES.md 2) and All Fives: matches won, then the game wins difference, then points.
+    "udl": ("match_points", "game_wins", "points_for"),
+    "allfives": ("match_points", "game_wins", "points_for"),
+    # Kozel (RULES.md 3): the ratings after each game, then fewer Goat games, fewer points.
+    "kozel": ("rating_points", "goats", "points_taken"),
+}
+"""The standings order of a rule set whose regulations leave the order empty."""
+
+
+def default_order(rule_set: str) -> tuple[str, ...]:
+    """The standings order a rule set ranks by when the regulations name none."""
+    return RULE_SET_ORDERS.get(rule_set, DEFAULT_ORDER)
 
 
 @dataclass(frozen=True)

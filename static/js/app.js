@@ -37,3 +37,43 @@
     if (container) { exclusiveTiles(container); }
   });
 })();
+
+// Scoring plays (All Fives, UDL): "+5 … +45" buttons append "seat:points" to the plays field;
+// each player's sum is shown beside his buttons. Without JavaScript the field is typed in.
+(function () {
+  var TOKEN = /([abAB][12]?)\s*[:+=]?\s*(\d+)/g;
+  function sums(box) {
+    var input = box.querySelector("input[name=plays]");
+    var totals = {};
+    var text = input ? input.value : "";
+    var match;
+    TOKEN.lastIndex = 0;
+    while ((match = TOKEN.exec(text)) !== null) {
+      var who = match[1].toLowerCase();
+      if (who.length === 1) { who += "1"; }
+      totals[who] = (totals[who] || 0) + parseInt(match[2], 10);
+    }
+    box.querySelectorAll("[data-play-sum]").forEach(function (el) {
+      el.textContent = String(totals[el.dataset.playSum] || 0);
+    });
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-play], [data-play-undo]");
+    if (!button) { return; }
+    var box = button.closest("[data-plays]");
+    var input = box && box.querySelector("input[name=plays]");
+    if (!input) { return; }
+    event.preventDefault();
+    var tokens = input.value.trim() ? input.value.trim().split(/[\s,;]+/) : [];
+    if (button.hasAttribute("data-play-undo")) { tokens.pop(); } else { tokens.push(button.dataset.play); }
+    input.value = tokens.join(" ");
+    sums(box);
+  });
+  document.addEventListener("input", function (event) {
+    var box = event.target.closest && event.target.closest("[data-plays]");
+    if (box) { sums(box); }
+  });
+  function all() { document.querySelectorAll("[data-plays]").forEach(sums); }
+  document.addEventListener("DOMContentLoaded", all);
+  document.addEventListener("htmx:afterSwap", all);
+})();

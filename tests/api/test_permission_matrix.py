@@ -160,6 +160,9 @@ OPS = [
     Op("POST", PARTY + "out-of-turn/", REFEREES, 201, _party,
        lambda w: {"seat": "a1", "choice": "continue", "tile": "3-5"}),
     Op("POST", PARTY + "false-pass/", REFEREES, 201, _party, lambda w: {"seat": "b1"}),
+    # A sport-domino party: the UDL ruling is refused by its state (400), not by the role.
+    Op("POST", PARTY + "udl-violation/", REFEREES, 400, _party,
+       lambda w: {"seat": "a1", "violation": "slow_play"}),
     Op("POST", PARTY + "touched-tile/", REFEREES, 201, _party,
        lambda w: {"seat": "a2", "fits": True, "tile": "2-4"}),
     Op("POST", PARTY + "no-show/", REFEREES, 400, _party, lambda w: {"absent_side": "b"}),

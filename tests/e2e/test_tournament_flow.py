@@ -122,8 +122,8 @@ def add_tables(page: Page) -> None:
 
 
 def assign_referee(page: Page, base: str, username: str) -> None:
-    # The tournament page has no link to the referees page (reported): the address is typed.
-    page.goto(f"{base}/referee/t/{SLUG}/referees/")
+    page.goto(f"{base}/t/{SLUG}/")
+    page.get_by_role("link", name="Referees", exact=True).click()
     page.get_by_label("User name").fill(username)
     submit(page, "Assign")
     expect(message(page)).to_contain_text(f"{username} is a referee now.")
@@ -149,16 +149,12 @@ def draw_round_one(page: Page, base: str, screenshot) -> None:
 
 def set_pins(page: Page, base: str, names: list[str]) -> None:
     """The organizer gives each player of the party a signing PIN."""
-    page.goto(f"{base}/t/{SLUG}/")
-    addresses = {}
     for name in names:
-        href = page.locator("#players").get_by_role("link", name=name, exact=True)
-        addresses[name] = href.get_attribute("href")
-    for name, href in addresses.items():
-        pk = re.search(r"/players?/(\d+)/$", href).group(1)
-        # Reachable only by its address for an organizer (the protocol section links a
-        # player's own page only): reported.
-        page.goto(f"{base}/players/{pk}/signing-pin/")
+        page.goto(f"{base}/t/{SLUG}/")
+        row = page.locator("#players li, #players tr").filter(
+            has=page.get_by_role("link", name=name, exact=True)
+        )
+        row.get_by_role("link", name="signing PIN").click()
         expect(page.get_by_role("heading", level=1)).to_contain_text(name)
         field(page, "PIN (4 to 8 digits)").fill(PIN)
         field(page, "The PIN again").fill(PIN)

@@ -146,3 +146,29 @@ def test_party_of_plain_totals_is_one_game():
 
 def test_game_number_checked():
     refused("game", outcome="domino", went_out="a1", pips={"b1": 10}, game=0)
+
+
+def test_a_game_before_the_game_in_play_is_over_before_the_next_hand():
+    """Game 1 won on its clock (30 : 10, no target) is closed and counted as soon as game 2
+    is in play, before game 2's first hand."""
+    cfg = FIVES.config(games_to_win=3)
+    hands = [DealScore("stopped", None, {"a": 30, "b": 10}, play_points={"a": 30, "b": 10})]
+    still = FIVES.party_totals(hands, [], cfg)
+    assert still.games[-1].closed is False and still.game_wins == {"a": 0, "b": 0}
+    moved = FIVES.party_totals(hands, [], cfg, game_in_play=2)
+    games = [(g.number, g.closed, g.winner) for g in moved.games]
+    assert games == [(1, True, "a"), (2, False, None)]
+    assert moved.game_wins == {"a": 1, "b": 0}
+    assert moved.points == {"a": 30, "b": 10}
+
+
+def test_the_match_winner_takes_the_last_game_won_on_time():
+    """A match decided on the clock: its winner takes the last game, which neither the target
+    nor a later game closed."""
+    cfg = FIVES.config(games_to_win=3)
+    hands = [DealScore("stopped", None, {"a": 5, "b": 20}, play_points={"a": 5, "b": 20})]
+    totals = FIVES.party_totals(hands, [], cfg, match_winner="b")
+    assert (totals.games[-1].closed, totals.games[-1].winner) == (True, "b")
+    assert totals.game_wins == {"a": 0, "b": 1}
+    with pytest.raises(RuleError):
+        FIVES.party_totals(hands, [], cfg, match_winner="c")

@@ -147,3 +147,26 @@ def test_russian_interface(client, party):
     html = client.get(party.get_absolute_url()).content.decode()
     assert "Партия" in html or "Кон" in html or "Стол" in html
     assert 'lang="ru"' in html
+
+
+def test_tournament_page_leads_to_the_referee_pages_and_signing_pins(
+    client, tournament, organizer, referee_user
+):
+    """The organizer reaches the referees page, the overview and each player's signing PIN
+    from the tournament page; a referee reaches his overview; a spectator none of them."""
+    from tournaments.models import Player
+
+    player = Player.objects.create(tournament=tournament, name="Пётр Сидоров")
+    url = f"/t/{tournament.slug}/"
+    overview = f"/referee/t/{tournament.slug}/"
+    client.force_login(organizer)
+    page = client.get(url).content.decode()
+    assert f'href="/referee/t/{tournament.slug}/referees/"' in page
+    assert f'href="{overview}"' in page
+    assert f'href="/players/{player.pk}/signing-pin/"' in page
+    client.force_login(referee_user)
+    page = client.get(url).content.decode()
+    assert f'href="{overview}"' in page and "signing-pin" not in page
+    client.logout()
+    page = client.get(url).content.decode()
+    assert "/referee/" not in page and "signing-pin" not in page

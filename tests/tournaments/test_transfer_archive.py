@@ -27,12 +27,22 @@ from referee.services import (
     save_referee_settings,
 )
 from scoring.models import Deal, Protocol
-from scoring.protocol_services import look_up, verify_upload
-from scoring.services import correct_deal
+from scoring.protocol_services import countersign, look_up, record_refusal, verify_upload
+from scoring.services import correct_deal, record_deal
 from tests.tournaments.play import play_round
 from tournaments import rounds
-from tournaments.models import Pair, Party, Player, Regulations, Round, Table, Tournament
-from tournaments.services import create_tournament, withdraw_pair
+from tournaments.models import (
+    GAME_SETTINGS,
+    Pair,
+    Party,
+    Player,
+    Regulations,
+    Round,
+    Table,
+    Tournament,
+    TournamentRole,
+)
+from tournaments.services import create_tournament, register_player, withdraw_pair
 from tournaments.transfer import archive, exports, sheets
 from tournaments.transfer.archive import ArchiveError, import_tournament
 
@@ -214,10 +224,11 @@ def test_a_failed_import_leaves_no_tournament_and_no_files(demo):
     doc = json.loads(archive.export_bytes(demo))
     wipe(demo)
     before = _stored_files()
+    others = set(Tournament.objects.values_list("pk", flat=True))  # the other demo games
     doc["signatures"][-1]["protocol"] = 999999  # a reference to nothing, after the PDFs
     with pytest.raises(ArchiveError, match=r"signatures\[\d+\]\.protocol: refers to protocols"):
         import_tournament(doc)
-    assert not Tournament.objects.exists()
+    assert set(Tournament.objects.values_list("pk", flat=True)) == others
     assert _stored_files() == before
     doc = json.loads(json.dumps(doc))
     doc["signatures"].pop()
@@ -225,7 +236,8 @@ def test_a_failed_import_leaves_no_tournament_and_no_files(demo):
     tampered["file"]["base64"] = tampered["file"]["base64"][:-8] + "AAAAAAA="
     with pytest.raises(ArchiveError, match="does not match its SHA-256"):
         import_tournament(doc)
-    assert not Tournament.objects.exists() and _stored_files() == before
+    assert set(Tournament.objects.values_list("pk", flat=True)) == others
+    assert _stored_files() == before
 
 
 # -- the same installation, formats and versions ----------------------------------------------
@@ -409,3 +421,156 @@ def test_export_outside_a_transaction_reads_one_snapshot(tournament, make_party)
     doc = archive.export_tournament(tournament)
     assert len(doc["players"]) == 16 and len(doc["parties"]) == 1
     assert not connection.in_atomic_block
+
+
+# -- the games of RULES.md sections 2 and 3 ---------------------------------------------------
+
+
+def _hand(party: Party, side: str, points: int = 150) -> None:
+    """A UDL hand ``side`` wins at once: he goes out with ``points`` pips left to the other,
+    scoring 5 during play (so the game is his at 150)."""
+    other = "b" if side == "a" else "a"
+    record_deal(party.pk, outcome="domino", went_out=f"{side}1", pips={f"{other}1": points},
+                plays=[[side, 5]])
+
+
+def _play_udl(party_id: int, winner: str, referee) -> None:
+    """A UDL match ``winner`` takes three games to one, the loser fined in the last game."""
+    loser = "b" if winner == "a" else "a"
+    party = Party.objects.get(pk=party_id)
+    _hand(party, winner, 60)  # 65 in play and end count: game 1 goes on
+    _hand(party, loser)
+    _hand(party, winner)
+    _hand(party, winner)
+    give_warning(party_id, side=loser, category="move_time", seat=f"{loser}1", actor=referee)
+    give_fine(party_id, side=loser, category="move_time", seat=f"{loser}1", points=20,
+              actor=referee)
+    while Party.objects.get(pk=party_id).status != Party.Status.FINISHED:
+        _hand(party, winner)
+
+
+def _play_kozel(party_id: int, goat: str) -> None:
+    """A Kozel party in which ``goat`` (a seat) reaches 101: memorized points first, then
+    deals of 40 for him, 30 and 20 for two others while a1 (or b1) goes out."""
+    seats = ["a1", "b1", "a2", "b2"]
+    out = next(seat for seat in seats if seat != goat)
+    others = [seat for seat in seats if seat not in (goat, out)]
+    record_deal(party_id, outcome="domino", went_out=out,
+                pips={goat: 5, others[0]: 3, others[1]: 12})
+    record_deal(party_id, outcome="fish", pips={out: 2, goat: 8, others[0]: 9, others[1]: 1})
+    while Party.objects.get(pk=party_id).status != Party.Status.FINISHED:
+        record_deal(party_id, outcome="domino", went_out=out,
+                    pips={goat: 40, others[0]: 30, others[1]: 20})
+
+
+def _rounds(tournament: Tournament, count: int, play) -> None:
+    """Draw, publish, start, play and close ``count`` rounds."""
+    for number in range(count):
+        rnd = rounds.generate_draw(rounds.create_round(tournament.pk).pk)
+        rounds.publish_round(rnd.pk)
+        rounds.start_round(rnd.pk)
+        for k, party in enumerate(rnd.parties.filter(status=Party.Status.IN_PROGRESS)
+                                  .order_by("table__number")):
+            play(party, number + k)
+        rounds.close_round(rnd.pk)
+
+
+def game_records(tournament: Tournament) -> dict[str, list[tuple]]:
+    """The new fields of the games (Party, Deal, Penalty, Regulations) by round and table."""
+    where = ("party__round__number", "party__table__number")
+    return {
+        "regulations": list(Regulations.objects.filter(tournament=tournament).values_list(
+            *GAME_SETTINGS, "target", "fine_mode")),
+        "parties": list(Party.objects.filter(round__tournament=tournament)
+                        .order_by("round__number", "table__number")
+                        .values_list("round__number", "table__number", "winner", "loser",
+                                     "game", "game_started_seconds", "game_expired_at",
+                                     "end_reason")),
+        "deals": list(Deal.objects.filter(party__round__tournament=tournament)
+                      .order_by(*where, "number")
+                      .values_list(*where, "number", "outcome", "winner", "scores", "carry",
+                                   "game", "plays", "play_points", "led", "points_a",
+                                   "points_b")),
+        "penalties": list(Penalty.objects.filter(party__round__tournament=tournament)
+                          .order_by(*where, "created_at")
+                          .values_list(*where, "kind", "side", "points", "mode", "game")),
+    }
+
+
+def _round_trip(tournament: Tournament) -> Tournament:
+    """Export, wipe and import ``tournament``, checking everything comes back the same."""
+    before, records = all_exports(tournament), game_records(tournament)
+    protocols = {p.public_id: p.data for p in Protocol.objects.filter(
+        party__round__tournament=tournament).exclude(data=None)}
+    data = archive.export_bytes(tournament)
+    wipe(tournament)
+    imported = import_tournament(data)
+    assert game_records(imported) == records
+    after = all_exports(imported)
+    assert after.keys() == before.keys()
+    for name in before:
+        assert after[name] == before[name], name
+    assert {p.public_id: p.data for p in Protocol.objects.filter(
+        party__round__tournament=imported).exclude(data=None)} == protocols
+    assert normalized(archive.export_tournament(imported)) == normalized(json.loads(data))
+    return imported
+
+
+def test_udl_tournament_round_trip_keeps_games_plays_and_fines(organizer, protocol_files):
+    t = create_tournament(name="UDL Open", slug="udl-trip", organizer=organizer, rule_set="udl",
+                          language="en")
+    for n in (1, 2):
+        Table.objects.create(tournament=t, number=n)
+    for k, name in enumerate(["Ann Lee", "Bob Ray", "Cid Moe", "Dan Fox"]):
+        register_player(t, name=name, rating=2000 - k, side=True)
+    chief = User.objects.create_user("udl-chief")
+    TournamentRole.objects.create(tournament=t, user=chief, role="chief")
+    _rounds(t, 2, lambda party, k: _play_udl(party.pk, "ab"[k % 2], chief))
+    party = Party.objects.filter(round__tournament=t).order_by("round__number",
+                                                               "table__number").first()
+    for seat, player in party.seat_players().items():
+        record_refusal(party.pk, player_id=player.pk, reason=f"{seat} busy", actor=chief)
+    countersign(party.pk, actor=chief)
+    records = game_records(t)
+    assert {row[4] for row in records["parties"]} == {4}  # every match went to game 4
+    assert any(row[-1] == 4 for row in records["penalties"])  # the fine of game 4
+    assert all(row[8] for row in records["deals"])  # every hand's scoring plays
+
+    imported = _round_trip(t)
+
+    deals = exports.export_sheet(imported, "deals").rows
+    assert deals[0][4:] == [1, 1, "Domino", deals[0][2], "A1", 65, 0, "A 5", 65, 0]
+    results = exports.export_sheet(imported, "results")
+    assert results.header[4:8] == ["Points A", "Points B", "Games won A", "Games won B"]
+    assert {tuple(row[6:8]) for row in results.rows} == {(3, 1), (1, 3)}
+
+
+def test_kozel_tournament_round_trip_keeps_accounts_and_the_goat(organizer, protocol_files):
+    t = create_tournament(name="Козёл", slug="kozel-trip", organizer=organizer,
+                          rule_set="kozel", format=Tournament.Format.INDIVIDUAL, language="en")
+    for n in (1, 2):
+        Table.objects.create(tournament=t, number=n)
+    for k in range(8):
+        Player.objects.create(tournament=t, name=f"Игрок {k}", rating=2000 - 10 * k)
+    chief = User.objects.create_user("kozel-chief")
+    TournamentRole.objects.create(tournament=t, user=chief, role="chief")
+    _rounds(t, 2, lambda party, k: _play_kozel(party.pk, ["b1", "a2", "b2", "a1"][k % 4]))
+    party = Party.objects.filter(round__tournament=t).order_by("round__number",
+                                                               "table__number").first()
+    for seat, player in party.seat_players().items():
+        record_refusal(party.pk, player_id=player.pk, reason=f"{seat} busy", actor=chief)
+    countersign(party.pk, actor=chief)
+    records = game_records(t)
+    assert {row[3] for row in records["parties"]} == {"b1", "a2", "b2"}  # the Goats
+    assert all(row[5] and set(row[5]) == {"a1", "b1", "a2", "b2"} for row in records["deals"])
+
+    imported = _round_trip(t)
+
+    header = exports.export_sheet(imported, "deals").header
+    assert header[4:] == ["Deal", "How it ended", "Winner", "Went out",
+                          *[f"{what} {seat}" for seat in ("A1", "B1", "A2", "B2")
+                            for what in ("Points", "Account", "Memorized")]]
+    results = exports.export_sheet(imported, "results")
+    assert "Goat" in results.header
+    goats = [row[results.header.index("Goat")] for row in results.rows]
+    assert all(goats) and len(goats) == 4

@@ -2,15 +2,18 @@
 
 Systems: Swiss for pairs (:func:`swiss_draw`), round robin by Berger tables
 (:func:`round_robin_schedule`, :func:`round_robin_round`), individual events with new pairs
-every round (:func:`individual_draw`) and hand-made draws (:func:`validate_manual`).
+every round (:func:`individual_draw`), tables of players who each play for himself
+(:func:`free_for_all_draw`) and hand-made draws (:func:`validate_manual`).
 :func:`assign_tables` seats the parties. :func:`get_generator` is the factory the Django
 layer uses. Errors the organizer can fix are :class:`DrawUserError`; anything else is a bug.
 """
 
 from .errors import DrawUserError, DrawWarning, _
+from .free_for_all import free_for_all_draw
 from .generators import (
     GENERATORS,
     DrawGenerator,
+    FreeForAllDrawGenerator,
     IndividualDrawGenerator,
     ManualDrawGenerator,
     RoundRobinDrawGenerator,
@@ -40,6 +43,7 @@ __all__ = [
     "DrawUserError",
     "DrawWarning",
     "Entrant",
+    "FreeForAllDrawGenerator",
     "IndividualDraw",
     "IndividualDrawGenerator",
     "IndividualTable",
@@ -51,6 +55,7 @@ __all__ = [
     "_",
     "assign_tables",
     "fixed_tables",
+    "free_for_all_draw",
     "get_generator",
     "individual_draw",
     "round_robin_round",

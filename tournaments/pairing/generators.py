@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from .common import FIRST_ROUND_MODES
+from .free_for_all import TABLE_SIZES, free_for_all_draw
 from .individual import individual_draw
 from .manual import validate_manual, validate_manual_individual
 from .round_robin import round_robin_round
@@ -99,6 +100,22 @@ class IndividualDrawGenerator(DrawGenerator):
         return individual_draw(entrants, round_number=round_number, seed=seed, **self.options)
 
 
+class FreeForAllDrawGenerator(DrawGenerator):
+    """Every player for himself: tables of three or four players (:func:`free_for_all_draw`)."""
+
+    DEFAULT_OPTIONS: ClassVar[dict[str, Any]] = {"first_round": "seeding", "table_size": 4}
+    CHOICES: ClassVar[dict[str, tuple]] = {
+        "first_round": FIRST_ROUND_MODES,
+        "table_size": TABLE_SIZES,
+    }
+
+    def generate(
+        self, entrants: Sequence[PlayerEntrant], *, round_number: int, seed: int | None = None
+    ) -> IndividualDraw:
+        """Draw a round of tables of players who each play for himself."""
+        return free_for_all_draw(entrants, round_number=round_number, seed=seed, **self.options)
+
+
 class ManualDrawGenerator(DrawGenerator):
     """A draw made by hand: ``generate`` validates the given parties and returns them.
 
@@ -139,6 +156,7 @@ GENERATORS: dict[str, type[DrawGenerator]] = {
     "swiss": SwissDrawGenerator,
     "round_robin": RoundRobinDrawGenerator,
     "individual": IndividualDrawGenerator,
+    "free_for_all": FreeForAllDrawGenerator,
     "manual": ManualDrawGenerator,
 }
 

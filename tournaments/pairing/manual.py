@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from itertools import combinations
 
 from .errors import DrawUserError, DrawWarning, _
 from .types import Entrant, PlayerEntrant
@@ -96,24 +97,39 @@ def validate_manual(
 
 
 def validate_manual_individual(
-    tables: Sequence[tuple[tuple[int, int], tuple[int, int]]],
+    tables: Sequence[tuple[tuple[int, ...], tuple[int, ...]]],
     byes: Sequence[int],
     players: Sequence[PlayerEntrant],
     *,
     table_numbers: Sequence[int] | None = None,
+    free_for_all: bool = False,
+    table_size: int = 4,
 ) -> list[str]:
     """Check a hand-made individual draw (two pairs per table); flag repeat partners/opponents.
 
-    Raises :class:`DrawUserError` when a player is listed twice, missing or unknown, or a
-    table number repeats.
+    With ``free_for_all`` every player plays for himself: a table seats ``table_size``
+    players (pair A two, pair B the rest) and every repeated meeting at a table is flagged.
+    Raises :class:`DrawUserError` when a player is listed twice, missing or unknown, a table
+    number repeats or a table seats the wrong number of players.
     """
     known = {p.id for p in players}
     listed = [x for pa, pb in tables for x in (*pa, *pb)]
     _check_cover(listed + list(byes), known)
     _check_tables(table_numbers, len(tables))
+    seats = table_size if free_for_all else 4
+    for pa, pb in tables:
+        if len(pa) != 2 or len(pa) + len(pb) != seats:
+            raise DrawUserError(_("Every table seats %(count)d players."), count=seats)
     by_id = {p.id: p for p in players}
     warnings: list[str] = []
     for pa, pb in tables:
+        if free_for_all:
+            for x, y in combinations((*pa, *pb), 2):
+                if y in by_id[x].opponents or x in by_id[y].opponents:
+                    warnings.append(
+                        DrawWarning(_("Repeat opponents: %(a)s against %(b)s."), a=x, b=y)
+                    )
+            continue
         for x, y in (pa, pb):
             if y in by_id[x].partners or x in by_id[y].partners:
                 warnings.append(DrawWarning(_("Repeat partners: %(a)s and %(b)s."), a=x, b=y))

@@ -79,15 +79,16 @@ class IndividualTable:
     """One table of an individual event: two pairs of players formed for this round.
 
     ``pair_a`` holds the best-ranked player of the table; inside each pair the better-ranked
-    player comes first.
+    player comes first. Where every player plays for himself the pairs are seat groups
+    (a1 + a2 against b1 + b2), and a table of three has one player in ``pair_b``.
     """
 
-    pair_a: tuple[int, int]
-    pair_b: tuple[int, int]
+    pair_a: tuple[int, ...]
+    pair_b: tuple[int, ...]
 
     @property
-    def entrants(self) -> tuple[int, int, int, int]:
-        """The four player ids, ``pair_a`` first."""
+    def entrants(self) -> tuple[int, ...]:
+        """The player ids, ``pair_a`` first."""
         return (*self.pair_a, *self.pair_b)
 
 

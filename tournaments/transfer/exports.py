@@ -19,6 +19,13 @@ from django.db.models import QuerySet
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from scoring.protocol_content import (
+    deal_lines,
+    party_games,
+    plays_text,
+    side_name,
+    tournament_layout,
+)
 from scoring.results import standings_table
 from scoring.totals import party_totals
 from tournaments.models import Pair, Party, Player, Round, Tournament
@@ -109,39 +116,118 @@ def _party_header() -> list[str]:
     return [_("Round"), _("Table"), _("Pair A"), _("Pair B")]
 
 
+def _seats(tournament: Tournament) -> list[str]:
+    """The seats of a tournament's tables in playing order (a1, b1, a2, b2)."""
+    return list(tournament.engine.seats_for(tournament.regulations.rules_config()))
+
+
 def results_sheet(tournament: Tournament, **_options: Any) -> Sheet:
-    """Every party of the published rounds: table, pairs, score, winner, how it ended."""
-    header = [*_party_header(), _("Points A"), _("Points B"), _("Winner"),
-              _("How the party ended"), _("Status")]
+    """Every party of the published rounds: table, pairs, score, winner, how it ended.
+
+    A match of games (UDL, All Fives) adds the games each side won; where every player scores
+    for himself (Kozel, Draw, Block, Classic) the points are each seat's, and Kozel names the
+    Goat.
+    """
+    layout = tournament_layout(tournament)
+    per_seat = layout in ("seats", "kozel")
+    seats = _seats(tournament) if per_seat else []
+    if per_seat:
+        points_header = [_("Points %(seat)s") % {"seat": seat.upper()} for seat in seats]
+    else:
+        points_header = [_("Points A"), _("Points B")]
+    if layout == "games":
+        points_header += [_("Games won A"), _("Games won B")]
+    header = [*_party_header(), *points_header, _("Winner")]
+    if layout == "kozel":
+        header.append(_("Goat"))
+    header += [_("How the party ended"), _("Status")]
     rows: list[list[Cell]] = []
     for party in published_parties(tournament):
-        points = party_totals(party).points
-        winner = party.pair(party.winner) if party.winner else None
+        totals = party_totals(party)
+        points = totals.points
+        if per_seat:
+            cells: list[Cell] = [points.get(seat, "") for seat in seats]
+        else:
+            cells = [points.get("a", 0), points.get("b", 0) if party.pair_b else ""]
+        if layout == "games":
+            games = party_games(party, totals)
+            cells += [sum(1 for _n, _p, won in games if won == side) for side in "ab"]
+        finished = party.status == Party.Status.FINISHED
+        cells.append(side_name(party, party.winner) if finished else "")
+        if layout == "kozel":
+            cells.append(side_name(party, party.loser) if finished else "")
         rows.append([
             *_party_cells(party),
-            points.get("a", 0),
-            points.get("b", 0) if party.pair_b else "",
-            winner.display_name if winner else "",
+            *cells,
             party.get_end_reason_display(),
             party.get_status_display(),
         ])
     return Sheet(title=_("Results"), header=header, rows=rows, when=_document_time(tournament))
 
 
-def deals_sheet(tournament: Tournament, **_options: Any) -> Sheet:
-    """Every deal of the published rounds with the running totals after it."""
-    header = [*_party_header(), _("Deal"), _("How it ended"), _("Winning pair"), _("Went out"),
+def _deal_header(tournament: Tournament, layout: str) -> list[str]:
+    """The deal sheet's columns after the party's: the sport sheet's, plus each rule set's."""
+    if layout == "games":
+        return [_("Deal"), _("Game"), _("How it ended"), _("Winner"), _("Went out"),
+                _("Points A"), _("Points B"), _("Scoring plays"), _("Game score A"),
+                _("Game score B")]
+    if layout in ("seats", "kozel"):
+        header = [_("Deal"), _("How it ended"), _("Winner"), _("Went out")]
+        for seat in _seats(tournament):
+            label = seat.upper()
+            header.append(_("Points %(seat)s") % {"seat": label})
+            if layout == "kozel":
+                header += [_("Account %(seat)s") % {"seat": label},
+                           _("Memorized %(seat)s") % {"seat": label}]
+            else:
+                header.append(_("Total %(seat)s") % {"seat": label})
+        return header
+    header = [_("Deal"), _("How it ended"), _("Winning pair"), _("Went out"),
               _("Points A"), _("Points B"), _("Total A"), _("Total B")]
+    if tournament.rule_set == "latin":
+        header.append(_("Led the deal"))
+    return header
+
+
+def deals_sheet(tournament: Tournament, **_options: Any) -> Sheet:
+    """Every deal of the published rounds with the running totals after it.
+
+    A match's hands add their game, scoring plays and the game's score after them; where
+    every player scores for himself, each seat's points and total (Kozel: account and
+    memorized points) after the deal; Latin pairs, the seat that led.
+    """
+    layout = tournament_layout(tournament)
+    header = [*_party_header(), *_deal_header(tournament, layout)]
+    seats = _seats(tournament)
     rows: list[list[Cell]] = []
     for party in published_parties(tournament):
         deals = sorted(party.deals.all(), key=lambda d: d.number)
         if not deals:
             continue
-        totals = party_totals(party)
         cells = _party_cells(party)
+        if layout in ("games", "seats", "kozel"):
+            lines = deal_lines(party, deals, list(party.penalties.all()))
+            for deal, line in zip(deals, lines, strict=True):
+                row: list[Cell] = [*cells, deal.number]
+                if layout == "games":
+                    row.append(deal.game)
+                row += [deal.get_outcome_display(), side_name(party, deal.winner),
+                        deal.went_out.upper()]
+                if layout == "games":
+                    row += [deal.points_a, deal.points_b, plays_text(deal), line.running_a,
+                            line.running_b]
+                else:
+                    for seat in seats:
+                        row.append((line.seat_points or {}).get(seat, 0))
+                        row.append((line.seat_running or {}).get(seat, 0))
+                        if layout == "kozel":
+                            row.append((line.memorized or {}).get(seat, 0))
+                rows.append(row)
+            continue
+        totals = party_totals(party)
         for deal, running in zip(deals, totals.running, strict=False):
             winner = party.pair(deal.winner) if deal.winner else None
-            rows.append([
+            row = [
                 *cells,
                 deal.number,
                 deal.get_outcome_display(),
@@ -151,7 +237,10 @@ def deals_sheet(tournament: Tournament, **_options: Any) -> Sheet:
                 deal.points_b,
                 running.get("a", 0),
                 running.get("b", 0),
-            ])
+            ]
+            if tournament.rule_set == "latin":
+                row.append(deal.led.upper())
+            rows.append(row)
     return Sheet(title=_("Deals"), header=header, rows=rows, when=_document_time(tournament))
 
 

@@ -8,6 +8,9 @@ The file has a header row naming its columns (English or Russian, any order):
   registered in the tournament (pairs tournaments only);
 * ``pair`` — the pair's name (optional; either partner's row may give it).
 
+In a singles tournament (a side is one player, pairs format) every row is a player and his
+side: ``partner`` must be empty and ``pair`` names the side (optional).
+
 Every row goes through the registration services (``register_player``, ``register_pair``), so
 an import obeys the same rules as the pages; on top of them the file is checked as a whole:
 a name twice in the file or already registered, an unknown partner, a player named as the
@@ -29,7 +32,7 @@ from django.utils.translation import gettext_lazy
 
 from tournaments.errors import ServiceError
 from tournaments.models import Player, Tournament
-from tournaments.services import register_pair, register_player
+from tournaments.services import register_pair, register_player, registers_sides
 from tournaments.transfer.sheets import SheetError, read_rows, table_bytes
 
 MAX_ROWS = 2000
@@ -357,6 +360,15 @@ class _PairPlan:
         return self.rows[-1]
 
 
+def _check_singles(rows: list[RosterRow]) -> list[_PairPlan]:
+    """Singles: no partners; every row is a side of one player (named by ``pair``)."""
+    for row in rows:
+        if clean_name(row.values["partner"]):
+            row.add_error("partner", _("In this rule set a side is one player: leave the "
+                                       "partner empty."))
+    return [_PairPlan(row, None, None, clean_name(row.values["pair"])) for row in rows]
+
+
 def _plan_pairs(rows: list[RosterRow], by_number: dict[int, RosterRow]) -> list[_PairPlan]:
     """The pairs the file forms, in the order of their first rows."""
     plans = []
@@ -391,9 +403,9 @@ def _attempt(tournament: Tournament, rows: list[RosterRow], plans: list[_PairPla
             continue
         first = created[plan.first.number]
         second = created[plan.second.number] if plan.second else plan.player
+        rating = first.rating if second is None else (first.rating + second.rating) // 2
         try:
-            register_pair(tournament, first, second, name=plan.name,
-                          rating=(first.rating + second.rating) // 2)
+            register_pair(tournament, first, second, name=plan.name, rating=rating)
         except ServiceError as err:
             errors[plan.owner.number].setdefault(PAIR_FIELDS.get(err.field, "partner"), []).append(
                 str(err.message))
@@ -422,6 +434,8 @@ def check_rows(tournament: Tournament, rows: list[RosterRow]) -> list[_PairPlan]
     by_number = {row.number: row for row in rows}
     _check_values(rows)
     by_key = _check_names(rows, registered)
+    if registers_sides(tournament):
+        return _check_singles(rows)
     _link(rows, by_key, registered)
     _check_pair_names(rows, by_number)
     return _plan_pairs(rows, by_number)
@@ -473,10 +487,10 @@ def import_roster(tournament: Tournament, filename: str, content: bytes, *,
 
 
 def template_file(tournament: Tournament, fmt: str) -> bytes:
-    """A file to fill in: the header and example rows (without partners in individual events)."""
+    """A file to fill in: the header and example rows (partners only in pairs of two)."""
     columns = list(COLUMNS)
     rows = [list(row) for row in TEMPLATE_ROWS]
-    if tournament.format == Tournament.Format.INDIVIDUAL:
+    if tournament.format == Tournament.Format.INDIVIDUAL or registers_sides(tournament):
         columns = columns[:4]
         rows = [row[:4] for row in rows]
     return table_bytes(columns, rows, fmt, title=_("Players"))

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments import permissions
 from tournaments.models import Round, Tournament
+from tournaments.services import registers_sides
 from tournaments.transfer import archive, exports, roster
 from tournaments.transfer.sheets import CONTENT_TYPES, size_error
 from tournaments.transfer.sheets import render as render_sheet
@@ -85,8 +86,12 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
         report = roster.import_roster(tournament, filename, content, skip_bad_rows=skip,
                                       dry_run=not confirm)
         if report.imported:
-            messages.success(request, _("Players added: %(players)s; pairs added: %(pairs)s.")
-                             % {"players": report.players, "pairs": report.pairs})
+            if registers_sides(tournament):
+                added = _("Players added, each as a side: %(players)s.")
+            else:
+                added = _("Players added: %(players)s; pairs added: %(pairs)s.")
+            messages.success(request, added % {"players": report.players,
+                                               "pairs": report.pairs})
             if report.skipped:
                 count = len(report.skipped)
                 messages.warning(request, ngettext("%(count)s row was skipped.",

@@ -4,7 +4,15 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from tournaments.management.commands.seed_demo import DEMO_PASSWORD, DEMO_SLUG, PLAYER_NAMES
+from tournaments.management.commands.seed_demo import (
+    DEMO_PASSWORD,
+    DEMO_SLUG,
+    KOZEL_NAMES,
+    KOZEL_SLUG,
+    PLAYER_NAMES,
+    UDL_NAMES,
+    UDL_SLUG,
+)
 
 
 class Command(BaseCommand):
@@ -24,12 +32,16 @@ class Command(BaseCommand):
             "=" * 64,
             f"  Domino tournaments is starting at {url}",
             f"  Demo tournament:  {url}t/{DEMO_SLUG}/",
+            f"  UDL singles:      {url}t/{UDL_SLUG}/",
+            f"  Kozel evening:    {url}t/{KOZEL_SLUG}/",
             f"  Admin:            {url}admin/  (login: organizer)",
             f"  Demo logins (password for all: {DEMO_PASSWORD}):",
-            "    organizer  — the organizer of the demo tournament",
+            "    organizer  — the organizer of the demo tournaments",
             "    referee    — a referee (also: referee2)",
             "    chief      — the chief referee",
             f"    player01 … player{len(PLAYER_NAMES):02d} — one login per demo player",
+            f"    udl01 … udl{len(UDL_NAMES):02d}       — the UDL singles players",
+            f"    kozel01 … kozel{len(KOZEL_NAMES):02d}   — the Kozel evening's players",
             "=" * 64,
             "",
         ]

@@ -1,6 +1,9 @@
-"""Build the demo tournament: 16 pairs, 8 tables, two finished rounds and one in progress.
+"""Build the demo tournaments through the services, as an organizer and referees would.
 
-The rounds go through the round-flow services and the Swiss draw, as an organizer's would.
+- Sport domino: 16 pairs, 8 tables, two finished rounds and one in progress (Swiss draw).
+- UDL singles: 6 players, one round of matches to three game wins played, one match running.
+- A Kozel evening: 8 players, individual format, two tables of four, a round played to the
+  Goat, standings by rating points.
 """
 
 from __future__ import annotations
@@ -17,11 +20,14 @@ from django.db import transaction
 from referee import services as referee_services
 from scoring import services as scoring_services
 from scoring.demo import sign_demo_protocols
+from scoring.standings import default_order
 from tournaments import rounds
 from tournaments.models import Pair, Party, Player, Table, Tournament, TournamentRole
-from tournaments.services import create_tournament
+from tournaments.services import add_table, create_tournament, register_player
 
 DEMO_SLUG = "demo-cup"
+UDL_SLUG = "udl-open"
+KOZEL_SLUG = "kozel-evening"
 DEMO_PASSWORD = "demo"
 PLAYER_NAMES = [
     "Иван Петров",
@@ -58,6 +64,26 @@ PLAYER_NAMES = [
     "Эдуард Юдин",
 ]
 CLUBS = ["Дубль-шесть", "Рыба", "Club Capicúa", "Камень", "Domino Riga", "Азов"]
+UDL_NAMES = [
+    "Ann Carter",
+    "Борис Гришин",
+    "Diego Ramos",
+    "Вера Лосева",
+    "Ethan Brooks",
+    "Зоя Тихонова",
+]
+"""The UDL singles demo's players; logins udl01 … udl06."""
+KOZEL_NAMES = [
+    "Маша Белова",
+    "Alex Turner",
+    "Оля Кравец",
+    "Serg Novak",
+    "Галина Жукова",
+    "Tom Baker",
+    "Дмитрий Орлов",
+    "Lucy Grant",
+]
+"""The Kozel evening's players; logins kozel01 … kozel08."""
 
 
 def _deal_facts(rng: random.Random) -> dict[str, Any]:
@@ -73,19 +99,56 @@ def _deal_facts(rng: random.Random) -> dict[str, Any]:
     return {"outcome": "fish", "pips": pips}
 
 
-class Command(BaseCommand):
-    """Create (once) the demo tournament and its logins; running it again changes nothing."""
+def _udl_hand(rng: random.Random) -> dict[str, Any]:
+    """A plausible UDL hand: scoring plays (multiples of five), then a domino or a block."""
+    plays = [[rng.choice("ab"), rng.choice((5, 10, 10, 15, 20))] for _n in range(rng.randint(0, 4))]
+    if rng.random() < 0.8:
+        went_out, other = rng.choice((("a1", "b1"), ("b1", "a1")))
+        return {
+            "outcome": "domino",
+            "went_out": went_out,
+            "pips": {other: rng.randint(4, 45)},
+            "plays": plays,
+        }
+    return {
+        "outcome": "fish",
+        "pips": {"a1": rng.randint(3, 30), "b1": rng.randint(3, 30)},
+        "plays": plays,
+    }
 
-    help = "Load the demo tournament with logins organizer, referee, chief and player01..32."
+
+def _kozel_deal(rng: random.Random) -> dict[str, Any]:
+    """A plausible Kozel deal: each player's pips left, after a domino or a fish."""
+    seats = ["a1", "b1", "a2", "b2"]
+    if rng.random() < 0.8:
+        went_out = rng.choice(seats)
+        pips = {s: rng.randint(1, 20) for s in seats if s != went_out}
+        return {"outcome": "domino", "went_out": went_out, "pips": pips}
+    return {"outcome": "fish", "pips": {s: rng.randint(1, 16) for s in seats}}
+
+
+class Command(BaseCommand):
+    """Create (once) each demo tournament and its logins; running it again changes nothing."""
+
+    help = (
+        "Load the demo tournaments (sport domino, UDL singles, Kozel) with logins organizer, "
+        "referee, referee2, chief, player01..32, udl01..06 and kozel01..08."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        """Create the demo unless it exists."""
-        if Tournament.objects.filter(slug=DEMO_SLUG).exists():
-            self.stdout.write("The demo tournament is already loaded.")
-            return
-        with transaction.atomic():
-            self._build()
-        self.stdout.write(self.style.SUCCESS("Demo tournament loaded."))
+        """Create each demo tournament that does not exist yet."""
+        demos = (
+            (DEMO_SLUG, self._build, "Demo tournament"),
+            (UDL_SLUG, self._build_udl, "UDL singles demo"),
+            (KOZEL_SLUG, self._build_kozel, "Kozel demo"),
+        )
+        for slug, build, label in demos:
+            if Tournament.objects.filter(slug=slug).exists():
+                self.stdout.write(f"{label} is already loaded.")
+                continue
+            with transaction.atomic():
+                build()
+            self.stdout.write(self.style.SUCCESS(f"{label} loaded."))
 
     def _user(self, username: str, first: str = "", last: str = "", **extra: Any) -> Any:
         """Create or reuse a demo login with the demo password."""
@@ -161,4 +224,119 @@ class Command(BaseCommand):
                     scoring_services.record_deal(party.pk, actor=actor, **_deal_facts(rng))
             if number < 3:
                 rounds.close_round(rnd.pk, actor=organizer)
+        sign_demo_protocols(tournament)
+
+    def _organizer(self) -> Any:
+        """The demo's organizer (also staff: the admin site)."""
+        return self._user("organizer", "Олег", "Организаторов", is_staff=True)
+
+    def _referees(self, tournament: Tournament) -> tuple[Any, Any]:
+        """The demo's two referees and chief referee get their roles; the referees are returned."""
+        referee = self._user("referee", "Роман", "Судьин")
+        chief = self._user("chief", "Виктор", "Главный")
+        second_referee = self._user("referee2", "Rita", "Referee")
+        for user, role in ((referee, "referee"), (second_referee, "referee"), (chief, "chief")):
+            TournamentRole.objects.get_or_create(tournament=tournament, user=user, role=role)
+        return referee, second_referee
+
+    def _players(
+        self, tournament: Tournament, names: list[str], login: str, *, side: bool
+    ) -> list[Player]:
+        """Register ``names`` (with logins ``<login>01`` …), as sides of one player if ``side``."""
+        players = []
+        for i, name in enumerate(names, start=1):
+            first, _sep, last = name.partition(" ")
+            user = self._user(f"{login}{i:02d}", first, last)
+            players.append(
+                register_player(
+                    tournament, side=side, name=name, rating=1600 - 25 * i, user=user,
+                    club=CLUBS[i % len(CLUBS)],
+                )
+            )
+        return players
+
+    @staticmethod
+    def _play(party: Party, actor: Any, deal: Any, rng: random.Random, most: int) -> None:
+        """Record up to ``most`` deals of a started party, until it is finished."""
+        for _n in range(most):
+            if Party.objects.filter(pk=party.pk, status=Party.Status.FINISHED).exists():
+                return
+            scoring_services.record_deal(party.pk, actor=actor, **deal(rng))
+
+    @staticmethod
+    def _game_tournament(organizer: Any, **fields: Any) -> Tournament:
+        """A running demo tournament of another rule set: its preset, its standings order named."""
+        tournament = create_tournament(
+            organizer=organizer, status=Tournament.Status.RUNNING, **fields
+        )
+        regulations = tournament.regulations
+        regulations.standings_order = list(default_order(tournament.rule_set))
+        regulations.rounds_planned = 3
+        regulations.save()
+        return tournament
+
+    def _build_udl(self) -> None:
+        """UDL singles: 6 players, 3 tables; round 1 played to three game wins, round 2 live."""
+        rng = random.Random(20260815)
+        organizer = self._organizer()
+        tournament = self._game_tournament(
+            organizer,
+            name="UDL Singles Open · Открытый турнир UDL",
+            slug=UDL_SLUG,
+            rule_set=Tournament.RuleSet.UDL,
+            venue="Клуб «Пять и десять»",
+            city="Санкт-Петербург",
+        )
+        referee, second_referee = self._referees(tournament)
+        for n in range(1, 4):
+            add_table(tournament, n)
+        self._players(tournament, UDL_NAMES, "udl", side=True)
+        for number in (1, 2):
+            rnd = rounds.create_round(tournament.pk, actor=organizer)
+            rounds.generate_draw(rnd.pk, actor=organizer)
+            rounds.publish_round(rnd.pk, actor=organizer)
+            parties = Party.objects.filter(round=rnd, pair_b__isnull=False).order_by(
+                "table__number"
+            )
+            for i, party in enumerate(parties):
+                actor = referee if i % 2 == 0 else second_referee
+                if number == 2 and i > 0:
+                    continue  # one match of round 2 is running, the others wait
+                referee_services.start_party(party.pk, actor=actor)
+                if i == 0:  # a slow play warned, then one paid to the opponent
+                    for _again in range(2):
+                        referee_services.give_warning(
+                            party.pk, side="b", category="move_time", seat="b1", actor=actor
+                        )
+                self._play(party, actor, _udl_hand, rng, 6 if number == 2 else 300)
+            if number == 1:
+                rounds.close_round(rnd.pk, actor=organizer)
+        sign_demo_protocols(tournament)
+
+    def _build_kozel(self) -> None:
+        """A Kozel evening: 8 players at two tables of four, one round played to the Goat."""
+        rng = random.Random(20261231)
+        organizer = self._organizer()
+        tournament = self._game_tournament(
+            organizer,
+            name="Вечер «Козла» · Kozel Evening",
+            slug=KOZEL_SLUG,
+            rule_set=Tournament.RuleSet.KOZEL,
+            format=Tournament.Format.INDIVIDUAL,
+            venue="Двор на Садовой",
+            city="Одесса",
+        )
+        referee, second_referee = self._referees(tournament)
+        for n in (1, 2):
+            add_table(tournament, n)
+        self._players(tournament, KOZEL_NAMES, "kozel", side=False)
+        rnd = rounds.create_round(tournament.pk, actor=organizer)
+        rounds.generate_draw(rnd.pk, actor=organizer)
+        rounds.publish_round(rnd.pk, actor=organizer)
+        parties = Party.objects.filter(round=rnd, pair_b__isnull=False).order_by("table__number")
+        for i, party in enumerate(parties):
+            actor = referee if i % 2 == 0 else second_referee
+            referee_services.start_party(party.pk, actor=actor)
+            self._play(party, actor, _kozel_deal, rng, 100)
+        rounds.close_round(rnd.pk, actor=organizer)  # every party was played to the Goat
         sign_demo_protocols(tournament)
