@@ -47,14 +47,26 @@ def append_event(
 
 
 def _side(value: object) -> str:
-    """A side as shown ("A", "B", "A, B")."""
-    return ", ".join(str(value or "").upper())
+    """A side or seat as shown ("A", "B", "A, B", "B1")."""
+    text = str(value or "")
+    if len(text) == 2 and text[1].isdigit():
+        return text.upper()
+    return ", ".join(text.upper())
+
+
+def _points(points: dict[str, Any]) -> str:
+    """Points per side as "A : B", or per player as "A1 0 · B1 15 · …" (seats)."""
+    if set(points) <= {"a", "b"}:
+        return f"{points.get('a', 0)} : {points.get('b', 0)}"
+    return " · ".join(f"{key.upper()} {value}" for key, value in points.items())
 
 
 def _score(data: dict[str, Any], prefix: str = "") -> str:
-    """Points of a deal as "A : B"."""
+    """Points of a deal as "A : B", or per player where every player scores for himself."""
     values = data.get(prefix) if prefix else data
     values = values or {}
+    if values.get("scores"):
+        return _points(values["scores"])
     return f"{values.get('points_a', 0)} : {values.get('points_b', 0)}"
 
 
@@ -77,12 +89,20 @@ def describe_event(kind: str, data: dict[str, Any]) -> str:
         "clock_resumed": lambda: _("Clock resumed"),
         "time_expired": lambda: _("Time is up: the deal in play is the last one"),
         "party_reopened": lambda: _("Party reopened"),
-        "party_finished": lambda: _("Party finished: pair %(winner)s wins, %(a)s : %(b)s")
-        % {
-            "winner": _side(d.get("winner")),
-            "a": (d.get("points") or {}).get("a", 0),
-            "b": (d.get("points") or {}).get("b", 0),
-        },
+        "party_finished": lambda: (
+            _("Party finished: the Goat is %(loser)s, %(points)s")
+            % {"loser": _side(d.get("loser")), "points": _points(d.get("points") or {})}
+            if d.get("loser")
+            else _("Party finished: pair %(winner)s wins, %(a)s : %(b)s")
+            % {
+                "winner": _side(d.get("winner")),
+                "a": (d.get("points") or {}).get("a", 0),
+                "b": (d.get("points") or {}).get("b", 0),
+            }
+            if set(d.get("points") or {}) <= {"a", "b"}
+            else _("Party finished: %(winner)s wins, %(points)s")
+            % {"winner": _side(d.get("winner")), "points": _points(d.get("points") or {})}
+        ),
         "forfeit": lambda: _("No-show of pair %(absent)s: pair %(winner)s wins by forfeit")
         % {"absent": _side(d.get("absent")), "winner": _side(d.get("winner"))},
         "deal_recorded": lambda: _("Deal %(deal)s: %(outcome)s, %(score)s")

@@ -606,3 +606,37 @@ def test_udl_party_page_takes_the_scoring_plays(client, desk):
     assert good.status_code == 302, good.content.decode()[:2000]
     deal = d.party.deals.get()
     assert (deal.points_a, deal.points_b, deal.play_points) == (20, 5, {"a": 10, "b": 5})
+
+
+def test_screen_of_a_singles_match_checks_in_players_and_a_finished_party_has_no_clock(
+    client, desk
+):
+    """One-player sides are checked in as players; once the party is over the screen shows
+    neither the clock controls nor a deal in play."""
+    udl = desk("udl")
+    client.force_login(udl.referee)
+    html = client.get(f"/referee/party/{udl.party_id}/").content.decode()
+    assert "Player A present" in html and "Pair A present" not in html
+    assert 'id="clock-controls"' in html
+    for _game in range(3):
+        udl.deal(outcome="domino", went_out="b1", pips={"a1": 150}, plays=[["b1", 5]])
+    assert udl.party.status == Party.Status.FINISHED
+    html = client.get(f"/referee/party/{udl.party_id}/").content.decode()
+    assert 'id="clock-controls"' not in html
+    assert "deal 4" not in html
+
+
+def test_event_log_of_a_kozel_party_names_the_goat_and_each_players_points(desk):
+    """The log of a game where every player scores for himself says who is the Goat and
+    what each player scored, not pair sums."""
+    from referee.eventlog import describe_event
+
+    kozel = desk("kozel", players=4)
+    kozel.deal(outcome="domino", went_out="a1", points={"b1": 3, "a2": 13, "b2": 5})
+    party = kozel.party
+    deal_event = party.events.get(kind="deal_recorded")
+    assert describe_event(deal_event.kind, deal_event.data).endswith(
+        "A1 0 · B1 3 · A2 13 · B2 5"
+    )
+    text = describe_event("party_finished", {"loser": "b1", "points": {"a1": 4, "b1": 104}})
+    assert text == "Party finished: the Goat is B1, A1 4 · B1 104"
