@@ -197,6 +197,36 @@ def own_scores(
     return scores
 
 
+def each_for_himself(
+    regulations: Any,
+    totals: Totals,
+    seat_entrants: dict[str, int],
+    *,
+    winner: str,
+    loser: str,
+    end_reason: str,
+) -> dict[int, OwnScore]:
+    """Each player's own result where three or four play each for himself (Draw, Block,
+    Classic): his points, and the regulations' match points for a win (the party's winner),
+    a loss, or a forfeit loss (the player who did not show up or was disqualified)."""
+    scores: dict[int, OwnScore] = {}
+    forfeit = end_reason in FORFEIT_REASONS
+    for seat, entrant in seat_entrants.items():
+        if seat == winner:
+            earned = regulations.forfeit_win_points if forfeit else regulations.win_points
+        elif forfeit and loser in (seat, party_side(seat)):
+            earned = regulations.forfeit_loss_points
+        else:
+            earned = regulations.loss_points
+        scores[entrant] = OwnScore(
+            points=totals.points.get(seat, 0),
+            rating=earned,
+            goat=seat != winner,
+            fines=totals.fine_points.get(seat, 0),
+        )
+    return scores
+
+
 def deal_and_fine_rows(
     deals: QuerySet[Deal], penalties: QuerySet[Penalty]
 ) -> tuple[dict[int, list[DealRow]], dict[int, list[FineRow]]]:
@@ -253,6 +283,11 @@ def load_party_results(
     rule_set = tournament.rule_set
     kozel = isinstance(tournament.engine, Kozel)
     plays_games = tournament.engine.plays_games
+    free_for_all = (
+        not kozel
+        and tournament.engine.side_size(cfg) == 1
+        and len(tournament.engine.seats_for(cfg)) > 2
+    )
     for row in rows:
         party_id, number, _a, _b, end_reason, winner, loser, game = row[:_PLAYERS]
         a, b = _sides(row, per_player)
@@ -278,9 +313,14 @@ def load_party_results(
         for fine in facts:
             if party_side(fine.side) in fined:
                 fined[party_side(fine.side)] += fine.points
-        if kozel:
+        if kozel or free_for_all:
             seats = _seat_entrants(row, per_player)
-            own = own_scores(cfg, totals, seats, end_reason=end_reason, loser=loser)
+            if kozel:
+                own = own_scores(cfg, totals, seats, end_reason=end_reason, loser=loser)
+            else:
+                own = each_for_himself(
+                    regulations, totals, seats, winner=winner, loser=loser, end_reason=end_reason
+                )
             results.append(
                 PartyResult(
                     round=number,
@@ -294,7 +334,7 @@ def load_party_results(
                     fines_a=fined["a"],
                     fines_b=fined["b"],
                     own=own,
-                    solo=not cfg.kozel_pairs,
+                    solo=free_for_all or not cfg.kozel_pairs,
                 )
             )
             continue

@@ -640,3 +640,23 @@ def test_event_log_of_a_kozel_party_names_the_goat_and_each_players_points(desk)
     )
     text = describe_event("party_finished", {"loser": "b1", "points": {"a1": 4, "b1": 104}})
     assert text == "Party finished: the Goat is B1, A1 4 · B1 104"
+
+
+def test_classic_of_four_ranks_each_player_for_himself(desk):
+    """Four players each for himself (the Classic game): the player who reached the target
+    takes the win, the three others a loss each, and every player his own points."""
+    from scoring.results import standings_table
+
+    classic = desk("classic", players=4)
+    classic.deal(outcome="domino", went_out="a1", pips={"b1": 40, "a2": 40, "b2": 30})
+    party = classic.party
+    assert (party.status, party.winner) == (Party.Status.FINISHED, "a1")
+    table = standings_table(party.round.tournament)
+    assert table.per_player
+    seats = {player.pk: seat for seat, player in party.seat_players().items()}
+    by_seat = {seats[row.entrant]: row.metrics for row in table.rows}
+    assert by_seat["a1"]["match_points"] == 2 and by_seat["a1"]["wins"] == 1
+    for seat in ("b1", "a2", "b2"):
+        assert by_seat[seat]["match_points"] == 0 and by_seat[seat]["wins"] == 0
+    assert by_seat["a1"]["points_for"] == 110
+    assert table.rows[0].entrant == party.seat_players()["a1"].pk
