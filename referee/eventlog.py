@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.models import PartyEvent
+from scoring.rules import SEATS
 
 
 def append_event(
@@ -58,7 +59,9 @@ def _points(points: dict[str, Any]) -> str:
     """Points per side as "A : B", or per player as "A1 0 · B1 15 · …" (seats)."""
     if set(points) <= {"a", "b"}:
         return f"{points.get('a', 0)} : {points.get('b', 0)}"
-    return " · ".join(f"{key.upper()} {value}" for key, value in points.items())
+    order = {seat: n for n, seat in enumerate(SEATS)}  # playing order, whatever the storage's
+    keys = sorted(points, key=lambda key: (order.get(key, len(order)), key))
+    return " · ".join(f"{key.upper()} {points[key]}" for key in keys)
 
 
 def _score(data: dict[str, Any], prefix: str = "") -> str:

@@ -122,13 +122,13 @@ def desk(party: Party) -> PartyDesk:
         return PartyDesk(party=party)
 
 
-def party_phase(party: Party, totals: Any) -> str:
+def party_phase(party: Party, totals: Any, deal_rows: list[Any] | None = None) -> str:
     """scheduled, continue, last_deal, extra_deal or finished (the rule set decides)."""
     if party.status == Party.Status.FINISHED:
         return PHASE_FINISHED
     if party.status == Party.Status.SCHEDULED:
         return PHASE_SCHEDULED
-    state = party_decision(party, totals=totals).state
+    state = party_decision(party, deal_rows, totals).state
     games = getattr(totals, "games", None)
     if state == CONTINUE and games and games[-1].number > 1 and not games[-1].hands:
         return NEXT_GAME  # a game was just won: the next one begins
@@ -385,11 +385,13 @@ def fresh_summary(party_id: int, party: Party | None = None) -> dict[str, Any]:
     """
     if party is None or party.pk != party_id:
         party = Party.objects.select_related("round__tournament__regulations").get(pk=party_id)
-    totals = party_totals(party, party_rows(party))
-    return _summary(party, totals)[0]
+    rows = party_rows(party)
+    return _summary(party, party_totals(party, rows), rows[0])[0]
 
 
-def _summary(party: Party, totals: Any = None) -> tuple[dict[str, Any], Any]:
+def _summary(
+    party: Party, totals: Any = None, deal_rows: list[Any] | None = None
+) -> tuple[dict[str, Any], Any]:
     """The summary and the engine's totals it was made from.
 
     ``totals`` are per party side (a player's points summed into his side where every player
@@ -398,7 +400,7 @@ def _summary(party: Party, totals: Any = None) -> tuple[dict[str, Any], Any]:
     """
     totals = totals or party_totals(party)
     rule_set, cfg = rules_of(party)
-    phase = party_phase(party, totals)
+    phase = party_phase(party, totals, deal_rows)
     seconds_left = int(party.seconds_left()) if party.started_at else None
     return {
         "id": party.pk,

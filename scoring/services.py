@@ -139,9 +139,13 @@ def party_decision(
 
     ``rows`` (the party's deal rows) and ``totals`` are loaded when not given.
     """
-    if rows is None or totals is None:
+    if rows is None:
         loaded = party_rows(party)
-        rows, totals = loaded[0], party_totals(party, loaded)
+        rows = loaded[0]
+        if totals is None:
+            totals = party_totals(party, loaded)
+    elif totals is None:
+        totals = party_totals(party)
     tournament = party.round.tournament
     rule_set = get_rule_set(tournament.rule_set)
     cfg = tournament.regulations.rules_config()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connections, router
 from django.db.models import QuerySet
 
 from tournaments.models import Party, Round, Tournament, TournamentRole
@@ -15,12 +16,24 @@ def roles_in(user: Any, tournament: Tournament) -> set[str]:
         return set()
     cache = user.__dict__.setdefault("_tournament_roles", {})
     if tournament.pk not in cache:
-        cache[tournament.pk] = set(
-            TournamentRole.objects.filter(tournament=tournament, user=user).values_list(
-                "role", flat=True
-            )
-        )
+        cache[tournament.pk] = _roles_of(user.pk, tournament.pk)
     return cache[tournament.pk]
+
+
+def _roles_of(user_id: int, tournament_id: int) -> set[str]:
+    """The role values of a user in a tournament (one small query on every API request)."""
+    using = router.db_for_read(TournamentRole)
+    connection = connections[using]
+    q = connection.ops.quote_name
+    opts = TournamentRole._meta
+    sql = (
+        f"SELECT {q(opts.get_field('role').column)} FROM {q(opts.db_table)} "
+        f"WHERE {q(opts.get_field('tournament').column)} = %s "
+        f"AND {q(opts.get_field('user').column)} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament_id, user_id])
+        return {row[0] for row in cursor.fetchall()}
 
 
 def can_create_tournament(user: Any) -> bool:
