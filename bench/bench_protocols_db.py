@@ -110,13 +110,12 @@ def main() -> int:
         from scoring.models import PrintJob, Signature
         from scoring.printing import run_print_job
         from scoring.protocol_content import (
-            PARTY_RELATED,
             build_protocol_data,
             content_fingerprint,
             party_players,
         )
         from scoring.protocol_services import countersign
-        from tournaments.models import Party
+        from tournaments.models import PARTY_RELATED, Party
 
         rnd, party_ids, referee = build_round(args.tables)
         installation_signer()  # the one-time key load (and identity creation)

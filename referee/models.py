@@ -8,6 +8,10 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+SIDE_CHOICES = [(key, key.upper()) for key in ("a", "b", "a1", "b1", "a2", "b2")]
+"""Whom a penalty or ruling concerns: a side, or a player's seat where every player scores
+for himself."""
+
 
 class RefereeRecord(models.Model):
     """What every record of a referee's decision carries: why, the device's id, who and when.
@@ -72,7 +76,7 @@ class Penalty(RefereeRecord):
     side = models.CharField(
         _("side"),
         max_length=2,
-        choices=[("a", "A"), ("b", "B"), ("a1", "A1"), ("b1", "B1"), ("a2", "A2"), ("b2", "B2")],
+        choices=SIDE_CHOICES,
     )
     player = models.ForeignKey(
         "tournaments.Player",
@@ -250,7 +254,7 @@ class Ruling(RefereeRecord):
     side = models.CharField(
         _("side"),
         max_length=2,
-        choices=[("a", "A"), ("b", "B"), ("a1", "A1"), ("b1", "B1"), ("a2", "A2"), ("b2", "B2")],
+        choices=SIDE_CHOICES,
     )
     seat = models.CharField(_("player's seat"), max_length=2, blank=True)
     player = models.ForeignKey(

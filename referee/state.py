@@ -33,25 +33,17 @@ from scoring.rules.matches import as_match
 from scoring.services import party_decision
 from scoring.totals import party_rows, party_totals
 from tournaments import permissions
-from tournaments.models import Party, Round, Tournament
+from tournaments.models import PARTY_RELATED, Party, Round, Tournament
 
 PHASE_SCHEDULED = "scheduled"
 PHASE_FINISHED = "finished"
 
-PARTY_RELATED = (
-    "round__tournament__regulations",
-    "table",
-    "pair_a__player1",
-    "pair_a__player2",
-    "pair_b__player1",
-    "pair_b__player2",
-    "desk",
-)
+SCREEN_RELATED = (*PARTY_RELATED, "desk")
 
 
 def party_queryset() -> QuerySet[Party]:
     """Parties with everything the state needs in a few queries."""
-    return Party.objects.select_related(*PARTY_RELATED).prefetch_related(
+    return Party.objects.select_related(*SCREEN_RELATED).prefetch_related(
         Prefetch("deals", queryset=Deal.objects.order_by("number")),
         Prefetch("penalties", queryset=Penalty.objects.select_related("player")),
         Prefetch("rulings", queryset=Ruling.objects.select_related("player")),

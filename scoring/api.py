@@ -22,7 +22,6 @@ from referee.idempotency import IdempotentMixin
 from scoring import printing, protocol_services
 from scoring.locking import current_protocol
 from scoring.models import PrintJob, Protocol
-from scoring.protocol_content import PARTY_RELATED
 from scoring.serializers import (
     CountersignInput,
     PartyProtocolSerializer,
@@ -38,7 +37,7 @@ from scoring.serializers import (
 from scoring.views import pdf_response
 from tournaments import permissions
 from tournaments.api import visible_tournaments
-from tournaments.models import Party
+from tournaments.models import PARTY_RELATED, Party
 
 PDF_RESPONSE = {(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY)}
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from scoring.identity import installation_signer
 from scoring.models import PrintJob, Protocol
-from scoring.protocol_content import PARTY_RELATED, build_blank_data
+from scoring.protocol_content import build_blank_data
 from scoring.protocols import (
     ProtocolData,
     canonical_json,
@@ -33,7 +33,7 @@ from scoring.protocols import (
 )
 from tournaments import permissions
 from tournaments.errors import ServiceError
-from tournaments.models import Party, Round
+from tournaments.models import PARTY_RELATED, Party, Round
 
 #: Bump when the layout of printed PDFs changes, so that older prints are not reused.
 PRINT_LAYOUT = "1"

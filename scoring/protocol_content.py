@@ -37,20 +37,10 @@ from scoring.protocols import (
 )
 from scoring.results import FORFEIT_REASONS
 from scoring.rules import EXTRA_DEAL, Kozel, KozelTotals, MatchTotals, Totals, get_rule_set
-from scoring.services import deals_after_expiry
+from scoring.services import deals_after
 from scoring.standings import PartyResult, Tally
 from scoring.totals import compute_party_totals
 from tournaments.models import Party, Player, Tournament
-
-#: What ``select_related`` a party needs for its protocol.
-PARTY_RELATED = (
-    "round__tournament__regulations",
-    "table",
-    "pair_a__player1",
-    "pair_a__player2",
-    "pair_b__player1",
-    "pair_b__player2",
-)
 
 
 def party_players(party: Party) -> list[tuple[str, Player]]:
@@ -319,7 +309,7 @@ def _ended_with_extra_deal(party: Party, deals: Sequence[Deal],
     tournament = party.round.tournament
     cfg = tournament.regulations.rules_config()
     before = compute_party_totals(tournament.rule_set, cfg, deals[:-1], penalties)
-    after_expiry = max(0, deals_after_expiry(party) - 1) if party.time_expired_at else 0
+    after_expiry = max(0, deals_after(deals, party.time_expired_at) - 1)
     decision = get_rule_set(tournament.rule_set).decide(
         before, cfg, time_expired=party.time_expired_at is not None,
         deals_after_expiry=after_expiry)

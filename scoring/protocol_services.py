@@ -32,7 +32,6 @@ from scoring.locking import (
 )
 from scoring.models import PrintJob, Protocol, Signature, SigningPin
 from scoring.protocol_content import (
-    PARTY_RELATED,
     build_protocol_data,
     content_fingerprint,
     party_players,
@@ -48,7 +47,7 @@ from scoring.protocols import (
 )
 from tournaments import permissions
 from tournaments.errors import ServiceError
-from tournaments.models import Party, Player
+from tournaments.models import PARTY_RELATED, Party, Player
 from tournaments.services import bump_version, lock_party
 
 PIN_PATTERN = re.compile(r"^\d{4,8}$")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
@@ -76,8 +77,8 @@ def _store_score(deal: Deal, score: Any) -> None:
     deal.game = score.game
 
 
-def _after_expiry(rows: list[DealRow], moment: Any, game: int | None = None) -> int:
-    """Deals (not annulled) recorded after ``moment``, of ``game`` when given."""
+def deals_after(rows: Sequence[Any], moment: Any, game: int | None = None) -> int:
+    """Deals (not annulled) among ``rows`` recorded after ``moment``, of ``game`` when given."""
     if moment is None:
         return 0
     return sum(
@@ -87,17 +88,6 @@ def _after_expiry(rows: list[DealRow], moment: Any, game: int | None = None) -> 
         and row.recorded_at is not None
         and row.recorded_at > moment
         and (game is None or row.game == game)
-    )
-
-
-def deals_after_expiry(party: Party) -> int:
-    """How many deals were completed after the party's time ran out."""
-    if not party.time_expired_at:
-        return 0
-    return (
-        party.deals.exclude(outcome=Deal.Outcome.ANNULLED)
-        .filter(recorded_at__gt=party.time_expired_at)
-        .count()
     )
 
 
@@ -159,14 +149,14 @@ def party_decision(
             totals,
             cfg,
             time_expired=game_expired,
-            deals_after_expiry=_after_expiry(rows, party.game_expired_at, party.game),
+            deals_after_expiry=deals_after(rows, party.game_expired_at, party.game),
             match_time_expired=match_expired,
         )
     return rule_set.decide(
         totals,
         cfg,
         time_expired=match_expired,
-        deals_after_expiry=_after_expiry(rows, party.time_expired_at),
+        deals_after_expiry=deals_after(rows, party.time_expired_at),
     )
 
 

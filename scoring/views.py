@@ -18,11 +18,10 @@ from scoring import printing, protocol_services
 from scoring.forms import PinForm, VerifyForm
 from scoring.locking import current_protocol
 from scoring.models import PrintJob
-from scoring.protocol_content import PARTY_RELATED
 from scoring.templatetags.protocols import section_context
 from tournaments import permissions
 from tournaments.errors import ServiceError
-from tournaments.models import Party, Player, Round
+from tournaments.models import PARTY_RELATED, Party, Player, Round
 from tournaments.timezones import activate_tournament_zone
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024

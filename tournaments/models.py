@@ -784,3 +784,15 @@ class Party(models.Model):
             if pair.player2_id is not None:
                 seats[f"{side}2"] = pair.player2
         return seats
+
+
+PARTY_RELATED = (
+    "round__tournament__regulations",
+    "table",
+    "pair_a__player1",
+    "pair_a__player2",
+    "pair_b__player1",
+    "pair_b__player2",
+)
+"""What a page, a screen or a protocol of one party ``select_related``s: its round, tournament,
+regulations, table and players."""

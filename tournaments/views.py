@@ -31,7 +31,16 @@ from tournaments.forms import (
     registers_sides,
     rule_set_guide,
 )
-from tournaments.models import Pair, Party, Player, Regulations, Round, Table, Tournament
+from tournaments.models import (
+    PARTY_RELATED,
+    Pair,
+    Party,
+    Player,
+    Regulations,
+    Round,
+    Table,
+    Tournament,
+)
 from tournaments.services import create_tournament, update_regulations, update_tournament
 from tournaments.timezones import activate_tournament_zone
 
@@ -235,14 +244,7 @@ def table_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpRe
 def _party_for(request: HttpRequest, pk: int) -> Party:
     """Load a party the visitor may see."""
     party = get_object_or_404(
-        Party.objects.select_related(
-            "round__tournament__regulations",
-            "table",
-            "pair_a__player1",
-            "pair_a__player2",
-            "pair_b__player1",
-            "pair_b__player2",
-        ),
+        Party.objects.select_related(*PARTY_RELATED),
         pk=pk,
     )
     if not permissions.can_view(request.user, party.round.tournament):
