@@ -103,7 +103,7 @@ def prepare(parties: int) -> tuple[str, list[int]]:
     from rest_framework.authtoken.models import Token
 
     from referee.services import start_party
-    from tournaments.models import Pair, Party, Player, Round, Table, TournamentRole
+    from scoring.models import Pair, Party, Player, Round, Table, TournamentRole
     from tournaments.services import create_tournament
 
     call_command("migrate", verbosity=0, interactive=False)
@@ -343,8 +343,7 @@ def count_lost(tally: Tally) -> int:
     """Accepted records missing from the database, plus records stored more than once."""
     from django.db import connections
 
-    from referee.models import Penalty
-    from scoring.models import Deal
+    from scoring.models import Deal, Penalty
 
     lost = 0
     for model, accepted in ((Deal, tally.deals), (Penalty, tally.penalties)):

@@ -71,7 +71,7 @@ def bench(name: str, value: float, unit: str = "s") -> None:
 
 def build_tournament(n: int, rounds_planned: int, seed: int) -> Any:
     """A pairs tournament of ``n`` pairs and n/2 tables, players with ratings."""
-    from tournaments.models import Pair, Player, Regulations, Table
+    from scoring.models import Pair, Player, Regulations, Table
     from tournaments.services import create_tournament
 
     rng = random.Random(seed)
@@ -122,9 +122,7 @@ def play_round(rnd: Any, strength: dict[int, float], rng: random.Random) -> None
     """Finish every party of the round with bulk-created deals and fines."""
     from django.utils import timezone
 
-    from referee.models import Penalty
-    from scoring.models import Deal
-    from tournaments.models import Party
+    from scoring.models import Deal, Party, Penalty
 
     now = timezone.now()
     parties = list(Party.objects.filter(round=rnd, pair_b__isnull=False))
@@ -160,7 +158,7 @@ def swiss_tournament(
     Returns the seconds of each round's draw (create, generate, publish) and of each close
     (with the standings it computes for the cache), the rematches and the tournament.
     """
-    from tournaments.models import Party, Tournament
+    from scoring.models import Party, Tournament
     from tournaments.rounds import close_round, create_round, generate_draw, publish_round
 
     rng = random.Random(seed)
@@ -196,7 +194,7 @@ def time_cold_draw(tournament: Any) -> float:
     """
     from django.db.models import F
 
-    from tournaments.models import Party, Regulations
+    from scoring.models import Party, Regulations
     from tournaments.rounds import create_round, delete_round, generate_draw
 
     Regulations.objects.filter(tournament=tournament).update(rounds_planned=F("rounds_planned") + 1)
@@ -231,9 +229,17 @@ def delete_tournament(tournament: Any) -> None:
     """Delete the bench's tournament and everything in it, in bulk."""
     from django.db import transaction
 
-    from referee.models import PartyEvent, Penalty
-    from scoring.models import Deal
-    from tournaments.models import Pair, Party, Player, Round, Table, Tournament
+    from scoring.models import (
+        Deal,
+        Pair,
+        Party,
+        PartyEvent,
+        Penalty,
+        Player,
+        Round,
+        Table,
+        Tournament,
+    )
 
     with transaction.atomic():
         for model, lookup in (

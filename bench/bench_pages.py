@@ -44,8 +44,7 @@ db_bench.SQLITE_FILE = Path(tempfile.gettempdir()) / "domino_bench_pages.sqlite3
 
 def build(n: int, finished: int, seed: int) -> Any:
     """A tournament of ``n`` pairs: ``finished`` rounds closed, the next one in play."""
-    from scoring.models import Deal
-    from tournaments.models import Party, Tournament
+    from scoring.models import Deal, Party, Tournament
     from tournaments.rounds import (
         close_round,
         create_round,

@@ -52,9 +52,7 @@ def build_round(tables: int, seed: int = 5) -> tuple[Any, list[Any], Any]:
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from referee.models import Penalty
-    from scoring.models import Deal
-    from tournaments.models import Pair, Party, Player, Round, Table, TournamentRole
+    from scoring.models import Deal, Pair, Party, Penalty, Player, Round, Table, TournamentRole
     from tournaments.services import create_tournament
 
     rng = random.Random(seed)
@@ -107,7 +105,7 @@ def main() -> int:
         setup_django(Path(tmp))
         from scoring.identity import installation_signer
         from scoring.locking import open_protocol
-        from scoring.models import PrintJob, Signature
+        from scoring.models import PARTY_RELATED, Party, PrintJob, Signature
         from scoring.printing import run_print_job
         from scoring.protocol_content import (
             build_protocol_data,
@@ -115,7 +113,6 @@ def main() -> int:
             party_players,
         )
         from scoring.protocol_services import countersign
-        from tournaments.models import PARTY_RELATED, Party
 
         rnd, party_ids, referee = build_round(args.tables)
         installation_signer()  # the one-time key load (and identity creation)

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from referee.models import IdempotencyKey, PartyDesk, PartyEvent, Penalty, RefereeSettings, Ruling
+from scoring.models import IdempotencyKey, PartyDesk, PartyEvent, Penalty, RefereeSettings, Ruling
 
 
 @admin.register(Penalty)

@@ -1,32 +1,24 @@
 """The referee desk's API under /api/referee/: party state, clock, deals, penalties, rulings.
 
 Every unsafe request may carry an ``Idempotency-Key`` (a retry gets the stored response) and a
-``version`` (a stale one is refused with 409). Permissions come from ``tournaments.permissions``.
+``version`` (a stale one is refused with 409). Permissions come from ``scoring.permissions``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db import connections as db_connections
-from django.db import router as db_router
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext_lazy as _
-from drf_spectacular.drainage import set_override
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import exceptions, mixins, status, viewsets
-from rest_framework.authentication import TokenAuthentication
+from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
-from rest_framework.settings import api_settings
 
 from referee import services, state
-from referee.idempotency import HEADER, IdempotentMixin, request_key
-from referee.models import Penalty
 from referee.rulings import parse_tile, preview_hands
 from referee.serializers import (
     PARTY_ACTIONS,
@@ -45,11 +37,10 @@ from referee.serializers import (
     TilesPreviewInput,
     record_data,
 )
-from scoring.models import Deal
+from scoring.errors import translate_engine_error
+from scoring.idempotency import HEADER, IdempotentMixin, request_key
+from scoring.models import Deal, Party, Penalty, TournamentRole
 from scoring.rules import RuleError, get_rule_set, move_advice
-from tournaments.errors import translate_engine_error
-from tournaments.models import Party, TournamentRole
-from tournaments.services import CompiledGet
 
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
     HEADER,
@@ -58,42 +49,6 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
     required=False,
     description="A key per request; a retry with the same key gets the same response.",
 )
-
-
-class DeskTokenAuthentication(TokenAuthentication):
-    """DRF's token authentication with its token-and-user query compiled once per process.
-
-    The table devices send a token with every action; the answers and errors are DRF's own.
-    """
-
-    _compiled: dict[str, CompiledGet] = {}
-
-    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        """The token's user, as ``TokenAuthentication`` finds it."""
-        model = self.get_model()
-        using = db_router.db_for_read(model)
-        compiled = self._compiled.get(using)
-        if compiled is None or compiled.model is not model:
-            compiled = self._compiled[using] = CompiledGet(
-                model.objects.select_related("user"), using, placeholder=""
-            )
-        try:
-            token = compiled.get(db_connections[using], key)
-        except model.DoesNotExist as exc:
-            raise exceptions.AuthenticationFailed(_("Invalid token.")) from exc
-        if not token.user.is_active:
-            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
-        return (token.user, token)
-
-
-# Its OpenAPI security scheme is DRF's "tokenAuth": the same scheme, not a second one.
-set_override(DeskTokenAuthentication, "suppress_collision_warning", True)
-
-AUTHENTICATION_CLASSES = [
-    DeskTokenAuthentication if cls is TokenAuthentication else cls
-    for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES
-]
-"""The site's API authentication, with the token lookup above."""
 
 
 def run_action(
@@ -153,7 +108,6 @@ def preview(party: Party, data: dict[str, Any]) -> Any:
 class RefereePartyViewSet(IdempotentMixin, viewsets.ViewSet):
     """A party as its referee runs it: state, event log and every action."""
 
-    authentication_classes = AUTHENTICATION_CLASSES
     permission_classes = [IsAuthenticated]
     lookup_value_regex = r"\d+"
 
@@ -230,7 +184,6 @@ for _name, _input in PARTY_ACTIONS.items():
 class RefereeDealViewSet(IdempotentMixin, viewsets.ViewSet):
     """Corrections of a recorded deal (its referee, or the chief referee)."""
 
-    authentication_classes = AUTHENTICATION_CLASSES
     permission_classes = [IsAuthenticated]
     lookup_value_regex = r"\d+"
 
@@ -263,7 +216,6 @@ class RefereeDealViewSet(IdempotentMixin, viewsets.ViewSet):
 class RefereePenaltyViewSet(IdempotentMixin, viewsets.ViewSet):
     """Cancelling a warning or fine given by mistake (its referee, or the chief referee)."""
 
-    authentication_classes = AUTHENTICATION_CLASSES
     permission_classes = [IsAuthenticated]
     lookup_value_regex = r"\d+"
 
@@ -284,7 +236,6 @@ class RefereePenaltyViewSet(IdempotentMixin, viewsets.ViewSet):
 class RefereeTournamentViewSet(viewsets.ViewSet):
     """A tournament's referee desk: the overview, its referees and penalty settings."""
 
-    authentication_classes = AUTHENTICATION_CLASSES
     permission_classes = [IsAuthenticated]
     lookup_value_regex = r"\d+"
 
@@ -352,7 +303,6 @@ def referee_roles(tournament_id: int) -> QuerySet[TournamentRole]:
 class RefereeRoleViewSet(mixins.DestroyModelMixin, viewsets.GenericViewSet):
     """Removing a referee from a tournament (its organizers)."""
 
-    authentication_classes = AUTHENTICATION_CLASSES
     permission_classes = [IsAuthenticated]
     serializer_class = RefereeRoleSerializer
     queryset = TournamentRole.objects.none()

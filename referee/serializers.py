@@ -16,14 +16,22 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from referee import services
-from referee.models import PartyEvent, Penalty, RefereeSettings, Ruling
 from referee.rulings import hand_limit, pips_of_hands, read_hands, takes_tiles
 from scoring import services as scoring
-from scoring.models import MAX_DEAL_POINTS, Deal
+from scoring.errors import translate_engine_error
+from scoring.models import (
+    MAX_DEAL_POINTS,
+    Deal,
+    Party,
+    PartyEvent,
+    Penalty,
+    RefereeSettings,
+    Ruling,
+    Table,
+    TournamentRole,
+)
 from scoring.rules import SEATS, RuleError
 from scoring.rules.moves import HAND_SIZE
-from tournaments.errors import translate_engine_error
-from tournaments.models import Party, Table, TournamentRole
 
 SIDE_CHOICES = [("a", _("Pair A")), ("b", _("Pair B"))]
 SEAT_CHOICES = [(seat, seat.upper()) for seat in SEATS]

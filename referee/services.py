@@ -17,8 +17,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from referee.eventlog import append_event
-from referee.models import PartyDesk, Penalty, RefereeSettings, Ruling
 from referee.rulings import (
     FINE,
     WARNING,
@@ -30,8 +28,22 @@ from referee.rulings import (
     offender_side,
     parse_tile,
 )
+from scoring.errors import ServiceError, translate_engine_error
+from scoring.eventlog import append_event
 from scoring.locking import assert_party_editable, open_protocol
-from scoring.models import Deal
+from scoring.models import (
+    Deal,
+    Pair,
+    Party,
+    PartyDesk,
+    Penalty,
+    Player,
+    RefereeSettings,
+    Round,
+    Ruling,
+    Tournament,
+)
+from scoring.record import bump_version, lock_party
 from scoring.rules import (
     FINE_AWARD,
     RuleError,
@@ -43,9 +55,6 @@ from scoring.rules import (
 from scoring.rules import udl as udl_rules
 from scoring.services import annul_deal_in_play, evaluate_party, expiry_moment, record_deal
 from scoring.totals import party_totals
-from tournaments.errors import ServiceError, translate_engine_error
-from tournaments.models import Pair, Party, Player, Round, Tournament
-from tournaments.services import bump_version, lock_party
 
 SIDES = ("a", "b")
 WARNING_CATEGORIES = (
@@ -1128,7 +1137,7 @@ def assign_referee(
     tournament: Tournament, *, user: Any, role: str, tables: list[Any] | None = None
 ) -> Any:
     """Make a user a referee (optionally of some tables) or the chief referee of a tournament."""
-    from tournaments.models import TournamentRole
+    from scoring.models import TournamentRole
 
     if role not in (TournamentRole.Role.REFEREE, TournamentRole.Role.CHIEF):
         raise ServiceError("role", _("Choose referee or chief referee."))

@@ -16,10 +16,21 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from referee.models import PartyDesk, PartyEvent, Penalty, Ruling
 from referee.rulings import scores_by_seat
 from referee.services import WARNING_CATEGORIES, no_show_due_at
-from scoring.models import Deal, Protocol
+from scoring import permissions
+from scoring.models import (
+    PARTY_RELATED,
+    Deal,
+    Party,
+    PartyDesk,
+    PartyEvent,
+    Penalty,
+    Protocol,
+    Round,
+    Ruling,
+    Tournament,
+)
 from scoring.rules import (
     CONTINUE,
     NEXT_GAME,
@@ -32,8 +43,6 @@ from scoring.rules import (
 from scoring.rules.matches import as_match
 from scoring.services import party_decision
 from scoring.totals import party_rows, party_totals
-from tournaments import permissions
-from tournaments.models import PARTY_RELATED, Party, Round, Tournament
 
 PHASE_SCHEDULED = "scheduled"
 PHASE_FINISHED = "finished"

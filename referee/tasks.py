@@ -8,7 +8,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from referee import services
-from tournaments.models import Party, Round
+from scoring.models import Party, Round
 
 
 @shared_task(
@@ -65,6 +65,6 @@ def sweep_no_shows() -> list[int]:
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
 def purge_idempotency_keys() -> int:
     """Forget stored responses of Idempotency-Keys older than their lifetime."""
-    from referee.idempotency import purge_expired
+    from scoring.idempotency import purge_expired
 
     return purge_expired()

@@ -22,7 +22,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from referee import services, state
 from referee.api import advise, preview, referee_roles
-from referee.models import Penalty, RefereeSettings, Ruling
 from referee.rulings import ALL_TILES, scores_by_seat
 from referee.serializers import (
     PARTY_ACTIONS,
@@ -37,13 +36,12 @@ from referee.serializers import (
     TilesPreviewInput,
     form_data,
 )
-from scoring.models import Deal
+from scoring import permissions
+from scoring.errors import ServiceError, translate_engine_error
+from scoring.models import Deal, Party, Penalty, RefereeSettings, Ruling, TournamentRole
 from scoring.rules import SEATS, RulesConfig, RuleSet
 from scoring.rules.allfives import MAX_PLAY_POINTS
-from tournaments import permissions
-from tournaments.errors import ServiceError, translate_engine_error
-from tournaments.models import Party, TournamentRole
-from tournaments.timezones import activate_tournament_zone
+from scoring.timezones import activate_tournament_zone
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

@@ -18,10 +18,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
 
-from referee.idempotency import IdempotentMixin
-from scoring import printing, protocol_services
+from scoring import permissions, printing, protocol_services
+from scoring.idempotency import IdempotentMixin
 from scoring.locking import current_protocol
-from scoring.models import PrintJob, Protocol
+from scoring.models import PARTY_RELATED, Party, PrintJob, Protocol
 from scoring.serializers import (
     CountersignInput,
     PartyProtocolSerializer,
@@ -35,9 +35,7 @@ from scoring.serializers import (
     party_protocol_data,
 )
 from scoring.views import pdf_response
-from tournaments import permissions
 from tournaments.api import visible_tournaments
-from tournaments.models import PARTY_RELATED, Party
 
 PDF_RESPONSE = {(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY)}
 

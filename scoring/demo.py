@@ -6,10 +6,9 @@ from __future__ import annotations
 from django.contrib.auth.hashers import make_password
 
 from scoring.locking import current_protocol
-from scoring.models import Protocol, SigningPin
+from scoring.models import PARTY_RELATED, Party, Protocol, SigningPin, Tournament, TournamentRole
 from scoring.protocol_content import party_players
 from scoring.protocol_services import countersign, sign_as_player
-from tournaments.models import PARTY_RELATED, Party, Tournament, TournamentRole
 
 #: Every demo player's PIN for signing on the table device.
 DEMO_PIN = "1234"

@@ -17,11 +17,10 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.eventlog import append_event
-from scoring.models import Protocol
-from tournaments import permissions
-from tournaments.errors import ServiceError
-from tournaments.models import Party
+from scoring import permissions
+from scoring.errors import ServiceError
+from scoring.eventlog import append_event
+from scoring.models import Party, Protocol
 
 #: Crockford's base32 without look-alikes: codes are read off paper and typed in.
 SHORT_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"

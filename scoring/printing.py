@@ -21,8 +21,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring import permissions
+from scoring.errors import ServiceError
 from scoring.identity import installation_signer
-from scoring.models import PrintJob, Protocol
+from scoring.models import PARTY_RELATED, Party, PrintJob, Protocol, Round
 from scoring.protocol_content import build_blank_data
 from scoring.protocols import (
     ProtocolData,
@@ -31,9 +33,6 @@ from scoring.protocols import (
     render_batch,
     sha256_hex,
 )
-from tournaments import permissions
-from tournaments.errors import ServiceError
-from tournaments.models import PARTY_RELATED, Party, Round
 
 #: Bump when the layout of printed PDFs changes, so that older prints are not reused.
 PRINT_LAYOUT = "1"

@@ -18,8 +18,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from referee.models import Penalty, Ruling
-from scoring.models import Deal, Protocol, Signature
+from scoring.models import Deal, Party, Penalty, Player, Protocol, Ruling, Signature, Tournament
 from scoring.protocols import (
     GAMES,
     KOZEL,
@@ -40,7 +39,6 @@ from scoring.rules import EXTRA_DEAL, Kozel, KozelTotals, MatchTotals, Totals, g
 from scoring.services import deals_after
 from scoring.standings import PartyResult, Tally
 from scoring.totals import compute_party_totals
-from tournaments.models import Party, Player, Tournament
 
 
 def party_players(party: Party) -> list[tuple[str, Player]]:

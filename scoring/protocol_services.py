@@ -22,7 +22,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.eventlog import append_event
+from scoring import permissions
+from scoring.errors import ServiceError
+from scoring.eventlog import append_event
 from scoring.identity import certificate_path, installation_signer
 from scoring.locking import (
     current_protocol,
@@ -30,7 +32,7 @@ from scoring.locking import (
     open_protocol,
     supersede,
 )
-from scoring.models import PrintJob, Protocol, Signature, SigningPin
+from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Protocol, Signature, SigningPin
 from scoring.protocol_content import (
     build_protocol_data,
     content_fingerprint,
@@ -45,10 +47,7 @@ from scoring.protocols import (
     sha256_hex,
     verify_pdf,
 )
-from tournaments import permissions
-from tournaments.errors import ServiceError
-from tournaments.models import PARTY_RELATED, Party, Player
-from tournaments.services import bump_version, lock_party
+from scoring.record import bump_version, lock_party
 
 PIN_PATTERN = re.compile(r"^\d{4,8}$")
 PIN_ATTEMPTS = 5

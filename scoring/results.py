@@ -22,8 +22,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
-from referee.models import Penalty
-from scoring.models import Deal
+from scoring.models import Deal, Pair, Party, Penalty, Player, Round, Tournament
 from scoring.rules import Kozel, RulesConfig, Totals, by_party_side, party_side
 from scoring.rules.kozel import pair_of, rating, ratings
 from scoring.standings import (
@@ -42,7 +41,6 @@ from scoring.totals import (
     compute_party_totals,
     fine_facts,
 )
-from tournaments.models import Pair, Party, Player, Round, Tournament
 
 CACHE_SECONDS = 600
 FORFEIT_REASONS = (Party.EndReason.FORFEIT, Party.EndReason.DISQUALIFICATION)

@@ -10,9 +10,11 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.eventlog import append_event
+from scoring.errors import ServiceError, translate_engine_error
+from scoring.eventlog import append_event
 from scoring.locking import assert_party_editable, open_protocol
-from scoring.models import Deal
+from scoring.models import Deal, Party
+from scoring.record import bump_version, lock_party
 from scoring.rules import (
     NEXT_GAME,
     DealFacts,
@@ -22,9 +24,6 @@ from scoring.rules import (
     get_rule_set,
 )
 from scoring.totals import DealRow, party_rows, party_totals
-from tournaments.errors import ServiceError, translate_engine_error
-from tournaments.models import Party
-from tournaments.services import bump_version, lock_party
 
 
 def _score(party: Party, facts: DealFacts) -> Any:

@@ -105,8 +105,7 @@ def compute_party_totals(
 
 def party_rows(party: Any) -> tuple[list[Any], list[Any]]:
     """A party's deals and fines: as prefetched on it, else plain rows (two queries)."""
-    from referee.models import Penalty
-    from scoring.models import Deal
+    from scoring.models import Deal, Penalty
 
     cached = getattr(party, "_prefetched_objects_cache", {})
     if "deals" in cached and "penalties" in cached:

@@ -14,15 +14,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring import printing, protocol_services
+from scoring import permissions, printing, protocol_services
+from scoring.errors import ServiceError
 from scoring.forms import PinForm, VerifyForm
 from scoring.locking import current_protocol
-from scoring.models import PrintJob
+from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Round
 from scoring.templatetags.protocols import section_context
-from tournaments import permissions
-from tournaments.errors import ServiceError
-from tournaments.models import PARTY_RELATED, Party, Player, Round
-from tournaments.timezones import activate_tournament_zone
+from scoring.timezones import activate_tournament_zone
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 

@@ -50,7 +50,7 @@ def organizer(make_user):
 @pytest.fixture
 def tournament(organizer):
     """A pairs tournament with default regulations, 8 pairs of Cyrillic names and 4 tables."""
-    from tournaments.models import Pair, Player, Table
+    from scoring.models import Pair, Player, Table
     from tournaments.services import create_tournament
 
     t = create_tournament(name="Кубок Москвы", slug=f"cup-{next(_counter)}", organizer=organizer)
@@ -72,7 +72,7 @@ def tournament(organizer):
 
 @pytest.fixture
 def referee_user(make_user, tournament):
-    from tournaments.models import TournamentRole
+    from scoring.models import TournamentRole
 
     user = make_user("ref")
     TournamentRole.objects.create(tournament=tournament, user=user, role="referee")
@@ -82,7 +82,7 @@ def referee_user(make_user, tournament):
 @pytest.fixture
 def make_party(tournament):
     """Create a party in a published round (round number grows with each call)."""
-    from tournaments.models import Party, Round
+    from scoring.models import Party, Round
 
     def make(pair_a=None, pair_b=None, table_number: int = 1, round_number: int | None = None):
         pairs = list(tournament.pairs.order_by("id"))
@@ -193,9 +193,7 @@ def make_field(organizer):
 
     from django.utils import timezone
 
-    from referee.models import Penalty
-    from scoring.models import Deal
-    from tournaments.models import Pair, Party, Player, Round, Table
+    from scoring.models import Deal, Pair, Party, Penalty, Player, Round, Table
     from tournaments.services import create_tournament
 
     def make(size: int, *, finished: int = 2, slug: str = "", **fields):

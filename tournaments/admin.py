@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from tournaments.models import (
+from scoring.models import (
     Pair,
     Party,
     Player,

@@ -21,16 +21,26 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
 
-from referee.models import Penalty, Ruling
-from scoring.models import Deal
+from scoring import permissions
+from scoring.errors import ServiceError
+from scoring.models import (
+    Deal,
+    Pair,
+    Party,
+    Penalty,
+    Player,
+    Regulations,
+    Round,
+    Ruling,
+    Table,
+    Tournament,
+)
+from scoring.permissions import managed_tournaments
 from scoring.results import StandingsTable, standings_table
 from scoring.standings import METRICS
 from scoring.totals import party_totals
-from tournaments import permissions, rounds
-from tournaments.errors import ServiceError
+from tournaments import rounds
 from tournaments.forms import RegulationsForm, TournamentForm
-from tournaments.models import Pair, Party, Player, Regulations, Round, Table, Tournament
-from tournaments.permissions import managed_tournaments
 from tournaments.services import (
     add_table,
     create_tournament,

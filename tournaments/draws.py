@@ -18,9 +18,9 @@ from typing import Any
 
 from django.utils import timezone
 
+from scoring.errors import ServiceError
+from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tournament
 from scoring.results import ranked_entrants, standings_rows
-from tournaments.errors import ServiceError
-from tournaments.models import Pair, Party, Player, Regulations, Round, Table, Tournament
 from tournaments.pairing import (
     Draw,
     DrawWarning,

@@ -9,9 +9,9 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from scoring.models import GAME_SETTINGS, Pair, Player, Regulations, Table, Tournament
 from scoring.rules import RULE_SETS
 from scoring.standings import DEFAULT_ORDER, METRICS
-from tournaments.models import GAME_SETTINGS, Pair, Player, Regulations, Table, Tournament
 from tournaments.services import (
     format_conflict,
     players_vary,

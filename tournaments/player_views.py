@@ -20,13 +20,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from referee.views import strict_csp
-from scoring.models import Protocol
-from tournaments import permissions
-from tournaments.errors import ServiceError
-from tournaments.models import Party, Player, Tournament
+from scoring import permissions
+from scoring.errors import ServiceError
+from scoring.models import Party, Player, Protocol, Tournament
+from scoring.timezones import activate_tournament_zone
 from tournaments.public_views import HistoryRow, absolute, player_history, qr_svgs
 from tournaments.services import renew_personal_link
-from tournaments.timezones import activate_tournament_zone
 from tournaments.views import _tournament_for
 
 PRIVATE_HEADERS = {

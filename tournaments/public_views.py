@@ -26,9 +26,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from referee.models import Penalty
 from referee.views import strict_csp
-from scoring.models import Deal
+from scoring import permissions
+from scoring.models import Deal, Pair, Party, Penalty, Player, Round, Tournament
 from scoring.protocol_content import game_winners, party_games, tournament_layout
 from scoring.results import (
     StandingsTable,
@@ -40,9 +40,7 @@ from scoring.results import (
 from scoring.rules import Totals
 from scoring.standings import PartyResult, compute_standings
 from scoring.totals import compute_party_totals, party_totals
-from tournaments import permissions
 from tournaments.draws import is_individual
-from tournaments.models import Pair, Party, Player, Round, Tournament
 from tournaments.round_views import LIVE, PARTY_PLAYERS, _render, url_root
 from tournaments.views import _tournament_for
 

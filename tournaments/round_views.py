@@ -22,13 +22,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from scoring import permissions
+from scoring.errors import ServiceError
+from scoring.models import Pair, Party, Player, Round, Tournament
 from scoring.results import StandingsTable, standings_table
 from scoring.totals import party_totals
-from tournaments import permissions, rounds
+from tournaments import rounds
 from tournaments.draws import is_individual, load_field
-from tournaments.errors import ServiceError
 from tournaments.forms import DrawEditForm, GenerateDrawForm, SwapTablesForm
-from tournaments.models import Pair, Party, Player, Round, Tournament
 from tournaments.services import withdraw_pair, withdraw_player
 from tournaments.views import _tournament_for
 

@@ -1,23 +1,18 @@
-"""Services for tournaments: registration, and the party row lock every party service uses."""
+"""Services for tournaments: creating them, their regulations and registration."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, connections, router, transaction
-from django.db.models import Model, ProtectedError, Q, QuerySet, signals
-from django.db.models.query import MAX_GET_RESULTS, get_related_populators
-from django.db.transaction import TransactionManagementError
+from django.db import transaction
+from django.db.models import ProtectedError, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from scoring.rules import RULE_SETS, RuleError, RulesConfig, get_rule_set
-from scoring.rules import RuleSet as RuleSetEngine
-from tournaments.errors import ConflictError, ServiceError, translate_engine_error
-from tournaments.models import (
+from scoring.errors import ServiceError, translate_engine_error
+from scoring.models import (
     GAME_SETTINGS,
     Pair,
-    Party,
     Player,
     Regulations,
     Table,
@@ -25,153 +20,8 @@ from tournaments.models import (
     TournamentRole,
     new_access_token,
 )
-
-
-class CompiledGet:
-    """A ``queryset.get(pk=…)`` compiled to SQL once per database alias, for hot paths.
-
-    Every party action locks its party with the same seven-table query, and compiling it was
-    most of the lock's cost. This keeps the SQL, the converters and the populators of the
-    related objects that Django's ModelIterable builds for the query, and fills the instances
-    the same way (``from_db`` and the related objects' caches). ``placeholder`` is any value
-    of the primary key's type (the SQL is compiled with it, then run with the real one).
-    """
-
-    def __init__(self, queryset: QuerySet, using: str, placeholder: Any = 0) -> None:
-        queryset = queryset.using(using).filter(pk=placeholder).order_by()
-        features = connections[using].features
-        if not queryset.query.select_for_update or features.supports_select_for_update_with_limit:
-            queryset.query.set_limits(high=MAX_GET_RESULTS)  # as QuerySet.get() does
-        compiler = queryset.query.get_compiler(using)
-        self.sql, params = compiler.as_sql()
-        if len(params) != 1:  # the pk must be the only parameter
-            raise ValueError(f"unexpected parameters {params!r}")
-        self.pk_field = queryset.model._meta.pk
-        self.for_update = bool(queryset.query.select_for_update) and (
-            features.has_select_for_update
-        )
-        select, klass_info = compiler.select, compiler.klass_info
-        self.model = klass_info["model"]
-        fields = klass_info["select_fields"]
-        self.start, self.end = fields[0], fields[-1] + 1
-        self.init_list = [column[0].target.attname for column in select[self.start : self.end]]
-        self.populators = get_related_populators(klass_info, select, using)
-        self.converters = list(
-            compiler.get_converters([column[0] for column in select[: compiler.col_count]]).items()
-        )
-
-    def get(self, connection: Any, pk: Any) -> Any:
-        """The instance with that primary key and its related objects, or DoesNotExist."""
-        if self.for_update and connection.get_autocommit():
-            raise TransactionManagementError(
-                "select_for_update cannot be used outside of a transaction."
-            )
-        with connection.cursor() as cursor:
-            cursor.execute(self.sql, [self.pk_field.get_db_prep_value(pk, connection)])
-            rows = cursor.fetchall()
-        if not rows:
-            raise self.model.DoesNotExist(
-                f"{self.model._meta.object_name} matching query does not exist."
-            )
-        row = list(rows[0])
-        for pos, (converters, expression) in self.converters:
-            value = row[pos]
-            for converter in converters:
-                value = converter(value, expression, connection)
-            row[pos] = value
-        obj = self.model.from_db(connection.alias, self.init_list, row[self.start : self.end])
-        for populator in self.populators:
-            populator.populate(row, obj)
-        return obj
-
-
-_PARTY_LOCKS: dict[str, CompiledGet] = {}
-
-
-def _party_lock_query() -> QuerySet[Party]:
-    """The party row, locked, with what every party service reads."""
-    return Party.objects.select_for_update(of=("self",)).select_related(
-        "round__tournament__regulations", "pair_a", "pair_b", "table"
-    )
-
-
-def lock_party(party_id: int, expected_version: int | None = None) -> Party:
-    """Lock a party's row for this transaction; refuse a stale version with a conflict."""
-    using = router.db_for_write(Party)
-    compiled = _PARTY_LOCKS.get(using)
-    if compiled is None:
-        compiled = _PARTY_LOCKS[using] = CompiledGet(_party_lock_query(), using)
-    try:
-        if party_id is None:
-            raise Party.DoesNotExist
-        party = compiled.get(connections[using], int(party_id))
-    except Party.DoesNotExist as exc:
-        raise ServiceError("party", _("No such party.")) from exc
-    if expected_version is not None and int(expected_version) != party.version:
-        raise ConflictError(
-            "version",
-            _(
-                "The party was changed by someone else (version %(have)s, you sent %(sent)s). "
-                "Reload and try again."
-            )
-            % {"have": party.version, "sent": expected_version},
-        )
-    return party
-
-
-def bump_version(party: Party, **fields: Any) -> None:
-    """Save the given fields of a locked party and increase its version."""
-    for name, value in fields.items():
-        setattr(party, name, value)
-    party.version += 1
-    _save_fields(party, (*fields.keys(), "version"))
-
-
-_UPDATES: dict[tuple[str, tuple[str, ...]], tuple[str, list[Any]]] = {}
-
-
-def _save_fields(instance: Any, names: tuple[str, ...]) -> None:
-    """``instance.save(update_fields=names)``, with the UPDATE statement kept per field set.
-
-    Only for a model with neither its own ``save`` nor save signal handlers, and plain values;
-    anything else goes through ``save`` itself.
-    """
-    model = type(instance)
-    if (
-        model.save is not Model.save
-        or signals.pre_save.has_listeners(model)
-        or signals.post_save.has_listeners(model)
-    ):
-        instance.save(update_fields=list(names))
-        return
-    using = instance._state.db or router.db_for_write(model, instance=instance)
-    connection = connections[using]
-    found = _UPDATES.get((using, names))
-    if found is None:
-        opts = model._meta
-        fields = [opts.get_field(name) for name in names]
-        if any(
-            not f.concrete or f.primary_key or f.model is not opts.concrete_model for f in fields
-        ):
-            instance.save(update_fields=list(names))
-            return
-        q = connection.ops.quote_name
-        assignments = ", ".join(f"{q(f.column)} = %s" for f in fields)
-        sql = f"UPDATE {q(opts.db_table)} SET {assignments} WHERE {q(opts.pk.column)} = %s"
-        found = _UPDATES[(using, names)] = (sql, fields)
-    sql, fields = found
-    values = [f.pre_save(instance, False) for f in fields]
-    if any(hasattr(value, "resolve_expression") for value in values):
-        instance.save(update_fields=list(names))
-        return
-    params = [f.get_db_prep_save(v, connection) for f, v in zip(fields, values, strict=True)]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, instance.pk])
-        updated = cursor.rowcount
-    if not updated:
-        raise DatabaseError("Save with update_fields did not affect any rows.")
-    instance._state.adding = False
-    instance._state.db = using
+from scoring.rules import RULE_SETS, RuleError, RulesConfig, get_rule_set
+from scoring.rules import RuleSet as RuleSetEngine
 
 
 def _validated(instance: Any) -> Any:

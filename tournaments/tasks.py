@@ -5,8 +5,8 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
+from scoring.models import Tournament
 from scoring.results import standings_table
-from tournaments.models import Tournament
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)

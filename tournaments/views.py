@@ -15,12 +15,23 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from referee import services as referee_services
+from scoring import permissions
 from scoring import services as scoring_services
+from scoring.errors import ServiceError
 from scoring.forms import DealForm, ReasonForm
-from scoring.models import Deal
+from scoring.models import (
+    PARTY_RELATED,
+    Deal,
+    Pair,
+    Party,
+    Player,
+    Regulations,
+    Round,
+    Table,
+    Tournament,
+)
+from scoring.timezones import activate_tournament_zone
 from scoring.totals import party_totals
-from tournaments import permissions
-from tournaments.errors import ServiceError
 from tournaments.forms import (
     PairForm,
     PlayerForm,
@@ -31,18 +42,7 @@ from tournaments.forms import (
     registers_sides,
     rule_set_guide,
 )
-from tournaments.models import (
-    PARTY_RELATED,
-    Pair,
-    Party,
-    Player,
-    Regulations,
-    Round,
-    Table,
-    Tournament,
-)
 from tournaments.services import create_tournament, update_regulations, update_tournament
-from tournaments.timezones import activate_tournament_zone
 
 
 def _tournament_for(request: HttpRequest, slug: str, manage: bool = False) -> Tournament:

@@ -6,11 +6,10 @@ from typing import Any
 
 from django import template
 
+from scoring import permissions
 from scoring.locking import current_protocol
-from scoring.models import Protocol
+from scoring.models import Party, Protocol
 from scoring.protocol_content import party_players
-from tournaments import permissions
-from tournaments.models import Party
 
 register = template.Library()
 

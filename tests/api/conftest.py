@@ -37,7 +37,7 @@ def _played_party(make_party: Any, referee: Any) -> tuple[Any, Any, Any]:
 @pytest.fixture
 def field(tournament, make_party, referee_user, make_user) -> Field:
     """Our tournament (a round in play: a party with a deal and a warning) and another one."""
-    from tournaments.models import Pair, Party, Player, Round, Table, TournamentRole
+    from scoring.models import Pair, Party, Player, Round, Table, TournamentRole
     from tournaments.services import create_tournament
 
     party, deal, penalty = _played_party(make_party, referee_user)

@@ -214,7 +214,7 @@ class World:
 @pytest.fixture
 def world(field, organizer, referee_user, make_user) -> World:
     """Users of every role; free players, a pair and a table no party uses."""
-    from tournaments.models import Pair, Player, TournamentRole
+    from scoring.models import Pair, Player, TournamentRole
 
     t = field.tournament
     party_player = field.party.pair_a.player1

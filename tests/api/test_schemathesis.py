@@ -48,9 +48,19 @@ def _collection(path: str) -> str:
 
 def _record_ids(field: Any) -> dict[str, list[Any]]:
     """Ids of the records each collection's detail routes take."""
-    from referee.models import Penalty
-    from scoring.models import Deal, PrintJob, Protocol
-    from tournaments.models import Pair, Party, Player, Round, Table, Tournament, TournamentRole
+    from scoring.models import (
+        Deal,
+        Pair,
+        Party,
+        Penalty,
+        Player,
+        PrintJob,
+        Protocol,
+        Round,
+        Table,
+        Tournament,
+        TournamentRole,
+    )
 
     parties = list(Party.objects.values_list("pk", flat=True))
     tournaments = list(Tournament.objects.values_list("pk", flat=True))

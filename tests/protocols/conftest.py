@@ -93,7 +93,7 @@ def protocol_env(settings, tmp_path):
 
 @pytest.fixture
 def chief_user(make_user, tournament):
-    from tournaments.models import TournamentRole
+    from scoring.models import TournamentRole
 
     user = make_user("chief")
     TournamentRole.objects.create(tournament=tournament, user=user, role="chief")

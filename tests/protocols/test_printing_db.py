@@ -95,7 +95,7 @@ def _upload(pdf: bytes):
 
 @pytest.mark.django_db
 def test_nothing_signed_yet_is_refused(protocol_env, make_party, tournament, referee_user):
-    from tournaments.errors import ServiceError
+    from scoring.errors import ServiceError
 
     parties = make_round(make_party, tournament)
     with pytest.raises(ServiceError):

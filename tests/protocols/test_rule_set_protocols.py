@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from referee.services import give_fine, start_party
+from scoring.models import Pair, Party, Player, Round, Table
 from scoring.protocol_content import build_blank_data, build_protocol_data
 from scoring.protocol_services import countersign, protocol_pdf, sign_as_player
 from scoring.protocols import (
@@ -24,7 +25,6 @@ from scoring.protocols import (
 )
 from scoring.protocols.sample import sample_protocol
 from scoring.services import record_deal
-from tournaments.models import Pair, Party, Player, Round, Table
 from tournaments.services import create_tournament
 
 from .conftest import page_count, pdf_text

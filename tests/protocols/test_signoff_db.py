@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-from referee.models import PartyEvent, Penalty
 from referee.services import cancel_penalty
-from scoring.models import Deal, Protocol, Signature
+from scoring.errors import ServiceError
+from scoring.models import Deal, PartyEvent, Penalty, Protocol, Signature
 from scoring.protocol_content import party_players
 from scoring.protocol_services import (
     PIN_ATTEMPTS,
@@ -18,7 +18,6 @@ from scoring.protocol_services import (
     sign_as_player,
 )
 from scoring.services import annul_deal, correct_deal, record_deal
-from tournaments.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

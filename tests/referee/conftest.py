@@ -43,7 +43,7 @@ def regs(tournament):
 
 @pytest.fixture
 def chief_user(make_user, tournament):
-    from tournaments.models import TournamentRole
+    from scoring.models import TournamentRole
 
     user = make_user("chief")
     TournamentRole.objects.create(tournament=tournament, user=user, role="chief")
@@ -52,7 +52,7 @@ def chief_user(make_user, tournament):
 
 @pytest.fixture
 def second_referee(make_user, tournament):
-    from tournaments.models import TournamentRole
+    from scoring.models import TournamentRole
 
     user = make_user("ref2")
     TournamentRole.objects.create(tournament=tournament, user=user, role="referee")
@@ -62,7 +62,7 @@ def second_referee(make_user, tournament):
 @pytest.fixture
 def other_tournament_referee(make_user):
     """A referee of another tournament."""
-    from tournaments.models import TournamentRole
+    from scoring.models import TournamentRole
     from tournaments.services import create_tournament
 
     other = create_tournament(name="Другой турнир", slug="other-cup", organizer=make_user())
@@ -84,7 +84,7 @@ def player_user(make_user, tournament):
 @pytest.fixture
 def table_referee(make_user, tournament):
     """A referee of the tournament assigned to table 2 only."""
-    from tournaments.models import TournamentRole
+    from scoring.models import TournamentRole
 
     user = make_user("table2-ref")
     role = TournamentRole.objects.create(tournament=tournament, user=user, role="referee")

@@ -8,10 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from referee.models import IdempotencyKey, Penalty, Ruling
 from referee.tasks import purge_idempotency_keys
-from scoring.models import Deal
-from tournaments.models import Party, TournamentRole
+from scoring.models import Deal, IdempotencyKey, Party, Penalty, Ruling, TournamentRole
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from referee.tasks import expire_party_clock, sweep_party_clocks
-from tournaments.models import Party
+from scoring.models import Party
 
 
 def _start_long_ago(party, minutes: int) -> None:

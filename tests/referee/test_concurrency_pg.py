@@ -14,10 +14,8 @@ from django.conf import settings
 from django.db import connection
 from rest_framework.test import APIClient
 
-from referee.models import PartyEvent, Penalty
-from scoring.models import Deal
+from scoring.models import Deal, Party, PartyEvent, Penalty
 from scoring.totals import party_totals
-from tournaments.models import Party
 
 pytestmark = [
     pytest.mark.postgres,

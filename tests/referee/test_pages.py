@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.models import Penalty, RefereeSettings, Ruling
-from scoring.models import Deal
-from tournaments.models import TournamentRole
+from scoring.models import Deal, Penalty, RefereeSettings, Ruling, TournamentRole
 
 pytestmark = pytest.mark.django_db
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from referee.models import PartyEvent, Penalty, RefereeSettings
 from referee.services import cancel_penalty, give_fine, give_warning
+from scoring.errors import ConflictError, ServiceError
+from scoring.models import Party, PartyEvent, Penalty, RefereeSettings
 from scoring.services import record_deal
 from scoring.totals import party_totals
-from tournaments.errors import ConflictError, ServiceError
-from tournaments.models import Party
 
 pytestmark = pytest.mark.django_db
 

@@ -10,11 +10,9 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from referee.models import PartyEvent, Penalty, Ruling
 from referee.services import give_fine
-from scoring.models import Deal
+from scoring.models import Deal, PartyEvent, Penalty, Ruling, TournamentRole
 from scoring.services import record_deal
-from tournaments.models import TournamentRole
 
 pytestmark = pytest.mark.django_db
 

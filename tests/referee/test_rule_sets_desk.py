@@ -13,11 +13,20 @@ import pytest
 from rest_framework.test import APIClient
 
 from referee import services
-from referee.models import Penalty, Ruling
 from scoring import services as scoring
-from scoring.models import Deal
+from scoring.models import (
+    Deal,
+    Pair,
+    Party,
+    Penalty,
+    Player,
+    Round,
+    Ruling,
+    Table,
+    Tournament,
+    TournamentRole,
+)
 from scoring.rules import get_rule_set
-from tournaments.models import Pair, Party, Player, Round, Table, Tournament, TournamentRole
 
 pytestmark = pytest.mark.django_db
 
@@ -629,7 +638,7 @@ def test_screen_of_a_singles_match_checks_in_players_and_a_finished_party_has_no
 def test_event_log_of_a_kozel_party_names_the_goat_and_each_players_points(desk):
     """The log of a game where every player scores for himself says who is the Goat and
     what each player scored, not pair sums."""
-    from referee.eventlog import describe_event
+    from scoring.eventlog import describe_event
 
     kozel = desk("kozel", players=4)
     kozel.deal(outcome="domino", went_out="a1", points={"b1": 3, "a2": 13, "b2": 5})

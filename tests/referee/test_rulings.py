@@ -8,14 +8,12 @@ import pytest
 from django.utils import timezone
 
 from referee import services
-from referee.models import PartyDesk, PartyEvent, Penalty, Ruling
 from referee.state import party_queryset, party_state
 from referee.tasks import flag_no_show, sweep_no_shows
-from scoring.models import Deal
+from scoring.errors import ServiceError
+from scoring.models import Deal, Pair, Party, PartyDesk, PartyEvent, Penalty, Player, Ruling
 from scoring.services import record_deal
 from scoring.totals import party_totals
-from tournaments.errors import ServiceError
-from tournaments.models import Pair, Party, Player
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from referee import tasks
-from referee.models import PartyDesk, PartyEvent
 from referee.services import check_in, pause_clock, resume_clock
-from tournaments.models import Party
+from scoring.models import Party, PartyDesk, PartyEvent
 
 
 @pytest.mark.parametrize(

@@ -7,13 +7,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from referee.models import AppendOnlyError, PartyEvent
 from referee.services import forfeit_party, mark_time_expired, start_party
-from scoring.models import Deal
+from scoring.errors import ConflictError, ServiceError
+from scoring.models import AppendOnlyError, Deal, Party, PartyEvent
 from scoring.services import annul_deal, correct_deal, record_deal
 from scoring.totals import party_totals
-from tournaments.errors import ConflictError, ServiceError
-from tournaments.models import Party
 
 pytestmark = pytest.mark.django_db
 

@@ -13,13 +13,11 @@ import itertools
 
 import pytest
 
-from referee.models import PartyEvent
 from referee.services import give_warning, mark_time_expired, start_party
-from scoring.models import Deal
+from scoring.models import Deal, Pair, Party, PartyEvent, Round, Table
 from scoring.results import standings_table
 from scoring.services import record_deal
 from scoring.totals import party_totals
-from tournaments.models import Pair, Party, Round, Table
 from tournaments.services import create_tournament, register_player
 
 pytestmark = pytest.mark.django_db

@@ -7,11 +7,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from referee.models import Penalty
-from scoring.models import Deal
+from scoring.models import Deal, Pair, Party, Penalty, Player, Regulations, Round, Table
 from scoring.results import load_party_results, standings_rows, standings_table
 from tests.tournaments.play import DOMINO
-from tournaments.models import Pair, Party, Player, Regulations, Round, Table
 from tournaments.services import create_tournament
 
 pytestmark = pytest.mark.django_db

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from referee.services import disqualify, forfeit_party
+from scoring.models import Pair, Party, Round
 from scoring.results import load_party_results, own_scores, standings_config, standings_table
 from scoring.rules import KozelTotals, RulesConfig
 from scoring.services import record_deal
@@ -21,7 +22,6 @@ from scoring.standings import (
     default_order,
 )
 from tests.scoring.test_worked_examples_services import kozel_party, standings
-from tournaments.models import Pair, Party, Round
 from tournaments.services import create_tournament, register_player
 
 R = PartyResult

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from scoring.models import Pair, Party, Player, Round, Tournament
 from tests.tournaments.play import play_round
-from tournaments.models import Pair, Party, Player, Round, Tournament
 from tournaments.services import create_tournament
 
 pytestmark = pytest.mark.django_db

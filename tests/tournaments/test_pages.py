@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring.models import Deal
+from scoring.models import Deal, Pair, Player, Table, Tournament
 from scoring.services import record_deal
-from tournaments.models import Pair, Player, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -154,7 +153,7 @@ def test_tournament_page_leads_to_the_referee_pages_and_signing_pins(
 ):
     """The organizer reaches the referees page, the overview and each player's signing PIN
     from the tournament page; a referee reaches his overview; a spectator none of them."""
-    from tournaments.models import Player
+    from scoring.models import Player
 
     player = Player.objects.create(tournament=tournament, name="Пётр Сидоров")
     url = f"/t/{tournament.slug}/"

@@ -7,10 +7,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from referee.models import Penalty
-from scoring.models import Signature
+from scoring.models import Penalty, Player, Signature, Tournament, TournamentRole
 from tests.tournaments.play import play
-from tournaments.models import Player, Tournament, TournamentRole
 
 pytestmark = pytest.mark.django_db
 
@@ -120,7 +118,7 @@ def test_protocols_waiting_for_my_signature_and_signing_from_the_area(client, fi
 
 
 def test_the_area_offers_no_one_elses_protocol(client, finished, make_party, make_user):
-    from tournaments.models import Pair
+    from scoring.models import Pair
 
     pairs = list(Pair.objects.filter(tournament=finished.round.tournament).order_by("id"))
     from referee.services import start_party

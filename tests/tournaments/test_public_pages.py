@@ -10,9 +10,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from referee.views import CSP
+from scoring.models import Pair, Party, Player, Round, Tournament
 from tests.tournaments.play import play_round
 from tournaments import rounds
-from tournaments.models import Pair, Party, Player, Round, Tournament
 from tournaments.public_views import RankChart
 
 pytestmark = pytest.mark.django_db
@@ -212,7 +212,7 @@ def test_each_page_can_be_switched_off(client, played, make_user, page):
 def test_the_people_running_the_tournament_see_switched_off_pages(
     client, played, organizer, make_user, role
 ):
-    from tournaments.models import TournamentRole
+    from scoring.models import TournamentRole
 
     Tournament.objects.filter(pk=played.pk).update(**{field: False for field in SWITCH.values()})
     user = organizer
@@ -307,7 +307,7 @@ def test_individual_tournament_pages(client, organizer):
     t = create_tournament(name="Личный", slug="solo", organizer=organizer, format="individual")
     for k in range(8):
         Player.objects.create(tournament=t, name=f"Участник {k}")
-    from tournaments.models import Table
+    from scoring.models import Table
 
     for n in (1, 2):
         Table.objects.create(tournament=t, number=n)

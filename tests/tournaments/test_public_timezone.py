@@ -10,10 +10,9 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
-from referee.models import Penalty
+from scoring.models import Penalty, Round, Tournament
+from scoring.timezones import TournamentTimeZoneMiddleware, activate_tournament_zone
 from tournaments.forms import TournamentForm
-from tournaments.models import Round, Tournament
-from tournaments.timezones import TournamentTimeZoneMiddleware, activate_tournament_zone
 
 pytestmark = pytest.mark.django_db
 

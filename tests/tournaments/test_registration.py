@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from tournaments.errors import ServiceError
+from scoring.errors import ServiceError
+from scoring.models import Pair, Player
 from tournaments.forms import RegulationsForm
-from tournaments.models import Pair, Player
 from tournaments.services import add_table, register_pair, register_player
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from scoring.models import Pair, Party, Round
 from tests.tournaments.play import play_round
-from tournaments.models import Pair, Party, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -179,8 +179,8 @@ def test_public_pages_refresh_while_a_round_is_played(client, tournament):
      ("organizer", True)],
 )
 def test_round_permissions_matrix(client, tournament, organizer, make_user, role, can_drive):
+    from scoring.models import TournamentRole
     from tournaments import rounds
-    from tournaments.models import TournamentRole
 
     rnd = rounds.create_round(tournament.pk)
     if role == "organizer":

@@ -6,11 +6,11 @@ import itertools
 
 import pytest
 
+from scoring.errors import ServiceError
+from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tournament
 from scoring.results import standings_table
 from tests.tournaments.play import play, play_round
 from tournaments import rounds
-from tournaments.errors import ServiceError
-from tournaments.models import Pair, Party, Player, Regulations, Round, Table, Tournament
 from tournaments.services import create_tournament, withdraw_pair, withdraw_player
 
 pytestmark = pytest.mark.django_db

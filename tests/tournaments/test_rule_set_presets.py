@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from scoring.errors import ServiceError
+from scoring.models import GAME_SETTINGS, Pair, Player, Regulations, Round, Tournament
 from scoring.rules import RULE_SETS, get_rule_set
-from tournaments.errors import ServiceError
-from tournaments.models import GAME_SETTINGS, Pair, Player, Regulations, Round, Tournament
 from tournaments.services import create_tournament, update_regulations, update_tournament
 
 pytestmark = pytest.mark.django_db

@@ -11,10 +11,10 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from scoring.errors import ServiceError
+from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tournament
 from tournaments import rounds
 from tournaments.draws import load_history
-from tournaments.errors import ServiceError
-from tournaments.models import Pair, Party, Player, Regulations, Round, Table, Tournament
 from tournaments.pairing import PlayerEntrant, free_for_all_draw, get_generator
 from tournaments.services import create_tournament, register_pair, register_player
 from tournaments.transfer.roster import import_roster, template_file

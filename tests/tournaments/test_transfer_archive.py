@@ -17,7 +17,6 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.urls import reverse
 
-from referee.models import PartyEvent, Penalty
 from referee.services import (
     cancel_penalty,
     check_in,
@@ -26,22 +25,25 @@ from referee.services import (
     rule_out_of_turn,
     save_referee_settings,
 )
-from scoring.models import Deal, Protocol
-from scoring.protocol_services import countersign, look_up, record_refusal, verify_upload
-from scoring.services import correct_deal, record_deal
-from tests.tournaments.play import play_round
-from tournaments import rounds
-from tournaments.models import (
+from scoring.models import (
     GAME_SETTINGS,
+    Deal,
     Pair,
     Party,
+    PartyEvent,
+    Penalty,
     Player,
+    Protocol,
     Regulations,
     Round,
     Table,
     Tournament,
     TournamentRole,
 )
+from scoring.protocol_services import countersign, look_up, record_refusal, verify_upload
+from scoring.services import correct_deal, record_deal
+from tests.tournaments.play import play_round
+from tournaments import rounds
 from tournaments.services import create_tournament, register_player, withdraw_pair
 from tournaments.transfer import archive, exports, sheets
 from tournaments.transfer.archive import ArchiveError, import_tournament

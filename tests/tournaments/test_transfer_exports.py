@@ -11,9 +11,9 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from referee.services import give_fine, start_party
+from scoring.models import Party, Regulations, Round, Tournament
 from scoring.services import record_deal
 from tests.tournaments.play import play
-from tournaments.models import Party, Regulations, Round, Tournament
 from tournaments.transfer import exports, sheets
 
 pytestmark = pytest.mark.django_db

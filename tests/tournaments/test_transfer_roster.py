@@ -11,7 +11,7 @@ from django.urls import reverse
 from openpyxl import Workbook, load_workbook
 from rest_framework.test import APIClient
 
-from tournaments.models import Pair, Player, Tournament
+from scoring.models import Pair, Player, Tournament
 from tournaments.services import create_tournament
 from tournaments.transfer.roster import import_roster, name_key
 

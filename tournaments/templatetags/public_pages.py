@@ -8,8 +8,8 @@ from django import template
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import permissions
-from tournaments.models import Tournament
+from scoring import permissions
+from scoring.models import Tournament
 
 register = template.Library()
 

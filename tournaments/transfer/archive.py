@@ -54,15 +54,24 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.models import IdempotencyKey, PartyDesk, PartyEvent, Penalty, RefereeSettings, Ruling
-from scoring.models import Deal, PrintJob, Protocol, Signature, SigningPin
-from tournaments.errors import ServiceError
-from tournaments.models import (
+from scoring.errors import ServiceError
+from scoring.models import (
+    Deal,
+    IdempotencyKey,
     Pair,
     Party,
+    PartyDesk,
+    PartyEvent,
+    Penalty,
     Player,
+    PrintJob,
+    Protocol,
+    RefereeSettings,
     Regulations,
     Round,
+    Ruling,
+    Signature,
+    SigningPin,
     Table,
     Tournament,
     TournamentRole,

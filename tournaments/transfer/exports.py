@@ -19,6 +19,7 @@ from django.db.models import QuerySet
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from scoring.models import Pair, Party, Player, Round, Tournament
 from scoring.protocol_content import (
     deal_lines,
     party_games,
@@ -28,7 +29,6 @@ from scoring.protocol_content import (
 )
 from scoring.results import standings_table
 from scoring.totals import party_totals
-from tournaments.models import Pair, Party, Player, Round, Tournament
 from tournaments.transfer.sheets import Cell, Sheet
 
 EXPORTS = ("standings", "results", "deals")

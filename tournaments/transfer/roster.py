@@ -30,8 +30,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments.errors import ServiceError
-from tournaments.models import Player, Tournament
+from scoring.errors import ServiceError
+from scoring.models import Player, Tournament
 from tournaments.services import register_pair, register_player, registers_sides
 from tournaments.transfer.sheets import SheetError, read_rows, table_bytes
 

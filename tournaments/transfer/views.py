@@ -16,8 +16,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournaments import permissions
-from tournaments.models import Round, Tournament
+from scoring import permissions
+from scoring.models import Round, Tournament
 from tournaments.services import registers_sides
 from tournaments.transfer import archive, exports, roster
 from tournaments.transfer.sheets import CONTENT_TYPES, size_error

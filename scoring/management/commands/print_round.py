@@ -8,9 +8,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.models import PrintJob
+from scoring.models import PrintJob, Round
 from scoring.printing import render_round, round_items
-from tournaments.models import Round
 
 
 class Command(BaseCommand):

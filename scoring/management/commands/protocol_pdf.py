@@ -8,8 +8,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.locking import current_protocol
+from scoring.models import PARTY_RELATED, Party
 from scoring.protocol_services import protocol_pdf
-from tournaments.models import PARTY_RELATED, Party
 
 
 class Command(BaseCommand):

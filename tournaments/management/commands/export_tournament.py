@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.models import Tournament
+from scoring.models import Tournament
 from tournaments.transfer.archive import ArchiveError, export_bytes, summary
 
 

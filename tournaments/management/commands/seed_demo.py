@@ -20,9 +20,9 @@ from django.db import transaction
 from referee import services as referee_services
 from scoring import services as scoring_services
 from scoring.demo import sign_demo_protocols
+from scoring.models import Pair, Party, Player, Table, Tournament, TournamentRole
 from scoring.standings import default_order
 from tournaments import rounds
-from tournaments.models import Pair, Party, Player, Table, Tournament, TournamentRole
 from tournaments.services import add_table, create_tournament, register_player
 
 DEMO_SLUG = "demo-cup"

@@ -1,4 +1,4 @@
-"""Penalties, rulings, the party desk and the append-only party event log of referees."""
+"""Penalties, rulings, the party desk, idempotency keys and the append-only party event log."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ class Penalty(RefereeRecord):
         AWARD = "award", _("Awarded to the opponents")
 
     party = models.ForeignKey(
-        "tournaments.Party",
+        "scoring.Party",
         verbose_name=_("party"),
         on_delete=models.CASCADE,
         related_name="penalties",
@@ -79,7 +79,7 @@ class Penalty(RefereeRecord):
         choices=SIDE_CHOICES,
     )
     player = models.ForeignKey(
-        "tournaments.Player",
+        "scoring.Player",
         verbose_name=_("player"),
         null=True,
         blank=True,
@@ -101,6 +101,7 @@ class Penalty(RefereeRecord):
     cancelled = models.BooleanField(_("cancelled"), default=False)
 
     class Meta(RefereeRecord.Meta):
+        db_table = "referee_penalty"
         verbose_name = _("penalty")
         verbose_name_plural = _("penalties")
 
@@ -116,7 +117,7 @@ class PartyEvent(models.Model):
     """One entry of a party's append-only event log: who, when, what, why."""
 
     party = models.ForeignKey(
-        "tournaments.Party",
+        "scoring.Party",
         verbose_name=_("party"),
         on_delete=models.CASCADE,
         related_name="events",
@@ -136,6 +137,7 @@ class PartyEvent(models.Model):
     reason = models.CharField(_("why"), max_length=300, blank=True)
 
     class Meta:
+        db_table = "referee_partyevent"
         verbose_name = _("party event")
         verbose_name_plural = _("party events")
         ordering = ["party_id", "seq"]  # by the column: no join to the party
@@ -159,7 +161,7 @@ class PartyEvent(models.Model):
     @property
     def summary(self) -> str:
         """What the event did, in one line of the user's language."""
-        from referee.eventlog import describe_event
+        from scoring.eventlog import describe_event
 
         return describe_event(self.kind, self.data or {})
 
@@ -172,7 +174,7 @@ class RefereeSettings(models.Model):
         UDL = "udl", _("Universal Domino League: the second slow play pays the opponent")
 
     tournament = models.OneToOneField(
-        "tournaments.Tournament",
+        "scoring.Tournament",
         verbose_name=_("tournament"),
         on_delete=models.CASCADE,
         related_name="referee_settings",
@@ -187,6 +189,7 @@ class RefereeSettings(models.Model):
     )
 
     class Meta:
+        db_table = "referee_refereesettings"
         verbose_name = _("referee settings")
         verbose_name_plural = _("referee settings")
 
@@ -198,7 +201,7 @@ class PartyDesk(models.Model):
     """The referee's notes about one party: who checked in, and a raised no-show candidate."""
 
     party = models.OneToOneField(
-        "tournaments.Party",
+        "scoring.Party",
         verbose_name=_("party"),
         on_delete=models.CASCADE,
         primary_key=True,
@@ -212,6 +215,7 @@ class PartyDesk(models.Model):
     no_show_sides = models.CharField(_("absent pairs"), max_length=2, blank=True)
 
     class Meta:
+        db_table = "referee_partydesk"
         verbose_name = _("party desk")
         verbose_name_plural = _("party desks")
 
@@ -245,7 +249,7 @@ class Ruling(RefereeRecord):
         TOURNAMENT = "tournament", _("From the tournament")
 
     party = models.ForeignKey(
-        "tournaments.Party",
+        "scoring.Party",
         verbose_name=_("party"),
         on_delete=models.CASCADE,
         related_name="rulings",
@@ -258,7 +262,7 @@ class Ruling(RefereeRecord):
     )
     seat = models.CharField(_("player's seat"), max_length=2, blank=True)
     player = models.ForeignKey(
-        "tournaments.Player",
+        "scoring.Player",
         verbose_name=_("player"),
         null=True,
         blank=True,
@@ -287,6 +291,7 @@ class Ruling(RefereeRecord):
     )
 
     class Meta(RefereeRecord.Meta):
+        db_table = "referee_ruling"
         verbose_name = _("ruling")
         verbose_name_plural = _("rulings")
 
@@ -307,6 +312,7 @@ class IdempotencyKey(models.Model):
     created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
 
     class Meta:
+        db_table = "referee_idempotencykey"
         verbose_name = _("idempotency key")
         verbose_name_plural = _("idempotency keys")
         constraints = [

@@ -8,7 +8,7 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.models import PartyEvent
+from scoring.models import PartyEvent
 from scoring.rules import SEATS
 
 
@@ -80,9 +80,7 @@ def _label(choices: Any, value: object) -> str:
 
 def describe_event(kind: str, data: dict[str, Any]) -> str:
     """One line, in the user's language, saying what an event of the log did."""
-    from referee.models import Penalty, Ruling
-    from scoring.models import Deal
-    from tournaments.models import Party
+    from scoring.models import Deal, Party, Penalty, Ruling
 
     d = {**data}
     who = d.get("player") or _("pair %(side)s") % {"side": _side(d.get("side"))}

@@ -7,7 +7,7 @@ from typing import Any
 from django.db import connections, router
 from django.db.models import QuerySet
 
-from tournaments.models import Party, Round, Tournament, TournamentRole
+from scoring.models import Party, Round, Tournament, TournamentRole
 
 
 def roles_in(user: Any, tournament: Tournament) -> set[str]:
@@ -39,7 +39,7 @@ def _roles_of(user_id: int, tournament_id: int) -> set[str]:
 def can_create_tournament(user: Any) -> bool:
     """Organizers (users with the add-tournament permission) create tournaments."""
     return bool(getattr(user, "is_authenticated", False)) and user.has_perm(
-        "tournaments.add_tournament"
+        "scoring.add_tournament"
     )
 
 

@@ -26,7 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
-from referee.models import IdempotencyKey
+from scoring.models import IdempotencyKey
 
 HEADER = "Idempotency-Key"
 HEADERS = (HEADER, "X-Idempotency-Key")

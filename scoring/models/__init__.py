@@ -1,0 +1,60 @@
+"""The record of every event: tournaments, entrants, rounds, parties and what happened in them.
+
+Every model of the project lives here (the lowest Django layer); tables keep the names of the
+apps they were first created in.
+"""
+
+from .deals import MAX_DEAL_POINTS, Deal
+from .entrants import Pair, Player, Table
+from .event import GAME_SETTINGS, Regulations, Tournament, TournamentRole, new_access_token
+from .party import PARTY_RELATED, Party, Round
+from .protocols import (
+    PrintJob,
+    Protocol,
+    Signature,
+    SigningPin,
+    print_upload_to,
+    protocol_upload_to,
+)
+from .referee import (
+    SIDE_CHOICES,
+    AppendOnlyError,
+    IdempotencyKey,
+    PartyDesk,
+    PartyEvent,
+    Penalty,
+    RefereeRecord,
+    RefereeSettings,
+    Ruling,
+)
+
+__all__ = [
+    "GAME_SETTINGS",
+    "MAX_DEAL_POINTS",
+    "PARTY_RELATED",
+    "SIDE_CHOICES",
+    "AppendOnlyError",
+    "Deal",
+    "IdempotencyKey",
+    "Pair",
+    "Party",
+    "PartyDesk",
+    "PartyEvent",
+    "Penalty",
+    "Player",
+    "PrintJob",
+    "Protocol",
+    "RefereeRecord",
+    "RefereeSettings",
+    "Regulations",
+    "Round",
+    "Ruling",
+    "Signature",
+    "SigningPin",
+    "Table",
+    "Tournament",
+    "TournamentRole",
+    "new_access_token",
+    "print_upload_to",
+    "protocol_upload_to",
+]
