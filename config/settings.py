@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django_htmx",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -60,7 +61,15 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "config.middleware.ContentSecurityPolicyMiddleware",
 ]
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'"
+)
+"""One policy for every HTML response: no inline script or style, nothing from elsewhere."""
 
 ROOT_URLCONF = "config.urls"
 
@@ -150,8 +159,8 @@ CELERY_TIMEZONE = TIME_ZONE
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://"
 CELERY_BEAT_SCHEDULE = {
-    "sweep-party-clocks": {"task": "referee.tasks.sweep_party_clocks", "schedule": 15.0},
-    "sweep-no-shows": {"task": "referee.tasks.sweep_no_shows", "schedule": 30.0},
+    "sweep-party-clocks": {"task": "referee.tasks.sweep_party_clocks", "schedule": 5.0},
+    "sweep-no-shows": {"task": "referee.tasks.sweep_no_shows", "schedule": 10.0},
     "purge-idempotency-keys": {
         "task": "referee.tasks.purge_idempotency_keys",
         "schedule": 3600.0,

@@ -93,30 +93,7 @@ def start_party(party_id: int, *, actor: Any = None, expected_version: int | Non
         Round.objects.filter(pk=rnd.pk).update(status=Round.Status.IN_PROGRESS)
     bump_version(party, status=Party.Status.IN_PROGRESS, started_at=now)
     append_event(party, "party_started", actor=actor, data={"at": now.isoformat()})
-    _schedule_expiry(party)
-    _schedule_no_show_check(party)
     return party
-
-
-def _schedule_expiry(party: Party) -> None:
-    """After commit, ask the worker to mark the party when its time runs out."""
-    from referee.tasks import expire_party_clock
-
-    seconds = max(0, int(party.seconds_left())) + 1
-    transaction.on_commit(
-        lambda: expire_party_clock.apply_async(args=[party.pk], countdown=seconds)
-    )
-
-
-def _schedule_no_show_check(party: Party) -> None:
-    """After commit, ask the worker to look for a no-show when the regulations' wait is over."""
-    from referee.tasks import flag_no_show
-
-    due = no_show_due_at(party)
-    if due is None:
-        return
-    seconds = max(0, int((due - timezone.now()).total_seconds())) + 1
-    transaction.on_commit(lambda: flag_no_show.apply_async(args=[party.pk], countdown=seconds))
 
 
 @transaction.atomic
@@ -161,7 +138,6 @@ def resume_clock(
         reason=(reason or "").strip(),
         data={"paused_seconds": round(paused, 1)},
     )
-    _schedule_expiry(party)
     return party
 
 

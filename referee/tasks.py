@@ -3,24 +3,22 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import OperationalError
 from django.db.models import Q
 from django.utils import timezone
 
 from referee import services
+from scoring.background import RecordTask
 from scoring.models import Party, Round
 
 
-@shared_task(
-    acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5
-)
+@shared_task(base=RecordTask)
 def expire_party_clock(party_id: int) -> bool:
     """Mark one party's time as run out if it has (safe to run any number of times)."""
     party = services.mark_time_expired(party_id)
     return party.time_expired_at is not None
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+@shared_task(base=RecordTask)
 def sweep_party_clocks() -> list[int]:
     """Find running parties whose time ran out and mark them (the beat runs this often)."""
     marked = []
@@ -33,15 +31,13 @@ def sweep_party_clocks() -> list[int]:
     return marked
 
 
-@shared_task(
-    acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5
-)
+@shared_task(base=RecordTask)
 def flag_no_show(party_id: int) -> bool:
     """Raise a no-show candidate for one party if a pair is still absent (idempotent)."""
     return services.raise_no_show(party_id)
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+@shared_task(base=RecordTask)
 def sweep_no_shows() -> list[int]:
     """Raise no-show candidates of every party whose wait is over (the beat runs this often)."""
     waiting = (
@@ -62,7 +58,7 @@ def sweep_no_shows() -> list[int]:
     return raised
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+@shared_task(base=RecordTask)
 def purge_idempotency_keys() -> int:
     """Forget stored responses of Idempotency-Keys older than their lifetime."""
     from scoring.idempotency import purge_expired

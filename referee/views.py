@@ -8,8 +8,6 @@ serializers and services as the API. No inline script or style: a strict CSP hol
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -39,14 +37,12 @@ from referee.serializers import (
 from scoring import permissions
 from scoring.errors import ServiceError, translate_engine_error
 from scoring.models import Deal, Party, Penalty, RefereeSettings, Ruling, TournamentRole
+from scoring.models.event_text import describe_event
 from scoring.rules import SEATS, RulesConfig, RuleSet
 from scoring.rules.allfives import MAX_PLAY_POINTS
 from scoring.timezones import activate_tournament_zone
+from scoring.web import page_or_fragment, vary_on_htmx
 
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'"
-)
 TILES = [(f"{low}-{high}", low, high) for low, high in ALL_TILES]
 PLAY_VALUES = range(5, MAX_PLAY_POINTS + 1, 5)
 """The buttons of a scoring play (All Fives, UDL): +5 … +45."""
@@ -60,23 +56,6 @@ class FreshIds(dict):
     def __missing__(self, key: str) -> str:
         self[key] = uuid.uuid4().hex
         return self[key]
-
-
-def strict_csp(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Serve the page with a Content-Security-Policy that allows no inline code."""
-
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        response = view(request, *args, **kwargs)
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        return response
-
-    return wrapped
-
-
-def _is_htmx(request: HttpRequest) -> bool:
-    """Whether htmx sent the request (it swaps the answer into the page)."""
-    return request.headers.get("HX-Request") == "true"
 
 
 def _login_first(request: HttpRequest) -> HttpResponse | None:
@@ -308,14 +287,12 @@ def _answer(
     request: HttpRequest, party_id: int, *, done: str = "", error: str = "", code: int = 200
 ) -> HttpResponse:
     """After an action: the panel for htmx; else a redirect, or the page with the error."""
-    if not _is_htmx(request) and not error:
+    if not request.htmx and not error:
         messages.success(request, done)
-        return redirect("referee:party", pk=party_id)
+        return vary_on_htmx(redirect("referee:party", pk=party_id))
     party = state.party_queryset().get(pk=party_id)
     context = panel_context(request, party, done=done, error=error)
-    if _is_htmx(request):
-        return render(request, "referee/_panel.html", context)
-    return render(request, "referee/party.html", context, status=code)
+    return page_or_fragment(request, "referee/party.html", "referee/_panel.html", context, code)
 
 
 def _perform(
@@ -332,10 +309,10 @@ def _perform(
     except ServiceError as err:
         return _answer(request, party.pk, error=str(err.message), code=err.status_code)
     latest = party.events.order_by("-seq").first()
-    return _answer(request, party.pk, done=latest.summary if latest else _("Done."))
+    done = describe_event(latest.kind, latest.data or {}) if latest else _("Done.")
+    return _answer(request, party.pk, done=done)
 
 
-@strict_csp
 @require_GET
 def party_screen(request: HttpRequest, pk: int) -> HttpResponse:
     """The referee's screen of one party."""
@@ -345,7 +322,6 @@ def party_screen(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "referee/party.html", panel_context(request, party))
 
 
-@strict_csp
 @require_GET
 def party_status(request: HttpRequest, pk: int) -> HttpResponse:
     """The scoreboard fragment the party screen polls."""
@@ -363,7 +339,6 @@ def party_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     return _perform(request, party, input_class)
 
 
-@strict_csp
 def deal_correct(request: HttpRequest, pk: int) -> HttpResponse:
     """Correct a recorded deal, with a reason (the chief corrects anyone's)."""
     if (login := _login_first(request)) is not None:
@@ -442,7 +417,6 @@ def tiles_preview(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "referee/_tiles_sum.html", context)
 
 
-@strict_csp
 @require_GET
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
     """Every party of the current round the referee runs, refreshed in place."""
@@ -452,10 +426,10 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
     activate_tournament_zone(tournament)
     number = request.GET.get("round")
     data = state.overview(request.user, tournament, int(number) if number else None)
-    template = "referee/_overview.html" if _is_htmx(request) else "referee/overview.html"
-    return render(
+    return page_or_fragment(
         request,
-        template,
+        "referee/overview.html",
+        "referee/_overview.html",
         {
             "tournament": tournament,
             "o": data,
@@ -464,7 +438,6 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@strict_csp
 def referees(request: HttpRequest, slug: str) -> HttpResponse:
     """Organizers assign referees (optionally to tables) and set the penalty rules."""
     if (login := _login_first(request)) is not None:

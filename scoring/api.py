@@ -22,6 +22,7 @@ from scoring import permissions, printing, protocol_services
 from scoring.idempotency import IdempotentMixin
 from scoring.locking import current_protocol
 from scoring.models import PARTY_RELATED, Party, PrintJob, Protocol
+from scoring.permissions import visible_tournaments
 from scoring.serializers import (
     CountersignInput,
     PartyProtocolSerializer,
@@ -35,7 +36,6 @@ from scoring.serializers import (
     party_protocol_data,
 )
 from scoring.views import pdf_response
-from tournaments.api import visible_tournaments
 
 PDF_RESPONSE = {(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY)}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from scoring.models import Party, Round, Tournament, TournamentRole
 
@@ -221,3 +221,14 @@ def can_download_tournament(user: Any, tournament: Tournament) -> bool:
 def can_import_tournament(user: Any) -> bool:
     """Whoever may create tournaments imports one from a tournament file."""
     return can_create_tournament(user)
+
+
+def visible_tournaments(user: object) -> QuerySet[Tournament]:
+    """Tournaments the user may read through the API."""
+    qs = Tournament.objects.all()
+    if getattr(user, "is_superuser", False):
+        return qs
+    visible = Q(public=True)
+    if getattr(user, "is_authenticated", False):
+        visible |= Q(roles__user=user) | Q(players__user=user)
+    return qs.filter(visible).distinct()

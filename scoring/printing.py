@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+from celery import shared_task
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
@@ -22,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import permissions
+from scoring.background import RecordTask
 from scoring.errors import ServiceError
 from scoring.identity import installation_signer
 from scoring.models import PARTY_RELATED, Party, PrintJob, Protocol, Round
@@ -94,8 +96,6 @@ def _check_kind(kind: str) -> str:
 @transaction.atomic
 def request_print_job(round_id: int, kind: str, *, actor: Any) -> PrintJob:
     """Reuse a print of the same input, or queue a new one after this transaction commits."""
-    from scoring.tasks import render_print_job
-
     _check_kind(kind)
     rnd = Round.objects.select_for_update(of=("self",)).filter(pk=round_id).order_by().first()
     if rnd is None:
@@ -121,7 +121,7 @@ def request_print_job(round_id: int, kind: str, *, actor: Any) -> PrintJob:
         round=rnd, kind=kind, cache_key=key, total=len(items), skipped=skipped,
         requested_by=actor if getattr(actor, "is_authenticated", False) else None,
         expires_at=now + timedelta(hours=settings.PRINT_JOB_HOURS))
-    render_print_job.delay_on_commit(job.pk)
+    render_print_job.queue(job.pk)
     return job
 
 
@@ -166,3 +166,10 @@ def purge_expired_jobs(now: Any = None) -> int:
         job.delete()
         count += 1
     return count
+
+
+@shared_task(base=RecordTask, name="scoring.tasks.render_print_job")
+def render_print_job(job_id: int) -> str:
+    """Render one round print job (idempotent: a finished job is left as it is)."""
+    job = run_print_job(job_id)
+    return job.status if job is not None else "missing"

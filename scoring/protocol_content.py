@@ -36,9 +36,8 @@ from scoring.protocols import (
 )
 from scoring.results import FORFEIT_REASONS
 from scoring.rules import EXTRA_DEAL, Kozel, KozelTotals, MatchTotals, Totals, get_rule_set
-from scoring.services import deals_after
 from scoring.standings import PartyResult, Tally
-from scoring.totals import compute_party_totals
+from scoring.totals import compute_party_totals, deals_after
 
 
 def party_players(party: Party) -> list[tuple[str, Player]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
@@ -23,7 +22,7 @@ from scoring.rules import (
     by_party_side,
     get_rule_set,
 )
-from scoring.totals import DealRow, party_rows, party_totals
+from scoring.totals import DealRow, deals_after, party_rows, party_totals
 
 
 def _score(party: Party, facts: DealFacts) -> Any:
@@ -74,20 +73,6 @@ def _store_score(deal: Deal, score: Any) -> None:
     deal.carry = score.carry
     deal.play_points = score.play_points
     deal.game = score.game
-
-
-def deals_after(rows: Sequence[Any], moment: Any, game: int | None = None) -> int:
-    """Deals (not annulled) among ``rows`` recorded after ``moment``, of ``game`` when given."""
-    if moment is None:
-        return 0
-    return sum(
-        1
-        for row in rows
-        if row.outcome != Deal.Outcome.ANNULLED
-        and row.recorded_at is not None
-        and row.recorded_at > moment
-        and (game is None or row.game == game)
-    )
 
 
 def expiry_moment(party: Party, seconds_left: float | None = None) -> Any:

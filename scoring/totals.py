@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from scoring.models import Deal, Penalty
 from scoring.rules import DealScore, FineFact, RulesConfig, Totals, get_rule_set
 
 
@@ -105,7 +106,6 @@ def compute_party_totals(
 
 def party_rows(party: Any) -> tuple[list[Any], list[Any]]:
     """A party's deals and fines: as prefetched on it, else plain rows (two queries)."""
-    from scoring.models import Deal, Penalty
 
     cached = getattr(party, "_prefetched_objects_cache", {})
     if "deals" in cached and "penalties" in cached:
@@ -137,4 +137,18 @@ def party_totals(party: Any, rows: tuple[list[Any], list[Any]] | None = None) ->
         end_reason=party.end_reason,
         winner=party.winner,
         game=party.game,
+    )
+
+
+def deals_after(rows: Sequence[Any], moment: Any, game: int | None = None) -> int:
+    """Deals (not annulled) among ``rows`` recorded after ``moment``, of ``game`` when given."""
+    if moment is None:
+        return 0
+    return sum(
+        1
+        for row in rows
+        if row.outcome != Deal.Outcome.ANNULLED
+        and row.recorded_at is not None
+        and row.recorded_at > moment
+        and (game is None or row.game == game)
     )

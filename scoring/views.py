@@ -21,6 +21,7 @@ from scoring.locking import current_protocol
 from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Round
 from scoring.templatetags.protocols import section_context
 from scoring.timezones import activate_tournament_zone
+from scoring.web import page_or_fragment, vary_on_htmx
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 
@@ -51,11 +52,11 @@ def _after_sign_off(request: HttpRequest, party: Party, action: Any, done: str,
         action(party.pk, actor=request.user, **kwargs)
     except ServiceError as err:
         error = str(err.message)
-    if request.headers.get("HX-Request"):
+    if request.htmx:
         party.refresh_from_db()
         context = {**section_context(request, party), "error": error, "notice": "" if error
                    else done}
-        return render(request, "scoring/_protocol.html", context)
+        return vary_on_htmx(render(request, "scoring/_protocol.html", context))
     if error:
         messages.error(request, error)
     else:
@@ -178,10 +179,8 @@ def _job_for(request: HttpRequest, pk: int) -> PrintJob:
 def print_job(request: HttpRequest, pk: int) -> HttpResponse:
     """A print job's progress; htmx polls the partial until the PDF is ready."""
     job = _job_for(request, pk)
-    template = "scoring/_print_job.html" if request.headers.get("HX-Request") else (
-        "scoring/print_job.html")
-    return render(request, template, {"job": job, "round": job.round,
-                                      "tournament": job.round.tournament})
+    return page_or_fragment(request, "scoring/print_job.html", "scoring/_print_job.html",
+                            {"job": job, "round": job.round, "tournament": job.round.tournament})
 
 
 @login_required

@@ -35,7 +35,7 @@ from scoring.models import (
     Table,
     Tournament,
 )
-from scoring.permissions import managed_tournaments
+from scoring.permissions import managed_tournaments, visible_tournaments
 from scoring.results import StandingsTable, standings_table
 from scoring.standings import METRICS
 from scoring.totals import party_totals
@@ -53,18 +53,6 @@ from tournaments.services import (
     withdraw_pair,
     withdraw_player,
 )
-
-
-def visible_tournaments(user: object) -> QuerySet[Tournament]:
-    """Tournaments the user may read through the API."""
-    qs = Tournament.objects.all()
-    if getattr(user, "is_superuser", False):
-        return qs
-    visible = Q(public=True)
-    if getattr(user, "is_authenticated", False):
-        visible |= Q(roles__user=user) | Q(players__user=user)
-    return qs.filter(visible).distinct()
-
 
 REFUSED = {
     400: OpenApiResponse(

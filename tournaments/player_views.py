@@ -19,7 +19,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from referee.views import strict_csp
 from scoring import permissions
 from scoring.errors import ServiceError
 from scoring.models import Party, Player, Protocol, Tournament
@@ -114,7 +113,6 @@ def my_tournaments(request: HttpRequest) -> HttpResponse:
     return render(request, "player/mine.html", {"players": players})
 
 
-@strict_csp
 @login_required
 def tournament_area(request: HttpRequest, slug: str) -> HttpResponse:
     """The logged-in player's area in one tournament (404 for anyone who does not play)."""
@@ -125,7 +123,6 @@ def tournament_area(request: HttpRequest, slug: str) -> HttpResponse:
     return _area(request, tournament, player, via_link=False)
 
 
-@strict_csp
 def personal_area(request: HttpRequest, token: str) -> HttpResponse:
     """The player area through the player's personal link (no login)."""
     player = (
@@ -141,7 +138,6 @@ def personal_area(request: HttpRequest, token: str) -> HttpResponse:
     return _area(request, player.tournament, player, via_link=True)
 
 
-@strict_csp
 @login_required
 def personal_links(request: HttpRequest, slug: str) -> HttpResponse:
     """Organizers: every player's personal link with a QR code to print; renew one."""

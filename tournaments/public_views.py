@@ -26,7 +26,6 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from referee.views import strict_csp
 from scoring import permissions
 from scoring.models import Deal, Pair, Party, Penalty, Player, Round, Tournament
 from scoring.protocol_content import game_winners, party_games, tournament_layout
@@ -40,6 +39,7 @@ from scoring.results import (
 from scoring.rules import Totals
 from scoring.standings import PartyResult, compute_standings
 from scoring.totals import compute_party_totals, party_totals
+from scoring.web import vary_on_htmx
 from tournaments.draws import is_individual
 from tournaments.round_views import LIVE, PARTY_PLAYERS, _render, url_root
 from tournaments.views import _tournament_for
@@ -262,7 +262,6 @@ def _poll_seconds(tournament: Tournament, rnd: Round | None) -> int | None:
     return None
 
 
-@strict_csp
 def draw_map(request: HttpRequest, slug: str) -> HttpResponse:
     """The current round's draw as a table map: table number → pairs, with a QR per table.
 
@@ -273,19 +272,19 @@ def draw_map(request: HttpRequest, slug: str) -> HttpResponse:
     rnd = current_round(tournament)
     rows = map_tables(tournament, rnd) if rnd is not None else []
     state = draw_state(rnd, rows)
-    if request.headers.get("HX-Request") and "seen" in request.GET:
+    if request.htmx and "seen" in request.GET:
         if request.GET["seen"] != state:
             response = HttpResponse(status=204)
             response["HX-Refresh"] = "true"
-            return response
-        return render(request, "public/_draw_live.html", {"rows": rows})
-    return render(request, "public/draw.html", {
+            return vary_on_htmx(response)
+        return vary_on_htmx(render(request, "public/_draw_live.html", {"rows": rows}))
+    return vary_on_htmx(render(request, "public/draw.html", {
         "tournament": tournament,
         "round": rnd,
         "rows": _with_table_qr(tournament, rows),
         "state": state,
         "poll": _poll_seconds(tournament, rnd),
-    })
+    }))
 
 
 def table_party(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -401,7 +400,6 @@ def results_lines(
     return lines
 
 
-@strict_csp
 def results(request: HttpRequest, slug: str) -> HttpResponse:
     """The results of every round in one table: each entrant's party round by round."""
     tournament = public_tournament(request, slug, "results")
@@ -674,7 +672,6 @@ def _entrant_page(
     })
 
 
-@strict_csp
 def pair_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A registered pair's history and its standing round by round."""
     tournament = public_tournament(request, slug, "entrants")
@@ -686,7 +683,6 @@ def pair_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _entrant_page(request, tournament, pair, rows, per_player=False)
 
 
-@strict_csp
 def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A player's history (with each round's partner) and standing round by round."""
     tournament = public_tournament(request, slug, "entrants")
@@ -733,7 +729,6 @@ def _hall_seconds(request: HttpRequest) -> int:
     return min(max(seconds, 5), 300)
 
 
-@strict_csp
 def hall(request: HttpRequest, slug: str) -> HttpResponse:
     """The hall screen: the draw, the running parties with time left and the standings.
 

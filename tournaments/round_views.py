@@ -27,6 +27,7 @@ from scoring.errors import ServiceError
 from scoring.models import Pair, Party, Player, Round, Tournament
 from scoring.results import StandingsTable, standings_table
 from scoring.totals import party_totals
+from scoring.web import page_or_fragment
 from tournaments import rounds
 from tournaments.draws import is_individual, load_field
 from tournaments.forms import DrawEditForm, GenerateDrawForm, SwapTablesForm
@@ -57,8 +58,7 @@ def _render(
     request: HttpRequest, template: str, partial: str, context: dict[str, Any]
 ) -> HttpResponse:
     """The whole page, or only its self-refreshing part for an htmx request."""
-    name = partial if request.headers.get("HX-Request") else template
-    return render(request, name, context)
+    return page_or_fragment(request, template, partial, context)
 
 
 def round_list(request: HttpRequest, slug: str) -> HttpResponse:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import OperationalError
 
+from scoring.background import RecordTask
 from scoring.models import Tournament
 from scoring.results import standings_table
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+@shared_task(base=RecordTask)
 def warm_standings(tournament_id: int) -> int:
     """Compute and cache a tournament's standings (idempotent); return the number of lines.
 

@@ -158,12 +158,6 @@ class PartyEvent(models.Model):
         """Refuse: a logged event is never deleted."""
         raise AppendOnlyError("party events are append-only")
 
-    @property
-    def summary(self) -> str:
-        """What the event did, in one line of the user's language."""
-        from scoring.eventlog import describe_event
-
-        return describe_event(self.kind, self.data or {})
 
 
 class RefereeSettings(models.Model):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .metrics import METRICS
+
 Side = int | tuple[int, ...]
 
 
@@ -100,8 +102,6 @@ class StandingsConfig:
 
     def __post_init__(self) -> None:
         """Check the order against the known metrics."""
-        from .metrics import METRICS
-
         object.__setattr__(self, "order", tuple(self.order))
         unknown = [k for k in self.order if k not in METRICS]
         if unknown:

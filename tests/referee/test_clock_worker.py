@@ -6,6 +6,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from referee.tasks import expire_party_clock, sweep_party_clocks
@@ -62,9 +63,13 @@ def test_real_worker_runs_task_queued_after_commit(make_party, referee_user, rea
     from referee.services import start_party
 
     party = make_party()
-    start_party(party.pk, actor=referee_user)  # queues expire_party_clock after commit
+    start_party(party.pk, actor=referee_user)
     _start_long_ago(party, 41)
-    expire_party_clock.delay(party.pk)
+    with transaction.atomic():
+        expire_party_clock.queue(party.pk)  # sent only when this transaction commits
+        time.sleep(0.5)
+        party.refresh_from_db()
+        assert party.time_expired_at is None
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         party.refresh_from_db()

@@ -62,13 +62,18 @@ def test_finished_party_raises_no_candidate(party):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_resuming_the_clock_reschedules_its_expiry(party, referee_user, monkeypatch):
-    queued = []
-    monkeypatch.setattr(tasks.expire_party_clock, "apply_async",
-                        lambda args, countdown: queued.append((args, countdown)))
+def test_the_sweep_marks_a_resumed_clock_only_when_its_time_is_over(party, referee_user):
+    """The beat's sweep is the one mechanism: a pause moves the moment the time runs out."""
+    Party.objects.filter(pk=party.pk).update(started_at=timezone.now() - timedelta(minutes=39))
     pause_clock(party.pk, reason="dispute", actor=referee_user)
+    Party.objects.filter(pk=party.pk).update(paused_at=timezone.now() - timedelta(minutes=5))
     resume_clock(party.pk, actor=referee_user)
-    assert queued and queued[-1][0] == [party.pk] and queued[-1][1] > 60
+    assert tasks.sweep_party_clocks() == []  # one minute left, plus the five of the pause
+    party.refresh_from_db()
+    assert party.time_expired_at is None and 300 < party.seconds_left() <= 361
+    Party.objects.filter(pk=party.pk).update(started_at=party.started_at - timedelta(minutes=7))
+    assert tasks.sweep_party_clocks() == [party.pk]
+    assert tasks.sweep_party_clocks() == []  # marked once
 
 
 @pytest.mark.celery_worker
@@ -86,3 +91,14 @@ def test_real_worker_raises_no_show_candidates(make_party, real_worker):
     tasks.flag_no_show.delay(party.pk)  # raised once: a second run changes nothing
     time.sleep(1)
     assert PartyEvent.objects.filter(party=party, kind="no_show_candidate").count() == 1
+
+
+def test_every_task_is_a_record_task():
+    """One base: queued on commit, retried on a lost database, acknowledged late."""
+    from config.celery import app
+    from scoring.background import RecordTask
+
+    ours = {name: task for name, task in app.tasks.items()
+            if name.split(".")[0] in {"scoring", "referee", "tournaments"}}
+    assert len(ours) >= 7
+    assert all(isinstance(task, RecordTask) for task in ours.values()), sorted(ours)

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring import permissions
-from tournaments.api import visible_tournaments
+from scoring.permissions import visible_tournaments
 from tournaments.transfer.roster import RosterReport, import_roster
 from tournaments.transfer.sheets import size_error
 
