@@ -1,13 +1,20 @@
-"""The party's event log: appending (the caller holds the party's row lock)."""
+"""The party's event log: appending (the caller holds the party's row lock) and logging it.
+
+Every service that changes a party appends an event here, so this module's logger sees every
+change of the record (party, event number, kind, user) at INFO.
+"""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.db import connection
 from django.utils import timezone
 
 from scoring.models import PartyEvent
+
+logger = logging.getLogger(__name__)
 
 
 def append_event(
@@ -42,4 +49,6 @@ def append_event(
         event.pk, event.seq = cursor.fetchone()
     event._state.adding = False
     event._state.db = connection.alias
+    logger.info("party %s event %s: %s by user %s", event.party_id, event.seq, kind,
+                getattr(actor, "pk", None))
     return event

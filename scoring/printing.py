@@ -9,6 +9,7 @@ printed) that is queued, running or ready is reused instead of printing again.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -35,6 +36,8 @@ from scoring.protocols import (
     render_batch,
     sha256_hex,
 )
+
+logger = logging.getLogger(__name__)
 
 #: Bump when the layout of printed PDFs changes, so that older prints are not reused.
 PRINT_LAYOUT = "1"
@@ -122,6 +125,7 @@ def request_print_job(round_id: int, kind: str, *, actor: Any) -> PrintJob:
         requested_by=actor if getattr(actor, "is_authenticated", False) else None,
         expires_at=now + timedelta(hours=settings.PRINT_JOB_HOURS))
     render_print_job.queue(job.pk)
+    logger.info("print job %s queued: round %s, %s protocols, %s", job.pk, rnd.pk, len(items), kind)
     return job
 
 

@@ -10,6 +10,7 @@ signs it with the installation's key (PAdES), stores it with its SHA-256 and loc
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
 from dataclasses import dataclass
 from datetime import timedelta
@@ -50,6 +51,8 @@ from scoring.protocols import (
 from scoring.record import bump_version, lock_party
 
 PIN_PATTERN = re.compile(r"^\d{4,8}$")
+logger = logging.getLogger(__name__)
+
 PIN_ATTEMPTS = 5
 PIN_LOCK_MINUTES = 15
 SIGN_REASON = "Party protocol signed off by the players and the referee"
@@ -169,6 +172,8 @@ def _pin_error(player: Player, pin: str) -> str:
     if found.failed_attempts >= PIN_ATTEMPTS:
         found.failed_attempts = 0
         found.locked_until = timezone.now() + timedelta(minutes=PIN_LOCK_MINUTES)
+        logger.warning("signing PIN of player %s locked after %s wrong PINs", player.pk,
+                       PIN_ATTEMPTS)
     found.save(update_fields=["failed_attempts", "locked_until"])
     return _("Wrong PIN.")
 
