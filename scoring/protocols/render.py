@@ -10,16 +10,11 @@ milliseconds. Only the embedded DejaVu Sans is used, never a PDF base font.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
-import hashlib
 import io
-import json
 import threading
-import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import segno
 from reportlab import rl_config
@@ -28,7 +23,6 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from .data import (
-    EXTENSION_FIELDS,
     GAMES,
     KOZEL,
     SEATS,
@@ -39,6 +33,7 @@ from .data import (
     ProtocolSide,
     ProtocolSignature,
 )
+from .fingerprint import canonical_json, protocol_fingerprint
 from .fonts import BOLD, REGULAR, register_fonts
 
 __all__ = [
@@ -48,11 +43,6 @@ __all__ = [
     "render_blank",
     "render_protocol",
 ]
-
-#: Version of the canonical JSON behind the fingerprint; bump it if the form ever changes.
-FINGERPRINT_SCHEMA = "domino-protocol/1"
-#: Fields that only lead to the verification page or choose captions.
-_NOT_FINGERPRINTED = ("verify_url", "short_code", "labels", "language")
 
 PAGE_W, PAGE_H = A4
 MARGIN = 36.0
@@ -74,50 +64,6 @@ BLANK_DEAL_ROWS = 24
 BLANK_PENALTY_ROWS = 5
 MAX_WRAP_LINES = 4
 ELLIPSIS = "…"
-
-
-# --------------------------------------------------------------------------- fingerprint
-
-
-def _normalise(value: Any) -> Any:
-    if isinstance(value, str):
-        return unicodedata.normalize("NFC", value)
-    if isinstance(value, dict):
-        return {str(k): _normalise(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_normalise(v) for v in value]
-    return value
-
-
-def _drop_empty(values: dict[str, Any], names: Sequence[str]) -> None:
-    """Leave out the named fields while they are empty (a sport protocol has none of them)."""
-    for name in names:
-        if values.get(name) in (None, "", [], {}):
-            values.pop(name, None)
-
-
-def canonical_json(data: ProtocolData) -> bytes:
-    """Return the canonical UTF-8 JSON of the protocol's data that the fingerprint hashes.
-
-    Keys are sorted, strings NFC-normalised, and the verification link, short code and
-    captions are left out: they do not change what the protocol says. The fields of the other
-    games' score cards are left out while empty, so a sport protocol hashes as it always did.
-    """
-    payload = dataclasses.asdict(data)
-    for name in _NOT_FINGERPRINTED:
-        payload.pop(name, None)
-    _drop_empty(payload, EXTENSION_FIELDS["protocol"])
-    for deal in payload["deals"]:
-        _drop_empty(deal, EXTENSION_FIELDS["deal"])
-    payload["schema"] = FINGERPRINT_SCHEMA
-    text = json.dumps(_normalise(payload), sort_keys=True, ensure_ascii=False,
-                      separators=(",", ":"))
-    return text.encode("utf-8")
-
-
-def protocol_fingerprint(data: ProtocolData) -> str:
-    """Return the SHA-256 (hex) of the protocol's canonical data, as printed on the PDF."""
-    return hashlib.sha256(canonical_json(data)).hexdigest()
 
 
 # --------------------------------------------------------------------------- text helpers
