@@ -10,16 +10,12 @@ milliseconds. Only the embedded DejaVu Sans is used, never a PDF base font.
 from __future__ import annotations
 
 import contextlib
-import functools
 import io
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 
-import segno
 from reportlab import rl_config
 from reportlab.lib.pagesizes import A4
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from .data import (
@@ -35,6 +31,29 @@ from .data import (
 )
 from .fingerprint import canonical_json, protocol_fingerprint
 from .fonts import BOLD, REGULAR, register_fonts
+from .layout import (
+    CONTENT_W,
+    HEAD_FONT,
+    MARGIN,
+    PAGE_W,
+    ROW_FONT,
+    ROW_H,
+    TOP,
+    TOP_CONTINUED,
+    Block,
+    Page,
+    cell,
+    fit,
+    gap,
+    line_block,
+    paginate,
+    section_title,
+    table_header,
+    text_row,
+    text_width,
+    wrap,
+)
+from .qr import draw_qr
 
 __all__ = [
     "canonical_json",
@@ -44,290 +63,20 @@ __all__ = [
     "render_protocol",
 ]
 
-PAGE_W, PAGE_H = A4
-MARGIN = 36.0
-CONTENT_W = PAGE_W - 2 * MARGIN
-TOP = PAGE_H - 30.0
-TOP_CONTINUED = TOP - 22.0
-BOTTOM = 42.0
 QR_SIZE = 72.0
-#: A fixed QR mask: choosing the best of eight costs ~4 ms per code and any mask is valid.
-QR_MASK = 2
-
-SECTION_GAP = 7.0
-TITLE_H = 13.0
-ROW_H = 10.0
-ROW_FONT = 8.0
-HEAD_FONT = 7.5
 BLANK_ROW_H = 14.0
 BLANK_DEAL_ROWS = 24
 BLANK_PENALTY_ROWS = 5
-MAX_WRAP_LINES = 4
-ELLIPSIS = "…"
-
-
-# --------------------------------------------------------------------------- text helpers
-
-
-@functools.lru_cache(maxsize=8192)
-def _width(text: str, font: str, size: float) -> float:
-    return stringWidth(text, font, size)
-
-
-def _fit(text: str, font: str, size: float, width: float) -> str:
-    """Shorten ``text`` with an ellipsis so that it fits ``width``."""
-    if _width(text, font, size) <= width:
-        return text
-    lo, hi = 0, len(text)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if _width(text[:mid].rstrip() + ELLIPSIS, font, size) <= width:
-            lo = mid
-        else:
-            hi = mid - 1
-    return text[:lo].rstrip() + ELLIPSIS
-
-
-def _wrap(text: str, font: str, size: float, width: float,
-          max_lines: int = MAX_WRAP_LINES) -> list[str]:
-    """Break ``text`` into lines no wider than ``width`` (at most ``max_lines``)."""
-    text = " ".join(text.split())
-    if not text or _width(text, font, size) <= width:
-        return [text]
-    lines: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        candidate = f"{current} {word}" if current else word
-        if _width(candidate, font, size) <= width:
-            current = candidate
-            continue
-        if current:
-            lines.append(current)
-        # A single word wider than the column is cut into pieces.
-        while _width(word, font, size) > width and len(word) > 1:
-            cut = len(word) - 1
-            while cut > 1 and _width(word[:cut], font, size) > width:
-                cut -= 1
-            lines.append(word[:cut])
-            word = word[cut:]
-        current = word
-    if current:
-        lines.append(current)
-    if len(lines) > max_lines:
-        lines = lines[:max_lines]
-        lines[-1] = _fit(lines[-1] + ELLIPSIS, font, size, width)
-    return lines
-
-
-# --------------------------------------------------------------------------- page drawing
-
-
-class _Page:
-    """Collects one page's text, lines, shading and QR modules and draws them in one go."""
-
-    def __init__(self, canvas: Canvas) -> None:
-        self.canvas = canvas
-        self.text = canvas.beginText()
-        self.lines = canvas.beginPath()
-        self.shade = canvas.beginPath()
-        self.light = canvas.beginPath()
-        self.solid = canvas.beginPath()
-        self._font: tuple[str, float] | None = None
-        self._gray = 0.0
-        self._has = {"lines": False, "shade": False, "light": False, "solid": False}
-
-    def write(self, x: float, y: float, text: str, font: str = REGULAR,
-              size: float = ROW_FONT, align: str = "left", gray: float = 0.0) -> None:
-        """Write ``text`` with its baseline at ``y``; ``align`` is left, right or centre."""
-        if not text:
-            return
-        if align != "left":
-            w = _width(text, font, size)
-            x = x - w if align == "right" else x - w / 2
-        if self._font != (font, size):
-            self.text.setFont(font, size)
-            self._font = (font, size)
-        if gray != self._gray:
-            self.text.setFillGray(gray)
-            self._gray = gray
-        self.text.setTextOrigin(x, y)
-        # textLine, unlike textOut, does not measure the string; the origin is set per call.
-        self.text.textLine(text)
-
-    def hline(self, x1: float, x2: float, y: float) -> None:
-        """Add a horizontal rule."""
-        self.lines.moveTo(x1, y)
-        self.lines.lineTo(x2, y)
-        self._has["lines"] = True
-
-    def vline(self, x: float, y1: float, y2: float) -> None:
-        """Add a vertical rule."""
-        self.lines.moveTo(x, y1)
-        self.lines.lineTo(x, y2)
-        self._has["lines"] = True
-
-    def box(self, x: float, y: float, w: float, h: float) -> None:
-        """Add a rectangle outline."""
-        self.lines.rect(x, y, w, h)
-        self._has["lines"] = True
-
-    def shaded(self, x: float, y: float, w: float, h: float) -> None:
-        """Add a light grey background rectangle."""
-        self.shade.rect(x, y, w, h)
-        self._has["shade"] = True
-
-    def zebra(self, x: float, y: float, w: float, h: float) -> None:
-        """Add a very light background rectangle (alternate table rows)."""
-        self.light.rect(x, y, w, h)
-        self._has["light"] = True
-
-    def filled(self, x: float, y: float, w: float, h: float) -> None:
-        """Add a solid black rectangle (used for QR modules)."""
-        self.solid.rect(x, y, w, h)
-        self._has["solid"] = True
-
-    def finish(self) -> None:
-        """Draw everything collected, background first, and end the page."""
-        c = self.canvas
-        if self._has["light"]:
-            c.setFillGray(0.955)
-            c.drawPath(self.light, stroke=0, fill=1)
-        if self._has["shade"]:
-            c.setFillGray(0.88)
-            c.drawPath(self.shade, stroke=0, fill=1)
-        if self._has["light"] or self._has["shade"]:
-            c.setFillGray(0)
-        if self._has["solid"]:
-            c.drawPath(self.solid, stroke=0, fill=1)
-        if self._has["lines"]:
-            c.setLineWidth(0.5)
-            c.drawPath(self.lines, stroke=1, fill=0)
-        c.drawText(self.text)
-        c.showPage()
-
-
-@dataclass
-class _Block:
-    """A horizontal strip of the page: its height and how to draw it from a top edge."""
-
-    height: float
-    draw: Callable[[_Page, float], None]
-    keep_with_next: bool = False
-    repeat: list[_Block] | None = None  # drawn again at the top of a continuation page
-    is_gap: bool = False  # dropped when it would open a page
-
-
-def _gap(height: float = SECTION_GAP) -> _Block:
-    return _Block(height, lambda page, top: None, is_gap=True)
-
-
-def _paginate(blocks: list[_Block]) -> list[list[_Block]]:
-    pages: list[list[_Block]] = [[]]
-    y = TOP
-    i = 0
-    while i < len(blocks):
-        block = blocks[i]
-        need = block.height
-        j = i
-        while blocks[j].keep_with_next and j + 1 < len(blocks):
-            j += 1
-            need += blocks[j].height
-        if y - need < BOTTOM and pages[-1]:
-            pages.append([])
-            y = TOP_CONTINUED
-            if block.is_gap:
-                i += 1  # no gap at the top of a page
-                continue
-            for repeated in block.repeat or ():
-                pages[-1].append(repeated)
-                y -= repeated.height
-        pages[-1].append(block)
-        y -= block.height
-        i += 1
-    return pages
-
-
-def _qr_rectangles(matrix: Sequence[Sequence[int]]) -> list[tuple[int, int, int, int]]:
-    """Cover the dark modules with rectangles ``(column, row, width, height)``.
-
-    Horizontal runs of dark modules are merged with identical runs in the rows below, which
-    roughly halves the number of rectangles (and of numbers reportlab has to format).
-    """
-    open_runs: dict[tuple[int, int], int] = {}  # (start, end) -> first row
-    rects: list[tuple[int, int, int, int]] = []
-    n = len(matrix)
-    for r in range(n + 1):
-        runs: set[tuple[int, int]] = set()
-        if r < n:
-            row = matrix[r]
-            c = 0
-            while c < n:
-                if row[c]:
-                    start = c
-                    while c < n and row[c]:
-                        c += 1
-                    runs.add((start, c))
-                else:
-                    c += 1
-        for run in list(open_runs):
-            if run not in runs:
-                first = open_runs.pop(run)
-                rects.append((run[0], first, run[1] - run[0], r - first))
-        for run in runs:
-            open_runs.setdefault(run, r)
-    return rects
-
-
-def _draw_qr(page: _Page, url: str, x: float, y_top: float, size: float) -> None:
-    """Draw a QR code for ``url`` as filled rectangles (no image, no reportlab widget)."""
-    qr = segno.make(url, error="m", micro=False, mask=QR_MASK)
-    matrix = qr.matrix
-    module = size / len(matrix)
-    for col, row, width, height in _qr_rectangles(matrix):
-        page.filled(x + col * module, y_top - (row + height) * module, width * module,
-                    height * module)
 
 
 # --------------------------------------------------------------------------- shared blocks
 
 
-def _table_header(columns: list[tuple[str, float, str]], size: float = HEAD_FONT,
-                  height: float = ROW_H + 1) -> _Block:
-    def draw(page: _Page, top: float) -> None:
-        page.shaded(MARGIN, top - height, CONTENT_W, height)
-        x = MARGIN
-        base = top - height + 3
-        for caption, width, align in columns:
-            _cell(page, caption, x, width, base, BOLD, size, align)
-            x += width
-
-    return _Block(height, draw, keep_with_next=True)
-
-
-def _cell(page: _Page, text: str, x: float, width: float, base: float, font: str,
-          size: float, align: str) -> None:
-    pad = 3.0
-    text = _fit(text, font, size, width - 2 * pad)
-    if align == "right":
-        page.write(x + width - pad, base, text, font, size, "right")
-    elif align == "centre":
-        page.write(x + width / 2, base, text, font, size, "centre")
-    else:
-        page.write(x + pad, base, text, font, size)
-
-
-def _section_title(text: str) -> _Block:
-    def draw(page: _Page, top: float) -> None:
-        page.write(MARGIN, top - 10, text, BOLD, 9.5)
-
-    return _Block(TITLE_H, draw, keep_with_next=True)
-
-
-def _header(data: ProtocolData, title: str, blank: bool) -> _Block:
+def _header(data: ProtocolData, title: str, blank: bool) -> Block:
     """Title, tournament, round/table/date/times/referee and the QR code."""
     has_qr = bool(data.verify_url)
     text_w = CONTENT_W - (QR_SIZE + 12 if has_qr else 0)
-    tournament_lines = _wrap(data.tournament, BOLD, 11.5, text_w, max_lines=2)
+    tournament_lines = wrap(data.tournament, BOLD, 11.5, text_w, max_lines=2)
     blank_value = "__________"
     facts_1 = [
         (data.label("round"), str(data.round_number)),
@@ -346,19 +95,19 @@ def _header(data: ProtocolData, title: str, blank: bool) -> _Block:
     text_h = 20 + 14 * len(tournament_lines) + 3 * 13
     height = max(text_h, QR_SIZE + 13 if has_qr else 0) + 2
 
-    def facts(page: _Page, y: float, items: list[tuple[str, str]]) -> None:
+    def facts(page: Page, y: float, items: list[tuple[str, str]]) -> None:
         x = MARGIN
         limit = MARGIN + text_w
         for caption, value in items:
             if x >= limit - 20:
                 break
             page.write(x, y, caption, REGULAR, 9, gray=0.35)
-            x += _width(caption, REGULAR, 9) + 4
-            value = _fit(value, BOLD, 9.5, limit - x)
+            x += text_width(caption, REGULAR, 9) + 4
+            value = fit(value, BOLD, 9.5, limit - x)
             page.write(x, y, value, BOLD, 9.5)
-            x += _width(value, BOLD, 9.5) + 16
+            x += text_width(value, BOLD, 9.5) + 16
 
-    def draw(page: _Page, top: float) -> None:
+    def draw(page: Page, top: float) -> None:
         page.write(MARGIN, top - 14, title, BOLD, 15)
         y = top - 14
         for line in tournament_lines:
@@ -369,12 +118,12 @@ def _header(data: ProtocolData, title: str, blank: bool) -> _Block:
             facts(page, y, items)
         if has_qr:
             qx = PAGE_W - MARGIN - QR_SIZE
-            _draw_qr(page, data.verify_url, qx, top, QR_SIZE)
+            draw_qr(page, data.verify_url, qx, top, QR_SIZE)
             if data.short_code:
                 page.write(qx + QR_SIZE / 2, top - QR_SIZE - 10, data.short_code, BOLD, 9.5,
                            "centre")
 
-    return _Block(height, draw)
+    return Block(height, draw)
 
 
 def _per_seat(data: ProtocolData) -> bool:
@@ -382,24 +131,24 @@ def _per_seat(data: ProtocolData) -> bool:
     return data.layout in (SEATS, KOZEL) and bool(data.seats)
 
 
-def _seat_list(data: ProtocolData) -> _Block:
+def _seat_list(data: ProtocolData) -> Block:
     """The players in playing order, two a line: seat and name."""
     half = CONTENT_W / 2
     lines = (len(data.seats) + 1) // 2
     height = 13 + 11 * lines
 
-    def draw(page: _Page, top: float) -> None:
+    def draw(page: Page, top: float) -> None:
         page.write(MARGIN, top - 10, data.label("players"), REGULAR, 9, gray=0.35)
         for index, seat in enumerate(data.seats):
             x = MARGIN + (index % 2) * half
             y = top - 10 - 11 * (index // 2 + 1)
             page.write(x + 8, y, seat.seat.upper(), REGULAR, 8.5, gray=0.35)
-            page.write(x + 30, y, _fit(seat.name, BOLD, 9, half - 40), BOLD, 9)
+            page.write(x + 30, y, fit(seat.name, BOLD, 9, half - 40), BOLD, 9)
 
-    return _Block(height, draw)
+    return Block(height, draw)
 
 
-def _sides(data: ProtocolData) -> _Block:
+def _sides(data: ProtocolData) -> Block:
     if _per_seat(data):
         return _seat_list(data)
     half = CONTENT_W / 2
@@ -413,25 +162,25 @@ def _sides(data: ProtocolData) -> _Block:
     rows = max((len(listed(side)) for side in data.sides), default=0)
     height = 13 + 11 * rows
 
-    def draw(page: _Page, top: float) -> None:
+    def draw(page: Page, top: float) -> None:
         for index, side in enumerate(data.sides[:2]):
             x = MARGIN + index * half
             one = data.label("player") if len(side.players) == 1 else data.label("pair")
             caption = f"{one} {side.key.upper()}: "
             page.write(x, top - 10, caption, REGULAR, 9, gray=0.35)
-            cw = _width(caption, REGULAR, 9)
-            page.write(x + cw, top - 10, _fit(side.name, BOLD, 9.5, half - cw - 8), BOLD, 9.5)
+            cw = text_width(caption, REGULAR, 9)
+            page.write(x + cw, top - 10, fit(side.name, BOLD, 9.5, half - cw - 8), BOLD, 9.5)
             y = top - 10
             for player in listed(side):
                 y -= 11
                 seat = f"{player.seat}" if player.seat else ""
                 page.write(x + 8, y, seat, REGULAR, 8.5, gray=0.35)
-                page.write(x + 30, y, _fit(player.name, REGULAR, 9, half - 40), REGULAR, 9)
+                page.write(x + 30, y, fit(player.name, REGULAR, 9, half - 40), REGULAR, 9)
 
-    return _Block(height, draw)
+    return Block(height, draw)
 
 
-def _footer(page: _Page, data: ProtocolData, fingerprint: str | None, number: int,
+def _footer(page: Page, data: ProtocolData, fingerprint: str | None, number: int,
             count: int) -> None:
     """Two lines under a rule: the full fingerprint and page number, then id and link."""
     page.hline(MARGIN, PAGE_W - MARGIN, 37)
@@ -440,7 +189,7 @@ def _footer(page: _Page, data: ProtocolData, fingerprint: str | None, number: in
     if fingerprint:
         caption = f"{data.label('fingerprint')}: "
         page.write(MARGIN, 28, caption, REGULAR, 6.5, gray=0.35)
-        page.write(MARGIN + _width(caption, REGULAR, 6.5), 28, fingerprint, BOLD, 6.5)
+        page.write(MARGIN + text_width(caption, REGULAR, 6.5), 28, fingerprint, BOLD, 6.5)
     parts = []
     if data.public_id and data.public_id in data.verify_url:  # the link already names it
         parts.append(f"{data.label('version')} {data.version}")
@@ -452,22 +201,22 @@ def _footer(page: _Page, data: ProtocolData, fingerprint: str | None, number: in
     if data.verify_url:
         parts.append(f"{data.label('verify')}: {data.verify_url}")
     if parts:
-        line = _fit("  ·  ".join(parts), REGULAR, 6.5, CONTENT_W)
+        line = fit("  ·  ".join(parts), REGULAR, 6.5, CONTENT_W)
         page.write(MARGIN, 19, line, REGULAR, 6.5)
 
 
-def _continuation_header(page: _Page, data: ProtocolData, title: str) -> None:
+def _continuation_header(page: Page, data: ProtocolData, title: str) -> None:
     line = (f"{title} · {data.tournament} · {data.label('round')} {data.round_number} · "
             f"{data.label('table')} {data.table} ({data.label('continued')})")
-    page.write(MARGIN, TOP - 10, _fit(line, BOLD, 9, CONTENT_W), BOLD, 9)
+    page.write(MARGIN, TOP - 10, fit(line, BOLD, 9, CONTENT_W), BOLD, 9)
     page.hline(MARGIN, PAGE_W - MARGIN, TOP - 15)
 
 
-def _emit(canvas: Canvas, data: ProtocolData, blocks: list[_Block], title: str,
+def _emit(canvas: Canvas, data: ProtocolData, blocks: list[Block], title: str,
           fingerprint: str | None) -> int:
-    pages = _paginate(blocks)
+    pages = paginate(blocks)
     for number, page_blocks in enumerate(pages, start=1):
-        page = _Page(canvas)
+        page = Page(canvas)
         y = TOP
         if number > 1:
             _continuation_header(page, data, title)
@@ -498,67 +247,30 @@ def _deal_columns(data: ProtocolData) -> list[tuple[str, float, str]]:
     ]
 
 
-def _deal_row(deal: ProtocolDeal, columns: list[tuple[str, float, str]], shade: bool) -> _Block:
+def _deal_row(deal: ProtocolDeal, columns: list[tuple[str, float, str]], shade: bool) -> Block:
     note_w = columns[-1][1] - 6
-    note_lines = _wrap(deal.note, REGULAR, ROW_FONT, note_w) if deal.note else [""]
+    note_lines = wrap(deal.note, REGULAR, ROW_FONT, note_w) if deal.note else [""]
     height = ROW_H * len(note_lines)
     values = [str(deal.number), deal.outcome, str(deal.points_a), str(deal.points_b),
               str(deal.running_a), str(deal.running_b)]
 
-    def draw(page: _Page, top: float) -> None:
+    def draw(page: Page, top: float) -> None:
         if shade:
             page.zebra(MARGIN, top - height, CONTENT_W, height)
         base = top - ROW_H + 2.5
         x = MARGIN
         for index, ((_, width, align), value) in enumerate(zip(columns, values, strict=False)):
             font = BOLD if index >= 4 else REGULAR  # running totals stand out
-            _cell(page, value, x, width, base, font, ROW_FONT, align)
+            cell(page, value, x, width, base, font, ROW_FONT, align)
             x += width
         for line in note_lines:
             page.write(x + 3, base, line, REGULAR, ROW_FONT)
             base -= ROW_H
 
-    return _Block(height, draw)
+    return Block(height, draw)
 
 
 # -- the games of RULES.md sections 2 and 3 --------------------------------------------------
-
-
-def _line_block(text: str, font: str = BOLD, size: float = 8.5, *, rule: bool = False,
-                gray: float = 0.0) -> _Block:
-    """One line of text across the table (a game's title or final score, a legend)."""
-
-    def draw(page: _Page, top: float) -> None:
-        if rule:
-            page.hline(MARGIN, PAGE_W - MARGIN, top - 0.5)
-        page.write(MARGIN + 3, top - ROW_H + 1.5, _fit(text, font, size, CONTENT_W - 6), font,
-                   size, gray=gray)
-
-    return _Block(ROW_H + 2, draw)
-
-
-def _text_row(values: list[str], columns: list[tuple[str, float, str]], shade: bool,
-              wrapped: dict[int, str], bold: Sequence[int] = ()) -> _Block:
-    """A table row; the columns in ``wrapped`` (index → text) wrap onto more lines."""
-    lines = {index: _wrap(text, REGULAR, ROW_FONT, columns[index][1] - 6, max_lines=3)
-             if text else [""] for index, text in wrapped.items()}
-    height = ROW_H * max([1, *(len(found) for found in lines.values())])
-
-    def draw(page: _Page, top: float) -> None:
-        if shade:
-            page.zebra(MARGIN, top - height, CONTENT_W, height)
-        base = top - ROW_H + 2.5
-        x = MARGIN
-        for index, (_caption, width, align) in enumerate(columns):
-            if index in lines:
-                for number, line in enumerate(lines[index]):
-                    page.write(x + 3, base - number * ROW_H, line, REGULAR, ROW_FONT)
-            elif index < len(values):
-                font = BOLD if index in bold else REGULAR
-                _cell(page, values[index], x, width, base, font, ROW_FONT, align)
-            x += width
-
-    return _Block(height, draw)
 
 
 def _game_columns(data: ProtocolData) -> list[tuple[str, float, str]]:
@@ -576,27 +288,27 @@ def _game_columns(data: ProtocolData) -> list[tuple[str, float, str]]:
     ]
 
 
-def _game_deal_blocks(data: ProtocolData) -> list[_Block]:
+def _game_deal_blocks(data: ProtocolData) -> list[Block]:
     """The hands game by game: each game's title, its hands, then its final score and winner."""
     columns = _game_columns(data)
-    head = _table_header(columns)
-    repeat = [_section_title(f"{data.label('deals')} ({data.label('continued')})"), head]
-    blocks = [_section_title(data.label("deals")), head]
+    head = table_header(columns)
+    repeat = [section_title(f"{data.label('deals')} ({data.label('continued')})"), head]
+    blocks = [section_title(data.label("deals")), head]
     by_game: dict[int, list[ProtocolDeal]] = {}
     for deal in data.deals:
         by_game.setdefault(deal.game or 1, []).append(deal)
     games = {game.number: game for game in data.games}
     numbers = [*games, *sorted(number for number in by_game if number not in games)]
     for number in numbers:
-        title = _line_block(f"{data.label('game')} {number}")
+        title = line_block(f"{data.label('game')} {number}")
         title.keep_with_next = True
         title.repeat = repeat
         blocks.append(title)
         for index, deal in enumerate(by_game.get(number, [])):
             values = [str(deal.number), deal.outcome, str(deal.points_a), str(deal.points_b),
                       str(deal.running_a), str(deal.running_b)]
-            row = _text_row(values, columns, index % 2 == 1, {6: deal.plays, 7: deal.note},
-                            bold=(4, 5))
+            row = text_row(values, columns, index % 2 == 1, {6: deal.plays, 7: deal.note},
+                           bold=(4, 5))
             row.repeat = repeat
             blocks.append(row)
         game = games.get(number)
@@ -604,22 +316,22 @@ def _game_deal_blocks(data: ProtocolData) -> list[_Block]:
             text = f"{data.label('game')} {number}: {game.points_a} : {game.points_b}"
             if game.winner:
                 text = f"{text} · {data.label('winner')}: {game.winner}"
-            footer = _line_block(text, rule=True)
+            footer = line_block(text, rule=True)
             footer.repeat = repeat
             blocks.append(footer)
     return blocks
 
 
-def _games_summary(data: ProtocolData) -> list[_Block]:
+def _games_summary(data: ProtocolData) -> list[Block]:
     """Every game's final score and winner, the official score card's own lines."""
     columns = [(data.label("game"), 60.0, "left"), (data.label("score"), 100.0, "left"),
                (data.label("winner"), CONTENT_W - 160, "left")]
-    head = _table_header(columns)
-    blocks = [_section_title(data.label("games")), head]
+    head = table_header(columns)
+    blocks = [section_title(data.label("games")), head]
     for index, game in enumerate(data.games):
-        row = _text_row([str(game.number), f"{game.points_a} : {game.points_b}", game.winner],
-                        columns, index % 2 == 1, {}, bold=(1,))
-        row.repeat = [_section_title(f"{data.label('games')} ({data.label('continued')})"), head]
+        row = text_row([str(game.number), f"{game.points_a} : {game.points_b}", game.winner],
+                       columns, index % 2 == 1, {}, bold=(1,))
+        row.repeat = [section_title(f"{data.label('games')} ({data.label('continued')})"), head]
         blocks.append(row)
     return blocks
 
@@ -642,7 +354,7 @@ def _seat_geometry(data: ProtocolData) -> tuple[float, float]:
     return group, group / len(_seat_subcolumns(data))
 
 
-def _seat_rules(page: _Page, data: ProtocolData, top: float, bottom: float) -> None:
+def _seat_rules(page: Page, data: ProtocolData, top: float, bottom: float) -> None:
     """Vertical rules between the players' groups of columns."""
     group, _sub = _seat_geometry(data)
     x = MARGIN + SEAT_NO_W + SEAT_OUTCOME_W
@@ -651,46 +363,46 @@ def _seat_rules(page: _Page, data: ProtocolData, top: float, bottom: float) -> N
         x += group
 
 
-def _seat_head(data: ProtocolData, size: float = HEAD_FONT) -> _Block:
+def _seat_head(data: ProtocolData, size: float = HEAD_FONT) -> Block:
     """Two header lines: each player's seat and name over his columns, then what they hold."""
     height = 2 * ROW_H + 2
     subs = _seat_subcolumns(data)
     group, sub = _seat_geometry(data)
 
-    def draw(page: _Page, top: float) -> None:
+    def draw(page: Page, top: float) -> None:
         page.shaded(MARGIN, top - height, CONTENT_W, height)
         first, second = top - ROW_H + 2, top - 2 * ROW_H + 2.5
-        _cell(page, data.label("deal_no"), MARGIN, SEAT_NO_W, second, BOLD, size, "right")
-        _cell(page, data.label("outcome"), MARGIN + SEAT_NO_W, SEAT_OUTCOME_W, second, BOLD,
-              size, "left")
+        cell(page, data.label("deal_no"), MARGIN, SEAT_NO_W, second, BOLD, size, "right")
+        cell(page, data.label("outcome"), MARGIN + SEAT_NO_W, SEAT_OUTCOME_W, second, BOLD,
+             size, "left")
         x = MARGIN + SEAT_NO_W + SEAT_OUTCOME_W
         for seat in data.seats:
-            _cell(page, f"{seat.seat.upper()} {seat.name}", x, group, first, BOLD, size,
-                  "centre")
+            cell(page, f"{seat.seat.upper()} {seat.name}", x, group, first, BOLD, size,
+                 "centre")
             for index, caption in enumerate(subs):
-                _cell(page, caption, x + index * sub, sub, second, BOLD, size - 0.5, "right")
+                cell(page, caption, x + index * sub, sub, second, BOLD, size - 0.5, "right")
             x += group
         _seat_rules(page, data, top, top - height)
 
-    return _Block(height, draw, keep_with_next=True)
+    return Block(height, draw, keep_with_next=True)
 
 
-def _seat_row(data: ProtocolData, deal: ProtocolDeal, shade: bool) -> _Block:
+def _seat_row(data: ProtocolData, deal: ProtocolDeal, shade: bool) -> Block:
     """A deal with every player's points, total (Kozel: account, "–" while not open) and
     memorized points; the note on a line of its own below."""
     kozel = data.layout == KOZEL
     group, sub = _seat_geometry(data)
     width = CONTENT_W - SEAT_NO_W - 6
-    note_lines = _wrap(deal.note, REGULAR, ROW_FONT, width, max_lines=2) if deal.note else []
+    note_lines = wrap(deal.note, REGULAR, ROW_FONT, width, max_lines=2) if deal.note else []
     height = ROW_H * (1 + len(note_lines))
 
-    def draw(page: _Page, top: float) -> None:
+    def draw(page: Page, top: float) -> None:
         if shade:
             page.zebra(MARGIN, top - height, CONTENT_W, height)
         base = top - ROW_H + 2.5
-        _cell(page, str(deal.number), MARGIN, SEAT_NO_W, base, REGULAR, ROW_FONT, "right")
-        _cell(page, deal.outcome, MARGIN + SEAT_NO_W, SEAT_OUTCOME_W, base, REGULAR, ROW_FONT,
-              "left")
+        cell(page, str(deal.number), MARGIN, SEAT_NO_W, base, REGULAR, ROW_FONT, "right")
+        cell(page, deal.outcome, MARGIN + SEAT_NO_W, SEAT_OUTCOME_W, base, REGULAR, ROW_FONT,
+             "left")
         x = MARGIN + SEAT_NO_W + SEAT_OUTCOME_W
         for seat in data.seats:
             key = seat.seat.lower()
@@ -705,31 +417,31 @@ def _seat_row(data: ProtocolData, deal: ProtocolDeal, shade: bool) -> _Block:
                 memorized = (deal.memorized or {}).get(key)
                 values.append(("" if memorized is None else str(memorized), REGULAR))
             for index, (value, font) in enumerate(values):
-                _cell(page, value, x + index * sub, sub, base, font, ROW_FONT, "right")
+                cell(page, value, x + index * sub, sub, base, font, ROW_FONT, "right")
             x += group
         _seat_rules(page, data, top, top - ROW_H)
         for number, line in enumerate(note_lines, start=1):
             page.write(MARGIN + SEAT_NO_W + 3, base - number * ROW_H, line, REGULAR, ROW_FONT,
                        gray=0.35)
 
-    return _Block(height, draw)
+    return Block(height, draw)
 
 
-def _seat_deal_blocks(data: ProtocolData) -> list[_Block]:
+def _seat_deal_blocks(data: ProtocolData) -> list[Block]:
     """The deals with a group of columns per player (Kozel: with the memorized points)."""
     head = _seat_head(data)
-    repeat = [_section_title(f"{data.label('deals')} ({data.label('continued')})"), head]
-    blocks = [_section_title(data.label("deals")), head]
+    repeat = [section_title(f"{data.label('deals')} ({data.label('continued')})"), head]
+    blocks = [section_title(data.label("deals")), head]
     for index, deal in enumerate(data.deals):
         row = _seat_row(data, deal, index % 2 == 1)
         row.repeat = repeat
         blocks.append(row)
     if data.layout == KOZEL:
-        blocks.append(_line_block(data.label("not_open"), REGULAR, 7, gray=0.35))
+        blocks.append(line_block(data.label("not_open"), REGULAR, 7, gray=0.35))
     return blocks
 
 
-def _seat_summary(data: ProtocolData) -> list[_Block]:
+def _seat_summary(data: ProtocolData) -> list[Block]:
     """Each player's standing at the end: points, fines (Kozel: memorized points, whether the
     account is open, the rating after the game) and who is the Goat or the winner."""
     kozel = data.layout == KOZEL
@@ -743,8 +455,8 @@ def _seat_summary(data: ProtocolData) -> list[_Block]:
     columns.append(("", 80.0, "left"))
     rest = CONTENT_W - sum(width for _caption, width, _align in columns)
     columns[1] = (columns[1][0], rest, "left")
-    head = _table_header(columns)
-    blocks = [_section_title(data.label("players")), head]
+    head = table_header(columns)
+    blocks = [section_title(data.label("players")), head]
     for index, seat in enumerate(data.seats):
         values = [seat.seat.upper(), seat.name, str(seat.points), str(seat.fines)]
         if kozel:
@@ -753,8 +465,8 @@ def _seat_summary(data: ProtocolData) -> list[_Block]:
                        "" if seat.rating is None else str(seat.rating)]
         mark = data.label("goat") if seat.goat else data.label("winner") if seat.winner else ""
         values.append(mark)
-        blocks.append(_text_row(values, columns, index % 2 == 1, {},
-                                bold=(2, len(values) - 1)))
+        blocks.append(text_row(values, columns, index % 2 == 1, {},
+                               bold=(2, len(values) - 1)))
     return blocks
 
 
@@ -771,15 +483,15 @@ def _penalty_columns(data: ProtocolData) -> list[tuple[str, float, str]]:
 
 
 def _penalty_row(penalty: ProtocolPenalty, columns: list[tuple[str, float, str]],
-                 shade: bool) -> _Block:
+                 shade: bool) -> Block:
     """One row; the kind (a ruling with its choice and fine) and the reason wrap."""
-    kind_lines = _wrap(penalty.kind, REGULAR, ROW_FONT, columns[3][1] - 6, max_lines=3)
-    reason_lines = _wrap(penalty.reason, REGULAR, ROW_FONT, columns[-1][1] - 6)
+    kind_lines = wrap(penalty.kind, REGULAR, ROW_FONT, columns[3][1] - 6, max_lines=3)
+    reason_lines = wrap(penalty.reason, REGULAR, ROW_FONT, columns[-1][1] - 6)
     height = ROW_H * max(len(kind_lines), len(reason_lines))
     values = [penalty.time, penalty.side, penalty.player, "",
               str(penalty.points) if penalty.points else "–"]
 
-    def draw(page: _Page, top: float) -> None:
+    def draw(page: Page, top: float) -> None:
         if shade:
             page.zebra(MARGIN, top - height, CONTENT_W, height)
         base = top - ROW_H + 2.5
@@ -789,13 +501,13 @@ def _penalty_row(penalty: ProtocolPenalty, columns: list[tuple[str, float, str]]
                 for number, line in enumerate(kind_lines):
                     page.write(x + 3, base - number * ROW_H, line, REGULAR, ROW_FONT)
             else:
-                _cell(page, value, x, width, base, REGULAR, ROW_FONT, align)
+                cell(page, value, x, width, base, REGULAR, ROW_FONT, align)
             x += width
         for line in reason_lines:
             page.write(x + 3, base, line, REGULAR, ROW_FONT)
             base -= ROW_H
 
-    return _Block(height, draw)
+    return Block(height, draw)
 
 
 def _result_lines(data: ProtocolData) -> tuple[list[tuple[str, str, float]], str | None]:
@@ -818,45 +530,45 @@ def _result_lines(data: ProtocolData) -> tuple[list[tuple[str, str, float]], str
     return first, data.winner
 
 
-def _result(data: ProtocolData) -> _Block:
-    end_lines = _wrap(data.end_reason, REGULAR, 9, CONTENT_W - 90, max_lines=2)
+def _result(data: ProtocolData) -> Block:
+    end_lines = wrap(data.end_reason, REGULAR, 9, CONTENT_W - 90, max_lines=2)
     first, winner = _result_lines(data)
     height = 17 + (12 if winner is not None else -3) + 12 * len(end_lines)
 
-    def pair(page: _Page, x: float, y: float, caption: str, value: str, size: float) -> float:
+    def pair(page: Page, x: float, y: float, caption: str, value: str, size: float) -> float:
         page.write(x, y, caption, REGULAR, 9, gray=0.35)
-        x += _width(caption, REGULAR, 9) + 5
+        x += text_width(caption, REGULAR, 9) + 5
         page.write(x, y, value, BOLD, size)
-        return x + _width(value, BOLD, size) + 24
+        return x + text_width(value, BOLD, size) + 24
 
-    def draw(page: _Page, top: float) -> None:
+    def draw(page: Page, top: float) -> None:
         y = top - 13
         x = MARGIN
         for caption, value, size in first:
-            x = pair(page, x, y, caption, _fit(value, BOLD, size, CONTENT_W - 90), size)
+            x = pair(page, x, y, caption, fit(value, BOLD, size, CONTENT_W - 90), size)
         if winner is not None:
             y -= 15
-            pair(page, MARGIN, y, data.label("winner"), _fit(winner, BOLD, 9.5, CONTENT_W - 90),
+            pair(page, MARGIN, y, data.label("winner"), fit(winner, BOLD, 9.5, CONTENT_W - 90),
                  9.5)
         caption = data.label("end_reason")
         for index, line in enumerate(end_lines):
             y -= 12
             if index == 0:
                 page.write(MARGIN, y, caption, REGULAR, 9, gray=0.35)
-            page.write(MARGIN + max(_width(caption, REGULAR, 9) + 5, 80), y, line, REGULAR, 9)
+            page.write(MARGIN + max(text_width(caption, REGULAR, 9) + 5, 80), y, line, REGULAR, 9)
 
-    return _Block(height, draw)
+    return Block(height, draw)
 
 
-def _signature_row(data: ProtocolData, signature: ProtocolSignature, blank: bool) -> _Block:
+def _signature_row(data: ProtocolData, signature: ProtocolSignature, blank: bool) -> Block:
     height = 18.0 if blank else 13.0
     role_w, name_w = 80.0, 190.0
 
-    def draw(page: _Page, top: float) -> None:
+    def draw(page: Page, top: float) -> None:
         base = top - height + 4
-        page.write(MARGIN, base, _fit(signature.role, REGULAR, 8.5, role_w - 4), REGULAR, 8.5,
+        page.write(MARGIN, base, fit(signature.role, REGULAR, 8.5, role_w - 4), REGULAR, 8.5,
                    gray=0.35)
-        page.write(MARGIN + role_w, base, _fit(signature.name, BOLD, 9, name_w - 6), BOLD, 9)
+        page.write(MARGIN + role_w, base, fit(signature.name, BOLD, 9, name_w - 6), BOLD, 9)
         x = MARGIN + role_w + name_w
         if blank:
             page.hline(x, PAGE_W - MARGIN, base - 1.5)
@@ -872,54 +584,54 @@ def _signature_row(data: ProtocolData, signature: ProtocolSignature, blank: bool
         else:
             status = data.label("not_signed")
             font = REGULAR
-        page.write(x, base, _fit(status, font, 8.5, PAGE_W - MARGIN - x), font, 8.5)
+        page.write(x, base, fit(status, font, 8.5, PAGE_W - MARGIN - x), font, 8.5)
         page.hline(MARGIN, PAGE_W - MARGIN, top - height + 1)
 
-    return _Block(height, draw)
+    return Block(height, draw)
 
 
-def _protocol_blocks(data: ProtocolData) -> list[_Block]:
-    blocks = [_header(data, data.label("title"), blank=False), _sides(data), _gap()]
+def _protocol_blocks(data: ProtocolData) -> list[Block]:
+    blocks = [_header(data, data.label("title"), blank=False), _sides(data), gap()]
 
     if data.layout == GAMES:
         blocks += _game_deal_blocks(data)
         if data.games:
-            blocks += [_gap(), *_games_summary(data)]
+            blocks += [gap(), *_games_summary(data)]
     elif _per_seat(data):
-        blocks += [*_seat_deal_blocks(data), _gap(), *_seat_summary(data)]
+        blocks += [*_seat_deal_blocks(data), gap(), *_seat_summary(data)]
     else:
         columns = _deal_columns(data)
-        title = _section_title(data.label("deals"))
-        head = _table_header(columns)
+        title = section_title(data.label("deals"))
+        head = table_header(columns)
         blocks += [title, head]
         for index, deal in enumerate(data.deals):
             row = _deal_row(deal, columns, shade=index % 2 == 1)
             row.repeat = [
-                _section_title(f"{data.label('deals')} ({data.label('continued')})"), head]
+                section_title(f"{data.label('deals')} ({data.label('continued')})"), head]
             blocks.append(row)
-    blocks.append(_gap())
+    blocks.append(gap())
 
     columns = _penalty_columns(data)
-    title = _section_title(data.label("penalties"))
+    title = section_title(data.label("penalties"))
     if data.penalties:
-        head = _table_header(columns)
+        head = table_header(columns)
         blocks += [title, head]
         for index, penalty in enumerate(data.penalties):
             row = _penalty_row(penalty, columns, shade=index % 2 == 1)
             row.repeat = [
-                _section_title(f"{data.label('penalties')} ({data.label('continued')})"), head]
+                section_title(f"{data.label('penalties')} ({data.label('continued')})"), head]
             blocks.append(row)
     else:
         title.keep_with_next = True
         none = data.label("none")
-        blocks += [title, _Block(ROW_H + 2, lambda page, top: page.write(
+        blocks += [title, Block(ROW_H + 2, lambda page, top: page.write(
             MARGIN + 3, top - ROW_H + 2, none, REGULAR, ROW_FONT))]
-    blocks.append(_gap())
+    blocks.append(gap())
 
     result = _result(data)
     blocks.append(result)
-    blocks.append(_gap())
-    blocks.append(_section_title(data.label("signatures")))
+    blocks.append(gap())
+    blocks.append(section_title(data.label("signatures")))
     for signature in data.signatures:
         blocks.append(_signature_row(data, signature, blank=False))
     return blocks
@@ -928,7 +640,7 @@ def _protocol_blocks(data: ProtocolData) -> list[_Block]:
 # --------------------------------------------------------------------------- blank
 
 
-def _blank_deal_grid(data: ProtocolData) -> list[_Block]:
+def _blank_deal_grid(data: ProtocolData) -> list[Block]:
     half_gap = 8.0
     half = (CONTENT_W - half_gap) / 2
     num = (half - 20 - 58) / 4
@@ -938,13 +650,13 @@ def _blank_deal_grid(data: ProtocolData) -> list[_Block]:
                 f"{data.label('total')} B"]
     height = BLANK_ROW_H * BLANK_DEAL_ROWS + ROW_H + 1
 
-    def draw(page: _Page, top: float) -> None:
+    def draw(page: Page, top: float) -> None:
         for side in range(2):
             x0 = MARGIN + side * (half + half_gap)
             page.shaded(x0, top - ROW_H - 1, half, ROW_H + 1)
             x = x0
             for caption, width in zip(captions, widths, strict=True):
-                _cell(page, caption, x, width, top - ROW_H + 2, BOLD, 6.5, "centre")
+                cell(page, caption, x, width, top - ROW_H + 2, BOLD, 6.5, "centre")
                 x += width
             bottom = top - height
             page.box(x0, bottom, half, height)
@@ -960,14 +672,14 @@ def _blank_deal_grid(data: ProtocolData) -> list[_Block]:
                            7, "right", gray=0.45)
                 y -= BLANK_ROW_H
 
-    return [_section_title(data.label("deals")), _Block(height, draw)]
+    return [section_title(data.label("deals")), Block(height, draw)]
 
 
-def _blank_penalties(data: ProtocolData) -> list[_Block]:
+def _blank_penalties(data: ProtocolData) -> list[Block]:
     columns = _penalty_columns(data)
     height = BLANK_ROW_H * BLANK_PENALTY_ROWS
 
-    def draw(page: _Page, top: float) -> None:
+    def draw(page: Page, top: float) -> None:
         bottom = top - height
         page.box(MARGIN, bottom, CONTENT_W, height)
         x = MARGIN
@@ -977,13 +689,13 @@ def _blank_penalties(data: ProtocolData) -> list[_Block]:
         for row in range(1, BLANK_PENALTY_ROWS):
             page.hline(MARGIN, PAGE_W - MARGIN, top - row * BLANK_ROW_H)
 
-    return [_section_title(data.label("penalties")), _table_header(columns), _Block(height, draw)]
+    return [section_title(data.label("penalties")), table_header(columns), Block(height, draw)]
 
 
 BLANK_FULL_ROWS = 26
 
 
-def _blank_rows(height: float, top: float, page: _Page, rows: int, first_w: float,
+def _blank_rows(height: float, top: float, page: Page, rows: int, first_w: float,
                 edges: Sequence[float]) -> None:
     """A full-width grid under a header of ``height``: rules, column edges, deal numbers."""
     bottom = top - height - BLANK_ROW_H * rows
@@ -998,7 +710,7 @@ def _blank_rows(height: float, top: float, page: _Page, rows: int, first_w: floa
         y -= BLANK_ROW_H
 
 
-def _blank_game_grid(data: ProtocolData) -> list[_Block]:
+def _blank_game_grid(data: ProtocolData) -> list[Block]:
     """A paper score card of a match: game, hand, scoring plays, points and the game's totals."""
     num = 44.0
     columns = [(data.label("deal_no"), 24.0, "centre"), (data.label("game"), 34.0, "centre"),
@@ -1008,19 +720,19 @@ def _blank_game_grid(data: ProtocolData) -> list[_Block]:
                (f"{data.label('points')} B", num, "centre"),
                (f"{data.label('total')} A", num, "centre"),
                (f"{data.label('total')} B", num, "centre")]
-    head = _table_header(columns, size=6.5)
+    head = table_header(columns, size=6.5)
     edges = []
     x = MARGIN
     for _caption, width, _align in columns[:-1]:
         x += width
         edges.append(x)
     rows = BLANK_FULL_ROWS
-    grid = _Block(BLANK_ROW_H * rows, lambda page, top: _blank_rows(
+    grid = Block(BLANK_ROW_H * rows, lambda page, top: _blank_rows(
         0, top, page, rows, columns[0][1], edges))
-    return [_section_title(data.label("deals")), head, grid]
+    return [section_title(data.label("deals")), head, grid]
 
 
-def _blank_seat_grid(data: ProtocolData) -> list[_Block]:
+def _blank_seat_grid(data: ProtocolData) -> list[Block]:
     """A paper score sheet with a group of columns per player (Kozel: memorized points)."""
     head = _seat_head(data, size=6.5)
     group, sub = _seat_geometry(data)
@@ -1031,12 +743,12 @@ def _blank_seat_grid(data: ProtocolData) -> list[_Block]:
         if index:
             edges.append(start)
     rows = BLANK_FULL_ROWS - 2 * max(0, len(data.seats) - 2)  # room for more signatures
-    grid = _Block(BLANK_ROW_H * rows, lambda page, top: _blank_rows(
+    grid = Block(BLANK_ROW_H * rows, lambda page, top: _blank_rows(
         0, top, page, rows, SEAT_NO_W, edges))
-    return [_section_title(data.label("deals")), head, grid]
+    return [section_title(data.label("deals")), head, grid]
 
 
-def _blank_result(data: ProtocolData) -> _Block:
+def _blank_result(data: ProtocolData) -> Block:
     items = [data.label("result"), data.label("match_points"), data.label("winner")]
     if data.layout == GAMES:
         items[0] = data.label("game_wins")
@@ -1045,20 +757,20 @@ def _blank_result(data: ProtocolData) -> _Block:
     elif data.layout == SEATS:
         items = [data.label("winner")]
 
-    def draw(page: _Page, top: float) -> None:
+    def draw(page: Page, top: float) -> None:
         y = top - 14
         x = MARGIN
         slot = CONTENT_W / 3
         for caption in items:
             page.write(x, y, caption, REGULAR, 9, gray=0.35)
-            page.hline(x + _width(caption, REGULAR, 9) + 4, x + slot - 12, y - 1.5)
+            page.hline(x + text_width(caption, REGULAR, 9) + 4, x + slot - 12, y - 1.5)
             x += slot
         y -= 18
         caption = data.label("end_reason")
         page.write(MARGIN, y, caption, REGULAR, 9, gray=0.35)
-        page.hline(MARGIN + _width(caption, REGULAR, 9) + 4, PAGE_W - MARGIN, y - 1.5)
+        page.hline(MARGIN + text_width(caption, REGULAR, 9) + 4, PAGE_W - MARGIN, y - 1.5)
 
-    return _Block(36, draw)
+    return Block(36, draw)
 
 
 def _blank_signatures(data: ProtocolData) -> list[ProtocolSignature]:
@@ -1070,20 +782,20 @@ def _blank_signatures(data: ProtocolData) -> list[ProtocolSignature]:
     return people
 
 
-def _blank_blocks(data: ProtocolData) -> list[_Block]:
-    blocks = [_header(data, data.label("blank_title"), blank=True), _sides(data), _gap()]
+def _blank_blocks(data: ProtocolData) -> list[Block]:
+    blocks = [_header(data, data.label("blank_title"), blank=True), _sides(data), gap()]
     if data.layout == GAMES:
         blocks += _blank_game_grid(data)
     elif _per_seat(data):
         blocks += _blank_seat_grid(data)
     else:
         blocks += _blank_deal_grid(data)
-    blocks.append(_gap())
+    blocks.append(gap())
     blocks += _blank_penalties(data)
-    blocks.append(_gap())
+    blocks.append(gap())
     blocks.append(_blank_result(data))
-    blocks.append(_gap())
-    blocks.append(_section_title(data.label("signatures")))
+    blocks.append(gap())
+    blocks.append(section_title(data.label("signatures")))
     for signature in _blank_signatures(data):
         blocks.append(_signature_row(data, signature, blank=True))
     return blocks
