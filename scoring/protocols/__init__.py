@@ -20,14 +20,9 @@ from .data import (
     labels_for,
     protocol_data_from_dict,
 )
+from .fingerprint import canonical_json, protocol_fingerprint
 from .fonts import missing_glyphs, register_fonts
-from .render import (
-    canonical_json,
-    protocol_fingerprint,
-    render_batch,
-    render_blank,
-    render_protocol,
-)
+from .render import render_batch, render_blank, render_protocol
 from .signing import (
     ProtocolSigner,
     SigningError,

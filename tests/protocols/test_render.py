@@ -21,7 +21,7 @@ from scoring.protocols import (
     protocol_fingerprint,
     render_protocol,
 )
-from scoring.protocols.render import _qr_rectangles
+from scoring.protocols.qr import qr_rectangles
 from scoring.protocols.sample import sample_protocol
 
 from .conftest import page_count, pdf_text
@@ -226,7 +226,7 @@ def test_qr_rectangles_cover_exactly_the_dark_modules():
     matrix = qr.matrix
     n = len(matrix)
     painted = [[0] * n for _ in range(n)]
-    rects = _qr_rectangles(matrix)
+    rects = qr_rectangles(matrix)
     for col, row, width, height in rects:
         for r in range(row, row + height):
             for c in range(col, col + width):
