@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from celery.contrib.django.task import DjangoTask
 from django.db import InterfaceError, OperationalError
 
@@ -11,9 +9,10 @@ from django.db import InterfaceError, OperationalError
 class RecordTask(DjangoTask):
     """A task that reads or changes the record: idempotent, so it may run again safely.
 
-    ``queue`` sends it when the caller's transaction commits (at once outside a transaction),
-    so a worker never looks for rows that are not committed yet. A lost database connection
-    retries with backoff; the message is acknowledged only after the task ran.
+    Send it with ``delay_on_commit`` (Celery's ``DjangoTask``): it goes out when the caller's
+    transaction commits (at once outside a transaction), so a worker never looks for rows that
+    are not committed yet. A lost database connection retries with backoff; the message is
+    acknowledged only after the task ran.
     """
 
     abstract = True
@@ -23,7 +22,3 @@ class RecordTask(DjangoTask):
     retry_backoff_max = 60
     retry_jitter = True
     max_retries = 5
-
-    def queue(self, *args: Any, **kwargs: Any) -> None:
-        """Send the task with these arguments once the current transaction commits."""
-        self.delay_on_commit(*args, **kwargs)

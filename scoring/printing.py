@@ -124,7 +124,7 @@ def request_print_job(round_id: int, kind: str, *, actor: Any) -> PrintJob:
         round=rnd, kind=kind, cache_key=key, total=len(items), skipped=skipped,
         requested_by=actor if getattr(actor, "is_authenticated", False) else None,
         expires_at=now + timedelta(hours=settings.PRINT_JOB_HOURS))
-    render_print_job.queue(job.pk)
+    render_print_job.delay_on_commit(job.pk)
     logger.info("print job %s queued: round %s, %s protocols, %s", job.pk, rnd.pk, len(items), kind)
     return job
 

@@ -347,5 +347,5 @@ def close_round(round_id: int, *, actor: Any = None) -> Round:
     rnd.finished_at = timezone.now()
     rnd.save(update_fields=["status", "finished_at"])
     tournament_id = rnd.tournament_id
-    warm_standings.queue(tournament_id)
+    warm_standings.delay_on_commit(tournament_id)
     return rnd

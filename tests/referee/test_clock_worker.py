@@ -66,7 +66,7 @@ def test_real_worker_runs_task_queued_after_commit(make_party, referee_user, rea
     start_party(party.pk, actor=referee_user)
     _start_long_ago(party, 41)
     with transaction.atomic():
-        expire_party_clock.queue(party.pk)  # sent only when this transaction commits
+        expire_party_clock.delay_on_commit(party.pk)  # sent only when this transaction commits
         time.sleep(0.5)
         party.refresh_from_db()
         assert party.time_expired_at is None
