@@ -18,6 +18,13 @@ from django.utils.translation import gettext_lazy
 
 from referee.rulings import scores_by_seat
 from referee.services import WARNING_CATEGORIES, no_show_due_at
+from referee.sides import (
+    _pair_row,
+    layout_extras,
+    rules_of,
+    seat_names,  # noqa: F401  (the views ask ``state.seat_names``)
+    side_names,
+)
 from scoring import permissions
 from scoring.models import (
     PARTY_RELATED,
@@ -34,13 +41,9 @@ from scoring.models import (
 from scoring.rules import (
     CONTINUE,
     NEXT_GAME,
-    RuleError,
-    RulesConfig,
-    RuleSet,
     by_party_side,
     party_side,
 )
-from scoring.rules.matches import as_match
 from scoring.services import party_decision
 from scoring.totals import party_rows, party_totals
 
@@ -182,130 +185,6 @@ def awaiting_signatures(party: Party) -> bool:
     return not party.protocols.filter(status=Protocol.Status.SIGNED).exists()
 
 
-def _player_row(party: Party, seat: str) -> dict[str, Any] | None:
-    """A player at a seat (None for an empty seat: a side of one player)."""
-    pair = party.pair(seat[0])
-    player = pair.player1 if seat.endswith("1") else pair.player2
-    if player is None:
-        return None
-    return {"seat": seat, "id": player.pk, "name": player.name}
-
-
-def _pair_row(party: Party, side: str) -> dict[str, Any] | None:
-    """A pair (or a side of one player) with its seated players."""
-    pair = party.pair(side)
-    if pair is None:
-        return None
-    players = [_player_row(party, f"{side}{n}") for n in (1, 2)]
-    return {
-        "id": pair.pk,
-        "name": pair.display_name,
-        "players": [row for row in players if row is not None],
-        "disqualified": pair.disqualified,
-    }
-
-
-# -- the rule set's sides --------------------------------------------------------------------
-
-
-def rules_of(party: Party) -> tuple[RuleSet, RulesConfig]:
-    """The party's rule set and the plain snapshot of its regulations."""
-    tournament = party.round.tournament
-    return tournament.engine, tournament.regulations.rules_config()
-
-
-def side_names(party: Party, rule_set: RuleSet, cfg: RulesConfig) -> list[tuple[str, str]]:
-    """(engine side, name) at the party's table: pairs and singles by side, else by seat."""
-    players = party.seat_players()
-    rows = []
-    for side in rule_set.sides_for(cfg):
-        if side in ("a", "b"):
-            pair = party.pair(side)
-            name = pair.display_name if pair is not None else str(_("bye"))
-        else:
-            player = players.get(side)
-            name = player.name if player is not None else "—"
-        rows.append((side, name))
-    return rows
-
-
-def seat_names(party: Party, rule_set: RuleSet, cfg: RulesConfig) -> list[tuple[str, str]]:
-    """(seat, "A1 · name") of the players at the table, in playing order."""
-    players = party.seat_players()
-    return [
-        (seat, f"{seat.upper()} · {players[seat].name}")
-        for seat in rule_set.seats_for(cfg)
-        if seat in players
-    ]
-
-
-def _kozel_ratings(party: Party, rule_set: RuleSet, points: Mapping[str, int]) -> Any:
-    """Each player's rating after a finished Kozel party (None while it is played).
-
-    A party a ruling stopped (a no-show, a disqualification) counts as stopped by that
-    player's timeout: he gets nothing, the others at least 1.
-    """
-    if party.status != Party.Status.FINISHED or not points:
-        return None
-    timed_out = None
-    if party.end_reason in (Party.EndReason.FORFEIT, Party.EndReason.DISQUALIFICATION):
-        timed_out = party.loser if party.loser in points else None
-    try:
-        return rule_set.ratings(dict(points), timed_out)  # type: ignore[attr-defined]
-    except RuleError:
-        return None
-
-
-def _kozel(party: Party, rule_set: RuleSet, cfg: RulesConfig, totals: Any) -> dict[str, Any]:
-    """Kozel: memorized points, open accounts, the drawn fish's carry, the Goat, the ratings."""
-    sides = rule_set.sides_for(cfg)
-    points = {side: totals.points.get(side, 0) for side in sides}
-    memorized = getattr(totals, "memorized", {}) or {}
-    opened = getattr(totals, "open", {}) or {}
-    return {
-        "goat_at": cfg.goat_at,
-        "memorize_limit": cfg.memorize_limit,
-        "fish_variant": cfg.fish_variant,
-        "pairs": cfg.kozel_pairs,
-        "memorized": {side: memorized.get(side, 0) for side in sides},
-        "open": {side: bool(opened.get(side, False)) for side in sides},
-        "carry": totals.carry,
-        "pair_points": getattr(totals, "pair_points", None),
-        "goat": party.loser if party.status == Party.Status.FINISHED else "",
-        "ratings": _kozel_ratings(party, rule_set, points),
-    }
-
-
-def _match(party: Party, cfg: RulesConfig, totals: Any) -> dict[str, Any]:
-    """A match of games (UDL, All Fives): the game in play, each game's score, game wins."""
-    match = as_match(totals)
-    started = party.started_at is not None
-    games = [
-        {
-            "number": game.number,
-            "points": by_party_side(game.points),
-            "hands": game.hands,
-            "closed": game.closed,
-            "winner": game.winner or "",
-        }
-        for game in match.games
-    ]
-    wins = {side: match.game_wins.get(side, 0) for side in ("a", "b")}
-    return {
-        "game": party.game,
-        "games_to_win": cfg.games_to_win,
-        "game_wins": wins,
-        "games": games,
-        "clock": {
-            "seconds_left": int(party.game_seconds_left())
-            if started and party.status != Party.Status.FINISHED
-            else None,
-            "limit_seconds": cfg.game_minutes * 60,
-            "time_expired_at": party.game_expired_at,
-        },
-    }
-
-
 def _record_row(record: Penalty | Ruling, **extra: Any) -> dict[str, Any]:
     """What penalties and rulings show alike, plus their own ``extra`` values."""
     return {
@@ -427,8 +306,7 @@ def _summary(
             "by_side": dict(totals.points),
             "carry": totals.carry,
         },
-        "match": _match(party, cfg, totals) if rule_set.plays_games else None,
-        "kozel": _kozel(party, rule_set, cfg, totals) if rule_set.code == "kozel" else None,
+        **layout_extras(party, rule_set, cfg, totals),
     }, totals
 
 

@@ -23,7 +23,7 @@ from django.core.cache import cache
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from scoring.models import Deal, Pair, Party, Penalty, Player, Round, Tournament
-from scoring.rules import Kozel, RulesConfig, Totals, by_party_side, party_side
+from scoring.rules import LAYOUT_KOZEL, Kozel, RulesConfig, Totals, by_party_side, party_side
 from scoring.rules.kozel import pair_of, rating, ratings
 from scoring.standings import (
     METRICS,
@@ -279,7 +279,7 @@ def load_party_results(
 
     results: list[PartyResult] = []
     rule_set = tournament.rule_set
-    kozel = isinstance(tournament.engine, Kozel)
+    kozel = tournament.engine.layout_for(cfg) == LAYOUT_KOZEL
     plays_games = tournament.engine.plays_games
     free_for_all = (
         not kozel

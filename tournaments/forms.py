@@ -21,63 +21,6 @@ from tournaments.services import (
     table_size,
 )
 
-RULE_SET_DESCRIPTIONS = {
-    "sport": _(
-        "Four players in two pairs. A deal ends in a domino or a fish; the first pair to reach "
-        "the target wins the time-limited party."
-    ),
-    "udl": _(
-        "Two players, each a side. All Fives scoring: points during play whenever the open "
-        "ends add up to a multiple of five; a match of timed games, won by three game wins."
-    ),
-    "allfives": _(
-        "Two players, each a side. Points during play whenever the open ends add up to a "
-        "multiple of five, and the opponent's pips at the end of a hand."
-    ),
-    "draw": _(
-        "Two to four players, each for himself. Points only at the end of a hand: the player "
-        "who goes out scores the others' pips; players draw from the boneyard."
-    ),
-    "block": _(
-        "Scored as the draw game, but nobody draws from the boneyard: a player who cannot play "
-        "knocks."
-    ),
-    "classic": _(
-        "Two to four players, each for himself. The winner scores all the losers' pips, a lone "
-        "0-0 counting 25; in a fish the lowest hand wins the difference."
-    ),
-    "latin": _(
-        "Four players in two pairs, seven tiles each. A fish with equal totals goes to the pair "
-        "of the player who led the hand."
-    ),
-    "kozel": _(
-        "Two to four players, each for himself, or four as two pairs. Points are bad: whoever "
-        "first reaches 101 is the Goat and loses."
-    ),
-}
-"""A short description of each rule set for the organizer choosing one."""
-
-RULE_SET_SETTINGS: dict[str, tuple[str, ...]] = {
-    "sport": (),
-    "latin": (),
-    "udl": ("tiles_per_hand", "game_minutes", "games_to_win", "udl_slow_play_points"),
-    "allfives": ("tiles_per_hand", "game_minutes", "games_to_win"),
-    "draw": ("players", "tiles_per_hand"),
-    "block": ("players", "tiles_per_hand"),
-    "classic": ("players", "tiles_per_hand"),
-    "kozel": (
-        "players",
-        "tiles_per_hand",
-        "fish_variant",
-        "zero_zero_value",
-        "six_six_value",
-        "goat_at",
-        "memorize_limit",
-        "kozel_pairs",
-    ),
-}
-"""The game settings (``GAME_SETTINGS``) that matter in each rule set."""
-
 GAME_SETTING_HELP = {
     "players": _(
         "From 2 to 4. Two players are two sides of one player (the pairs format); three or "
@@ -106,7 +49,7 @@ GAME_SETTING_HELP = {
 def game_settings_display(regulations: Regulations) -> list[tuple[str, str]]:
     """The game settings of the tournament's rule set as (label, value shown) pairs."""
     out = []
-    for name in RULE_SET_SETTINGS.get(regulations.tournament.rule_set, ()):
+    for name in regulations.tournament.engine.settings:
         field = Regulations._meta.get_field(name)
         value = getattr(regulations, name)
         if field.choices:
@@ -150,15 +93,15 @@ def rule_set_guide() -> list[dict[str, Any]]:
         else:
             players = str(table_size(engine, cfg))
             suits = [f.label for f in formats if format_conflict(f.value, code, cfg) is None]
-        if "goat_at" in RULE_SET_SETTINGS.get(code, ()):
+        if "goat_at" in engine.settings:
             target = _("the Goat at %(points)s") % {"points": cfg.goat_at}
         else:
             target = str(cfg.target)
         rows.append(
             {
                 "code": code,
-                "name": Tournament.RuleSet(code).label,
-                "description": RULE_SET_DESCRIPTIONS.get(code, ""),
+                "name": _(engine.name),
+                "description": _(engine.description) if engine.description else "",
                 "sides": sides,
                 "players": players,
                 "target": target,
@@ -296,7 +239,7 @@ class RegulationsForm(ShowsHiddenFieldErrors, forms.ModelForm):
             "order (%(default)s). Known: %(keys)s."
         ) % {"default": ", ".join(DEFAULT_ORDER), "keys": ", ".join(METRICS)}
         tournament = self.instance.tournament if self.instance.tournament_id else None
-        wanted = RULE_SET_SETTINGS.get(tournament.rule_set, ()) if tournament else GAME_SETTINGS
+        wanted = tournament.engine.settings if tournament else GAME_SETTINGS
         for name in GAME_SETTINGS:
             if name not in wanted:
                 del self.fields[name]

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import translate_engine_error
-from scoring.rules import RuleError, RulesConfig, get_rule_set
+from scoring.rules import RuleError, RulesConfig, get_rule_set, rule_set_choices
 from scoring.rules import RuleSet as RuleSetEngine
 from scoring.standings import METRICS, StandingsConfig, default_order
 from scoring.timezones import validate_time_zone
@@ -36,15 +36,10 @@ class Tournament(models.Model):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
-    class RuleSet(models.TextChoices):
-        SPORT = "sport", _("Sport domino")
-        UDL = "udl", _("UDL singles (All Fives)")
-        ALLFIVES = "allfives", _("All Fives (Muggins)")
-        DRAW = "draw", _("Draw game")
-        BLOCK = "block", _("Block game")
-        CLASSIC = "classic", _("Classic game")
-        LATIN = "latin", _("Latin pairs game")
-        KOZEL = "kozel", _("Kozel (Goat)")
+    RuleSet = models.TextChoices(  # type: ignore[misc]
+        "RuleSet", [(code.upper(), (code, _(name))) for code, name in rule_set_choices()]
+    )
+    """The registered rule sets (``scoring.rules``): one list of codes, the registry's."""
 
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("short name"), max_length=80, unique=True, allow_unicode=True)

@@ -19,6 +19,7 @@ from scoring.rules.base import (
     DRAWN_FISH,
     FINISHED,
     FISH,
+    LAYOUT_GAMES,
     REASON_TARGET,
     SIDES,
     STOPPED,
@@ -60,6 +61,12 @@ class AllFives(HandGame):
 
     code = "allfives"
     name = _("All Fives (Muggins)")
+    description = _(
+        "Two players, each a side. Points during play whenever the open ends add up to a "
+        "multiple of five, and the opponent's pips at the end of a hand."
+    )
+    settings = ("tiles_per_hand", "game_minutes", "games_to_win")
+    layout = LAYOUT_GAMES
     sides = SIDES
     seats = ("a1", "b1")
     players = 2

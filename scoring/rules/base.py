@@ -60,6 +60,22 @@ REASON_FORFEIT = "forfeit"
 REASON_DISQUALIFICATION = "disqualification"
 END_REASONS = (REASON_TARGET, REASON_TIME, REASON_FORFEIT, REASON_DISQUALIFICATION)
 
+# How a rule set's parties are laid out (RuleSet.layout_for): the referee screen, the party
+# page, the protocol, the standings and the exports all follow it.
+LAYOUT_SIDES = ""
+"""Two sides, A and B, a running total each (the protocol's default layout)."""
+LAYOUT_GAMES = "games"
+"""A match of timed games (UDL, All Fives)."""
+LAYOUT_SEATS = "seats"
+"""A column per player, each scoring for himself (Draw, Block, Classic)."""
+LAYOUT_KOZEL = "kozel"
+"""A column per player with memorized points, open accounts and the Goat."""
+LAYOUTS = (LAYOUT_SIDES, LAYOUT_GAMES, LAYOUT_SEATS, LAYOUT_KOZEL)
+
+# How a rule set names its sides (RuleSet.side_kind_for).
+SIDE_PAIR = "pair"
+SIDE_PLAYER = "player"
+
 
 def party_side(key: str) -> str:
     """The side of the table ("a" or "b") of an engine side or a seat ("b2" → "b")."""
@@ -303,10 +319,58 @@ class RuleSet(abc.ABC):
     """The regulations a new tournament of this rule set starts from (every value editable)."""
     plays_games: ClassVar[bool] = False
     """Whether a party is a match of timed games (UDL, All Fives), each deal in one game."""
+    description: ClassVar[str] = ""
+    """A short description for the organizer choosing a rule set (marked for translation)."""
+    settings: ClassVar[tuple[str, ...]] = ()
+    """The game settings of the regulations an organizer sees for this rule set."""
+    layout: ClassVar[str | None] = None
+    """The layout key (``LAYOUTS``); None: two sides, or a column per player (from the sides)."""
+    violations: ClassVar[Mapping[str, str]] = {}
+    """The rule set's own violation catalogue: code → English label (marked for translation)."""
+    move_time: ClassVar[bool] = False
+    """Whether the referee screen offers the move-time helper (playable tiles, seconds)."""
+    uses_led: ClassVar[bool] = False
+    """Whether the referee enters who led each deal (the Latin game breaks a fish's tie)."""
 
     def side_size(self, cfg: RulesConfig) -> int:
         """Players on a side: 2 for a pair, 1 where every player plays for himself."""
         return 2
+
+    def layout_for(self, cfg: RulesConfig) -> str:
+        """The layout key of this rule set's parties under these regulations (``LAYOUTS``)."""
+        if self.layout is not None:
+            return self.layout
+        if self.plays_games:
+            return LAYOUT_GAMES
+        return LAYOUT_SIDES if set(self.sides_for(cfg)) <= set(SIDES) else LAYOUT_SEATS
+
+    def layout_dir(self, cfg: RulesConfig) -> str:
+        """The folder of the layout's own templates: ``layouts/<layout>`` (``sides`` for "")."""
+        return f"layouts/{self.layout_for(cfg) or 'sides'}"
+
+    def per_seat(self, cfg: RulesConfig) -> bool:
+        """Whether every player has his own column (each plays for himself, or Kozel)."""
+        return self.layout_for(cfg) in (LAYOUT_SEATS, LAYOUT_KOZEL)
+
+    def side_kind_for(self, cfg: RulesConfig) -> str:
+        """How a side is named: ``"pair"`` (two partners) or ``"player"`` (one player)."""
+        return SIDE_PAIR if self.side_size(cfg) == 2 and not self.per_seat(cfg) else SIDE_PLAYER
+
+    def side_label(self, side: str, cfg: RulesConfig) -> str:
+        """A side's English label, marked for translation: "Pair A", "Player A"."""
+        if self.side_kind_for(cfg) == SIDE_PAIR:
+            return {"a": _("Pair A"), "b": _("Pair B")}.get(side, _("Pair"))
+        return {"a": _("Player A"), "b": _("Player B")}.get(side, _("Player"))
+
+    def sides_label(self, cfg: RulesConfig) -> str:
+        """The sides' English name in a heading, marked for translation: "Pairs", "Players"."""
+        return _("Pairs") if self.side_kind_for(cfg) == SIDE_PAIR else _("Players")
+
+    def kind_label(self, individual: bool, cfg: RulesConfig) -> str:
+        """The tournament's kind as this game plays it: pairs, singles or individual."""
+        if individual:
+            return _("Individual tournament")
+        return _("Pairs tournament") if self.side_size(cfg) == 2 else _("Singles tournament")
 
     def config(self, **overrides: Any) -> RulesConfig:
         """The rule set's preset regulations with ``overrides`` applied."""

@@ -15,4 +15,8 @@ class BlockGame(DrawGame):
 
     code = "block"
     name = _("Block game")
+    description = _(
+        "Scored as the draw game, but nobody draws from the boneyard: a player who cannot play "
+        "knocks."
+    )
     draws = False

@@ -24,6 +24,10 @@ class ClassicGame(DrawGame):
 
     code = "classic"
     name = _("Classic game")
+    description = _(
+        "Two to four players, each for himself. The winner scores all the losers' pips, a lone "
+        "0-0 counting 25; in a fish the lowest hand wins the difference."
+    )
     preset = {"target": 100, "players": 2}
     lone_values = {ZERO_ZERO: LONE_ZERO_ZERO}
 

@@ -20,6 +20,11 @@ class DrawGame(HandGame):
 
     code = "draw"
     name = _("Draw game")
+    description = _(
+        "Two to four players, each for himself. Points only at the end of a hand: the player "
+        "who goes out scores the others' pips; players draw from the boneyard."
+    )
+    settings = ("players", "tiles_per_hand")
     preset = {"target": 100, "players": 2, "tiles_per_hand": 7}
 
     def score_domino(self, winner: str, hands: Hands, cfg: RulesConfig) -> DealScore:

@@ -26,6 +26,7 @@ from scoring.rules.base import (
     FISH,
     FISH_FOR_ALL,
     LAST_DEAL,
+    LAYOUT_KOZEL,
     REASON_TARGET,
     REASON_TIME,
     DealFacts,
@@ -101,6 +102,21 @@ class Kozel(HandGame):
 
     code = "kozel"
     name = _("Kozel (Goat)")
+    description = _(
+        "Two to four players, each for himself, or four as two pairs. Points are bad: whoever "
+        "first reaches 101 is the Goat and loses."
+    )
+    settings = (
+        "players",
+        "tiles_per_hand",
+        "fish_variant",
+        "zero_zero_value",
+        "six_six_value",
+        "goat_at",
+        "memorize_limit",
+        "kozel_pairs",
+    )
+    layout = LAYOUT_KOZEL
     preset = {
         "players": 4,
         "tiles_per_hand": 7,

@@ -22,6 +22,11 @@ class LatinPairs(SportDomino):
 
     code = "latin"
     name = _("Latin pairs game")
+    description = _(
+        "Four players in two pairs, seven tiles each. A fish with equal totals goes to the pair "
+        "of the player who led the hand."
+    )
+    uses_led = True
     preset = {"target": 200, "domino_counts_partner": True, "tiles_per_hand": 7}
 
     def score_deal(self, facts: DealFacts, cfg: RulesConfig) -> DealScore:

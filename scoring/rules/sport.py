@@ -33,6 +33,11 @@ class SportDomino(RuleSet):
 
     code = "sport"
     name = _("Sport domino")
+    description = _(
+        "Four players in two pairs. A deal ends in a domino or a fish; the first pair to reach "
+        "the target wins the time-limited party."
+    )
+    move_time = True
     sides = SIDES
     seats = SEATS
 

@@ -74,6 +74,19 @@ class UdlSingles(AllFives):
 
     code = "udl"
     name = _("UDL singles (All Fives)")
+    description = _(
+        "Two players, each a side. All Fives scoring: points during play whenever the open "
+        "ends add up to a multiple of five; a match of timed games, won by three game wins."
+    )
+    settings = ("tiles_per_hand", "game_minutes", "games_to_win", "udl_slow_play_points")
+    violations = {
+        SLOW_PLAY: _("Slow play"),
+        OUT_OF_TURN: _("Out-of-turn play"),
+        SLAMMING: _("Slamming dominoes"),
+        HIDING_TILES: _("Hiding dominoes"),
+        MISCONDUCT: _("Misconduct"),
+        LEAVING: _("Leaving the table"),
+    }
     preset = {
         "target": 150,
         "players": 2,

@@ -28,6 +28,7 @@ from scoring.protocol_content import (
     tournament_layout,
 )
 from scoring.results import standings_table
+from scoring.rules import LAYOUT_GAMES, LAYOUT_KOZEL, LAYOUT_SEATS, LAYOUT_SIDES, SIDE_PAIR
 from scoring.totals import party_totals
 from tournaments.transfer.sheets import Cell, Sheet
 
@@ -111,9 +112,10 @@ def _party_cells(party: Party) -> list[Cell]:
     ]
 
 
-def _party_header() -> list[str]:
-    """The header cells of ``_party_cells``."""
-    return [_("Round"), _("Table"), _("Pair A"), _("Pair B")]
+def _party_header(tournament: Tournament) -> list[str]:
+    """The header cells of ``_party_cells``, the sides named as the rule set names them."""
+    engine, cfg = tournament.engine, tournament.regulations.rules_config()
+    return [_("Round"), _("Table"), _(engine.side_label("a", cfg)), _(engine.side_label("b", cfg))]
 
 
 def _seats(tournament: Tournament) -> list[str]:
@@ -129,16 +131,16 @@ def results_sheet(tournament: Tournament, **_options: Any) -> Sheet:
     Goat.
     """
     layout = tournament_layout(tournament)
-    per_seat = layout in ("seats", "kozel")
+    per_seat = tournament.engine.per_seat(tournament.regulations.rules_config())
     seats = _seats(tournament) if per_seat else []
     if per_seat:
         points_header = [_("Points %(seat)s") % {"seat": seat.upper()} for seat in seats]
     else:
         points_header = [_("Points A"), _("Points B")]
-    if layout == "games":
+    if layout == LAYOUT_GAMES:
         points_header += [_("Games won A"), _("Games won B")]
-    header = [*_party_header(), *points_header, _("Winner")]
-    if layout == "kozel":
+    header = [*_party_header(tournament), *points_header, _("Winner")]
+    if layout == LAYOUT_KOZEL:
         header.append(_("Goat"))
     header += [_("How the party ended"), _("Status")]
     rows: list[list[Cell]] = []
@@ -149,12 +151,12 @@ def results_sheet(tournament: Tournament, **_options: Any) -> Sheet:
             cells: list[Cell] = [points.get(seat, "") for seat in seats]
         else:
             cells = [points.get("a", 0), points.get("b", 0) if party.pair_b else ""]
-        if layout == "games":
+        if layout == LAYOUT_GAMES:
             games = party_games(party, totals)
             cells += [sum(1 for _n, _p, won in games if won == side) for side in "ab"]
         finished = party.status == Party.Status.FINISHED
         cells.append(side_name(party, party.winner) if finished else "")
-        if layout == "kozel":
+        if layout == LAYOUT_KOZEL:
             cells.append(side_name(party, party.loser) if finished else "")
         rows.append([
             *_party_cells(party),
@@ -167,24 +169,26 @@ def results_sheet(tournament: Tournament, **_options: Any) -> Sheet:
 
 def _deal_header(tournament: Tournament, layout: str) -> list[str]:
     """The deal sheet's columns after the party's: the sport sheet's, plus each rule set's."""
-    if layout == "games":
+    if layout == LAYOUT_GAMES:
         return [_("Deal"), _("Game"), _("How it ended"), _("Winner"), _("Went out"),
                 _("Points A"), _("Points B"), _("Scoring plays"), _("Game score A"),
                 _("Game score B")]
-    if layout in ("seats", "kozel"):
+    if layout in (LAYOUT_SEATS, LAYOUT_KOZEL):
         header = [_("Deal"), _("How it ended"), _("Winner"), _("Went out")]
         for seat in _seats(tournament):
             label = seat.upper()
             header.append(_("Points %(seat)s") % {"seat": label})
-            if layout == "kozel":
+            if layout == LAYOUT_KOZEL:
                 header += [_("Account %(seat)s") % {"seat": label},
                            _("Memorized %(seat)s") % {"seat": label}]
             else:
                 header.append(_("Total %(seat)s") % {"seat": label})
         return header
-    header = [_("Deal"), _("How it ended"), _("Winning pair"), _("Went out"),
+    winning = _("Winning pair") if tournament.engine.side_kind_for(
+        tournament.regulations.rules_config()) == SIDE_PAIR else _("Winner")
+    header = [_("Deal"), _("How it ended"), winning, _("Went out"),
               _("Points A"), _("Points B"), _("Total A"), _("Total B")]
-    if tournament.rule_set == "latin":
+    if tournament.engine.uses_led:
         header.append(_("Led the deal"))
     return header
 
@@ -197,7 +201,7 @@ def deals_sheet(tournament: Tournament, **_options: Any) -> Sheet:
     memorized points) after the deal; Latin pairs, the seat that led.
     """
     layout = tournament_layout(tournament)
-    header = [*_party_header(), *_deal_header(tournament, layout)]
+    header = [*_party_header(tournament), *_deal_header(tournament, layout)]
     seats = _seats(tournament)
     rows: list[list[Cell]] = []
     for party in published_parties(tournament):
@@ -205,22 +209,22 @@ def deals_sheet(tournament: Tournament, **_options: Any) -> Sheet:
         if not deals:
             continue
         cells = _party_cells(party)
-        if layout in ("games", "seats", "kozel"):
+        if layout != LAYOUT_SIDES:
             lines = deal_lines(party, deals, list(party.penalties.all()))
             for deal, line in zip(deals, lines, strict=True):
                 row: list[Cell] = [*cells, deal.number]
-                if layout == "games":
+                if layout == LAYOUT_GAMES:
                     row.append(deal.game)
                 row += [deal.get_outcome_display(), side_name(party, deal.winner),
                         deal.went_out.upper()]
-                if layout == "games":
+                if layout == LAYOUT_GAMES:
                     row += [deal.points_a, deal.points_b, plays_text(deal), line.running_a,
                             line.running_b]
                 else:
                     for seat in seats:
                         row.append((line.seat_points or {}).get(seat, 0))
                         row.append((line.seat_running or {}).get(seat, 0))
-                        if layout == "kozel":
+                        if layout == LAYOUT_KOZEL:
                             row.append((line.memorized or {}).get(seat, 0))
                 rows.append(row)
             continue
@@ -238,7 +242,7 @@ def deals_sheet(tournament: Tournament, **_options: Any) -> Sheet:
                 running.get("a", 0),
                 running.get("b", 0),
             ]
-            if tournament.rule_set == "latin":
+            if tournament.engine.uses_led:
                 row.append(deal.led.upper())
             rows.append(row)
     return Sheet(title=_("Deals"), header=header, rows=rows, when=_document_time(tournament))

@@ -1,0 +1,149 @@
+"""The sides of a party as the referee screen shows them, laid out as its rule set says.
+
+Pairs and players with their seats, the names of the rule set's sides, and the rule set's own
+extras: a match's games (``RuleSet.plays_games``) and Kozel's accounts (``LAYOUT_KOZEL``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from scoring.models import Party
+from scoring.rules import LAYOUT_KOZEL, RuleError, RulesConfig, RuleSet, by_party_side
+from scoring.rules.matches import as_match
+
+
+def _player_row(party: Party, seat: str) -> dict[str, Any] | None:
+    """A player at a seat (None for an empty seat: a side of one player)."""
+    pair = party.pair(seat[0])
+    player = pair.player1 if seat.endswith("1") else pair.player2
+    if player is None:
+        return None
+    return {"seat": seat, "id": player.pk, "name": player.name}
+
+
+def _pair_row(party: Party, side: str) -> dict[str, Any] | None:
+    """A pair (or a side of one player) with its seated players."""
+    pair = party.pair(side)
+    if pair is None:
+        return None
+    players = [_player_row(party, f"{side}{n}") for n in (1, 2)]
+    return {
+        "id": pair.pk,
+        "name": pair.display_name,
+        "players": [row for row in players if row is not None],
+        "disqualified": pair.disqualified,
+    }
+
+
+# -- the rule set's sides --------------------------------------------------------------------
+
+
+def rules_of(party: Party) -> tuple[RuleSet, RulesConfig]:
+    """The party's rule set and the plain snapshot of its regulations."""
+    tournament = party.round.tournament
+    return tournament.engine, tournament.regulations.rules_config()
+
+
+def side_names(party: Party, rule_set: RuleSet, cfg: RulesConfig) -> list[tuple[str, str]]:
+    """(engine side, name) at the party's table: pairs and singles by side, else by seat."""
+    players = party.seat_players()
+    rows = []
+    for side in rule_set.sides_for(cfg):
+        if side in ("a", "b"):
+            pair = party.pair(side)
+            name = pair.display_name if pair is not None else str(_("bye"))
+        else:
+            player = players.get(side)
+            name = player.name if player is not None else "—"
+        rows.append((side, name))
+    return rows
+
+
+def seat_names(party: Party, rule_set: RuleSet, cfg: RulesConfig) -> list[tuple[str, str]]:
+    """(seat, "A1 · name") of the players at the table, in playing order."""
+    players = party.seat_players()
+    return [
+        (seat, f"{seat.upper()} · {players[seat].name}")
+        for seat in rule_set.seats_for(cfg)
+        if seat in players
+    ]
+
+
+def _kozel_ratings(party: Party, rule_set: RuleSet, points: Mapping[str, int]) -> Any:
+    """Each player's rating after a finished Kozel party (None while it is played).
+
+    A party a ruling stopped (a no-show, a disqualification) counts as stopped by that
+    player's timeout: he gets nothing, the others at least 1.
+    """
+    if party.status != Party.Status.FINISHED or not points:
+        return None
+    timed_out = None
+    if party.end_reason in (Party.EndReason.FORFEIT, Party.EndReason.DISQUALIFICATION):
+        timed_out = party.loser if party.loser in points else None
+    try:
+        return rule_set.ratings(dict(points), timed_out)  # type: ignore[attr-defined]
+    except RuleError:
+        return None
+
+
+def _kozel(party: Party, rule_set: RuleSet, cfg: RulesConfig, totals: Any) -> dict[str, Any]:
+    """Kozel: memorized points, open accounts, the drawn fish's carry, the Goat, the ratings."""
+    sides = rule_set.sides_for(cfg)
+    points = {side: totals.points.get(side, 0) for side in sides}
+    memorized = getattr(totals, "memorized", {}) or {}
+    opened = getattr(totals, "open", {}) or {}
+    return {
+        "goat_at": cfg.goat_at,
+        "memorize_limit": cfg.memorize_limit,
+        "fish_variant": cfg.fish_variant,
+        "pairs": cfg.kozel_pairs,
+        "memorized": {side: memorized.get(side, 0) for side in sides},
+        "open": {side: bool(opened.get(side, False)) for side in sides},
+        "carry": totals.carry,
+        "pair_points": getattr(totals, "pair_points", None),
+        "goat": party.loser if party.status == Party.Status.FINISHED else "",
+        "ratings": _kozel_ratings(party, rule_set, points),
+    }
+
+
+def _match(party: Party, cfg: RulesConfig, totals: Any) -> dict[str, Any]:
+    """A match of games (UDL, All Fives): the game in play, each game's score, game wins."""
+    match = as_match(totals)
+    started = party.started_at is not None
+    games = [
+        {
+            "number": game.number,
+            "points": by_party_side(game.points),
+            "hands": game.hands,
+            "closed": game.closed,
+            "winner": game.winner or "",
+        }
+        for game in match.games
+    ]
+    wins = {side: match.game_wins.get(side, 0) for side in ("a", "b")}
+    return {
+        "game": party.game,
+        "games_to_win": cfg.games_to_win,
+        "game_wins": wins,
+        "games": games,
+        "clock": {
+            "seconds_left": int(party.game_seconds_left())
+            if started and party.status != Party.Status.FINISHED
+            else None,
+            "limit_seconds": cfg.game_minutes * 60,
+            "time_expired_at": party.game_expired_at,
+        },
+    }
+
+
+def layout_extras(party: Party, rule_set: RuleSet, cfg: RulesConfig, totals: Any) -> dict[str, Any]:
+    """The rule set's own parts of the screen's state: ``match`` and ``kozel`` (or None)."""
+    kozel = rule_set.layout_for(cfg) == LAYOUT_KOZEL
+    return {
+        "match": _match(party, cfg, totals) if rule_set.plays_games else None,
+        "kozel": _kozel(party, rule_set, cfg, totals) if kozel else None,
+    }
