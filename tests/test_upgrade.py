@@ -217,7 +217,7 @@ def canonical(doc: dict[str, Any]) -> dict[str, Any]:
     The file lists each section in id order, so this keeps the records' relative order (ties
     fall back on it) while ignoring the ids' values. The moment of the export is dropped.
     """
-    from tournaments.models import Tournament
+    from scoring.models import Tournament
     from tournaments.transfer.archive import ID_LISTS, SECTION_OF, SECTIONS, carried_fields
 
     numbers: dict[str, dict[int, int]] = {
