@@ -23,7 +23,8 @@ from scoring import permissions
 from scoring.errors import ServiceError
 from scoring.models import Party, Player, Protocol, Tournament
 from scoring.timezones import activate_tournament_zone
-from tournaments.public_views import HistoryRow, absolute, player_history, qr_svgs
+from tournaments.public_views.history import HistoryRow, player_history
+from tournaments.public_views.table_map import absolute, qr_svgs
 from tournaments.services import renew_personal_link
 from tournaments.views import _tournament_for
 

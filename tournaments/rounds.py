@@ -9,6 +9,7 @@ names the field at fault. The flow of a round: ``create_round`` (a draft) → ``
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,6 +41,13 @@ from tournaments.pairing import (
     validate_manual_individual,
 )
 from tournaments.tasks import warm_standings
+
+logger = logging.getLogger(__name__)
+
+
+def _actor_id(actor: Any) -> Any:
+    """The id of the user who acted, for the log (None for the system)."""
+    return getattr(actor, "pk", None)
 
 
 def lock_round(round_id: int) -> Round:
@@ -117,10 +125,13 @@ def create_round(tournament_id: int, *, actor: Any = None) -> Round:
         )
     try:
         with transaction.atomic():
-            return Round.objects.create(tournament=tournament, number=number)
+            rnd = Round.objects.create(tournament=tournament, number=number)
     except IntegrityError as exc:  # a concurrent request made it first
         message = _("Round %(number)s exists already.") % {"number": number}
         raise ConflictError("round", message) from exc
+    logger.info("round created: tournament=%s round=%s number=%s actor=%s",
+                tournament.pk, rnd.pk, number, _actor_id(actor))
+    return rnd
 
 
 @transaction.atomic
@@ -131,6 +142,8 @@ def delete_round(round_id: int, *, actor: Any = None) -> None:
     if Round.objects.filter(tournament_id=rnd.tournament_id, number__gt=rnd.number).exists():
         raise ServiceError("round", _("Only the last round can be deleted."))
     clear_draw(rnd)
+    logger.info("round deleted: tournament=%s round=%s number=%s actor=%s",
+                rnd.tournament_id, rnd.pk, rnd.number, _actor_id(actor))
     rnd.delete()
 
 
@@ -162,6 +175,9 @@ def generate_draw(round_id: int, *, seed: int | None = None, actor: Any = None) 
     except DrawUserError as err:
         raise _engine_error(err, draw_field) from err
     write_draw(rnd, seating, draw.byes, draw_field.individual)
+    logger.info("round drawn: tournament=%s round=%s seed=%s parties=%s byes=%s actor=%s",
+                rnd.tournament_id, rnd.pk, draw.seed, len(seating), len(draw.byes),
+                _actor_id(actor))
     return _save_draw(rnd, draw.warnings, draw_field, draw.seed)
 
 
@@ -225,6 +241,8 @@ def edit_draw(
     seating.sort(key=lambda item: item[0])
     warnings += fixed_table_warnings(seating, draw_field)
     write_draw(rnd, seating, list(byes), draw_field.individual)
+    logger.info("round draw edited: tournament=%s round=%s parties=%s byes=%s actor=%s",
+                rnd.tournament_id, rnd.pk, len(seating), len(byes), _actor_id(actor))
     return _save_draw(rnd, warnings, draw_field, rnd.seed)
 
 
@@ -259,6 +277,8 @@ def swap_tables(round_id: int, first: int, second: int, *, actor: Any = None) ->
     parties.update(table=None)
     for pk, table_id in moves.items():
         Party.objects.filter(pk=pk).update(table_id=table_id, version=F("version") + 1)
+    logger.info("tables swapped: tournament=%s round=%s tables=%s,%s parties=%s actor=%s",
+                rnd.tournament_id, rnd.pk, first, second, sorted(moves), _actor_id(actor))
     return rnd
 
 
@@ -300,9 +320,13 @@ def publish_round(round_id: int, *, actor: Any = None) -> Round:
     rnd.status = Round.Status.PUBLISHED
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
-    Tournament.objects.filter(
+    running = Tournament.objects.filter(
         pk=rnd.tournament_id, status=Tournament.Status.REGISTRATION
     ).update(status=Tournament.Status.RUNNING)
+    logger.info("round published: tournament=%s round=%s number=%s actor=%s",
+                rnd.tournament_id, rnd.pk, rnd.number, _actor_id(actor))
+    if running:
+        logger.info("tournament running: tournament=%s", rnd.tournament_id)
     return rnd
 
 
@@ -320,6 +344,8 @@ def start_round(round_id: int, *, actor: Any = None) -> int:
         raise ServiceError("round", _("No party of the round is waiting to start."))
     for pk in waiting:
         referee_services.start_party(pk, actor=actor)
+    logger.info("round started: tournament=%s round=%s parties=%s actor=%s",
+                rnd.tournament_id, rnd.pk, len(waiting), _actor_id(actor))
     return len(waiting)
 
 
@@ -347,5 +373,7 @@ def close_round(round_id: int, *, actor: Any = None) -> Round:
     rnd.finished_at = timezone.now()
     rnd.save(update_fields=["status", "finished_at"])
     tournament_id = rnd.tournament_id
+    logger.info("round closed: tournament=%s round=%s number=%s actor=%s",
+                tournament_id, rnd.pk, rnd.number, _actor_id(actor))
     warm_standings.delay_on_commit(tournament_id)
     return rnd

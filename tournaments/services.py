@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -22,6 +23,13 @@ from scoring.models import (
 )
 from scoring.rules import RULE_SETS, RuleError, RulesConfig, get_rule_set
 from scoring.rules import RuleSet as RuleSetEngine
+
+logger = logging.getLogger(__name__)
+
+
+def _actor_id(actor: Any) -> Any:
+    """The id of the user who acted, for the log (None for the system)."""
+    return getattr(actor, "pk", None)
 
 
 def _validated(instance: Any) -> Any:
@@ -211,6 +219,8 @@ def create_tournament(
         TournamentRole.objects.create(
             tournament=tournament, user=organizer, role=TournamentRole.Role.ORGANIZER
         )
+    logger.info("tournament created: tournament=%s slug=%s rule_set=%s organizer=%s",
+                tournament.pk, tournament.slug, tournament.rule_set, _actor_id(organizer))
     return tournament
 
 
@@ -218,6 +228,7 @@ def create_tournament(
 def register_player(tournament: Tournament, *, side: bool = False, **fields: Any) -> Player:
     """Register a player in a tournament; with ``side`` also as a side of one player (singles)."""
     player = _validated(Player(tournament=tournament, **fields))
+    logger.info("player registered: tournament=%s player=%s", tournament.pk, player.pk)
     if side:
         register_pair(tournament, player, None, rating=player.rating)
     return player
@@ -232,9 +243,12 @@ def register_pair(
     **fields: Any,
 ) -> Pair:
     """Register two distinct players of the tournament as a pair (one player: a singles side)."""
-    return _validated(
+    pair = _validated(
         Pair(tournament=tournament, player1=player1, player2=player2, name=name, **fields)
     )
+    logger.info("pair registered: tournament=%s pair=%s players=%s,%s", tournament.pk,
+                pair.pk, player1.pk, player2.pk if player2 is not None else None)
+    return pair
 
 
 @transaction.atomic
@@ -242,7 +256,9 @@ def add_table(tournament: Tournament, number: int, label: str = "") -> Table:
     """Number a table of the hall."""
     if Table.objects.filter(tournament=tournament, number=number).exists():
         raise ServiceError("number", _("Table %(number)s already exists.") % {"number": number})
-    return _validated(Table(tournament=tournament, number=number, label=label))
+    table = _validated(Table(tournament=tournament, number=number, label=label))
+    logger.info("table added: tournament=%s table=%s number=%s", tournament.pk, table.pk, number)
+    return table
 
 
 def _set_withdrawn(entrants: QuerySet, pk: int, withdrawn: bool) -> Any:
@@ -254,6 +270,9 @@ def _set_withdrawn(entrants: QuerySet, pk: int, withdrawn: bool) -> Any:
     if entrant.withdrawn != withdrawn:
         entrant.withdrawn = withdrawn
         entrant.save(update_fields=["withdrawn"])
+        logger.info("%s %s: tournament=%s %s=%s", entrants.model.__name__.lower(),
+                    "withdrawn" if withdrawn else "reinstated", entrant.tournament_id,
+                    entrants.model.__name__.lower(), entrant.pk)
     return entrant
 
 
@@ -287,6 +306,8 @@ def renew_personal_link(player_id: int, *, actor: Any = None) -> Player:
         raise ServiceError("player", _("No such player.")) from exc
     player.access_token = new_access_token()
     player.save(update_fields=["access_token"])
+    logger.info("personal link renewed: tournament=%s player=%s actor=%s",
+                player.tournament_id, player.pk, _actor_id(actor))
     return player
 
 
@@ -343,6 +364,8 @@ def update_tournament(
     tournament.save()
     regulations.tournament = tournament
     _validated(regulations)
+    logger.info("tournament changed: tournament=%s fields=%s actor=%s", tournament.pk,
+                sorted(fields), _actor_id(actor))
     return tournament
 
 
@@ -365,7 +388,10 @@ def update_regulations(tournament_id: int, *, actor: Any = None, **fields: Any) 
         field = "players" if regulations.players != game_before[0] else "kozel_pairs"
         _check_game_change(tournament, regulations, field, side_before)
         _check_format(tournament, regulations, field)
-    return _validated(regulations)
+    regulations = _validated(regulations)
+    logger.info("regulations changed: tournament=%s fields=%s actor=%s", tournament_id,
+                sorted(fields), _actor_id(actor))
+    return regulations
 
 
 @transaction.atomic
@@ -382,7 +408,11 @@ def update_member(member: Player | Pair | Table, *, actor: Any = None, **fields:
         )
     for name, value in fields.items():
         setattr(member, name, value)
-    return _validated(member)
+    member = _validated(member)
+    logger.info("%s changed: tournament=%s id=%s fields=%s actor=%s",
+                type(member).__name__.lower(), member.tournament_id, member.pk, sorted(fields),
+                _actor_id(actor))
+    return member
 
 
 @transaction.atomic
@@ -394,3 +424,5 @@ def remove_member(member: Player | Pair | Table, *, actor: Any = None) -> None:
         raise ServiceError(
             "__all__", _("It is part of a pair or a draw; withdraw it instead.")
         ) from exc
+    logger.info("%s removed: tournament=%s id=%s actor=%s", type(member).__name__.lower(),
+                member.tournament_id, member.pk, _actor_id(actor))

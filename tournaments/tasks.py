@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 
 from scoring.background import RecordTask
 from scoring.models import Tournament
 from scoring.results import standings_table
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(base=RecordTask)
@@ -17,4 +21,6 @@ def warm_standings(tournament_id: int) -> int:
     read the standings after that round from the cache.
     """
     tournament = Tournament.objects.select_related("regulations").get(pk=tournament_id)
-    return len(standings_table(tournament).rows)
+    lines = len(standings_table(tournament).rows)
+    logger.info("standings warmed: tournament=%s lines=%s", tournament_id, lines)
+    return lines

@@ -97,6 +97,15 @@ def test_results_show_every_round_in_standings_order(client, played):
     assert "/player/" in html
 
 
+def test_results_cells_keep_their_markup(client, played):
+    """The cells (printed by the template) read as they did when built in Python."""
+    html = client.get(_url(played, "results")).content.decode()
+    small = ' <small class="muted">#'
+    assert f'<td class="cell r-won"><span class="sr-only">won</span>240:60{small}' in html
+    assert f'<td class="cell r-lost"><span class="sr-only">lost</span>60:240{small}' in html
+    assert '<td class="cell"><span class="muted">·</span></td>' in html
+
+
 def test_pair_page_history_and_chart(client, played):
     party = Party.objects.get(round__tournament=played, round__number=1, table__number=1)
     pair = party.pair_a

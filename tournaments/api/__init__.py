@@ -1,0 +1,28 @@
+"""API of tournaments: tournaments, standings, players, pairs, tables, rounds, draws, parties.
+
+One module per resource; this package's URLs are the router's.
+"""
+
+from __future__ import annotations
+
+from rest_framework.routers import DefaultRouter
+
+from tournaments.api.entrants import PairViewSet, PlayerViewSet, TableViewSet
+from tournaments.api.events import RegulationsSerializer, TournamentSerializer, TournamentViewSet
+from tournaments.api.parties import DealViewSet, PartyViewSet, PenaltyViewSet, RulingViewSet
+from tournaments.api.rounds import RoundViewSet
+
+__all__ = ["RegulationsSerializer", "TournamentSerializer", "router", "urlpatterns"]
+
+router = DefaultRouter()
+router.register("tournaments", TournamentViewSet, basename="tournament")
+router.register("players", PlayerViewSet, basename="player")
+router.register("pairs", PairViewSet, basename="pair")
+router.register("tables", TableViewSet, basename="table")
+router.register("parties", PartyViewSet, basename="party")
+router.register("rounds", RoundViewSet, basename="round")
+router.register("deals", DealViewSet, basename="deal")
+router.register("penalties", PenaltyViewSet, basename="penalty")
+router.register("rulings", RulingViewSet, basename="ruling")
+
+urlpatterns = router.urls

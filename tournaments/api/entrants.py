@@ -1,0 +1,212 @@
+"""API of a tournament's members: players, pairs and tables, and withdrawing entrants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import SAFE_METHODS
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring.models import Pair, Player, Table
+from scoring.permissions import visible_tournaments
+from tournaments.api.common import REFUSED, published_q, require_manage, valid
+from tournaments.services import (
+    add_table,
+    register_pair,
+    register_player,
+    remove_member,
+    update_member,
+    withdraw_pair,
+    withdraw_player,
+)
+
+
+class _MemberSerializer(serializers.ModelSerializer):
+    """A player, pair or table: its tournament is chosen when it is created, never changed."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """The tournament: one the user may see, and read-only once created."""
+        fields = super().get_fields()
+        request = self.context.get("request")
+        field = fields["tournament"]
+        if self.instance is not None:
+            fields["tournament"] = serializers.PrimaryKeyRelatedField(read_only=True)
+        elif request is not None and not field.read_only:
+            field.queryset = visible_tournaments(request.user)
+        return fields
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """A fixed table must be one of the tournament's own tables."""
+        tournament = attrs.get("tournament") or getattr(self.instance, "tournament", None)
+        table = attrs.get("fixed_table")
+        if table is not None and tournament is not None and table.tournament_id != tournament.pk:
+            raise ValidationError({"fixed_table": [_("No such table in this tournament.")]})
+        return attrs
+
+
+class PlayerSerializer(_MemberSerializer):
+    """A registered player."""
+
+    class Meta:
+        model = Player
+        fields = ["id", "tournament", "name", "club", "city", "rating", "fixed_table",
+                  "withdrawn", "disqualified"]
+        read_only_fields = ["withdrawn", "disqualified"]
+
+
+class PairSerializer(_MemberSerializer):
+    """A registered pair; in singles a side of one player (``player2`` null)."""
+
+    display_name = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Pair
+        fields = ["id", "tournament", "name", "display_name", "player1", "player2", "rating",
+                  "fixed_table", "formed_in_round", "withdrawn", "disqualified"]
+        read_only_fields = ["formed_in_round", "withdrawn", "disqualified"]
+
+
+class TableSerializer(_MemberSerializer):
+    """A numbered table."""
+
+    class Meta:
+        model = Table
+        fields = ["id", "tournament", "number", "label"]
+        validators: list[Any] = []  # the service names a taken number in the "number" field
+
+
+MEMBER_REFUSED = {
+    **REFUSED,
+    403: OpenApiResponse(description="Only the tournament's organizers may do this."),
+    404: OpenApiResponse(description="Not found, or not visible to the user."),
+}
+"""The refusals of creating, changing and deleting players, pairs and tables."""
+
+
+class _TournamentChild(
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.ReadOnlyModelViewSet,
+):
+    """Members (players, pairs, tables) of visible tournaments; organizers change them."""
+
+    filterset_fields = ["tournament"]
+    register: Any
+    """The service that adds a member: ``register(tournament, **fields)``."""
+
+    def get_queryset(self) -> QuerySet:
+        """Rows of visible tournaments."""
+        model = self.serializer_class.Meta.model
+        return model.objects.filter(
+            tournament__in=visible_tournaments(self.request.user)
+        ).order_by("id")
+
+    def get_object(self) -> Any:
+        """The member of the URL; a change only by its tournament's organizers (403)."""
+        member = super().get_object()
+        if self.request.method not in SAFE_METHODS:
+            require_manage(self.request, member.tournament)
+        return member
+
+    def perform_create(self, serializer: serializers.BaseSerializer) -> None:
+        """Add the member through the service, for an organizer of its tournament."""
+        data = dict(serializer.validated_data)
+        tournament = data.pop("tournament")
+        require_manage(self.request, tournament)
+        serializer.instance = type(self).register(tournament, **data)
+
+    def perform_update(self, serializer: serializers.BaseSerializer) -> None:
+        """Change the member through the service."""
+        serializer.instance = update_member(
+            serializer.instance, actor=self.request.user, **serializer.validated_data
+        )
+
+    def perform_destroy(self, instance: Any) -> None:
+        """Delete the member unless a pair or a draw refers to it."""
+        remove_member(instance, actor=self.request.user)
+
+
+def _member_schema(serializer_class: type[serializers.Serializer], **more: Any) -> Any:
+    """The documented answers of a member viewset's changing operations."""
+    return extend_schema_view(
+        **more,
+        create=extend_schema(responses={201: serializer_class, **MEMBER_REFUSED}),
+        update=extend_schema(responses={200: serializer_class, **MEMBER_REFUSED}),
+        partial_update=extend_schema(responses={200: serializer_class, **MEMBER_REFUSED}),
+        destroy=extend_schema(responses={204: None, **MEMBER_REFUSED}),
+    )
+
+
+class WithdrawSerializer(serializers.Serializer):
+    """Withdraw from later draws (true) or take part again (false)."""
+
+    withdrawn = serializers.BooleanField(default=True)
+
+
+class _WithdrawMixin:
+    """The ``withdraw`` action of pairs and players (organizers only)."""
+
+    withdraw_service: Any
+
+    @extend_schema(
+        request=WithdrawSerializer,
+        summary="Withdraw from later draws or reinstate",
+        description="Results already played stay as they are. Organizers only.",
+    )
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, pk: str | None = None) -> Response:
+        """Withdraw the pair or player from later draws, or reinstate it."""
+        entrant = self.get_object()
+        require_manage(request, entrant.tournament)
+        data = valid(WithdrawSerializer, request.data)
+        type(self).withdraw_service(entrant.pk, withdrawn=data["withdrawn"], actor=request.user)
+        entrant.refresh_from_db()
+        return Response(self.get_serializer(entrant).data)
+
+
+@_member_schema(
+    PlayerSerializer, withdraw=extend_schema(responses={200: PlayerSerializer, **REFUSED})
+)
+class PlayerViewSet(_WithdrawMixin, _TournamentChild):
+    """Players."""
+
+    serializer_class = PlayerSerializer
+    withdraw_service = staticmethod(withdraw_player)
+    register = staticmethod(register_player)
+
+
+@_member_schema(
+    PairSerializer, withdraw=extend_schema(responses={200: PairSerializer, **REFUSED})
+)
+class PairViewSet(_WithdrawMixin, _TournamentChild):
+    """Pairs (in individual tournaments also the pairs each round's draw formed)."""
+
+    serializer_class = PairSerializer
+    filterset_fields = ["tournament", "formed_in_round"]
+    withdraw_service = staticmethod(withdraw_pair)
+    register = staticmethod(register_pair)
+
+    def get_queryset(self) -> QuerySet[Pair]:
+        """Pairs with their players; pairs of a draft draw only for its organizers."""
+        return (
+            super()
+            .get_queryset()
+            .filter(published_q(self.request.user, "formed_in_round__", nullable=True))
+            .select_related("player1", "player2")
+        )
+
+
+@_member_schema(TableSerializer)
+class TableViewSet(_TournamentChild):
+    """Tables."""
+
+    serializer_class = TableSerializer
+    register = staticmethod(add_table)

@@ -1,0 +1,233 @@
+"""API of tournaments: their fields, regulations and standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.permissions import SAFE_METHODS
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring import permissions
+from scoring.models import Regulations, Tournament
+from scoring.permissions import visible_tournaments
+from scoring.results import StandingsTable, standings_table
+from scoring.standings import METRICS
+from tournaments.api.common import REFUSED, require_manage
+from tournaments.forms import RegulationsForm, TournamentForm
+from tournaments.services import create_tournament, update_regulations, update_tournament
+
+
+class StandingLineSerializer(serializers.Serializer):
+    """One line of the standings."""
+
+    rank = serializers.IntegerField()
+    shared = serializers.BooleanField(help_text="The rank is shared with another entrant.")
+    entrant = serializers.IntegerField(help_text="A pair id, or a player id when per player.")
+    name = serializers.CharField()
+    withdrawn = serializers.BooleanField()
+    disqualified = serializers.BooleanField()
+    metrics = serializers.DictField(
+        child=serializers.FloatField(), help_text="Every metric's value by its key."
+    )
+
+
+class StandingsSerializer(serializers.Serializer):
+    """The standings of a tournament after a round."""
+
+    tournament = serializers.IntegerField()
+    per_player = serializers.BooleanField()
+    after_round = serializers.IntegerField(allow_null=True)
+    order = serializers.ListField(
+        child=serializers.CharField(), help_text="Metric keys in the regulations' order."
+    )
+    lines = StandingLineSerializer(many=True)
+
+
+def standings_data(table: StandingsTable, tournament: Tournament) -> dict[str, Any]:
+    """The standings table as the API returns it."""
+    lines = []
+    for row, entrant, _values in table.lines():
+        name = entrant.name if table.per_player else entrant.display_name
+        lines.append(
+            {
+                "rank": row.rank,
+                "shared": row.shared,
+                "entrant": row.entrant,
+                "name": name,
+                "withdrawn": entrant.withdrawn,
+                "disqualified": entrant.disqualified,
+                "metrics": row.metrics,
+            }
+        )
+    return {
+        "tournament": tournament.pk,
+        "per_player": table.per_player,
+        "after_round": table.after_round,
+        "order": list(table.order),
+        "lines": lines,
+    }
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    """A tournament's own fields (the same ones its edit page has).
+
+    A new tournament's regulations start from its rule set's preset; ``players`` and
+    ``kozel_pairs`` change it where the rule set lets them vary.
+    """
+
+    players = serializers.IntegerField(
+        min_value=2,
+        max_value=4,
+        required=False,
+        allow_null=True,
+        write_only=True,
+        help_text="Players at a table (2–4) where the rule set lets them vary (draw, block, "
+        "classic, Kozel); empty for the rule set's own number.",
+    )
+    kozel_pairs = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        write_only=True,
+        help_text="Kozel: four play as two pairs.",
+    )
+    singles = serializers.SerializerMethodField(
+        help_text="Whether a side is one player (a pair is then registered with player2 null)."
+    )
+
+    class Meta:
+        model = Tournament
+        fields = ["id", *TournamentForm.Meta.fields, "players", "kozel_pairs", "singles"]
+
+    def get_singles(self, tournament: Tournament) -> bool:
+        """Whether a side is one player in this tournament's rule set."""
+        try:
+            return tournament.singles
+        except Regulations.DoesNotExist:
+            return False
+
+
+class RegulationsSerializer(serializers.ModelSerializer):
+    """Every rule setting of a tournament, the game settings of every rule set included."""
+
+    standings_order = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(METRICS)),
+        required=False,
+        help_text="Metric keys in order; empty for the default order.",
+    )
+
+    class Meta:
+        model = Regulations
+        fields = RegulationsForm.Meta.fields
+
+
+@extend_schema_view(
+    create=extend_schema(
+        responses={201: TournamentSerializer, **REFUSED},
+        summary="Create a tournament (its creator becomes its organizer)",
+    ),
+    update=extend_schema(responses={200: TournamentSerializer, **REFUSED}),
+    partial_update=extend_schema(responses={200: TournamentSerializer, **REFUSED}),
+)
+class TournamentViewSet(
+    mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet
+):
+    """Tournaments the user may see; organizers create them and change their own."""
+
+    serializer_class = TournamentSerializer
+    filterset_fields = ["status", "format", "rule_set"]
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        """Visible tournaments (with their regulations: whether sides are single players)."""
+        return (
+            visible_tournaments(self.request.user)
+            .select_related("regulations")
+            .order_by("-start_date", "id")
+        )
+
+    def get_object(self) -> Tournament:
+        """The tournament of the URL; a change only by its organizers (403 otherwise)."""
+        tournament = super().get_object()
+        if self.request.method not in SAFE_METHODS:
+            require_manage(self.request, tournament)
+        return tournament
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Create a tournament with its rule set's preset; the creator becomes its organizer."""
+        if not permissions.can_create_tournament(request.user):
+            raise PermissionDenied
+        return super().create(request, *args, **kwargs)
+
+    def perform_create(self, serializer: serializers.BaseSerializer) -> None:
+        """Create through the service."""
+        serializer.instance = create_tournament(
+            organizer=self.request.user, **serializer.validated_data
+        )
+
+    def perform_update(self, serializer: serializers.BaseSerializer) -> None:
+        """Change through the service."""
+        serializer.instance = update_tournament(
+            serializer.instance.pk, actor=self.request.user, **serializer.validated_data
+        )
+
+    @extend_schema(methods=["GET"], responses=RegulationsSerializer, summary="Regulations")
+    @extend_schema(
+        methods=["PUT", "PATCH"],
+        request=RegulationsSerializer,
+        responses={200: RegulationsSerializer, **REFUSED},
+        summary="Change the regulations (organizers)",
+        description="Settings that contradict each other are refused with 400 naming the field.",
+    )
+    @action(detail=True, methods=["get", "put", "patch"])
+    def regulations(self, request: Request, pk: str | None = None) -> Response:
+        """GET: every rule setting. PUT/PATCH: change them (the tournament's organizers)."""
+        tournament = self.get_object()
+        found, _created = Regulations.objects.get_or_create(tournament=tournament)
+        if request.method == "GET":
+            return Response(RegulationsSerializer(found).data)
+        serializer = RegulationsSerializer(
+            found, data=request.data, partial=request.method == "PATCH"
+        )
+        serializer.is_valid(raise_exception=True)
+        found = update_regulations(
+            tournament.pk, actor=request.user, **serializer.validated_data
+        )
+        return Response(RegulationsSerializer(found).data)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "after_round", int, description="Count only the rounds up to this one."
+            ),
+            OpenApiParameter(
+                "by",
+                str,
+                enum=["pair", "player"],
+                description="Rank pairs or players (individual tournaments always rank "
+                "players).",
+            ),
+        ],
+        responses=StandingsSerializer,
+        summary="Standings",
+    )
+    @action(detail=True, methods=["get"])
+    def standings(self, request: Request, pk: str | None = None) -> Response:
+        """The standings after any round, in the regulations' order; equal entrants share."""
+        tournament = self.get_object()
+        after = request.query_params.get("after_round")
+        try:
+            after_round = int(after) if after else None
+        except ValueError as exc:
+            raise ValidationError({"after_round": ["A round number."]}) from exc
+        per_player = (
+            tournament.format == Tournament.Format.INDIVIDUAL
+            or request.query_params.get("by") == "player"
+        )
+        table = standings_table(tournament, per_player=per_player, after_round=after_round)
+        return Response(standings_data(table, tournament))

@@ -1,0 +1,26 @@
+"""Public pages of a tournament: the table map, the results of every round, a pair's or
+player's history with its standing round by round, and the hall screen for a projector.
+
+No login is needed; the organizer switches each page off per tournament (404 then; the
+people who run the tournament still see it). Pages refresh parts of themselves with htmx
+while a round is played, carry no inline script or style (a strict CSP holds), and use a
+number of queries that does not grow with the number of pairs.
+"""
+
+from __future__ import annotations
+
+from tournaments.public_views.hall import hall
+from tournaments.public_views.history import (
+    HistoryRow,
+    RankChart,
+    pair_page,
+    player_history,
+    player_page,
+)
+from tournaments.public_views.results import results
+from tournaments.public_views.table_map import absolute, draw_map, map_tables, qr_svgs, table_party
+
+__all__ = [
+    "HistoryRow", "RankChart", "absolute", "draw_map", "hall", "map_tables", "pair_page",
+    "player_history", "player_page", "qr_svgs", "results", "table_party",
+]

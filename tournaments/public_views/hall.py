@@ -1,0 +1,106 @@
+"""The hall screen for a projector: the draw, the running parties, the standings."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+
+from scoring import permissions
+from scoring.models import Party
+from scoring.results import standings_table
+from tournaments.public_views.common import current_round, public_tournament
+from tournaments.public_views.table_map import map_tables
+from tournaments.round_views import LIVE, _render
+
+HALL_TABLES_PER_PAGE = 12
+HALL_LINES_PER_PAGE = 12
+HALL_STANDINGS_PAGES = 2
+HALL_SECONDS = 15
+CLOCK_FIELDS = ("started_at", "paused_at", "paused_seconds", "finished_at")
+
+
+# -- the hall screen ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One screenful of the hall screen: what it shows and which page of it."""
+
+    kind: str
+    page: int = 1
+    pages: int = 1
+
+    @property
+    def key(self) -> str:
+        """The panel's name in the address, e.g. ``draw-2``."""
+        return f"{self.kind}-{self.page}"
+
+    def window(self, items: Sequence[Any], size: int) -> Sequence[Any]:
+        """The items of this page."""
+        return items[(self.page - 1) * size: self.page * size]
+
+
+def _pages(kind: str, count: int, size: int, most: int | None = None) -> list[Panel]:
+    """The panels that show ``count`` items ``size`` at a time (at most ``most`` pages)."""
+    pages = math.ceil(count / size)
+    if most is not None:
+        pages = min(pages, most)
+    return [Panel(kind, page, pages) for page in range(1, pages + 1)]
+
+
+def _hall_seconds(request: HttpRequest) -> int:
+    """How long each panel stays (``?seconds=``, 5 to 300)."""
+    try:
+        seconds = int(request.GET.get("seconds", HALL_SECONDS))
+    except ValueError:
+        seconds = HALL_SECONDS
+    return min(max(seconds, 5), 300)
+
+
+def hall(request: HttpRequest, slug: str) -> HttpResponse:
+    """The hall screen: the draw, the running parties with time left and the standings.
+
+    Each poll (htmx, every few seconds) brings the next panel, with fresh data.
+    """
+    tournament = public_tournament(request, slug, "hall")
+    user = request.user
+    rnd = current_round(tournament)
+    live = rnd is not None and rnd.status in LIVE
+    show_draw = permissions.can_see_public_page(user, tournament, "draw")
+    rows = map_tables(tournament, rnd) if live and show_draw else []
+    running = [row for row in rows if row["status"] == Party.Status.IN_PROGRESS]
+    table = (
+        standings_table(tournament)
+        if permissions.can_see_public_page(user, tournament, "standings")
+        else None
+    )
+    lines = table.lines() if table else []
+    panels = [
+        *_pages("draw", len(rows), HALL_TABLES_PER_PAGE),
+        *_pages("running", len(running), HALL_LINES_PER_PAGE),
+        *_pages("standings", len(lines), HALL_LINES_PER_PAGE, HALL_STANDINGS_PAGES),
+    ] or [Panel("welcome")]
+    panel = next((p for p in panels if p.key == request.GET.get("panel")), panels[0])
+    following = panels[(panels.index(panel) + 1) % len(panels)]
+    seconds = _hall_seconds(request)
+    for row in panel.window(running, HALL_LINES_PER_PAGE) if panel.kind == "running" else ():
+        clock = Party(round=rnd, **{f: row[f] for f in CLOCK_FIELDS})
+        row["seconds_left"] = int(clock.seconds_left())
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "panel": panel,
+        "position": panels.index(panel) + 1,
+        "dots": range(1, len(panels) + 1),
+        "next_url": f"{request.path}?panel={following.key}&seconds={seconds}",
+        "seconds": seconds,
+        "rows": panel.window(rows, HALL_TABLES_PER_PAGE) if panel.kind == "draw" else [],
+        "running": panel.window(running, HALL_LINES_PER_PAGE),
+        "table": table,
+        "lines": panel.window(lines, HALL_LINES_PER_PAGE) if panel.kind == "standings" else [],
+    }
+    return _render(request, "public/hall.html", "public/_hall_panel.html", context)

@@ -1,0 +1,210 @@
+"""The table map of the current round (a QR code per table) and what a table's code opens."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from typing import Any
+
+import segno
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
+from scoring.models import Deal, Pair, Party, Penalty, Round, Tournament
+from scoring.protocol_content import game_winners, tournament_layout
+from scoring.results import deal_and_fine_rows
+from scoring.rules import Totals
+from scoring.totals import compute_party_totals
+from scoring.web import vary_on_htmx
+from tournaments.public_views.common import current_round, public_tournament, seats_of
+from tournaments.round_views import LIVE, url_root
+
+QR_CACHE_SECONDS = 30 * 24 * 3600
+
+
+# -- QR codes of the tables --------------------------------------------------------------
+
+_qr_memo: dict[str, str] = {}
+QR_MEMO_MOST = 5000  # codes kept in a process (about 2 KB each)
+
+
+def _make_qr_svg(url: str) -> str:
+    """An inline SVG QR code of ``url`` that scales with its box (no size, no inline style)."""
+    return segno.make(url, error="m", micro=False).svg_inline(
+        border=2, omitsize=True, svgclass="qr", lineclass="qr-line"
+    )
+
+
+def qr_svgs(urls: Iterable[str]) -> dict[str, SafeString]:
+    """Inline SVG QR codes, made once and kept in this process and in the shared cache."""
+    wanted = list(dict.fromkeys(urls))
+    missing = [url for url in wanted if url not in _qr_memo]
+    if missing:
+        if len(_qr_memo) + len(missing) > QR_MEMO_MOST:
+            _qr_memo.clear()
+        keys = {f"qr-svg:{hashlib.sha256(url.encode()).hexdigest()}": url for url in missing}
+        found = {keys[key]: svg for key, svg in cache.get_many(list(keys)).items()}
+        made = {url: _make_qr_svg(url) for url in missing if url not in found}
+        if made:
+            cache.set_many(
+                {key: made[url] for key, url in keys.items() if url in made}, QR_CACHE_SECONDS
+            )
+        _qr_memo.update(found | made)
+    return {url: mark_safe(_qr_memo[url]) for url in wanted}  # noqa: S308 - made by segno
+
+
+def absolute(path: str) -> str:
+    """The address of a path on the site's public host (what a QR code must hold)."""
+    return f"{settings.SITE_URL}{path}"
+
+
+# -- the draw as a table map -------------------------------------------------------------
+
+MAP_FIELDS = (
+    "pk", "table_id", "table__number", "table__label", "status", "winner", "end_reason", "game",
+    "started_at", "paused_at", "paused_seconds", "finished_at",
+    "pair_a__name", "pair_a__player1__name", "pair_a__player2__name",
+    "pair_b_id", "pair_b__name", "pair_b__player1__name", "pair_b__player2__name",
+)
+
+
+def _side(row: dict[str, Any], side: str) -> tuple[str, str]:
+    """A side's name, and its players' names when the pair has a name of its own."""
+    name, first, second = (row[f"pair_{side}__{f}"] for f in ("name", "player1__name",
+                                                                "player2__name"))
+    players = Pair.label("", first, second) if name else ""
+    return Pair.label(name, first, second), players
+
+
+def score_text(layout: str, totals: Totals, *, finished: bool) -> str:
+    """A party's score in one line, as its rule set counts it.
+
+    Two sides: ``120 : 85``. A match of games: the games won (and, while it is played, the
+    score of the game in play). Every player for himself: the players' points, side A's
+    players then side B's (``0 / 95 : 105 / 15``, in the order their names are shown).
+    """
+    games = game_winners(totals)
+    if layout == "games" and games:
+        wins = {side: sum(1 for _n, _p, won in games if won == side) for side in "ab"}
+        if finished:
+            return gettext("%(a)s : %(b)s in games") % wins
+        number, points, _won = games[-1]  # the game in play
+        return gettext("%(won_a)s : %(won_b)s in games, %(a)s : %(b)s in game %(game)s") % {
+            "won_a": wins["a"], "won_b": wins["b"], "a": points.get("a", 0),
+            "b": points.get("b", 0), "game": number}
+    if layout in ("seats", "kozel"):
+        return " : ".join(
+            " / ".join(str(totals.points.get(seat, 0)) for seat in seats_of(totals, side))
+            for side in "ab")
+    return f"{totals.points.get('a', 0)} : {totals.points.get('b', 0)}"
+
+
+def map_tables(tournament: Tournament, rnd: Round) -> list[dict[str, Any]]:
+    """The round's parties as plain rows (byes last), with the score of each started one.
+
+    Three queries and no model instances: the table map of a big field stays fast. Scores
+    come from the one totals function, from the deals and fines of the round.
+    """
+    rows = list(
+        Party.objects.filter(round=rnd).order_by("table__number", "pk").values(*MAP_FIELDS)
+    )
+    deals, fines = deal_and_fine_rows(
+        Deal.objects.filter(party__round=rnd), Penalty.objects.filter(party__round=rnd)
+    )
+    cfg = tournament.regulations.rules_config()
+    layout = tournament_layout(tournament)
+    labels = dict(Party.Status.choices)
+    party_root = url_root("tournaments:party")
+    for row in rows:
+        pk = row["pk"]
+        row["bye"] = row["pair_b_id"] is None
+        row["a"], row["a_players"] = _side(row, "a")
+        row["b"], row["b_players"] = _side(row, "b") if not row["bye"] else ("", "")
+        row["status_label"] = labels[row["status"]]
+        row["title"] = gettext("Table %(number)s") % {"number": row["table__number"]}
+        row["url"] = f"{party_root}{pk}/"
+        row["score"] = ""
+        if row["status"] != Party.Status.SCHEDULED and not row["bye"]:
+            totals = compute_party_totals(
+                tournament.rule_set, cfg, deals.get(pk, ()), fines.get(pk, ()),
+                end_reason=row["end_reason"], winner=row["winner"], game=row["game"],
+            )
+            row["score"] = score_text(
+                layout, totals, finished=row["status"] == Party.Status.FINISHED)
+    rows.sort(key=lambda row: row["bye"])
+    return rows
+
+
+def _with_table_qr(tournament: Tournament, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each table's row with its stable address and that address's QR code.
+
+    The address names the table, not the party, so a printed code stays right every round.
+    """
+    root = absolute(url_root("tournaments:table", tournament.slug))
+    for row in rows:
+        row["table_url"] = f"{root}{row['table__number']}/" if row["table_id"] else ""
+    svgs = qr_svgs(row["table_url"] for row in rows if row["table_url"])
+    for row in rows:
+        row["qr"] = svgs.get(row["table_url"])
+    return rows
+
+
+def draw_state(rnd: Round | None, rows: list[dict[str, Any]]) -> str:
+    """What a table map must reload for when it changes: the round, its status, its tables."""
+    if rnd is None:
+        return "none"
+    tables = ",".join(f"{row['pk']}@{row['table_id']}" for row in rows)
+    digest = hashlib.sha256(tables.encode()).hexdigest()[:16]
+    return f"{rnd.pk}-{rnd.status}-{digest}"
+
+
+def _poll_seconds(tournament: Tournament, rnd: Round | None) -> int | None:
+    """How often the table map asks for news: often while playing, less between rounds."""
+    if rnd is not None and rnd.status in LIVE:
+        return 10
+    if tournament.status == Tournament.Status.RUNNING:
+        return 30
+    return None
+
+
+def draw_map(request: HttpRequest, slug: str) -> HttpResponse:
+    """The current round's draw as a table map: table number → pairs, with a QR per table.
+
+    While the round is played the page polls: the answer carries only the scores and states
+    of the tables (htmx out-of-band swaps); a new round, or a round's new status, reloads it.
+    """
+    tournament = public_tournament(request, slug, "draw")
+    rnd = current_round(tournament)
+    rows = map_tables(tournament, rnd) if rnd is not None else []
+    state = draw_state(rnd, rows)
+    if request.htmx and "seen" in request.GET:
+        if request.GET["seen"] != state:
+            response = HttpResponse(status=204)
+            response["HX-Refresh"] = "true"
+            return vary_on_htmx(response)
+        return vary_on_htmx(render(request, "public/_draw_live.html", {"rows": rows}))
+    return vary_on_htmx(render(request, "public/draw.html", {
+        "tournament": tournament,
+        "round": rnd,
+        "rows": _with_table_qr(tournament, rows),
+        "state": state,
+        "poll": _poll_seconds(tournament, rnd),
+    }))
+
+
+def table_party(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """What a table's QR code opens: the party at that table in the current round."""
+    tournament = public_tournament(request, slug, "draw")
+    rnd = current_round(tournament)
+    party = (
+        Party.objects.filter(round=rnd, table__number=number).only("pk").first()
+        if rnd is not None
+        else None
+    )
+    if party is None:
+        return redirect("tournaments:current_draw", slug=slug)
+    return redirect(party)

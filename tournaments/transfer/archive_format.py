@@ -1,0 +1,133 @@
+"""The tournament file's format: its sections (kinds of record) and how each field travels."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import models
+
+from scoring.errors import ServiceError
+from scoring.models import (
+    Deal,
+    IdempotencyKey,
+    Pair,
+    Party,
+    PartyDesk,
+    PartyEvent,
+    Penalty,
+    Player,
+    PrintJob,
+    Protocol,
+    RefereeSettings,
+    Regulations,
+    Round,
+    Ruling,
+    Signature,
+    SigningPin,
+    Table,
+    Tournament,
+    TournamentRole,
+)
+
+FORMAT = "domino-tournament"
+VERSION = 1
+#: Fields of the tournament holding lists of ids of another section (remapped on import).
+ID_LISTS = {"start_list": "pairs"}
+#: Models of the tournament's apps that the file does not carry, and why.
+LEFT_OUT: dict[type[models.Model], str] = {
+    SigningPin: "credentials: players set new PINs",
+    PrintJob: "an expiring cache of round prints, printed again on demand",
+    IdempotencyKey: "a client's retry memory, not tournament data",
+}
+#: Fields the file does not carry, and why (the importing installation makes new values).
+LEFT_OUT_FIELDS: dict[type[models.Model], dict[str, str]] = {
+    Player: {"access_token": "a personal link key, a credential: new links are made"},
+}
+
+
+class ArchiveError(ServiceError):
+    """A tournament file that cannot be imported here; nothing was changed."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("file", message)
+
+
+@dataclass(frozen=True)
+class Section:
+    """One kind of record of the file: its key, its model, the lookup to its tournament."""
+
+    name: str
+    model: type[models.Model]
+    to_tournament: str
+
+    def queryset(self, tournament: Tournament) -> models.QuerySet:
+        """The tournament's records of this kind, in id order."""
+        return self.model._default_manager.filter(**{self.to_tournament: tournament}).order_by(
+            "pk")
+
+
+SECTIONS = (
+    Section("regulations", Regulations, "tournament"),
+    Section("referee_settings", RefereeSettings, "tournament"),
+    Section("tables", Table, "tournament"),
+    Section("roles", TournamentRole, "tournament"),
+    Section("players", Player, "tournament"),
+    Section("rounds", Round, "tournament"),
+    Section("pairs", Pair, "tournament"),
+    Section("parties", Party, "round__tournament"),
+    Section("party_desks", PartyDesk, "party__round__tournament"),
+    Section("deals", Deal, "party__round__tournament"),
+    Section("penalties", Penalty, "party__round__tournament"),
+    Section("rulings", Ruling, "party__round__tournament"),
+    Section("events", PartyEvent, "party__round__tournament"),
+    Section("protocols", Protocol, "party__round__tournament"),
+    Section("signatures", Signature, "protocol__party__round__tournament"),
+)
+SECTION_OF: dict[type[models.Model], str] = {s.model: s.name for s in SECTIONS}
+
+
+# -- fields ------------------------------------------------------------------------------
+
+
+def field_kind(field: models.Field) -> str:
+    """How a field travels: "tournament" (implicit), "user", "ref", "file" or "value"."""
+    if field.is_relation:
+        target = field.related_model
+        if target is Tournament:
+            return "tournament"
+        if target is get_user_model():
+            return "user"
+        if target not in SECTION_OF:
+            raise RuntimeError(f"{field.model.__name__}.{field.name} refers to "
+                               f"{target.__name__}, which the tournament file does not carry")
+        return "ref"
+    if isinstance(field, models.FileField):
+        return "file"
+    return "value"
+
+
+@functools.cache
+def carried_fields(model: type[models.Model]) -> dict[str, models.Field]:
+    """The fields a record of ``model`` carries in the file, by name (an ``id`` aside)."""
+    left_out = LEFT_OUT_FIELDS.get(model, {})
+    fields = {
+        f.name: f for f in model._meta.concrete_fields
+        if not (f.primary_key and not f.is_relation) and field_kind(f) != "tournament"
+        and f.name not in left_out
+    }
+    fields.update({f.name: f for f in model._meta.many_to_many})
+    return fields
+
+
+def plain_value(value: Any) -> Any:
+    """A field's value as JSON: times and dates in ISO 8601, decimals as text."""
+    if isinstance(value, dt.datetime | dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    return value
