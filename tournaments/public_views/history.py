@@ -15,7 +15,7 @@ from scoring import permissions
 from scoring.models import Pair, Party, Penalty, Player, Round, Tournament
 from scoring.protocol_content import party_games, tournament_layout
 from scoring.results import StandingsTable, load_party_results, standings_table
-from scoring.rules import Totals
+from scoring.rules import LAYOUT_GAMES, LAYOUT_KOZEL, LAYOUT_SEATS, Totals
 from scoring.standings import compute_standings
 from scoring.totals import party_totals
 from tournaments.public_views.common import (
@@ -51,7 +51,7 @@ class HistoryRow:
     @property
     def per_seat(self) -> bool:
         """Whether every player of the party scores for himself."""
-        return self.layout in ("seats", "kozel")
+        return self.layout in (LAYOUT_SEATS, LAYOUT_KOZEL)
 
     @property
     def result(self) -> str:
@@ -109,7 +109,7 @@ class HistoryRow:
         if self.per_seat:
             return str(self.points_for)
         games = party_games(self.party, self.totals)
-        if self.layout == "games" and games:
+        if self.layout == LAYOUT_GAMES and games:
             mine = sum(1 for _n, _p, won in games if won == self.side)
             theirs = sum(1 for _n, _p, won in games if won and won != self.side)
             return gettext("%(a)s : %(b)s in games") % {"a": mine, "b": theirs}

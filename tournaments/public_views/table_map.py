@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from scoring.models import Deal, Pair, Party, Penalty, Round, Tournament
 from scoring.protocol_content import game_winners, tournament_layout
 from scoring.results import deal_and_fine_rows
-from scoring.rules import Totals
+from scoring.rules import LAYOUT_GAMES, LAYOUT_KOZEL, LAYOUT_SEATS, Totals
 from scoring.totals import compute_party_totals
 from scoring.web import vary_on_htmx
 from tournaments.public_views.common import current_round, public_tournament, seats_of
@@ -88,7 +88,7 @@ def score_text(layout: str, totals: Totals, *, finished: bool) -> str:
     players then side B's (``0 / 95 : 105 / 15``, in the order their names are shown).
     """
     games = game_winners(totals)
-    if layout == "games" and games:
+    if layout == LAYOUT_GAMES and games:
         wins = {side: sum(1 for _n, _p, won in games if won == side) for side in "ab"}
         if finished:
             return gettext("%(a)s : %(b)s in games") % wins
@@ -96,7 +96,7 @@ def score_text(layout: str, totals: Totals, *, finished: bool) -> str:
         return gettext("%(won_a)s : %(won_b)s in games, %(a)s : %(b)s in game %(game)s") % {
             "won_a": wins["a"], "won_b": wins["b"], "a": points.get("a", 0),
             "b": points.get("b", 0), "game": number}
-    if layout in ("seats", "kozel"):
+    if layout in (LAYOUT_SEATS, LAYOUT_KOZEL):
         return " : ".join(
             " / ".join(str(totals.points.get(seat, 0)) for seat in seats_of(totals, side))
             for side in "ab")
