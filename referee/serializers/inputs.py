@@ -6,7 +6,6 @@ API, the referee desk and the party page use.
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 from django.utils.translation import gettext_lazy as _
@@ -18,6 +17,7 @@ from scoring.errors import translate_engine_error
 from scoring.models import (
     Party,
 )
+from scoring.plays import parse_plays
 from scoring.rules import SEATS, RuleError
 
 SIDE_CHOICES = [("a", _("Pair A")), ("b", _("Pair B"))]
@@ -61,17 +61,6 @@ class TileField(serializers.Field):
     def to_representation(self, value: Any) -> Any:
         """As given."""
         return value
-
-
-PLAY_PATTERN = re.compile(r"([abAB][12]?)\s*[:+=]?\s*(\d+)")
-PLAY_SEPARATORS = re.compile(r"[\s,;]*")
-
-
-def parse_plays(text: str) -> list[list[Any]] | None:
-    """Scoring plays typed as "a1:10 b1:5" (a side or seat, then points); None if malformed."""
-    if PLAY_SEPARATORS.fullmatch(PLAY_PATTERN.sub(" ", text)) is None:
-        return None
-    return [[who.lower(), int(points)] for who, points in PLAY_PATTERN.findall(text)]
 
 
 @extend_schema_field(
