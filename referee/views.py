@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from referee import services, state
 from referee.api import advise, preview, referee_roles
-from referee.corrections import deal_entry, record_to_correct
+from referee.corrections import deal_entry, may_correct, record_to_correct
 from referee.rulings import ALL_TILES, scores_by_seat
 from referee.serializers import (
     PARTY_ACTIONS,
@@ -139,6 +139,10 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
             for c in services.WARNING_CATEGORIES
         ],
         "entry": deal_entry(party, rule_set, cfg),
+        "correctable": {
+            deal.pk for deal in party.deals.only("pk", "recorded_by_id")
+            if may_correct(request.user, party, deal.recorded_by_id)
+        },
         "rule_set": rule_set,
         "cfg": cfg,
         "by_seat": by_seat,

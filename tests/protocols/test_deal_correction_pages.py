@@ -65,6 +65,8 @@ def test_a_referee_cannot_change_a_deal_another_referee_recorded(
     client.force_login(other_referee)
     page = client.get(finished_party.get_absolute_url()).content.decode()
     assert f"/referee/deal/{deal.pk}/correct/" not in page
+    desk = client.get(f"/referee/party/{finished_party.pk}/").content.decode()
+    assert f"/referee/deal/{deal.pk}/correct/" not in desk
     assert refused(client, deal, finished_party)
     assert snapshot(finished_party) == before
 
@@ -76,6 +78,8 @@ def test_the_referee_who_recorded_it_corrects_through_the_party_page_link(
     client.force_login(referee_user)
     page = client.get(finished_party.get_absolute_url()).content.decode()
     assert f"/referee/deal/{deal.pk}/correct/" in page
+    desk = client.get(f"/referee/party/{finished_party.pk}/").content.decode()
+    assert f"/referee/deal/{deal.pk}/correct/" in desk
     assert client.get(f"/deal/{deal.pk}/correct/").status_code == 200
     response = client.post(f"/deal/{deal.pk}/annul/", {
         "reason": "ошибка", "version": finished_party.version})
