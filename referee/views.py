@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from referee import services, state
 from referee.api import advise, preview, referee_roles
+from referee.corrections import deal_entry, may_correct, record_to_correct
 from referee.rulings import ALL_TILES, scores_by_seat
 from referee.serializers import (
     PARTY_ACTIONS,
@@ -39,13 +40,10 @@ from scoring.errors import ServiceError, translate_engine_error
 from scoring.models import Deal, Party, Penalty, RefereeSettings, Ruling, TournamentRole
 from scoring.models.event_text import describe_event
 from scoring.rules import SEATS, RulesConfig, RuleSet
-from scoring.rules.allfives import MAX_PLAY_POINTS
 from scoring.timezones import activate_tournament_zone
 from scoring.web import page_or_fragment, vary_on_htmx
 
 TILES = [(f"{low}-{high}", low, high) for low, high in ALL_TILES]
-PLAY_VALUES = range(5, MAX_PLAY_POINTS + 1, 5)
-"""The buttons of a scoring play (All Fives, UDL): +5 … +45."""
 RULING_BUTTONS = ("continue", "reshuffle", "fits", "misfit", "false_pass")
 """The one-tap ruling buttons per seat (each its own form and client id)."""
 
@@ -78,87 +76,6 @@ def _seat_names(party: Party) -> list[tuple[str, str]]:
     """(seat, "A1 · name") of the players at the table under the rule set, in playing order."""
     rule_set, cfg = state.rules_of(party)
     return state.seat_names(party, rule_set, cfg)
-
-
-def deal_entry(
-    party: Party, rule_set: RuleSet, cfg: RulesConfig, deal: Deal | None = None
-) -> dict[str, Any]:
-    """How the deal form looks for the party's rule set (filled in with ``deal``'s values).
-
-    ``kind``: "pairs" (sport, Latin: a pair wins, quick points or pips per player), "match"
-    (UDL, All Fives: scoring plays during the hand, the end count, a stopped hand), "seats"
-    (the Draw, Block and Classic games: a player wins) or "kozel" (each player's deal total).
-    A correction enters the points of every side (the referee may also have ended the deal).
-    """
-    seats = state.seat_names(party, rule_set, cfg)
-    sides = state.side_names(party, rule_set, cfg)
-    by_seat = scores_by_seat(rule_set, cfg)
-    if rule_set.code == "kozel":
-        kind = "kozel"
-    elif rule_set.plays_games:
-        kind = "match"
-    elif by_seat:
-        kind = "seats"
-    else:
-        kind = "pairs"
-    outcomes = [("domino", _("Domino")), ("fish", _("Fish"))]
-    if rule_set.plays_games:
-        outcomes.append(("stopped", _("Stopped: the game ended during the hand")))
-    if kind == "pairs":
-        winners = [("a", _("Pair A won")), ("b", _("Pair B won"))]
-    else:
-        winners = [
-            (key, _("%(side)s · %(name)s won") % {"side": key.upper(), "name": name})
-            for key, name in sides
-        ]
-    pips = (deal.pips if deal is not None else None) or {}
-    point_rows: list[tuple[str, str, int | None]] = []
-    if kind == "kozel" or deal is not None:
-        rows = seats if kind == "kozel" else [
-            (key, f"{key.upper()} · {name}") for key, name in sides
-        ]
-        point_rows = [(key, label, _deal_points(deal, key)) for key, label in rows]
-    if deal is not None:
-        outcomes.append(("referee", _("Ended by the referee")))
-    return {
-        "kind": kind,
-        "seats": seats,
-        "sides": sides,
-        "point_rows": point_rows,
-        "pip_rows": [(seat, label, pips.get(seat)) for seat, label in seats],
-        "initial": _initial(deal),
-        "outcomes": outcomes,
-        "winners": winners,
-        "plays": rule_set.plays_games,
-        "play_values": PLAY_VALUES,
-        "play_rows": [(seat, label) for seat, label in seats],
-        "led": rule_set.code == "latin",
-        "max_points": cfg.max_deal_points,
-        "step": 5 if rule_set.plays_games else 1,
-    }
-
-
-def _deal_points(deal: Deal | None, key: str) -> int | None:
-    """What a recorded deal gave ``key`` (a side or seat), without the points made in play."""
-    if deal is None:
-        return None
-    scores = deal.scores or {"a": deal.points_a, "b": deal.points_b}
-    return scores.get(key, 0) - (deal.play_points or {}).get(key, 0)
-
-
-def _initial(deal: Deal | None) -> dict[str, Any]:
-    """A recorded deal's values as the deal form shows them (nothing for a new deal)."""
-    if deal is None:
-        return {}
-    outcome = "fish" if deal.outcome == Deal.Outcome.DRAWN_FISH else deal.outcome
-    return {
-        "outcome": outcome,
-        "winner": deal.winner,
-        "went_out": deal.went_out,
-        "led": deal.led,
-        "pips": deal.pips or {},
-        "plays": " ".join(f"{who}:{points}" for who, points in deal.plays or []),
-    }
 
 
 def _warning_cells(
@@ -222,6 +139,10 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
             for c in services.WARNING_CATEGORIES
         ],
         "entry": deal_entry(party, rule_set, cfg),
+        "correctable": {
+            deal.pk for deal in party.deals.only("pk", "recorded_by_id")
+            if may_correct(request.user, party, deal.recorded_by_id)
+        },
         "rule_set": rule_set,
         "cfg": cfg,
         "by_seat": by_seat,
@@ -340,10 +261,11 @@ def party_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
 
 
 def deal_correct(request: HttpRequest, pk: int) -> HttpResponse:
-    """Correct a recorded deal, with a reason (the chief corrects anyone's)."""
+    """Correct a recorded deal, with a reason (the chief corrects anyone's and amends a locked
+    party); the party page's correct and annul links lead here too."""
     if (login := _login_first(request)) is not None:
         return login
-    deal, party = state.record_for_correction(request.user, Deal, pk, "recorded_by_id")
+    deal, party = record_to_correct(request.user, Deal, pk, "recorded_by_id")
     if request.method == "POST":
         return _perform(request, party, CorrectDealInput, deal)
     rule_set, cfg = state.rules_of(party)
@@ -364,14 +286,14 @@ def deal_correct(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def deal_annul(request: HttpRequest, pk: int) -> HttpResponse:
     """Annul a recorded deal, with a reason."""
-    deal, party = state.record_for_correction(request.user, Deal, pk, "recorded_by_id")
+    deal, party = record_to_correct(request.user, Deal, pk, "recorded_by_id")
     return _perform(request, party, AnnulDealInput, deal)
 
 
 @require_POST
 def penalty_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     """Cancel a warning or fine given by mistake, with a reason."""
-    penalty, party = state.record_for_correction(request.user, Penalty, pk, "created_by_id")
+    penalty, party = record_to_correct(request.user, Penalty, pk, "created_by_id")
     return _perform(request, party, CancelPenaltyInput, penalty)
 
 

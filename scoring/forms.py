@@ -1,14 +1,17 @@
-"""The deal entry form of the party page (quick entry or pips per player), for every rule set."""
+"""Page forms: the party page's new-deal entry, protocol verification and signing PINs.
+
+Correcting or annulling a deal goes through the referee desk (``referee.corrections``).
+"""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import MAX_DEAL_POINTS
+from scoring.plays import parse_plays
 
 SEAT_LABELS = {
     "a1": _("A, first player"),
@@ -19,15 +22,6 @@ SEAT_LABELS = {
 
 
 SEATS = ("a1", "b1", "a2", "b2")
-PLAY = re.compile(r"([abAB][12]?)\s*[:+=]?\s*(\d+)")
-PLAY_SEPARATORS = re.compile(r"[\s,;]*")
-
-
-def parse_plays(text: str) -> list[list[Any]] | None:
-    """Scoring plays typed as "a1:10 b1:5" (a side or seat, then points); None if malformed."""
-    if PLAY_SEPARATORS.fullmatch(PLAY.sub(" ", text)) is None:
-        return None
-    return [[who.lower(), int(points)] for who, points in PLAY.findall(text)]
 
 
 class DealForm(forms.Form):
@@ -148,13 +142,6 @@ class DealForm(forms.Form):
             self.add_error("pips_a1", message)
         else:
             self.add_error(None, message)
-
-
-class ReasonForm(forms.Form):
-    """A reason, required to correct or annul a deal."""
-
-    reason = forms.CharField(label=_("Reason"), max_length=300)
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
 
 class VerifyForm(forms.Form):

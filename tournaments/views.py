@@ -15,13 +15,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from referee import services as referee_services
+from referee import views as referee_views
 from scoring import permissions
 from scoring import services as scoring_services
 from scoring.errors import ServiceError
-from scoring.forms import DealForm, ReasonForm
+from scoring.forms import DealForm
 from scoring.models import (
     PARTY_RELATED,
-    Deal,
     Pair,
     Party,
     Player,
@@ -360,63 +360,13 @@ def party_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def deal_change(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    """Correct or annul a deal, with a reason."""
-    deal = get_object_or_404(Deal, pk=pk)
-    party = _party_for(request, deal.party_id)
-    if not permissions.can_referee(request.user, party):
-        raise PermissionDenied
-    initial = {
-        "outcome": deal.outcome if deal.outcome in ("domino", "fish", "referee") else "fish",
-        "winner": deal.winner,
-        "went_out": deal.went_out,
-        "points_a": deal.points_a,
-        "points_b": deal.points_b,
-        "version": party.version,
-    }
-    for seat, pips in (deal.pips or {}).items():
-        initial[f"pips_{seat}"] = pips
-    form = DealForm(request.POST or None, initial=initial) if action == "correct" else None
-    reason_form = ReasonForm(request.POST or None, initial={"version": party.version})
-    if request.method == "POST" and reason_form.is_valid() and (form is None or form.is_valid()):
-        try:
-            if action == "correct":
-                kwargs = form.service_kwargs()
-                for key in ("number", "client_id"):
-                    kwargs.pop(key)
-                kwargs["expected_version"] = reason_form.cleaned_data.get("version")
-                scoring_services.correct_deal(
-                    deal.pk,
-                    actor=request.user,
-                    reason=reason_form.cleaned_data["reason"],
-                    **kwargs,
-                )
-            else:
-                scoring_services.annul_deal(
-                    deal.pk,
-                    actor=request.user,
-                    reason=reason_form.cleaned_data["reason"],
-                    expected_version=reason_form.cleaned_data.get("version"),
-                )
-        except ServiceError as err:
-            target = form if form is not None and err.field in form.fields else reason_form
-            if err.field in target.fields:
-                target.add_error(err.field, err.message)
-            else:
-                target.add_error(None, err.message)
-        else:
-            messages.success(request, _("Deal %(number)s changed.") % {"number": deal.number})
-            return redirect(party)
-    return render(
-        request,
-        "tournaments/deal_change.html",
-        {
-            "deal": deal,
-            "party": party,
-            "form": form,
-            "reason_form": reason_form,
-            "action": action,
-            "tournament": party.round.tournament,
-        },
-        status=400 if request.method == "POST" else 200,
-    )
+    """The party page's correct and annul links: the referee desk's one correction editor.
 
+    Same serializer, service and permission as the desk and the API: a referee changes the
+    deals he recorded (the chief referee anyone's), a locked party only by the chief's amendment.
+    """
+    if action == "correct" or (action == "annul" and request.method != "POST"):
+        return referee_views.deal_correct(request, pk)
+    if action == "annul":
+        return referee_views.deal_annul(request, pk)
+    raise Http404

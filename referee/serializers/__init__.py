@@ -1,0 +1,74 @@
+"""What the referee desk sends and gets back: desk actions (inputs) and output shapes.
+
+``inputs`` (shared fields, base inputs, the page forms' shape), ``deals`` (the one deal
+entry and correction stack), ``actions`` (clock, penalties, rulings) and ``outputs``; the
+names the API, the pages and the schema settings use are exported here.
+"""
+
+from referee.serializers.actions import (
+    PARTY_ACTIONS,
+    CancelPenaltyInput,
+    FineInput,
+    MoveAdviceInput,
+    MoveAdviceSerializer,
+)
+from referee.serializers.deals import (
+    AnnulDealInput,
+    CorrectDealInput,
+    DealFields,
+    DealInput,
+    TilesPreviewInput,
+)
+from referee.serializers.inputs import (
+    DEAL_ENTRY_OUTCOMES,
+    PREVIEW_OUTCOMES,
+    SEAT_CHOICES,
+    SIDE_CHOICES,
+    UDL_VIOLATION_CHOICES,
+    WARNING_CATEGORY_CHOICES,
+    ActionInput,
+    CreatingInput,
+    PlaysField,
+    form_data,
+    parse_plays,
+)
+from referee.serializers.outputs import (
+    ActionResultSerializer,
+    EventSerializer,
+    OverviewSerializer,
+    PartyStateSerializer,
+    RefereeRoleSerializer,
+    RefereeSettingsSerializer,
+    record_data,
+)
+
+__all__ = [
+    "DEAL_ENTRY_OUTCOMES",
+    "PARTY_ACTIONS",
+    "PREVIEW_OUTCOMES",
+    "SEAT_CHOICES",
+    "SIDE_CHOICES",
+    "UDL_VIOLATION_CHOICES",
+    "WARNING_CATEGORY_CHOICES",
+    "ActionInput",
+    "ActionResultSerializer",
+    "AnnulDealInput",
+    "CancelPenaltyInput",
+    "CorrectDealInput",
+    "CreatingInput",
+    "DealFields",
+    "DealInput",
+    "EventSerializer",
+    "FineInput",
+    "MoveAdviceInput",
+    "MoveAdviceSerializer",
+    "OverviewSerializer",
+    "PartyStateSerializer",
+    "PlaysField",
+    "RefereeRoleSerializer",
+    "RefereeSettingsSerializer",
+    "TilesPreviewInput",
+    "form_data",
+    "parse_plays",
+    "record_data",
+]

@@ -1,0 +1,347 @@
+"""The desk's other actions, one input serializer each: the clock, penalties and rulings.
+
+Each validates a request (from the API, or a page form turned into the same shape by
+``form_data``) and ``perform``s it by calling one service.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from referee import services
+from referee.serializers.deals import DealInput
+from referee.serializers.inputs import (
+    SEAT_CHOICES,
+    SIDE_CHOICES,
+    UDL_VIOLATION_CHOICES,
+    WARNING_CATEGORY_CHOICES,
+    ActionInput,
+    CreatingInput,
+    ReasonInput,
+    TileField,
+)
+from scoring.models import (
+    MAX_DEAL_POINTS,
+    Party,
+    Penalty,
+    Ruling,
+)
+
+
+class StartInput(ActionInput):
+    """Start the party's clock."""
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Start."""
+        return services.start_party(party.pk, **self.args(user))
+
+
+class PauseInput(ActionInput):
+    """Pause the clock, with a reason."""
+
+    reason = serializers.CharField(max_length=300)
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Pause."""
+        return services.pause_clock(
+            party.pk, reason=self.validated_data["reason"], **self.args(user)
+        )
+
+
+class ResumeInput(ActionInput):
+    """Resume a paused clock."""
+
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Resume."""
+        return services.resume_clock(
+            party.pk, reason=self.validated_data.get("reason", ""), **self.args(user)
+        )
+
+
+class TimeUpInput(ActionInput):
+    """The referee declares the party's time up (the official clock ran out)."""
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Mark the time as run out."""
+        return services.mark_time_expired(party.pk, **self.args(user))
+
+
+class FinishInput(ActionInput):
+    """Finish a party the regulations have decided."""
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Finish."""
+        return services.finish_party(party.pk, **self.args(user))
+
+
+class CheckInInput(ActionInput):
+    """Mark a pair present at the table (or not)."""
+
+    side = serializers.ChoiceField(choices=SIDE_CHOICES)
+    present = serializers.BooleanField(default=True)
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Check in."""
+        data = self.validated_data
+        return services.check_in(
+            party.pk, side=data["side"], present=data["present"], **self.args(user)
+        )
+
+
+class CancelPenaltyInput(ReasonInput):
+    """Cancel a warning or fine given by mistake, with a reason."""
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Cancel the penalty."""
+        return services.cancel_penalty(
+            record.pk, reason=self.validated_data["reason"], **self.args(user)
+        )
+
+
+class OffenderInput(CreatingInput):
+    """Who is at fault: a pair, optionally the player (by seat or id); and why."""
+
+    side = serializers.ChoiceField(choices=SIDE_CHOICES)
+    seat = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_blank=True)
+    player = serializers.IntegerField(required=False, allow_null=True)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
+
+    def offender(self) -> dict[str, Any]:
+        """The offender's arguments of the services."""
+        data = self.validated_data
+        return {
+            "side": data["side"],
+            "seat": data.get("seat") or "",
+            "player_id": data.get("player"),
+            "reason": data.get("reason", ""),
+        }
+
+
+class WarningInput(OffenderInput):
+    """A violation: a warning, or a fine when the pair repeats the kind."""
+
+    category = serializers.ChoiceField(
+        choices=WARNING_CATEGORY_CHOICES
+    )
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Warn (or fine)."""
+        return services.give_warning(
+            party.pk,
+            category=self.validated_data["category"],
+            **self.offender(),
+            **self.args(user, client_id),
+        )
+
+
+class FineInput(OffenderInput):
+    """A fine: the regulations' points unless given, in the regulations' mode."""
+
+    category = serializers.ChoiceField(choices=Penalty.Category.choices)
+    points = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=MAX_DEAL_POINTS
+    )
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Fine."""
+        data = self.validated_data
+        return services.give_fine(
+            party.pk,
+            category=data["category"],
+            points=data.get("points"),
+            **self.offender(),
+            **self.args(user, client_id),
+        )
+
+
+class SeatRulingInput(CreatingInput):
+    """A ruling about the player on a seat."""
+
+    seat = serializers.ChoiceField(choices=SEAT_CHOICES)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
+
+    def ruling_args(self, user: Any, client_id: str) -> dict[str, Any]:
+        """Seat, reason and the common arguments."""
+        data = self.validated_data
+        return {
+            "seat": data["seat"],
+            "reason": data.get("reason", ""),
+            **self.args(user, client_id),
+        }
+
+
+class OutOfTurnInput(SeatRulingInput):
+    """A tile played out of turn, and the opponents' choice."""
+
+    choice = serializers.ChoiceField(
+        choices=[Ruling.Choice.CONTINUE, Ruling.Choice.RESHUFFLE],
+        help_text=_("continue: the exposed tile is played first; reshuffle: deal annulled, fine."),
+    )
+    tile = TileField(required=False, allow_null=True)
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Rule."""
+        data = self.validated_data
+        return services.rule_out_of_turn(
+            party.pk,
+            choice=data["choice"],
+            tile=data.get("tile"),
+            **self.ruling_args(user, client_id),
+        )
+
+
+class FalsePassInput(SeatRulingInput):
+    """A false pass: the deal ends with the referee's points and a fine."""
+
+    points = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=MAX_DEAL_POINTS),
+        required=False,
+        allow_null=True,
+        help_text=_("The deal's points per pair, or per player where every player keeps his "
+                    "own score (the regulations' default: 0 for everybody)."),
+    )
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Rule."""
+        return services.rule_false_pass(
+            party.pk, points=self.validated_data.get("points"), **self.ruling_args(user, client_id)
+        )
+
+
+class TouchedTileInput(SeatRulingInput):
+    """A touched tile: played if it fits, else the pair is fined."""
+
+    fits = serializers.BooleanField()
+    tile = TileField(required=False, allow_null=True)
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Rule."""
+        data = self.validated_data
+        return services.rule_touched_tile(
+            party.pk, fits=data["fits"], tile=data.get("tile"), **self.ruling_args(user, client_id)
+        )
+
+
+class NoShowInput(CreatingInput):
+    """The absent pair forfeits (after the regulations' wait)."""
+
+    absent_side = serializers.ChoiceField(choices=SIDE_CHOICES)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Rule."""
+        data = self.validated_data
+        return services.rule_no_show(
+            party.pk,
+            absent_side=data["absent_side"],
+            reason=data.get("reason", ""),
+            **self.args(user, client_id),
+        )
+
+
+class UdlViolationInput(CreatingInput):
+    """A violation of the UDL tournament rules, with the consequence the rules give it.
+
+    Slow play: a warning, then the regulations' points (20) paid to the opponent each time;
+    out-of-turn play: the tile is exposed; hiding tiles: disqualified from the match;
+    slamming and leaving: disqualified from the tournament; misconduct: removed from it.
+    """
+
+    violation = serializers.ChoiceField(choices=UDL_VIOLATION_CHOICES)
+    side = serializers.ChoiceField(choices=SIDE_CHOICES, required=False, allow_blank=True)
+    seat = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_blank=True)
+    tile = TileField(required=False, allow_null=True)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """The player at fault: his side or his seat."""
+        if not attrs.get("side") and not attrs.get("seat"):
+            raise serializers.ValidationError({"side": [_("Choose the player at fault.")]})
+        return attrs
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Rule."""
+        data = self.validated_data
+        return services.rule_udl_violation(
+            party.pk,
+            violation=data["violation"],
+            side=data.get("side") or "",
+            seat=data.get("seat") or "",
+            tile=data.get("tile"),
+            reason=data.get("reason", ""),
+            **self.args(user, client_id),
+        )
+
+
+class DisqualifyInput(OffenderInput):
+    """Disqualify a player or pair from the party or the tournament."""
+
+    scope = serializers.ChoiceField(choices=[Ruling.Choice.PARTY, Ruling.Choice.TOURNAMENT])
+    category = serializers.ChoiceField(
+        choices=Penalty.Category.choices, default=Penalty.Category.OTHER
+    )
+    reason = serializers.CharField(max_length=300)
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Rule."""
+        data = self.validated_data
+        return services.disqualify(
+            party.pk,
+            scope=data["scope"],
+            category=data["category"],
+            **self.offender(),
+            **self.args(user, client_id),
+        )
+
+
+PARTY_ACTIONS: dict[str, type[ActionInput]] = {
+    "start": StartInput,
+    "pause": PauseInput,
+    "resume": ResumeInput,
+    "time-up": TimeUpInput,
+    "finish": FinishInput,
+    "check-in": CheckInInput,
+    "deal": DealInput,
+    "warning": WarningInput,
+    "fine": FineInput,
+    "out-of-turn": OutOfTurnInput,
+    "false-pass": FalsePassInput,
+    "touched-tile": TouchedTileInput,
+    "no-show": NoShowInput,
+    "disqualify": DisqualifyInput,
+    "udl-violation": UdlViolationInput,
+}
+"""Every action on a party by its name in URLs."""
+
+
+# -- helpers without side effects ---------------------------------------------------------------
+
+
+class MoveAdviceInput(serializers.Serializer):
+    """The move-time helper: a player's tiles and the open ends of the line."""
+
+    hand = serializers.ListField(child=TileField(), allow_empty=True)
+    open_ends = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=6),
+        required=False,
+        allow_null=True,
+        min_length=2,
+        max_length=2,
+        help_text=_("The numbers at the two ends of the line; empty for an empty table."),
+    )
+    played = serializers.ListField(child=TileField(), required=False, default=list)
+
+
+class MoveAdviceSerializer(serializers.Serializer):
+    """How many moves, the time allowed, and whether a pass is false."""
+
+    playable = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
+    moves = serializers.IntegerField()
+    seconds_allowed = serializers.IntegerField()
+    can_fish = serializers.BooleanField()
+    pass_is_false = serializers.BooleanField()

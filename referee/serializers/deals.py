@@ -1,0 +1,184 @@
+"""The one deal stack of pages and API: entering, correcting and annulling a deal.
+
+``DealFields`` is the one validator of a deal's values; the desk's screen, its correction
+editor, the party page and the API all send their deals through these inputs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from referee.rulings import hand_limit, pips_of_hands, read_hands, takes_tiles
+from referee.serializers.inputs import (
+    DEAL_ENTRY_OUTCOMES,
+    PREVIEW_OUTCOMES,
+    SEAT_CHOICES,
+    SIDE_OR_SEAT_CHOICES,
+    ActionInput,
+    CreatingInput,
+    PlaysField,
+    ReasonInput,
+    TileField,
+    engine_error,
+)
+from scoring import services as scoring
+from scoring.models import (
+    MAX_DEAL_POINTS,
+    Party,
+)
+from scoring.rules import SEATS, RuleError
+from scoring.rules.moves import HAND_SIZE
+
+
+class DealFields(serializers.Serializer):
+    """How a deal ended: quick (outcome, winner, points) or detailed (pips or tiles per seat)."""
+
+    outcome = serializers.ChoiceField(
+        choices=DEAL_ENTRY_OUTCOMES,
+        help_text=_("domino, fish, or referee (the referee ended the deal and gives points)."),
+    )
+    winner = serializers.ChoiceField(
+        choices=SIDE_OR_SEAT_CHOICES,
+        required=False,
+        allow_blank=True,
+        help_text=_("The side that won the deal, or the player's seat where every player keeps "
+                    "his own score (Kozel, the Draw, Block and Classic games)."),
+    )
+    went_out = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_blank=True)
+    points = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=MAX_DEAL_POINTS),
+        required=False,
+        allow_null=True,
+        help_text=_('Points per pair, e.g. {"a": 45, "b": 0}; per player where every player '
+                    'keeps his own score, e.g. Kozel\'s deal totals {"a1": 5, "b1": 13, '
+                    '"a2": 0, "b2": 22}; in All Fives and UDL the end count of the hand.'),
+    )
+    plays = PlaysField(
+        required=False,
+        allow_null=True,
+        help_text=_('All Fives and UDL: the points made during the hand, in order, each a '
+                    'multiple of five, e.g. [["a", 10], ["b", 15]] (a side or a seat).'),
+    )
+    led = serializers.ChoiceField(
+        choices=SEAT_CHOICES,
+        required=False,
+        allow_blank=True,
+        help_text=_("The seat that led the deal (la mano): the Latin pairs game gives it a "
+                    "fish with equal pips."),
+    )
+    pips = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=MAX_DEAL_POINTS),
+        required=False,
+        allow_null=True,
+        help_text=_('Pips left per seat, e.g. {"a1": 0, "a2": 12, "b1": 20, "b2": 7}.'),
+    )
+    tiles = serializers.DictField(
+        child=serializers.ListField(child=TileField()),
+        required=False,
+        allow_null=True,
+        help_text=_('Tiles left per seat, e.g. {"a2": ["3-5", "0-0"], "b1": ["6-6"]}.'),
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """Tiles give the pips: none twice, the sums computed.
+
+        With the party in the context (``context["party"]``), the seats and hand sizes are its
+        rule set's, and the games that read tiles themselves get the pips of the hands entered
+        only (the others' pips are entered, or missing).
+        """
+        tiles = attrs.get("tiles")
+        if tiles:
+            party = self.context.get("party")
+            rule_set = cfg = None
+            if party is not None:
+                tournament = party.round.tournament
+                rule_set, cfg = tournament.engine, tournament.regulations.rules_config()
+            seats = rule_set.seats_for(cfg) if rule_set is not None else SEATS
+            size = hand_limit(rule_set, cfg) if rule_set is not None else HAND_SIZE
+            try:
+                hands = read_hands(tiles, seats, size)
+            except RuleError as exc:
+                raise engine_error(exc) from exc
+            if rule_set is not None and takes_tiles(rule_set):
+                attrs["pips"] = {**(attrs.get("pips") or {}), **pips_of_hands(hands, list(hands))}
+            else:
+                attrs["pips"] = pips_of_hands(hands, SEATS)
+            attrs["tiles"] = {seat: [list(t) for t in hand] for seat, hand in hands.items()}
+        return attrs
+
+    def deal_kwargs(self) -> dict[str, Any]:
+        """The deal's values as the deal services take them."""
+        data = self.validated_data
+        return {
+            "outcome": data["outcome"],
+            "winner": data.get("winner") or None,
+            "went_out": data.get("went_out") or None,
+            "pips": data.get("pips") or None,
+            "points": None if data.get("pips") else data.get("points") or None,
+            "plays": data.get("plays") or None,
+            "led": data.get("led") or None,
+        }
+
+
+class DealInput(DealFields, CreatingInput):
+    """Record the deal in play."""
+
+    number = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        help_text=_("The deal's number as the device saw it; a deal recorded twice is refused."),
+    )
+    note = serializers.CharField(required=False, allow_blank=True, max_length=300)
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Record the deal."""
+        data = self.validated_data
+        return scoring.record_deal(
+            party.pk,
+            **self.deal_kwargs(),
+            tiles=data.get("tiles") or None,
+            number=data.get("number"),
+            note=data.get("note", ""),
+            **self.args(user, client_id),
+        )
+
+
+class CorrectDealInput(DealFields, ActionInput):
+    """Correct a recorded deal, with a reason."""
+
+    reason = serializers.CharField(max_length=300)
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Correct the deal."""
+        return scoring.correct_deal(
+            record.pk,
+            reason=self.validated_data["reason"],
+            **self.deal_kwargs(),
+            tiles=self.validated_data.get("tiles") or None,
+            **self.args(user),
+        )
+
+
+class AnnulDealInput(ReasonInput):
+    """Annul a recorded deal, with a reason."""
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Annul the deal."""
+        return scoring.annul_deal(
+            record.pk, reason=self.validated_data["reason"], **self.args(user)
+        )
+
+
+class TilesPreviewInput(serializers.Serializer):
+    """Tiles left per seat, for the sums before recording a deal."""
+
+    tiles = serializers.DictField(child=serializers.ListField(child=TileField()))
+    outcome = serializers.ChoiceField(choices=PREVIEW_OUTCOMES, default="fish")
+    went_out = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_blank=True)
+    winner = serializers.ChoiceField(
+        choices=SIDE_OR_SEAT_CHOICES, required=False, allow_blank=True
+    )

@@ -1,0 +1,197 @@
+"""What every desk action takes: the shared fields, the base inputs, the page forms' shape.
+
+``PlaysField`` holds the one parser of scoring plays ("a1:10 b1:15" or a list of pairs) that the
+API, the referee desk and the party page use.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from referee import services
+from scoring.errors import translate_engine_error
+from scoring.models import (
+    Party,
+)
+from scoring.plays import parse_plays
+from scoring.rules import SEATS, RuleError
+
+SIDE_CHOICES = [("a", _("Pair A")), ("b", _("Pair B"))]
+SEAT_CHOICES = [(seat, seat.upper()) for seat in SEATS]
+SIDE_OR_SEAT_CHOICES = [*SIDE_CHOICES, *SEAT_CHOICES]
+"""A side ("a", "b"), or a player's seat where every player keeps his own score."""
+DEAL_ENTRY_OUTCOMES = [
+    ("domino", "domino"),
+    ("fish", "fish"),
+    ("referee", "referee"),
+    ("stopped", "stopped"),
+]
+UDL_VIOLATION_CHOICES = [(code, label) for code, label in services.UDL_VIOLATIONS.items()]
+PREVIEW_OUTCOMES = [("domino", "domino"), ("fish", "fish")]
+WARNING_CATEGORY_CHOICES = [(c.value, c.label) for c in services.WARNING_CATEGORIES]
+
+
+def engine_error(exc: RuleError) -> serializers.ValidationError:
+    """A rule-engine refusal as a validation error naming its field."""
+    err = translate_engine_error(exc)
+    return serializers.ValidationError({err.field: [err.message]})
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "example": "3-5"},
+            {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+        ]
+    }
+)
+class TileField(serializers.Field):
+    """A tile: "3-5" or [3, 5]; kept as given and checked by the rules."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        """Accept a string or a pair of numbers."""
+        if not isinstance(data, str | list | tuple):
+            raise serializers.ValidationError(_("A tile is like 3-5."))
+        return data
+
+    def to_representation(self, value: Any) -> Any:
+        """As given."""
+        return value
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {
+            "type": "array",
+            "items": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+            "minItems": 2,
+            "maxItems": 2,
+        },
+        "example": [["a", 10], ["b", 15]],
+    }
+)
+class PlaysField(serializers.Field):
+    """The scoring plays of a hand in order: [player, points] each (All Fives, UDL).
+
+    Also takes the page form's text, "a1:10 b1:15" (a side or a seat, then the points).
+    """
+
+    default_error_messages = {
+        "invalid": _('Enter each scoring play as a player and his points, like "a1:10".'),
+    }
+
+    def to_internal_value(self, data: Any) -> list[list[Any]]:
+        """A list of [player, points]; the rules check the points (multiples of five)."""
+        if isinstance(data, str):
+            plays = parse_plays(data)
+            if plays is None:
+                self.fail("invalid")
+            return plays
+        if not isinstance(data, list | tuple):
+            self.fail("invalid")
+        plays = []
+        for play in data:
+            if not isinstance(play, list | tuple) or len(play) != 2:
+                self.fail("invalid")
+            who, points = play
+            if not isinstance(who, str) or isinstance(points, bool):
+                self.fail("invalid")
+            try:
+                points = int(points)
+            except (TypeError, ValueError):
+                self.fail("invalid")
+            plays.append([who, points])
+        return plays
+
+    def to_representation(self, value: Any) -> Any:
+        """As stored."""
+        return value
+
+
+class ActionInput(serializers.Serializer):
+    """The fields every party action takes: the version the client last saw."""
+
+    version = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text=_("The party version the client last saw; a stale one is refused with 409."),
+    )
+    creates: ClassVar[bool] = False
+    """Whether the action makes a record (201) or changes the party (200)."""
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Run the action's service on the party (or on ``record``, a deal or penalty of it).
+
+        Returns the record made or changed, or the party.
+        """
+        raise NotImplementedError
+
+    def args(self, user: Any) -> dict[str, Any]:
+        """Keyword arguments every service takes."""
+        return {"actor": user, "expected_version": self.validated_data.get("version")}
+
+
+class CreatingInput(ActionInput):
+    """An action that makes a record: a client id makes retries safe."""
+
+    client_id = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text=_("Generated by the device; a retried request with it makes no second record."),
+    )
+    creates: ClassVar[bool] = True
+
+    def args(self, user: Any, client_id: str = "") -> dict[str, Any]:
+        """The common arguments plus the client id (the body's, else the Idempotency-Key)."""
+        return {
+            **super().args(user),
+            "client_id": self.validated_data.get("client_id") or client_id,
+        }
+
+
+class ReasonInput(ActionInput):
+    """A change that needs only a reason."""
+
+    reason = serializers.CharField(max_length=300)
+
+
+def form_data(post: Any) -> dict[str, Any]:
+    """A page form's flat fields in the shape the action serializers take.
+
+    ``points`` with ``winner`` (quick entry), ``points_a``/``points_b``, ``pips_<seat>``,
+    ``tiles_<seat>`` (several values), ``hand``/``played`` (several values) and
+    ``end_1``/``end_2``; empty values are left out.
+    """
+    data: dict[str, Any] = {}
+    for key in post:
+        value = post.get(key)
+        if key.startswith(("pips_", "tiles_", "points_", "end_")) or key in ("hand", "played"):
+            continue
+        if value not in ("", None):
+            data[key] = value
+    pips = {seat: post.get(f"pips_{seat}") for seat in SEATS if post.get(f"pips_{seat}")}
+    if pips:
+        data["pips"] = pips
+    tiles = {seat: post.getlist(f"tiles_{seat}") for seat in SEATS if post.getlist(f"tiles_{seat}")}
+    if tiles:
+        data["tiles"] = tiles
+    if post.get("points_a") or post.get("points_b"):
+        data["points"] = {side: post.get(f"points_{side}") or 0 for side in ("a", "b")}
+    elif "points" in data:
+        winner = data.get("winner") or data.get("went_out", " ")[0]
+        quick = data.pop("points")
+        if winner in ("a", "b"):
+            data["points"] = {winner: quick, "b" if winner == "a" else "a": 0}
+    for key in ("hand", "played"):
+        if key in post:
+            data[key] = post.getlist(key)
+    ends = [post.get("end_1"), post.get("end_2")]
+    if all(end not in (None, "") for end in ends):
+        data["open_ends"] = ends
+    return data

@@ -1,0 +1,379 @@
+"""What the referee desk answers: the party's state, the overview, the event log, the records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from scoring.models import (
+    Deal,
+    Party,
+    PartyEvent,
+    Penalty,
+    RefereeSettings,
+    Ruling,
+    Table,
+    TournamentRole,
+)
+
+# -- output -----------------------------------------------------------------------------------
+
+
+class ClockSerializer(serializers.Serializer):
+    """The party's clock; the server's time is authoritative."""
+
+    started_at = serializers.DateTimeField(allow_null=True)
+    paused = serializers.BooleanField()
+    seconds_left = serializers.IntegerField(allow_null=True)
+    limit_seconds = serializers.IntegerField()
+    time_expired_at = serializers.DateTimeField(allow_null=True)
+
+
+class SidesSerializer(serializers.Serializer):
+    """A number per pair."""
+
+    a = serializers.IntegerField()
+    b = serializers.IntegerField()
+
+
+class TotalsSerializer(serializers.Serializer):
+    """Totals derived from deals and fines, per party side (a player's points in his side's)."""
+
+    points = SidesSerializer()
+    deal_points = SidesSerializer()
+    fine_points = SidesSerializer()
+    by_side = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text=_("Points per side of the rule set: a, b; or per seat where every player "
+                    "keeps his own score (Kozel, the Draw, Block and Classic games)."),
+    )
+    carry = serializers.IntegerField(
+        help_text=_("Points of a drawn fish waiting for the next deal won (Kozel: fish for one).")
+    )
+
+
+class GameSerializer(serializers.Serializer):
+    """One game of a match (UDL, All Fives)."""
+
+    number = serializers.IntegerField()
+    points = SidesSerializer()
+    hands = serializers.IntegerField()
+    closed = serializers.BooleanField()
+    winner = serializers.CharField(allow_blank=True)
+
+
+class GameClockSerializer(serializers.Serializer):
+    """The clock of the game in play, beside the match's."""
+
+    seconds_left = serializers.IntegerField(allow_null=True)
+    limit_seconds = serializers.IntegerField()
+    time_expired_at = serializers.DateTimeField(allow_null=True)
+
+
+class MatchSerializer(serializers.Serializer):
+    """A party played as a match of games (UDL, All Fives)."""
+
+    game = serializers.IntegerField(help_text=_("The game in play."))
+    games_to_win = serializers.IntegerField()
+    game_wins = SidesSerializer()
+    games = GameSerializer(many=True)
+    clock = GameClockSerializer()
+
+
+class KozelSerializer(serializers.Serializer):
+    """Kozel: each player's memorized points and open account, the Goat, the ratings."""
+
+    goat_at = serializers.IntegerField()
+    memorize_limit = serializers.IntegerField()
+    fish_variant = serializers.CharField()
+    pairs = serializers.BooleanField()
+    memorized = serializers.DictField(child=serializers.IntegerField())
+    open = serializers.DictField(child=serializers.BooleanField())
+    carry = serializers.IntegerField()
+    pair_points = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+    goat = serializers.CharField(allow_blank=True, help_text=_("The Goat's seat (or pair)."))
+    ratings = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text=_("Each player's rating after the game, once the party is finished."),
+    )
+
+
+class AlertSerializer(serializers.Serializer):
+    """Something that needs the referee's attention."""
+
+    code = serializers.ChoiceField(
+        choices=[
+            "not_started",
+            "time_expired",
+            "paused",
+            "no_show",
+            "awaiting_signatures",
+            "next_game",
+            "overtime",
+        ]
+    )
+    message = serializers.CharField()
+
+
+class PartySummarySerializer(serializers.Serializer):
+    """A party's version, status, phase, clock and totals."""
+
+    id = serializers.IntegerField()
+    version = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Party.Status.choices)
+    phase = serializers.ChoiceField(
+        choices=[
+            "scheduled",
+            "continue",
+            "last_deal",
+            "extra_deal",
+            "next_game",
+            "overtime",
+            "finished",
+        ]
+    )
+    phase_label = serializers.CharField()
+    end_reason = serializers.CharField(allow_blank=True)
+    winner = serializers.CharField(allow_blank=True)
+    loser = serializers.CharField(allow_blank=True, help_text=_("Kozel: the Goat."))
+    rule_set = serializers.CharField()
+    clock = ClockSerializer()
+    totals = TotalsSerializer()
+    match = MatchSerializer(allow_null=True)
+    kozel = KozelSerializer(allow_null=True)
+
+
+class PlayerRowSerializer(serializers.Serializer):
+    """A player at a seat."""
+
+    seat = serializers.CharField()
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class PairRowSerializer(serializers.Serializer):
+    """A pair of the party."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    players = PlayerRowSerializer(many=True)
+    disqualified = serializers.BooleanField()
+
+
+class PairsSerializer(serializers.Serializer):
+    """Both pairs (B is null for a bye)."""
+
+    a = PairRowSerializer()
+    b = PairRowSerializer(allow_null=True)
+
+
+class DealRowSerializer(serializers.Serializer):
+    """A deal with the running totals after it."""
+
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    outcome = serializers.CharField()
+    outcome_label = serializers.CharField()
+    winner = serializers.CharField(allow_blank=True)
+    points_a = serializers.IntegerField()
+    points_b = serializers.IntegerField()
+    running = SidesSerializer(allow_null=True)
+    recorded_by = serializers.IntegerField(allow_null=True)
+    game = serializers.IntegerField()
+    scores = serializers.DictField(
+        child=serializers.IntegerField(), help_text=_("Points per side of the rule set.")
+    )
+    plays = serializers.ListField(child=serializers.ListField())
+    led = serializers.CharField(allow_blank=True)
+    carry = serializers.IntegerField()
+    running_by_side = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+
+
+class SideRowSerializer(serializers.Serializer):
+    """A side of the rule set (a pair, a single player, or a player's seat) with its score."""
+
+    key = serializers.CharField()
+    label = serializers.CharField()
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+    deal_points = serializers.IntegerField()
+    fine_points = serializers.IntegerField()
+    won = serializers.BooleanField()
+    lost = serializers.BooleanField()
+    game_wins = serializers.IntegerField(required=False)
+    game_points = serializers.IntegerField(required=False)
+    memorized = serializers.IntegerField(required=False)
+    open = serializers.BooleanField(required=False)
+    rating = serializers.IntegerField(required=False, allow_null=True)
+
+
+class PenaltyRowSerializer(serializers.Serializer):
+    """A warning, fine or disqualification."""
+
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=Penalty.Kind.choices)
+    kind_label = serializers.CharField()
+    category = serializers.ChoiceField(choices=Penalty.Category.choices)
+    category_label = serializers.CharField()
+    side = serializers.CharField()
+    player = serializers.CharField(allow_blank=True)
+    points = serializers.IntegerField()
+    mode = serializers.CharField(allow_blank=True)
+    deal_number = serializers.IntegerField(allow_null=True)
+    escalated = serializers.BooleanField()
+    reason = serializers.CharField(allow_blank=True)
+    cancelled = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+
+
+class RulingRowSerializer(serializers.Serializer):
+    """A ruling."""
+
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=Ruling.Kind.choices)
+    kind_label = serializers.CharField()
+    side = serializers.CharField()
+    seat = serializers.CharField(allow_blank=True)
+    player = serializers.CharField(allow_blank=True)
+    choice = serializers.CharField(allow_blank=True)
+    choice_label = serializers.CharField(allow_blank=True)
+    deal_number = serializers.IntegerField(allow_null=True)
+    details = serializers.DictField()
+    reason = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+
+
+class ExposedSerializer(serializers.Serializer):
+    """A tile exposed out of turn, to be played at the first opportunity."""
+
+    seat = serializers.CharField()
+    tile = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+
+
+class CheckInSerializer(serializers.Serializer):
+    """Which pairs are present, and a raised no-show candidate."""
+
+    a = serializers.BooleanField()
+    b = serializers.BooleanField()
+    no_show_due_at = serializers.DateTimeField(allow_null=True)
+    no_show_candidate = serializers.CharField(allow_blank=True)
+
+
+class CountsMixin(serializers.Serializer):
+    """Warnings and fines per pair."""
+
+    warnings = SidesSerializer()
+    warnings_by_kind = serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField())
+    )
+    fines = SidesSerializer()
+    alerts = AlertSerializer(many=True)
+
+
+class PartyStateSerializer(CountsMixin, PartySummarySerializer):
+    """Everything the party screen shows."""
+
+    tournament = serializers.DictField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    pairs = PairsSerializer()
+    sides = SideRowSerializer(many=True)
+    by_seat = serializers.BooleanField(
+        help_text=_("Whether every player keeps his own score (the sides are the seats).")
+    )
+    deal_in_play = serializers.IntegerField()
+    deals = DealRowSerializer(many=True)
+    penalties = PenaltyRowSerializer(many=True)
+    rulings = RulingRowSerializer(many=True)
+    exposed = ExposedSerializer(many=True)
+    check_in = CheckInSerializer()
+
+
+class OverviewRowSerializer(CountsMixin, PartySummarySerializer):
+    """A party in the referee's overview."""
+
+    table = serializers.IntegerField(allow_null=True)
+    pairs = PairsSerializer()
+
+
+class OverviewSerializer(serializers.Serializer):
+    """Every party of the round the referee runs."""
+
+    tournament = serializers.DictField()
+    round = serializers.IntegerField(allow_null=True)
+    rounds = serializers.ListField(child=serializers.IntegerField())
+    parties = OverviewRowSerializer(many=True)
+    alert_count = serializers.IntegerField()
+
+
+class EventSerializer(serializers.ModelSerializer):
+    """An entry of the party's event log."""
+
+    actor = serializers.CharField(source="actor.username", default=None, read_only=True)
+    summary = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = PartyEvent
+        fields = ["seq", "at", "actor", "kind", "summary", "data", "reason"]
+
+
+class ActionResultSerializer(serializers.Serializer):
+    """The party after an action, and the record the action made or changed."""
+
+    party = PartySummarySerializer()
+    record = serializers.DictField(allow_null=True)
+
+
+class RefereeSettingsSerializer(serializers.ModelSerializer):
+    """The tournament's penalty rules beyond its regulations."""
+
+    class Meta:
+        model = RefereeSettings
+        fields = ["penalty_preset", "slow_play_points"]
+
+
+class RefereeRoleSerializer(serializers.ModelSerializer):
+    """A referee or chief referee of the tournament, optionally for some tables."""
+
+    username = serializers.SlugRelatedField(
+        source="user", slug_field="username", queryset=get_user_model().objects.all()
+    )
+    tables = serializers.PrimaryKeyRelatedField(
+        many=True, required=False, queryset=Table.objects.all()
+    )
+    role = serializers.ChoiceField(choices=[TournamentRole.Role.REFEREE, TournamentRole.Role.CHIEF])
+
+    class Meta:
+        model = TournamentRole
+        fields = ["id", "username", "role", "tables"]
+
+    def validate_tables(self, tables: list[Table]) -> list[Table]:
+        """Only tables of this tournament."""
+        tournament = self.context["tournament"]
+        if any(table.tournament_id != tournament.pk for table in tables):
+            raise serializers.ValidationError(_("A table of another tournament."))
+        return tables
+
+
+RECORD_FIELDS: dict[type, tuple[str, tuple[str, ...]]] = {
+    Deal: (
+        "deal",
+        ("number", "outcome", "winner", "points_a", "points_b", "scores", "game", "plays", "led"),
+    ),
+    Penalty: ("penalty", ("kind", "category", "side", "points", "mode", "cancelled")),
+    Ruling: ("ruling", ("kind", "side", "seat", "choice", "deal_id", "penalty_id")),
+}
+"""What an action's answer says about the record it made or changed."""
+
+
+def record_data(record: Any) -> dict[str, Any] | None:
+    """The record an action made or changed, as plain data (None for the party itself)."""
+    for model, (name, fields) in RECORD_FIELDS.items():
+        if isinstance(record, model):
+            values = {field.removesuffix("_id"): getattr(record, field) for field in fields}
+            return {"type": name, "id": record.pk, **values}
+    return None

@@ -1,0 +1,73 @@
+"""Referee services, one module per job: the clock, penalties, rulings and staffing.
+
+``from referee import services; services.give_warning(...)`` keeps working: the public names
+of every module are exported here.
+"""
+
+from referee.services.clock import (
+    check_in,
+    finish_party,
+    forfeit_party,
+    mark_time_expired,
+    no_show_due_at,
+    pause_clock,
+    raise_no_show,
+    resume_clock,
+    start_party,
+)
+from referee.services.common import SIDES, deal_in_play, desk_of
+from referee.services.penalties import (
+    WARNING_CATEGORIES,
+    PenaltyTarget,
+    cancel_penalty,
+    give_fine,
+    give_warning,
+)
+from referee.services.rulings import (
+    UDL_CONSEQUENCES,
+    UDL_VIOLATIONS,
+    disqualify,
+    rule_false_pass,
+    rule_no_show,
+    rule_out_of_turn,
+    rule_touched_tile,
+    rule_udl_violation,
+)
+from referee.services.staffing import (
+    assign_referee,
+    penalty_preset,
+    referee_settings,
+    save_referee_settings,
+)
+
+__all__ = [
+    "SIDES",
+    "UDL_CONSEQUENCES",
+    "UDL_VIOLATIONS",
+    "WARNING_CATEGORIES",
+    "PenaltyTarget",
+    "assign_referee",
+    "cancel_penalty",
+    "check_in",
+    "deal_in_play",
+    "desk_of",
+    "disqualify",
+    "finish_party",
+    "forfeit_party",
+    "give_fine",
+    "give_warning",
+    "mark_time_expired",
+    "no_show_due_at",
+    "pause_clock",
+    "penalty_preset",
+    "raise_no_show",
+    "referee_settings",
+    "resume_clock",
+    "rule_false_pass",
+    "rule_no_show",
+    "rule_out_of_turn",
+    "rule_touched_tile",
+    "rule_udl_violation",
+    "save_referee_settings",
+    "start_party",
+]

@@ -1,0 +1,225 @@
+"""The party's clock: start, pause, resume, time up, its end; check-in and the no-show wait."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from referee.services.common import (
+    _check_side,
+    _end_by_ruling,
+    _forfeit_result,
+    _require_in_progress,
+    _require_not_finished,
+    actor_id,
+    desk_of,
+)
+from scoring.errors import ServiceError
+from scoring.eventlog import append_event
+from scoring.models import Party, PartyDesk, Round
+from scoring.record import bump_version, lock_party
+from scoring.services import evaluate_party, expiry_moment
+
+logger = logging.getLogger(__name__)
+
+
+@transaction.atomic
+def start_party(party_id: int, *, actor: Any = None, expected_version: int | None = None) -> Party:
+    """Start a party of a published round: its clock starts now."""
+    party = lock_party(party_id, expected_version)
+    if party.status != Party.Status.SCHEDULED:
+        raise ServiceError("party", _("The party has already started."))
+    if party.is_bye:
+        raise ServiceError("party", _("A bye is not played."))
+    rnd = party.round
+    if rnd.status == Round.Status.DRAFT:
+        raise ServiceError("round", _("The draw of this round is not published yet."))
+    if rnd.status == Round.Status.FINISHED:
+        raise ServiceError("round", _("The round is closed."))
+    now = timezone.now()
+    if rnd.status == Round.Status.PUBLISHED:
+        Round.objects.filter(pk=rnd.pk).update(status=Round.Status.IN_PROGRESS)
+    bump_version(party, status=Party.Status.IN_PROGRESS, started_at=now)
+    append_event(party, "party_started", actor=actor, data={"at": now.isoformat()})
+    logger.info("party %s started: actor %s", party.pk, actor_id(actor))
+    return party
+
+
+@transaction.atomic
+def pause_clock(
+    party_id: int, *, actor: Any = None, reason: str, expected_version: int | None = None
+) -> Party:
+    """Stop the party's clock, with a reason."""
+    party = lock_party(party_id, expected_version)
+    _require_in_progress(party)
+    if party.paused_at:
+        raise ServiceError("clock", _("The clock is already paused."))
+    if not (reason or "").strip():
+        raise ServiceError("reason", _("Give a reason for the pause."))
+    now = timezone.now()
+    bump_version(party, paused_at=now)
+    append_event(
+        party,
+        "clock_paused",
+        actor=actor,
+        reason=reason.strip(),
+        data={"elapsed": round(party.elapsed_seconds(now), 1)},
+    )
+    logger.info("party %s clock paused: actor %s", party.pk, actor_id(actor))
+    return party
+
+
+@transaction.atomic
+def resume_clock(
+    party_id: int, *, actor: Any = None, reason: str = "", expected_version: int | None = None
+) -> Party:
+    """Restart a paused clock; the pause does not count towards the time limit."""
+    party = lock_party(party_id, expected_version)
+    _require_in_progress(party)
+    if not party.paused_at:
+        raise ServiceError("clock", _("The clock is running."))
+    now = timezone.now()
+    paused = (now - party.paused_at).total_seconds()
+    bump_version(party, paused_at=None, paused_seconds=party.paused_seconds + paused)
+    append_event(
+        party,
+        "clock_resumed",
+        actor=actor,
+        reason=(reason or "").strip(),
+        data={"paused_seconds": round(paused, 1)},
+    )
+    logger.info("party %s clock resumed: actor %s", party.pk, actor_id(actor))
+    return party
+
+
+@transaction.atomic
+def mark_time_expired(
+    party_id: int, *, actor: Any = None, expected_version: int | None = None
+) -> Party:
+    """Note that the party's time ran out: the deal in play is the last one (idempotent)."""
+    party = lock_party(party_id, expected_version)
+    if party.status != Party.Status.IN_PROGRESS or party.time_expired_at:
+        return party
+    moment = expiry_moment(party)
+    if moment is None:
+        if actor is None:
+            return party
+        moment = timezone.now()
+    party.time_expired_at = moment
+    party.save(update_fields=["time_expired_at"])
+    append_event(party, "time_expired", actor=actor, data={"at": moment.isoformat()})
+    evaluate_party(party, actor)
+    bump_version(party)
+    logger.info("party %s time up: actor %s", party.pk, actor_id(actor))
+    return party
+
+
+@transaction.atomic
+def finish_party(party_id: int, *, actor: Any = None, expected_version: int | None = None) -> Party:
+    """Finish a party whose result the regulations decide (after a correction, say)."""
+    party = lock_party(party_id, expected_version)
+    _require_in_progress(party)
+    if evaluate_party(party, actor) != "finished":
+        raise ServiceError(
+            "party", _("The party has no winner yet: play on until the regulations end it.")
+        )
+    bump_version(party)
+    logger.info("party %s finished: actor %s", party.pk, actor_id(actor))
+    return party
+
+
+@transaction.atomic
+def forfeit_party(
+    party_id: int,
+    *,
+    absent_side: str,
+    actor: Any = None,
+    reason: str = "",
+    expected_version: int | None = None,
+) -> Party:
+    """A pair did not appear: the opponents win with the regulations' forfeit score.
+
+    Where every player keeps his own score the absent side's players lose (Kozel: the Goat).
+    """
+    party = lock_party(party_id, expected_version)
+    _check_side(absent_side, "absent_side")
+    _require_not_finished(party)
+    winner, loser = _forfeit_result(party, absent_side)
+    _end_by_ruling(
+        party,
+        winner=winner,
+        loser=loser,
+        reason=Party.EndReason.FORFEIT,
+        actor=actor,
+        event="forfeit",
+        why=reason,
+        data={"absent": absent_side},
+    )
+    logger.info("party %s forfeited by %s: actor %s", party.pk, absent_side, actor_id(actor))
+    return party
+
+
+# -- check-in and no-show -------------------------------------------------------------------
+
+
+def no_show_due_at(party: Party) -> datetime | None:
+    """When a pair still absent is a no-show: the regulations' minutes after the start.
+
+    The start is the round's scheduled start, else the moment the party's clock started.
+    """
+    start = party.round.scheduled_start or party.started_at
+    if start is None:
+        return None
+    return start + timedelta(minutes=party.round.tournament.regulations.no_show_minutes)
+
+
+@transaction.atomic
+def check_in(
+    party_id: int,
+    *,
+    side: str,
+    present: bool = True,
+    actor: Any = None,
+    expected_version: int | None = None,
+) -> PartyDesk:
+    """Mark a pair present at the table (or, by mistake marked, absent again)."""
+    party = lock_party(party_id, expected_version)
+    _check_side(side)
+    _require_not_finished(party)
+    desk = desk_of(party)
+    setattr(desk, f"present_{side}", timezone.now() if present else None)
+    desk.save()
+    append_event(party, "check_in", actor=actor, data={"side": side, "present": bool(present)})
+    bump_version(party)
+    logger.info(
+        "party %s check-in %s %s: actor %s", party.pk, side, bool(present), actor_id(actor)
+    )
+    return desk
+
+
+@transaction.atomic
+def raise_no_show(party_id: int) -> bool:
+    """Raise a no-show candidate when the wait is over and a pair is not checked in.
+
+    For the background worker: safe to run any number of times; True when raised now.
+    """
+    party = lock_party(party_id)
+    if party.status == Party.Status.FINISHED or party.is_bye:
+        return False
+    due = no_show_due_at(party)
+    if due is None or timezone.now() < due:
+        return False
+    desk = desk_of(party)
+    if desk.no_show_raised_at or not desk.absent_sides:
+        return False
+    desk.no_show_raised_at = timezone.now()
+    desk.no_show_sides = desk.absent_sides
+    desk.save()
+    append_event(party, "no_show_candidate", data={"absent": desk.no_show_sides})
+    logger.info("party %s no-show raised: %s, actor None", party.pk, desk.no_show_sides)
+    return True

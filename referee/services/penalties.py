@@ -1,0 +1,274 @@
+"""Penalties: warnings, fines, their escalation per the regulations, and their cancelling."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, Required, TypedDict, Unpack
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from referee.rulings import PenaltyDecision, PenaltyPreset, decide_violation, fine_decision
+from referee.services.common import (
+    _check_side,
+    _engine,
+    _locked_unless_done,
+    _offender,
+    _player,
+    _reason,
+    _require_in_progress,
+    _rules,
+    _seated,
+    actor_id,
+    deal_in_play,
+)
+from referee.services.staffing import penalty_preset
+from scoring.errors import ServiceError
+from scoring.eventlog import append_event
+from scoring.locking import assert_party_editable
+from scoring.models import Party, Penalty, Player
+from scoring.record import bump_version, lock_party
+from scoring.rules import RuleSet
+from scoring.services import evaluate_party
+
+logger = logging.getLogger(__name__)
+
+
+WARNING_CATEGORIES = (
+    Penalty.Category.MOVE_TIME,
+    Penalty.Category.TALKING,
+    Penalty.Category.SIGNS,
+    Penalty.Category.CONDUCT,
+    Penalty.Category.OTHER,
+)
+"""The kinds of violation a warning is given for (the rulings fine directly)."""
+
+
+
+
+def _add_penalty(
+    party: Party,
+    decision: PenaltyDecision,
+    *,
+    side: str,
+    category: str,
+    player: Player | None,
+    actor: Any,
+    reason: str = "",
+    client_id: str = "",
+    escalated_from: Penalty | None = None,
+    kind: str | None = None,
+) -> Penalty:
+    """Write a penalty of a locked party and log it (the caller re-evaluates the party)."""
+    penalty = Penalty.objects.create(
+        party=party,
+        kind=kind or decision.kind,
+        category=category,
+        side=side,
+        player=player,
+        points=decision.points,
+        mode=decision.mode,
+        deal_number=deal_in_play(party),
+        game=party.game,
+        escalated_from=escalated_from,
+        reason=reason,
+        client_id=client_id,
+        created_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    append_event(
+        party,
+        penalty.kind,
+        actor=actor,
+        reason=reason,
+        data={
+            "penalty": penalty.pk,
+            "category": category,
+            "side": side,
+            "player": player.name if player else "",
+            "points": penalty.points,
+            "mode": penalty.mode,
+            "escalated": escalated_from is not None,
+        },
+    )
+    return penalty
+
+
+def _check_category(category: str, allowed: tuple[str, ...]) -> str:
+    """Refuse a violation category that this action does not take."""
+    if category not in allowed:
+        raise ServiceError("category", _("Choose the kind of violation."))
+    return category
+
+
+Decide = Callable[
+    [Party, str, RuleSet, Any, PenaltyPreset], tuple[PenaltyDecision, Penalty | None]
+]
+"""(party, engine side, rule set, config, preset) → the decision and the warning it repeats."""
+
+
+class PenaltyTarget(TypedDict, total=False):
+    """Whom a warning or fine is given to, by whom and why: the arguments both take.
+
+    ``side`` ("a" or "b") is required; ``seat`` or ``player_id`` name the player (a seat where
+    every player keeps his own score); ``client_id`` makes a retry safe.
+    """
+
+    side: Required[str]
+    seat: str
+    player_id: int | None
+    reason: str
+    client_id: str
+    actor: Any
+    expected_version: int | None
+
+
+def _penalise(
+    party_id: int,
+    *,
+    category: str,
+    allowed: tuple[str, ...],
+    decide: Decide,
+    **target: Unpack[PenaltyTarget],
+) -> Penalty:
+    """What warnings and fines share: checks, the decision, the record, the party's totals.
+
+    The penalty is written on the engine's side: the player's seat where every player keeps
+    his own score, so warnings escalate per player and a fine lands on his account.
+    """
+    side, seat = target["side"], target.get("seat", "")
+    actor, client_id = target.get("actor"), target.get("client_id", "")
+    party, found = _locked_unless_done(
+        Penalty, party_id, client_id, target.get("expected_version")
+    )
+    if found is not None:
+        return found
+    _require_in_progress(party)
+    _check_side(side)
+    _check_category(category, allowed)
+    player = _player(party, side, seat, target.get("player_id"))
+    offender = _offender(party, side, seat, player)
+    player = player or _seated(party, offender)
+    rule_set, cfg = _rules(party)
+    decision, escalated_from = decide(
+        party, offender, rule_set, cfg, penalty_preset(party.round.tournament)
+    )
+    penalty = _add_penalty(
+        party,
+        decision,
+        side=offender,
+        category=category,
+        player=player,
+        actor=actor,
+        reason=_reason(target.get("reason", "")),
+        client_id=client_id,
+        escalated_from=escalated_from,
+    )
+    if decision.is_fine:  # a warning changes no total
+        evaluate_party(party, actor)
+    bump_version(party)
+    logger.info(
+        "%s %s given: party %s, side %s, actor %s",
+        penalty.kind, category, party.pk, offender, actor_id(actor),
+    )
+    return penalty
+
+
+@transaction.atomic
+def give_warning(party_id: int, *, category: str, **target: Unpack[PenaltyTarget]) -> Penalty:
+    """A violation: a warning, or a fine when the pair repeats that kind (per the regulations).
+
+    Where every player keeps his own score, the warnings are counted per player.
+    """
+
+    def decide(
+        party: Party, offender: str, rule_set: RuleSet, cfg: Any, preset: PenaltyPreset
+    ) -> tuple[PenaltyDecision, Penalty | None]:
+        earlier = list(
+            party.penalties.filter(
+                side=offender, category=category, kind=Penalty.Kind.WARNING, cancelled=False
+            )
+            .order_by("-id")
+            .values_list("id", flat=True)
+        )
+        decision = _engine(
+            decide_violation,
+            rule_set,
+            cfg,
+            preset,
+            side=offender,
+            category=category,
+            warnings_before=len(earlier),
+        )
+        return decision, Penalty(pk=earlier[0]) if decision.is_fine and earlier else None
+
+    return _penalise(
+        party_id, category=category, allowed=WARNING_CATEGORIES, decide=decide, **target
+    )
+
+
+@transaction.atomic
+def give_fine(
+    party_id: int,
+    *,
+    category: str,
+    points: int | None = None,
+    **target: Unpack[PenaltyTarget],
+) -> Penalty:
+    """Fine a pair (or, where every player keeps his own score, a player) directly.
+
+    The regulations' points (or the referee's) and mode.
+    """
+
+    def decide(
+        party: Party, offender: str, rule_set: RuleSet, cfg: Any, preset: PenaltyPreset
+    ) -> tuple[PenaltyDecision, Penalty | None]:
+        return _engine(
+            fine_decision, rule_set, cfg, offender, points, preset=preset, category=category
+        ), None
+
+    return _penalise(
+        party_id, category=category, allowed=tuple(Penalty.Category.values), decide=decide,
+        **target,
+    )
+
+
+@transaction.atomic
+def cancel_penalty(
+    penalty_id: int, *, reason: str, actor: Any = None, expected_version: int | None = None
+) -> Penalty:
+    """Cancel a warning or fine given by mistake; it stays on record, marked cancelled."""
+    reason = _reason(reason, required=True)
+    party_id = (
+        Penalty.objects.filter(pk=penalty_id).order_by().values_list("party_id", flat=True).first()
+    )
+    if party_id is None:
+        raise ServiceError("penalty", _("No such penalty."))
+    party = lock_party(party_id, expected_version)
+    assert_party_editable(party, actor, reason)
+    penalty = Penalty.objects.get(pk=penalty_id)
+    if penalty.cancelled:
+        raise ServiceError("penalty", _("The penalty is already cancelled."))
+    if penalty.kind == Penalty.Kind.DISQUALIFICATION:
+        raise ServiceError("penalty", _("A disqualification cannot be cancelled here."))
+    penalty.cancelled = True
+    penalty.save(update_fields=["cancelled"])
+    append_event(
+        party,
+        "penalty_cancelled",
+        actor=actor,
+        reason=reason,
+        data={
+            "penalty": penalty.pk,
+            "kind": penalty.kind,
+            "category": penalty.category,
+            "side": penalty.side,
+            "points": penalty.points,
+            "before": {"cancelled": False},
+            "after": {"cancelled": True},
+        },
+    )
+    evaluate_party(party, actor)
+    bump_version(party)
+    logger.info("penalty %s cancelled: party %s, actor %s", penalty.pk, party.pk, actor_id(actor))
+    return penalty

@@ -1,0 +1,61 @@
+"""Referees of a tournament: their roles and tables, and penalty settings beyond the rules."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from referee.rulings import PenaltyPreset
+from scoring.errors import ServiceError
+from scoring.models import RefereeSettings, Tournament, TournamentRole
+
+logger = logging.getLogger(__name__)
+
+
+def referee_settings(tournament: Tournament) -> RefereeSettings:
+    """The tournament's referee settings (the defaults when none were saved)."""
+    found = RefereeSettings.objects.filter(tournament=tournament).first()
+    return found or RefereeSettings(tournament=tournament)
+
+
+def penalty_preset(tournament: Tournament) -> PenaltyPreset:
+    """The plain penalty preset the escalation rules take."""
+    found = referee_settings(tournament)
+    return PenaltyPreset(code=found.penalty_preset, slow_play_points=found.slow_play_points)
+
+
+
+
+@transaction.atomic
+def assign_referee(
+    tournament: Tournament, *, user: Any, role: str, tables: list[Any] | None = None
+) -> Any:
+    """Make a user a referee (optionally of some tables) or the chief referee of a tournament."""
+    if role not in (TournamentRole.Role.REFEREE, TournamentRole.Role.CHIEF):
+        raise ServiceError("role", _("Choose referee or chief referee."))
+    tables = list(tables or [])
+    if any(table.tournament_id != tournament.pk for table in tables):
+        raise ServiceError("tables", _("A table of another tournament."))
+    assignment, _created = TournamentRole.objects.get_or_create(
+        tournament=tournament, user=user, role=role
+    )
+    assignment.tables.set(tables if role == TournamentRole.Role.REFEREE else [])
+    logger.info(
+        "tournament %s: user %s is %s of %s tables", tournament.pk, getattr(user, "pk", None),
+        role, len(tables),
+    )
+    return assignment
+
+
+@transaction.atomic
+def save_referee_settings(tournament: Tournament, **values: Any) -> RefereeSettings:
+    """Change the tournament's penalty rules beyond its regulations (values validated)."""
+    found, _created = RefereeSettings.objects.get_or_create(tournament=tournament)
+    for name, value in values.items():
+        setattr(found, name, value)
+    found.save()
+    logger.info("tournament %s referee settings saved: %s", tournament.pk, sorted(values))
+    return found
