@@ -18,7 +18,7 @@ from referee.rulings import scores_by_seat
 from scoring import permissions
 from scoring.locking import is_locked
 from scoring.models import Deal, Party
-from scoring.rules import RulesConfig, RuleSet
+from scoring.rules import LAYOUT_KOZEL, RulesConfig, RuleSet
 from scoring.rules.allfives import MAX_PLAY_POINTS
 
 PLAY_VALUES = range(5, MAX_PLAY_POINTS + 1, 5)
@@ -59,8 +59,8 @@ def deal_entry(
     seats = state.seat_names(party, rule_set, cfg)
     sides = state.side_names(party, rule_set, cfg)
     by_seat = scores_by_seat(rule_set, cfg)
-    if rule_set.code == "kozel":
-        kind = "kozel"
+    if rule_set.layout_for(cfg) == LAYOUT_KOZEL:
+        kind = LAYOUT_KOZEL
     elif rule_set.plays_games:
         kind = "match"
     elif by_seat:
@@ -79,8 +79,9 @@ def deal_entry(
         ]
     pips = (deal.pips if deal is not None else None) or {}
     point_rows: list[tuple[str, str, int | None]] = []
-    if kind == "kozel" or deal is not None:
-        rows = seats if kind == "kozel" else [
+    accounts = kind == LAYOUT_KOZEL  # each player's deal total, no winner to choose
+    if accounts or deal is not None:
+        rows = seats if accounts else [
             (key, f"{key.upper()} · {name}") for key, name in sides
         ]
         point_rows = [(key, label, _deal_points(deal, key)) for key, label in rows]
@@ -88,6 +89,7 @@ def deal_entry(
         outcomes.append(("referee", _("Ended by the referee")))
     return {
         "kind": kind,
+        "accounts": accounts,
         "seats": seats,
         "sides": sides,
         "point_rows": point_rows,
@@ -98,7 +100,7 @@ def deal_entry(
         "plays": rule_set.plays_games,
         "play_values": PLAY_VALUES,
         "play_rows": [(seat, label) for seat, label in seats],
-        "led": rule_set.code == "latin",
+        "led": rule_set.uses_led,
         "max_points": cfg.max_deal_points,
         "step": 5 if rule_set.plays_games else 1,
     }

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from referee import services, state
 from referee.api import advise, preview, referee_roles
 from referee.corrections import deal_entry, may_correct, record_to_correct
-from referee.rulings import ALL_TILES, scores_by_seat
+from referee.rulings import ALL_TILES, PRESET_UDL, scores_by_seat
 from referee.serializers import (
     PARTY_ACTIONS,
     ActionInput,
@@ -39,7 +39,7 @@ from scoring import permissions
 from scoring.errors import ServiceError, translate_engine_error
 from scoring.models import Deal, Party, Penalty, RefereeSettings, Ruling, TournamentRole
 from scoring.models.event_text import describe_event
-from scoring.rules import SEATS, RulesConfig, RuleSet
+from scoring.rules import LAYOUT_KOZEL, SEATS, RulesConfig, RuleSet
 from scoring.timezones import activate_tournament_zone
 from scoring.web import page_or_fragment, vary_on_htmx
 
@@ -112,7 +112,8 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
         "party": party,
         "tournament": party.round.tournament,
         "regulations": party.round.tournament.regulations,
-        "settings": services.referee_settings(party.round.tournament),
+        "settings": (desk_settings := services.referee_settings(party.round.tournament)),
+        "udl_slow_play": desk_settings.penalty_preset == PRESET_UDL,
         "s": data,
         "events": state.events(party, limit=30),
         "seats": seats,
@@ -146,6 +147,7 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
         "rule_set": rule_set,
         "cfg": cfg,
         "by_seat": by_seat,
+        "fine_to_account": rule_set.layout_for(cfg) == LAYOUT_KOZEL,
         "udl": _udl_context(rule_set, cfg, seats, ids),
         "fine_kinds": Penalty.Category.choices,
         "check_in_rows": [(side, data["check_in"][side]) for side in ("a", "b")],
@@ -160,12 +162,13 @@ def _udl_context(
     rule_set: RuleSet, cfg: RulesConfig, seats: list[tuple[str, str]], ids: FreshIds
 ) -> dict[str, Any] | None:
     """The UDL violations block: each violation and its consequence, the slow-play buttons."""
-    if rule_set.code != "udl":
+    if not rule_set.violations:
         return None
     return {
         "violations": [
-            (code, label, services.UDL_CONSEQUENCES[code] % {"points": cfg.udl_slow_play_points})
-            for code, label in services.UDL_VIOLATIONS.items()
+            (code, _(label),
+             _(rule_set.consequences[code]) % {"points": cfg.udl_slow_play_points})
+            for code, label in rule_set.violations.items()
         ],
         "slow_play": [
             {"seat": seat, "label": label, "id": ids[f"udl-slow-{seat}"]} for seat, label in seats

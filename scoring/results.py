@@ -83,7 +83,7 @@ def standings_config(tournament: Tournament) -> StandingsConfig:
 
     Sport domino's default order stays :data:`~scoring.standings.DEFAULT_ORDER`; UDL and All
     Fives rank by match points, game wins difference and points, Kozel by rating points,
-    Goat games and points taken (``scoring.standings.RULE_SET_ORDERS``).
+    Goat games and points taken (``RuleSet.standings_order``).
     """
     return tournament.regulations.standings_config()
 

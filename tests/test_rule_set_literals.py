@@ -33,28 +33,8 @@ TEMPLATE_PATTERNS = [
 ]
 SKIPPED_DIRS = ("scoring/rules/", "templates/layouts/", "tests/", ".venv/", "node_modules/")
 
-# TODO (issue 11, item 2): files owned by others while the rule sets took over their games;
-# each line names what replaces the literal. Empty this list once they ask the rule set.
-ALLOWED = {
-    # rule_set.code == "kozel"/"udl"/"latin": RuleSet.layout_for, violations, uses_led
-    "referee/views.py",
-    # rule_set.code != UdlSingles.code and UDL_VIOLATIONS: RuleSet.violations
-    "referee/services.py",
-    # PRESET_SPORT/PRESET_UDL: penalty presets, not rule-set codes
-    "referee/rulings.py",
-    # layout == "games" / in ("seats", "kozel"): RuleSet.per_seat, plays_games
-    "tournaments/public_views.py",
-    # sheet["layout"] == "games": tournament.plays_games
-    "tournaments/views.py",
-    # "udl": (...) default standings orders: a RuleSet.standings_order attribute
-    "scoring/standings/types.py",
-    # penalty preset choices "sport"/"udl" (not rule-set codes)
-    "scoring/models/referee.py",
-    # rule_set.code == "kozel": RuleSet.layout_for (or a fine label of the rule set)
-    "templates/referee/_panel.html",
-    # entry.kind == "kozel": the kind comes from referee/views.py (RuleSet.layout_for)
-    "templates/referee/_deal_fields.html",
-}
+ALLOWED: set[str] = set()
+"""Files allowed to name a game by its code (none)."""
 
 
 def offenders() -> list[str]:

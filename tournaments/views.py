@@ -294,7 +294,8 @@ def party_context(request: HttpRequest, party: Party, form: DealForm | None = No
         "next_number": next_number,
         "seconds_left": int(party.seconds_left()) if party.started_at else None,
         "game_seconds_left": int(party.game_seconds_left())
-        if party.started_at and sheet["layout"] == "games" and not party.finished_at else None,
+        if party.started_at and party.round.tournament.plays_games and not party.finished_at
+        else None,
         "Status": Party.Status,
         **sheet,
     }

@@ -18,7 +18,7 @@ from scoring.models import (
     Party,
 )
 from scoring.plays import parse_plays
-from scoring.rules import SEATS, RuleError
+from scoring.rules import RULE_SETS, SEATS, RuleError
 
 SIDE_CHOICES = [("a", _("Pair A")), ("b", _("Pair B"))]
 SEAT_CHOICES = [(seat, seat.upper()) for seat in SEATS]
@@ -30,7 +30,12 @@ DEAL_ENTRY_OUTCOMES = [
     ("referee", "referee"),
     ("stopped", "stopped"),
 ]
-UDL_VIOLATION_CHOICES = [(code, label) for code, label in services.UDL_VIOLATIONS.items()]
+UDL_VIOLATION_CHOICES = [
+    (code, _(label))  # noqa: INT001 - the rule set's catalogue is marked for translation
+    for rule_set in RULE_SETS.values()
+    for code, label in rule_set.violations.items()
+]
+"""Every violation code of the rule sets' catalogues (only UDL has one today)."""
 PREVIEW_OUTCOMES = [("domino", "domino"), ("fish", "fish")]
 WARNING_CATEGORY_CHOICES = [(c.value, c.label) for c in services.WARNING_CATEGORIES]
 

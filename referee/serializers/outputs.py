@@ -18,6 +18,7 @@ from scoring.models import (
     Table,
     TournamentRole,
 )
+from scoring.models.event_text import describe_event
 
 # -- output -----------------------------------------------------------------------------------
 
@@ -314,11 +315,15 @@ class EventSerializer(serializers.ModelSerializer):
     """An entry of the party's event log."""
 
     actor = serializers.CharField(source="actor.username", default=None, read_only=True)
-    summary = serializers.CharField(read_only=True)
+    summary = serializers.SerializerMethodField()
 
     class Meta:
         model = PartyEvent
         fields = ["seq", "at", "actor", "kind", "summary", "data", "reason"]
+
+    def get_summary(self, event: PartyEvent) -> str:
+        """What the event did, in one line of the user's language."""
+        return describe_event(event.kind, event.data or {})
 
 
 class ActionResultSerializer(serializers.Serializer):

@@ -24,8 +24,6 @@ from referee.services.penalties import (
     give_warning,
 )
 from referee.services.rulings import (
-    UDL_CONSEQUENCES,
-    UDL_VIOLATIONS,
     disqualify,
     rule_false_pass,
     rule_no_show,
@@ -42,8 +40,6 @@ from referee.services.staffing import (
 
 __all__ = [
     "SIDES",
-    "UDL_CONSEQUENCES",
-    "UDL_VIOLATIONS",
     "WARNING_CATEGORIES",
     "PenaltyTarget",
     "assign_referee",

@@ -7,8 +7,8 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from referee.rulings import FINE, WARNING, PenaltyDecision, PenaltyPreset, fine_decision, parse_tile
 from referee.services.clock import no_show_due_at
@@ -349,38 +349,7 @@ def _exclude_from_tournament(party: Party, side: str, player: Player | None) -> 
         Pair.objects.filter(pk=pair.pk).update(disqualified=True)
 
 
-# -- UDL violations ----------------------------------------------------------------------------
-
-UDL_VIOLATIONS = {
-    udl_rules.SLOW_PLAY: gettext_lazy("Slow play"),
-    udl_rules.OUT_OF_TURN: gettext_lazy("Out-of-turn play"),
-    udl_rules.SLAMMING: gettext_lazy("Slamming dominoes"),
-    udl_rules.HIDING_TILES: gettext_lazy("Hiding dominoes"),
-    udl_rules.MISCONDUCT: gettext_lazy("Misconduct"),
-    udl_rules.LEAVING: gettext_lazy("Leaving the table"),
-}
-"""The violations of the UDL tournament rules (RULES.md 2) the referee desk reports."""
-
-UDL_CONSEQUENCES = {
-    udl_rules.SLOW_PLAY: gettext_lazy(
-        "Slow play: a warning the first time, then %(points)s points paid to the opponent each "
-        "time."
-    ),
-    udl_rules.OUT_OF_TURN: gettext_lazy(
-        "Out-of-turn play: the tile is exposed and must be played at the first opportunity."
-    ),
-    udl_rules.SLAMMING: gettext_lazy("Slamming dominoes: disqualification from the tournament."),
-    udl_rules.HIDING_TILES: gettext_lazy(
-        "Hiding dominoes: disqualification from the match, without warning."
-    ),
-    udl_rules.MISCONDUCT: gettext_lazy(
-        "Misconduct: removal from the tournament, without warning."
-    ),
-    udl_rules.LEAVING: gettext_lazy(
-        "Leaving the table: disqualification from the tournament, no substitutions."
-    ),
-}
-"""What each UDL violation costs, as the screen explains it (``points``: the slow-play fine)."""
+# -- violations of the rule set's own catalogue (UDL) -------------------------------------
 
 
 def _existing_record(party_id: int, client_id: str) -> Penalty | Ruling | None:
@@ -419,18 +388,18 @@ def rule_udl_violation(
         return found
     party = lock_party(party_id, expected_version)
     rule_set, cfg = _rules(party)
-    if rule_set.code != udl_rules.UdlSingles.code:
+    if not rule_set.violations:
         raise ServiceError(
             "violation", _("The UDL rules apply only to a tournament of UDL singles.")
         )
-    if violation not in UDL_VIOLATIONS:
+    if violation not in rule_set.violations:
         raise ServiceError("violation", _("Choose the violation."))
     if seat:
         side = _seat_side(party, seat)
     _check_side(side)
     seat = seat or f"{side}1"
     player = _player(party, side, seat, player_id)
-    label = str(UDL_VIOLATIONS[violation])
+    label = gettext(rule_set.violations[violation])
     earlier = 0
     if violation == udl_rules.SLOW_PLAY:
         earlier = party.penalties.filter(

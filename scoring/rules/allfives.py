@@ -60,6 +60,7 @@ class AllFives(HandGame):
     """All Fives (Muggins): two players, a side each; a match of games to the target."""
 
     code = "allfives"
+    standings_order = ("match_points", "game_wins", "points_for")
     name = _("All Fives (Muggins)")
     description = _(
         "Two players, each a side. Points during play whenever the open ends add up to a "

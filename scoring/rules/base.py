@@ -87,6 +87,11 @@ class RuleSet(abc.ABC):
     """The layout key (``LAYOUTS``); None: two sides, or a column per player (from the sides)."""
     violations: ClassVar[Mapping[str, str]] = {}
     """The rule set's own violation catalogue: code → English label (marked for translation)."""
+    consequences: ClassVar[Mapping[str, str]] = {}
+    """What each violation of the catalogue costs, as the referee screen explains it (English,
+    marked for translation; ``%(points)s``: the regulations' slow-play points)."""
+    standings_order: ClassVar[tuple[str, ...] | None] = None
+    """The standings order when the regulations name none (None: the standings' default)."""
     move_time: ClassVar[bool] = False
     """Whether the referee screen offers the move-time helper (playable tiles, seconds)."""
     uses_led: ClassVar[bool] = False

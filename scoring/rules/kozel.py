@@ -101,6 +101,7 @@ class Kozel(HandGame):
     """Kozel (the Goat): per-player accounts with memorized points; 101 loses."""
 
     code = "kozel"
+    standings_order = ("rating_points", "goats", "points_taken")
     name = _("Kozel (Goat)")
     description = _(
         "Two to four players, each for himself, or four as two pairs. Points are bad: whoever "

@@ -73,6 +73,7 @@ class UdlSingles(AllFives):
     """UDL singles: All Fives matches of timed games, first to three game wins."""
 
     code = "udl"
+    standings_order = ("match_points", "game_wins", "points_for")
     name = _("UDL singles (All Fives)")
     description = _(
         "Two players, each a side. All Fives scoring: points during play whenever the open "
@@ -86,6 +87,19 @@ class UdlSingles(AllFives):
         HIDING_TILES: _("Hiding dominoes"),
         MISCONDUCT: _("Misconduct"),
         LEAVING: _("Leaving the table"),
+    }
+    consequences = {
+        SLOW_PLAY: _(
+            "Slow play: a warning the first time, then %(points)s points paid to the opponent "
+            "each time."
+        ),
+        OUT_OF_TURN: _(
+            "Out-of-turn play: the tile is exposed and must be played at the first opportunity."
+        ),
+        SLAMMING: _("Slamming dominoes: disqualification from the tournament."),
+        HIDING_TILES: _("Hiding dominoes: disqualification from the match, without warning."),
+        MISCONDUCT: _("Misconduct: removal from the tournament, without warning."),
+        LEAVING: _("Leaving the table: disqualification from the tournament, no substitutions."),
     }
     preset = {
         "target": 150,

@@ -8,7 +8,6 @@ from .engine import Tally, compute_standings
 from .metrics import METRICS, Metric
 from .types import (
     DEFAULT_ORDER,
-    RULE_SET_ORDERS,
     OwnScore,
     PartyResult,
     StandingRow,
@@ -19,7 +18,6 @@ from .types import (
 __all__ = [
     "DEFAULT_ORDER",
     "METRICS",
-    "RULE_SET_ORDERS",
     "Metric",
     "OwnScore",
     "PartyResult",

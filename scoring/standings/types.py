@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from scoring.rules import get_rule_set
+
 from .metrics import METRICS
 
 Side = int | tuple[int, ...]
@@ -66,19 +68,9 @@ class PartyResult:
 
 DEFAULT_ORDER = ("match_points", "point_difference", "points_for", "head_to_head", "buchholz")
 
-RULE_SET_ORDERS: Mapping[str, tuple[str, ...]] = {
-    # UDL (RULES.md 2) and All Fives: matches won, then the game wins difference, then points.
-    "udl": ("match_points", "game_wins", "points_for"),
-    "allfives": ("match_points", "game_wins", "points_for"),
-    # Kozel (RULES.md 3): the ratings after each game, then fewer Goat games, fewer points.
-    "kozel": ("rating_points", "goats", "points_taken"),
-}
-"""The standings order of a rule set whose regulations leave the order empty."""
-
-
 def default_order(rule_set: str) -> tuple[str, ...]:
-    """The standings order a rule set ranks by when the regulations name none."""
-    return RULE_SET_ORDERS.get(rule_set, DEFAULT_ORDER)
+    """The standings order a rule set ranks by when the regulations name none (its own)."""
+    return get_rule_set(rule_set).standings_order or DEFAULT_ORDER
 
 
 @dataclass(frozen=True)

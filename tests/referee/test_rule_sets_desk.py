@@ -638,7 +638,7 @@ def test_screen_of_a_singles_match_checks_in_players_and_a_finished_party_has_no
 def test_event_log_of_a_kozel_party_names_the_goat_and_each_players_points(desk):
     """The log of a game where every player scores for himself says who is the Goat and
     what each player scored, not pair sums."""
-    from scoring.eventlog import describe_event
+    from scoring.models.event_text import describe_event
 
     kozel = desk("kozel", players=4)
     kozel.deal(outcome="domino", went_out="a1", points={"b1": 3, "a2": 13, "b2": 5})
