@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -331,3 +332,19 @@ def test_individual_tournament_pages(client, organizer):
     formed = Pair.objects.filter(tournament=t).first()
     assert client.get(_url(t, "pair", formed.pk)).status_code == 404  # pairs of a round only
     assert client.get(_url(t, "current_draw")).status_code == 200
+
+
+@pytest.mark.django_db
+def test_kozel_results_name_the_goat_and_no_joint_leader_lost(client):
+    """Every player keeps his own account: his points, the Goat marked, nobody 'lost'."""
+    from django.core.management import call_command
+
+    call_command("seed_demo", stdout=io.StringIO())
+    page = client.get("/t/kozel-evening/results/")
+    assert page.status_code == 200
+    table = page.content.decode()
+    table = table[table.index("<table"):table.index("</table>")]
+    cells = re.findall(r'class="cell r-(\w+)"', table)
+    assert "lost" not in cells and "won" not in cells[:2]  # the joint leaders
+    assert cells.count("goat") == 2  # one Goat at each of the two tables
+    assert ">RP<" in table  # ranked by rating points, not match points

@@ -31,7 +31,7 @@ class Cell:
 
     result: str
     points_for: int
-    points_against: int
+    points_against: int | None
     opponents: tuple[int, ...] = ()
 
     @property
@@ -40,9 +40,25 @@ class Cell:
         return str(RESULT_LABELS[self.result])
 
 
-def _outcome(result: PartyResult, side: str) -> Cell:
-    """The party of ``result`` as seen from ``side`` ("a" or "b")."""
+def _own_outcome(result: PartyResult, entrant: int, other: tuple[int, ...]) -> Cell:
+    """A game where every player keeps his own account (Kozel): the player's own points, and
+    the Goat, the winner or "played" as the engine decided (a joint leader is no loser)."""
+    mine = result.own[entrant]
+    if result.forfeit:
+        kind = "forfeit_lost" if mine.goat else "forfeit_won"
+    elif mine.goat:
+        kind = "goat"
+    else:
+        kind = "won" if result.winner == entrant else "played"
+    return Cell(kind, mine.points, None, opponents=other)
+
+
+def _outcome(result: PartyResult, side: str, entrant: int | None = None) -> Cell:
+    """The party of ``result`` as seen from ``side`` ("a" or "b"), for ``entrant`` of it."""
     own, other = (result.a, result.b) if side == "a" else (result.b, result.a)
+    if result.own and entrant in result.own and other is not None:
+        others = tuple(key for key in result.own if key != entrant)
+        return _own_outcome(result, entrant, others)
     points = (result.points_a, result.points_b)
     if side == "b":
         points = points[::-1]
@@ -66,7 +82,7 @@ def results_cells(results: Iterable[PartyResult]) -> dict[int, dict[int, Cell]]:
             if own is None:
                 continue
             for entrant in own if isinstance(own, tuple) else (own,):
-                cells.setdefault(entrant, {})[result.round] = _outcome(result, side)
+                cells.setdefault(entrant, {})[result.round] = _outcome(result, side, entrant)
     return cells
 
 
@@ -79,7 +95,8 @@ def _cell_view(
     return {
         "result": cell.result,
         "label": labels[cell.result],
-        "score": f"{cell.points_for}:{cell.points_against}",
+        "score": f"{cell.points_for}" if cell.points_against is None
+        else f"{cell.points_for}:{cell.points_against}",
         "opponents": ",".join(f"#{rank}" for rank in ranks if rank is not None),
     }
 
@@ -98,6 +115,7 @@ def results_lines(
     )
     rank = {row.entrant: row.rank for row in table.rows}
     labels = {key: str(label) for key, label in RESULT_LABELS.items()}
+    lead = table.columns[0]  # match points, or what the game ranks by first (Kozel: ratings)
     kind = "tournaments:player" if table.per_player else "tournaments:pair"
     root = url_root(kind, tournament.slug) if links else ""
     lines = []
@@ -114,7 +132,7 @@ def results_lines(
             "name": entrant.name if table.per_player else entrant.display_name,
             "url": f"{root}{entrant.pk}/" if links else "",
             "muted": entrant.withdrawn or entrant.disqualified,
-            "match_points": row.metrics["match_points"],
+            "match_points": row.metrics[lead.key],
             "cells": views,
         })
     return lines
@@ -133,6 +151,7 @@ def results(request: HttpRequest, slug: str) -> HttpResponse:
     links = permissions.can_see_public_page(request.user, tournament, "entrants")
     return render(request, "public/results.html", {
         "tournament": tournament,
+        "lead": table.columns[0],
         "numbers": numbers,
         "lines": results_lines(tournament, table, numbers, links),
         "per_player": per_player,
