@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from celery.contrib.django.task import DjangoTask
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, transaction
 
 
 class RecordTask(DjangoTask):
@@ -27,3 +27,7 @@ class RecordTask(DjangoTask):
     def queue(self, *args: Any, **kwargs: Any) -> None:
         """Send the task with these arguments once the current transaction commits."""
         self.delay_on_commit(*args, **kwargs)
+
+    def queue_after(self, seconds: float, *args: Any, **kwargs: Any) -> None:
+        """Send the task to run ``seconds`` later, once the current transaction commits."""
+        transaction.on_commit(lambda: self.apply_async(args, kwargs, countdown=seconds))

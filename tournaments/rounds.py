@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from referee import services as referee_services
+from scoring import webhooks
 from scoring.errors import ConflictError, ServiceError, translate_engine_error
 from scoring.models import Pair, Party, Player, Round, Tournament
 from tournaments.draws import (
@@ -303,6 +304,7 @@ def publish_round(round_id: int, *, actor: Any = None) -> Round:
     Tournament.objects.filter(
         pk=rnd.tournament_id, status=Tournament.Status.REGISTRATION
     ).update(status=Tournament.Status.RUNNING)
+    webhooks.round_changed(rnd, "round.published")
     return rnd
 
 
@@ -348,4 +350,5 @@ def close_round(round_id: int, *, actor: Any = None) -> Round:
     rnd.save(update_fields=["status", "finished_at"])
     tournament_id = rnd.tournament_id
     warm_standings.queue(tournament_id)
+    webhooks.round_changed(rnd, "round.closed")
     return rnd
