@@ -28,6 +28,13 @@ class RecordTask(DjangoTask):
         """Send the task with these arguments once the current transaction commits."""
         self.delay_on_commit(*args, **kwargs)
 
+    def _get_exec_options(self) -> dict[str, Any]:
+        """Celery's send options, without ``queue``: here that name is the method above."""
+        options = super()._get_exec_options()
+        if callable(options.get("queue")):
+            options = self._exec_options = {**options, "queue": None}
+        return options
+
     def queue_after(self, seconds: float, *args: Any, **kwargs: Any) -> None:
         """Send the task to run ``seconds`` later, once the current transaction commits."""
         transaction.on_commit(lambda: self.apply_async(args, kwargs, countdown=seconds))
