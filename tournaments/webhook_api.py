@@ -47,22 +47,42 @@ class WebhookDeliverySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class _OrganizersOnly:
+    """Lists show the user's managed tournaments; a record of a tournament he can see but
+    does not organize is refused with 403, one of a hidden tournament is not found (404)."""
+
+    permission_classes = [IsAuthenticated]
+
+    def _tournaments(self) -> QuerySet[Tournament]:
+        user = self.request.user  # type: ignore[attr-defined]
+        if self.action == "list":  # type: ignore[attr-defined]
+            return permissions.managed_tournaments(user)
+        return permissions.visible_tournaments(user)
+
+    def check_object_permissions(self, request: Request, obj: Any) -> None:
+        """Organizers of the record's tournament only."""
+        super().check_object_permissions(request, obj)  # type: ignore[misc]
+        tournament = obj.tournament if isinstance(obj, WebhookSubscription) else \
+            obj.subscription.tournament
+        if not permissions.can_manage(request.user, tournament):
+            raise PermissionDenied
+
+
 def _refused(err: ServiceError) -> ValidationError:
     """A service's refusal as the API's 400 ``{field: [message]}``."""
     return ValidationError({err.field: [err.message]})
 
 
-class WebhookSubscriptionViewSet(viewsets.ModelViewSet):
+class WebhookSubscriptionViewSet(_OrganizersOnly, viewsets.ModelViewSet):
     """The webhooks of the tournaments the user organizes."""
 
     serializer_class = WebhookSubscriptionSerializer
-    permission_classes = [IsAuthenticated]
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
     def get_queryset(self) -> QuerySet[WebhookSubscription]:
-        """Only the subscriptions of tournaments the user manages."""
-        managed = permissions.managed_tournaments(self.request.user)
-        return WebhookSubscription.objects.filter(tournament__in=managed).order_by("pk")
+        """Subscriptions of the tournaments the user manages (may see, for one record)."""
+        return WebhookSubscription.objects.filter(
+            tournament__in=self._tournaments()).select_related("tournament").order_by("pk")
 
     def perform_create(self, serializer: Any) -> None:
         """Register through the service (URL guard); organizers of the tournament only."""
@@ -92,19 +112,18 @@ class WebhookSubscriptionViewSet(viewsets.ModelViewSet):
         webhooks.delete_subscription(instance)
 
 
-class WebhookDeliveryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                             viewsets.GenericViewSet):
+class WebhookDeliveryViewSet(_OrganizersOnly, mixins.ListModelMixin,
+                             mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Deliveries of the user's webhooks, newest first; ``replay`` sends one again."""
 
     serializer_class = WebhookDeliverySerializer
-    permission_classes = [IsAuthenticated]
     filterset_fields = ["subscription", "status", "event"]
 
     def get_queryset(self) -> QuerySet[WebhookDelivery]:
-        """Only deliveries of tournaments the user manages."""
-        managed = permissions.managed_tournaments(self.request.user)
+        """Deliveries of the tournaments the user manages (may see, for one record)."""
         return WebhookDelivery.objects.filter(
-            subscription__tournament__in=managed).order_by("-created_at", "-pk")
+            subscription__tournament__in=self._tournaments()
+        ).select_related("subscription__tournament").order_by("-created_at", "-pk")
 
     @extend_schema(request=None, responses={201: OpenApiResponse(WebhookDeliverySerializer)})
     @action(detail=True, methods=["post"])

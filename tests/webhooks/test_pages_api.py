@@ -89,7 +89,8 @@ def test_the_api_creates_for_organizers_only(tournament, organizer, referee_user
     listing = api(referee_user).get("/api/webhooks/").data
     assert (listing["results"] if isinstance(listing, dict) else listing) == []
     pk = answer.data["id"]
-    assert api(referee_user).get(f"/api/webhooks/{pk}/").status_code == 404
+    assert api(referee_user).get(f"/api/webhooks/{pk}/").status_code == 403
+    assert api(referee_user).delete(f"/api/webhooks/{pk}/").status_code == 403
     assert api().get("/api/webhooks/").status_code in (401, 403)
     assert api(organizer).patch(f"/api/webhooks/{pk}/", {"active": False},
                                 format="json").status_code == 200
@@ -117,12 +118,18 @@ def test_the_api_lists_and_replays_deliveries_of_organizers_only(
     assert replay.status_code == 201 and replay.data["replay_of"] == delivery.pk
     stranger = make_user("stranger")
     for user in (referee_user, stranger):
-        assert api(user).get(f"/api/webhook-deliveries/{delivery.pk}/").status_code == 404
+        assert api(user).get(f"/api/webhook-deliveries/{delivery.pk}/").status_code == 403
         assert api(user).post(
-            f"/api/webhook-deliveries/{delivery.pk}/replay/").status_code == 404
+            f"/api/webhook-deliveries/{delivery.pk}/replay/").status_code == 403
+        listing = api(user).get("/api/webhook-deliveries/").data
+        assert (listing["results"] if isinstance(listing, dict) else listing) == []
+    tournament.public = False
+    tournament.save(update_fields=["public"])
+    assert api(stranger).get(f"/api/webhook-deliveries/{delivery.pk}/").status_code == 404
+    assert api(referee_user).get(f"/api/webhook-deliveries/{delivery.pk}/").status_code == 403
     # a second organizer of the tournament sees them too; a removed one does not
     co = make_user("co-org")
     role = TournamentRole.objects.create(tournament=tournament, user=co, role="organizer")
     assert api(co).get(f"/api/webhook-deliveries/{delivery.pk}/").status_code == 200
     role.delete()
-    assert api(co).get(f"/api/webhook-deliveries/{delivery.pk}/").status_code == 404
+    assert api(co).get(f"/api/webhook-deliveries/{delivery.pk}/").status_code == 404  # hidden
