@@ -10,6 +10,7 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("tournaments.transfer.api")),
     path("", include("tournaments.api")),
+    path("", include("tournaments.webhook_api")),
     path("", include("referee.api")),
     path("", include("scoring.api")),
 ]

@@ -243,3 +243,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Webhooks: private, loopback and link-local receivers are refused unless allowed here.
+WEBHOOK_ALLOW_PRIVATE_NETWORKS = env_bool("WEBHOOK_ALLOW_PRIVATE_NETWORKS", False)
+WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "10"))
+WEBHOOK_RETRY_BASE_SECONDS, WEBHOOK_RETRY_MAX_SECONDS, WEBHOOK_TIMEOUT_SECONDS = 1.0, 300.0, 5.0

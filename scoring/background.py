@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery.contrib.django.task import DjangoTask
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, transaction
 
 
 class RecordTask(DjangoTask):
@@ -22,3 +24,7 @@ class RecordTask(DjangoTask):
     retry_backoff_max = 60
     retry_jitter = True
     max_retries = 5
+
+    def queue_after(self, seconds: float, *args: Any, **kwargs: Any) -> None:
+        """Send the task to run ``seconds`` later, once the current transaction commits."""
+        transaction.on_commit(lambda: self.apply_async(args, kwargs, countdown=seconds))

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import permissions
+from scoring import permissions, webhooks
 from scoring.errors import ServiceError
 from scoring.eventlog import append_event
 from scoring.identity import certificate_path, installation_signer
@@ -254,6 +254,7 @@ def countersign(party_id: int, *, actor: Any, expected_version: int | None = Non
     protocol.save()
     append_event(party, "protocol_countersigned", actor=actor, data={
         "version": protocol.version, "sha256": protocol.sha256})
+    webhooks.protocol_signed(party, protocol)
     bump_version(party)
     return protocol
 

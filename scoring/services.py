@@ -9,6 +9,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring import webhooks
 from scoring.errors import ServiceError, translate_engine_error
 from scoring.eventlog import append_event
 from scoring.locking import assert_party_editable, open_protocol
@@ -210,6 +211,7 @@ def evaluate_party(party: Party, actor: Any = None) -> str:
                 },
             )
             open_protocol(party, actor)
+            webhooks.party_finished(party, totals)
         return decision.state
     if party.status == Party.Status.FINISHED:
         party.status = Party.Status.IN_PROGRESS
@@ -401,6 +403,7 @@ def _save_changed_deal(
         reason=reason,
         data={"deal": deal.number, "before": before, "after": _deal_data(deal)},
     )
+    webhooks.record_changed(party)
     evaluate_party(party, actor)
     bump_version(party)
     return deal

@@ -7,6 +7,7 @@ from celery import shared_task
 from scoring import printing
 from scoring.background import RecordTask
 from scoring.printing import render_print_job
+from scoring.webhook_delivery import deliver_webhooks
 
 
 @shared_task(base=RecordTask)
@@ -15,4 +16,4 @@ def purge_print_jobs() -> int:
     return printing.purge_expired_jobs()
 
 
-__all__ = ["purge_print_jobs", "render_print_job"]
+__all__ = ["deliver_webhooks", "purge_print_jobs", "render_print_job"]

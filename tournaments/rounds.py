@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from referee import services as referee_services
+from scoring import webhooks
 from scoring.errors import ConflictError, ServiceError, translate_engine_error
 from scoring.models import Pair, Party, Player, Round, Tournament
 from tournaments.draws import (
@@ -327,6 +328,7 @@ def publish_round(round_id: int, *, actor: Any = None) -> Round:
                 rnd.tournament_id, rnd.pk, rnd.number, _actor_id(actor))
     if running:
         logger.info("tournament running: tournament=%s", rnd.tournament_id)
+    webhooks.round_changed(rnd, "round.published")
     return rnd
 
 
@@ -376,4 +378,5 @@ def close_round(round_id: int, *, actor: Any = None) -> Round:
     logger.info("round closed: tournament=%s round=%s number=%s actor=%s",
                 tournament_id, rnd.pk, rnd.number, _actor_id(actor))
     warm_standings.delay_on_commit(tournament_id)
+    webhooks.round_changed(rnd, "round.closed")
     return rnd

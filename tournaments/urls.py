@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from tournaments import player_views, public_views, round_views, views
+from tournaments import player_views, public_views, round_views, views, webhook_views
 
 app_name = "tournaments"
 
@@ -47,5 +47,10 @@ urlpatterns = [
     path("party/<int:pk>/start/", views.party_start, name="party_start"),
     path("party/<int:pk>/forfeit/", views.party_forfeit, name="party_forfeit"),
     path("deal/<int:pk>/<str:action>/", views.deal_change, name="deal_change"),
+    path("t/<str:slug>/webhooks/", webhook_views.webhook_list, name="webhooks"),
+    path("t/<str:slug>/webhooks/<int:pk>/delete/", webhook_views.webhook_delete,
+         name="webhook_delete"),
+    path("t/<str:slug>/deliveries/<int:pk>/replay/", webhook_views.delivery_replay,
+         name="webhook_replay"),
     path("", include("tournaments.transfer.urls")),
 ]

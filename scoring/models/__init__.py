@@ -27,12 +27,19 @@ from .referee import (
     RefereeSettings,
     Ruling,
 )
+from .webhooks import (
+    WEBHOOK_EVENTS,
+    WebhookDelivery,
+    WebhookSubscription,
+    new_webhook_secret,
+)
 
 __all__ = [
     "GAME_SETTINGS",
     "MAX_DEAL_POINTS",
     "PARTY_RELATED",
     "SIDE_CHOICES",
+    "WEBHOOK_EVENTS",
     "AppendOnlyError",
     "Deal",
     "IdempotencyKey",
@@ -54,7 +61,10 @@ __all__ = [
     "Table",
     "Tournament",
     "TournamentRole",
+    "WebhookDelivery",
+    "WebhookSubscription",
     "new_access_token",
+    "new_webhook_secret",
     "print_upload_to",
     "protocol_upload_to",
 ]

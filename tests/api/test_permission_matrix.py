@@ -93,6 +93,27 @@ def _side_a(w: Any) -> Any:
     return w.field.party.pair_a.player1_id
 
 
+def _webhook(w: Any) -> Any:
+    """Our organizer's webhook (made on first use)."""
+    from scoring.models import WebhookSubscription
+
+    return WebhookSubscription.objects.get_or_create(
+        tournament=w.tournament, url="http://93.184.215.14/in",
+        defaults={"events": ["round.closed"], "created_by": w.users["organizer"]})[0]
+
+
+def _delivery(w: Any) -> Any:
+    """A delivery of our organizer's webhook (written, not sent: no commit in the test)."""
+    from scoring.models import WebhookDelivery
+
+    webhook = _webhook(w)
+    delivery = WebhookDelivery.objects.get_or_create(
+        subscription=webhook, sequence=1, defaults={"event": "round.closed"})[0]
+    webhook.last_sequence = 1
+    webhook.save(update_fields=["last_sequence"])
+    return delivery.pk
+
+
 DEAL_BODY = {"outcome": "domino", "winner": "a", "went_out": "a1", "points": {"a": 30, "b": 0}}
 
 OPS = [
@@ -189,6 +210,13 @@ OPS = [
     Op("POST", "/api/party-protocols/{}/countersign/", REFEREES, 400, _party),
     Op("POST", "/api/print-jobs/", REFEREES, 202,
        body=lambda w: {"round": _round(w), "kind": "blank"}),
+    Op("POST", "/api/webhooks/", ORGANIZER, 201,
+       body=lambda w: {"tournament": w.tournament.pk, "url": "http://93.184.215.14/hook",
+                       "events": ["party.finished"]}),
+    Op("PATCH", "/api/webhooks/{}/", ORGANIZER, 200, lambda w: _webhook(w).pk,
+       lambda w: {"active": False}),
+    Op("DELETE", "/api/webhooks/{}/", ORGANIZER, 204, lambda w: _webhook(w).pk),
+    Op("POST", "/api/webhook-deliveries/{}/replay/", ORGANIZER, 201, _delivery),
     Op("POST", "/api/signing-pins/", frozenset({"party_player", "organizer"}), 204,
        body=lambda w: {"player": _side_a(w), "pin": "4321"}),
 ]

@@ -32,6 +32,8 @@ from scoring.models import (
     Table,
     Tournament,
     TournamentRole,
+    WebhookDelivery,
+    WebhookSubscription,
 )
 
 FORMAT = "domino-tournament"
@@ -43,6 +45,8 @@ LEFT_OUT: dict[type[models.Model], str] = {
     SigningPin: "credentials: players set new PINs",
     PrintJob: "an expiring cache of round prints, printed again on demand",
     IdempotencyKey: "a client's retry memory, not tournament data",
+    WebhookSubscription: "an organizer's receivers and secrets on this installation",
+    WebhookDelivery: "what this installation sent to those receivers",
 }
 #: Fields the file does not carry, and why (the importing installation makes new values).
 LEFT_OUT_FIELDS: dict[type[models.Model], dict[str, str]] = {

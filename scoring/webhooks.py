@@ -1,0 +1,204 @@
+"""Webhooks of the record: emit events to the organizers' URLs, register and replay.
+
+``emit`` writes one delivery per matching subscription in the caller's transaction (each with
+the subscription's next sequence number) and queues the delivery task when it commits. Only
+subscriptions whose author is still an organizer of the tournament (or a superuser) get
+anything, so a hidden tournament's events reach no one else.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from scoring.errors import ServiceError
+from scoring.models import (
+    WEBHOOK_EVENTS,
+    Party,
+    Protocol,
+    Round,
+    Tournament,
+    TournamentRole,
+    WebhookDelivery,
+    WebhookSubscription,
+)
+from scoring.webhook_delivery import deliver_webhooks
+from scoring.webhook_urls import check_webhook_url
+
+logger = logging.getLogger(__name__)
+
+EVENT_NAMES = tuple(name for name, _label in WEBHOOK_EVENTS)
+COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS, Round.Status.FINISHED)
+
+
+def _receiving(tournament_id: int) -> Any:
+    """Active subscriptions of a tournament whose authors still manage it."""
+    managers = Q(created_by__is_superuser=True) | Q(
+        created_by__tournament_roles__tournament_id=tournament_id,
+        created_by__tournament_roles__role=TournamentRole.Role.ORGANIZER,
+    )
+    return WebhookSubscription.objects.filter(
+        managers, tournament_id=tournament_id, active=True
+    ).values_list("pk", "events").distinct()
+
+
+def _add_delivery(subscription: WebhookSubscription, event: str, payload: dict[str, Any],
+                  replay_of: WebhookDelivery | None = None) -> WebhookDelivery:
+    """The subscription's next delivery (its row is locked by the caller); queued on commit."""
+    subscription.last_sequence += 1
+    subscription.save(update_fields=["last_sequence"])
+    delivery = WebhookDelivery.objects.create(
+        subscription=subscription, sequence=subscription.last_sequence, event=event,
+        payload=payload, replay_of=replay_of)
+    deliver_webhooks.delay_on_commit(subscription.pk)
+    return delivery
+
+
+def emit(tournament_id: int, event: str, payload: dict[str, Any]) -> list[WebhookDelivery]:
+    """Write a delivery of ``event`` for every subscription that wants it; sent on commit."""
+    wanted = [pk for pk, events in _receiving(tournament_id) if event in (events or [])]
+    if not wanted:
+        return []
+    with transaction.atomic():
+        subscriptions = WebhookSubscription.objects.select_for_update().filter(pk__in=wanted)
+        deliveries = [_add_delivery(sub, event, payload) for sub in subscriptions.order_by("pk")]
+    logger.info("webhook %s of tournament %s: %s deliveries", event, tournament_id,
+                len(deliveries))
+    return deliveries
+
+
+# -- payloads ------------------------------------------------------------------------------
+
+
+def tournament_ref(tournament: Tournament) -> dict[str, Any]:
+    """The tournament as a payload names it."""
+    return {"id": tournament.pk, "slug": tournament.slug, "name": tournament.name}
+
+
+def party_ref(party: Party) -> dict[str, Any]:
+    """A party as a payload names it: round, table, state and both sides with their players."""
+    sides = {}
+    for side, pair in (("a", party.pair_a), ("b", party.pair_b)):
+        if pair is None:
+            sides[side] = None
+            continue
+        players = [pair.player1.name] + ([pair.player2.name] if pair.player2_id else [])
+        sides[side] = {"pair": pair.pk, "name": pair.display_name, "players": players}
+    return {
+        "id": party.pk,
+        "round": party.round.number,
+        "table": party.table.number if party.table_id else None,
+        "status": party.status,
+        "winner": party.winner,
+        "loser": party.loser,
+        "end_reason": party.end_reason,
+        "finished_at": party.finished_at.isoformat() if party.finished_at else None,
+        "sides": sides,
+    }
+
+
+def party_finished(party: Party, totals: Any) -> None:
+    """Emit ``party.finished`` with the totals as the game counts them."""
+    emit(party.round.tournament_id, "party.finished", {
+        "tournament": tournament_ref(party.round.tournament),
+        "party": party_ref(party),
+        "totals": {"points": totals.points, "deal_points": totals.deal_points,
+                   "fine_points": totals.fine_points},
+    })
+
+
+def record_changed(party: Party) -> None:
+    """Emit ``standings.changed`` when a finished party of a counted round is changed."""
+    if party.status == Party.Status.FINISHED and party.round.status in COUNTED_ROUNDS:
+        emit(party.round.tournament_id, "standings.changed", {
+            "tournament": tournament_ref(party.round.tournament),
+            "reason": "party.changed", "round": party.round.number, "party": party.pk})
+
+
+def protocol_signed(party: Party, protocol: Protocol) -> None:
+    """Emit ``protocol.signed`` for a countersigned protocol version."""
+    emit(party.round.tournament_id, "protocol.signed", {
+        "tournament": tournament_ref(party.round.tournament),
+        "party": party_ref(party),
+        "protocol": {"id": protocol.pk, "version": protocol.version,
+                     "sha256": protocol.sha256,
+                     "signed_at": protocol.signed_at.isoformat() if protocol.signed_at
+                     else None},
+    })
+
+
+def round_changed(rnd: Round, event: str) -> None:
+    """Emit ``round.published`` or ``round.closed`` (and ``standings.changed`` on close)."""
+    tournament = rnd.tournament
+    emit(tournament.pk, event, {
+        "tournament": tournament_ref(tournament),
+        "round": {"id": rnd.pk, "number": rnd.number, "status": rnd.status,
+                  "parties": rnd.parties.count()},
+    })
+    if event == "round.closed":
+        emit(tournament.pk, "standings.changed", {
+            "tournament": tournament_ref(tournament), "reason": "round.closed",
+            "round": rnd.number, "party": None})
+
+
+# -- subscriptions -------------------------------------------------------------------------
+
+
+def _clean_events(events: Any) -> list[str]:
+    """The chosen event names, in the documented order; at least one, all known."""
+    chosen = list(events or [])
+    unknown = [e for e in chosen if e not in EVENT_NAMES]
+    if unknown:
+        raise ServiceError("events", _("Unknown events: %(names)s.")
+                           % {"names": ", ".join(map(str, unknown))})
+    if not chosen:
+        raise ServiceError("events", _("Choose at least one event."))
+    return [e for e in EVENT_NAMES if e in chosen]
+
+
+@transaction.atomic
+def create_subscription(tournament: Tournament, *, url: str, events: Any,
+                        actor: Any) -> WebhookSubscription:
+    """Register an organizer's URL for events of a tournament (the URL guard checks it)."""
+    check_webhook_url(url)
+    subscription = WebhookSubscription.objects.create(
+        tournament=tournament, url=url, events=_clean_events(events), created_by=actor)
+    logger.info("webhook %s registered for tournament %s by %s", subscription.pk,
+                tournament.pk, getattr(actor, "pk", None))
+    return subscription
+
+
+@transaction.atomic
+def update_subscription(subscription: WebhookSubscription, *, url: str | None = None,
+                        events: Any = None, active: bool | None = None) -> WebhookSubscription:
+    """Change a subscription's URL, events or active flag; reactivating resumes its queue."""
+    if url is not None and url != subscription.url:
+        check_webhook_url(url)
+        subscription.url = url
+    if events is not None:
+        subscription.events = _clean_events(events)
+    if active is not None:
+        subscription.active = active
+    subscription.save(update_fields=["url", "events", "active"])
+    if subscription.active:
+        deliver_webhooks.delay_on_commit(subscription.pk)
+    return subscription
+
+
+@transaction.atomic
+def delete_subscription(subscription: WebhookSubscription) -> None:
+    """Delete a subscription with its deliveries."""
+    logger.info("webhook %s deleted", subscription.pk)
+    subscription.delete()
+
+
+@transaction.atomic
+def replay_delivery(delivery: WebhookDelivery) -> WebhookDelivery:
+    """Send a delivery's payload again as a new delivery (the next sequence number)."""
+    subscription = WebhookSubscription.objects.select_for_update().get(
+        pk=delivery.subscription_id)
+    return _add_delivery(subscription, delivery.event, delivery.payload, replay_of=delivery)

@@ -1,0 +1,139 @@
+"""API of webhooks: an organizer's subscriptions, their deliveries, and replaying one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.routers import DefaultRouter
+
+from scoring import permissions, webhooks
+from scoring.errors import ServiceError
+from scoring.models import WEBHOOK_EVENTS, Tournament, WebhookDelivery, WebhookSubscription
+
+
+class WebhookSubscriptionSerializer(serializers.ModelSerializer):
+    """A webhook: the tournament, URL, events, the signing secret and whether it is active."""
+
+    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
+    events = serializers.ListField(child=serializers.ChoiceField(choices=WEBHOOK_EVENTS),
+                                   allow_empty=False)
+
+    class Meta:
+        model = WebhookSubscription
+        fields = ["id", "tournament", "url", "events", "secret", "active", "created_at",
+                  "last_sequence"]
+        read_only_fields = ["secret", "created_at", "last_sequence"]
+
+
+class WebhookDeliverySerializer(serializers.ModelSerializer):
+    """A delivery: event, payload, sequence number, state and the log of its attempts."""
+
+    log = serializers.ListField(child=serializers.DictField(), read_only=True)
+    payload = serializers.DictField(read_only=True)
+
+    class Meta:
+        model = WebhookDelivery
+        fields = ["id", "subscription", "sequence", "event", "payload", "status", "attempts",
+                  "next_attempt_at", "response_code", "response_body", "error", "log",
+                  "replay_of", "created_at", "delivered_at"]
+        read_only_fields = fields
+
+
+class _OrganizersOnly:
+    """Lists show the user's managed tournaments; a record of a tournament he can see but
+    does not organize is refused with 403, one of a hidden tournament is not found (404)."""
+
+    permission_classes = [IsAuthenticated]
+
+    def _tournaments(self) -> QuerySet[Tournament]:
+        user = self.request.user  # type: ignore[attr-defined]
+        if self.action == "list":  # type: ignore[attr-defined]
+            return permissions.managed_tournaments(user)
+        return permissions.visible_tournaments(user)
+
+    def check_object_permissions(self, request: Request, obj: Any) -> None:
+        """Organizers of the record's tournament only."""
+        super().check_object_permissions(request, obj)  # type: ignore[misc]
+        tournament = obj.tournament if isinstance(obj, WebhookSubscription) else \
+            obj.subscription.tournament
+        if not permissions.can_manage(request.user, tournament):
+            raise PermissionDenied
+
+
+def _refused(err: ServiceError) -> ValidationError:
+    """A service's refusal as the API's 400 ``{field: [message]}``."""
+    return ValidationError({err.field: [err.message]})
+
+
+class WebhookSubscriptionViewSet(_OrganizersOnly, viewsets.ModelViewSet):
+    """The webhooks of the tournaments the user organizes."""
+
+    serializer_class = WebhookSubscriptionSerializer
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+
+    def get_queryset(self) -> QuerySet[WebhookSubscription]:
+        """Subscriptions of the tournaments the user manages (may see, for one record)."""
+        return WebhookSubscription.objects.filter(
+            tournament__in=self._tournaments()).select_related("tournament").order_by("pk")
+
+    def perform_create(self, serializer: Any) -> None:
+        """Register through the service (URL guard); organizers of the tournament only."""
+        data = serializer.validated_data
+        tournament = data["tournament"]
+        if not permissions.can_manage(self.request.user, tournament):
+            raise PermissionDenied
+        try:
+            serializer.instance = webhooks.create_subscription(
+                tournament, url=data["url"], events=data["events"], actor=self.request.user)
+        except ServiceError as err:
+            raise _refused(err) from err
+
+    def perform_update(self, serializer: Any) -> None:
+        """Change URL, events or the active flag (the tournament stays)."""
+        data = serializer.validated_data
+        if "tournament" in data and data["tournament"] != serializer.instance.tournament:
+            raise ValidationError({"tournament": ["A webhook stays with its tournament."]})
+        try:
+            webhooks.update_subscription(serializer.instance, url=data.get("url"),
+                                         events=data.get("events"), active=data.get("active"))
+        except ServiceError as err:
+            raise _refused(err) from err
+
+    def perform_destroy(self, instance: WebhookSubscription) -> None:
+        """Delete through the service."""
+        webhooks.delete_subscription(instance)
+
+
+class WebhookDeliveryViewSet(_OrganizersOnly, mixins.ListModelMixin,
+                             mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Deliveries of the user's webhooks, newest first; ``replay`` sends one again."""
+
+    serializer_class = WebhookDeliverySerializer
+    filterset_fields = ["subscription", "status", "event"]
+
+    def get_queryset(self) -> QuerySet[WebhookDelivery]:
+        """Deliveries of the tournaments the user manages (may see, for one record)."""
+        return WebhookDelivery.objects.filter(
+            subscription__tournament__in=self._tournaments()
+        ).select_related("subscription__tournament").order_by("-created_at", "-pk")
+
+    @extend_schema(request=None, responses={201: OpenApiResponse(WebhookDeliverySerializer)})
+    @action(detail=True, methods=["post"])
+    def replay(self, request: Request, pk: str | None = None) -> Response:
+        """Send this delivery's payload again as a new delivery (the next sequence number)."""
+        replay = webhooks.replay_delivery(self.get_object())
+        return Response(WebhookDeliverySerializer(replay).data, status=status.HTTP_201_CREATED)
+
+
+router = DefaultRouter()
+router.register("webhooks", WebhookSubscriptionViewSet, basename="webhook")
+router.register("webhook-deliveries", WebhookDeliveryViewSet, basename="webhook-delivery")
+urlpatterns = router.urls
