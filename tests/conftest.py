@@ -10,10 +10,21 @@ import time
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 
 from config.celery import app as celery_app
+from tests.factories import (
+    DealFactory,
+    PairFactory,
+    PartyFactory,
+    PenaltyFactory,
+    PlayerFactory,
+    RoundFactory,
+    TableFactory,
+    TournamentFactory,
+    TournamentRoleFactory,
+    UserFactory,
+    create_bulk,
+)
 
 _counter = itertools.count(1)
 
@@ -32,12 +43,9 @@ def make_user(db):
     """Create a user; organizers get the permission to create tournaments."""
 
     def make(username: str | None = None, *, organizer: bool = False, **extra):
-        user = get_user_model().objects.create_user(
-            username=username or f"user{next(_counter)}", password="pw", **extra
-        )
-        if organizer:
-            user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
-        return user
+        if username is not None:
+            extra["username"] = username
+        return UserFactory(organizer=organizer, **extra)
 
     return make
 
@@ -50,12 +58,9 @@ def organizer(make_user):
 @pytest.fixture
 def tournament(organizer):
     """A pairs tournament with default regulations, 8 pairs of Cyrillic names and 4 tables."""
-    from scoring.models import Pair, Player, Table
-    from tournaments.services import create_tournament
-
-    t = create_tournament(name="Кубок Москвы", slug=f"cup-{next(_counter)}", organizer=organizer)
+    t = TournamentFactory(name="Кубок Москвы", slug=f"cup-{next(_counter)}", organizer=organizer)
     players = [
-        Player.objects.create(tournament=t, name=name)
+        PlayerFactory(tournament=t, name=name)
         for name in [
             "Иван Петров", "Сергей Смирнов", "Ольга Морозова", "Мария Волкова",
             "José García", "Anna Müller", "Ёлкин Щукин", "Эдуард Юдин",
@@ -64,34 +69,34 @@ def tournament(organizer):
         ]
     ]
     for k in range(8):
-        Pair.objects.create(tournament=t, player1=players[2 * k], player2=players[2 * k + 1])
-    for n in range(1, 5):
-        Table.objects.create(tournament=t, number=n)
+        PairFactory(tournament=t, player1=players[2 * k], player2=players[2 * k + 1])
+    TableFactory.create_batch(4, tournament=t)
     return t
 
 
 @pytest.fixture
 def referee_user(make_user, tournament):
-    from scoring.models import TournamentRole
-
     user = make_user("ref")
-    TournamentRole.objects.create(tournament=tournament, user=user, role="referee")
+    TournamentRoleFactory(tournament=tournament, user=user, role="referee")
+    return user
+
+
+@pytest.fixture
+def chief_user(make_user, tournament):
+    user = make_user("chief")
+    TournamentRoleFactory(tournament=tournament, user=user, role="chief")
     return user
 
 
 @pytest.fixture
 def make_party(tournament):
     """Create a party in a published round (round number grows with each call)."""
-    from scoring.models import Party, Round
 
     def make(pair_a=None, pair_b=None, table_number: int = 1, round_number: int | None = None):
         pairs = list(tournament.pairs.order_by("id"))
         number = round_number or (tournament.rounds.count() + 1)
-        rnd, _ = Round.objects.get_or_create(
-            tournament=tournament, number=number, defaults={"status": Round.Status.PUBLISHED}
-        )
-        return Party.objects.create(
-            round=rnd,
+        return PartyFactory(
+            round=RoundFactory(tournament=tournament, number=number),
             table=tournament.tables.get(number=table_number),
             pair_a=pair_a or pairs[0],
             pair_b=pair_b or pairs[1],
@@ -194,49 +199,45 @@ def make_field(organizer):
 
     from django.utils import timezone
 
-    from scoring.models import Deal, Pair, Party, Penalty, Player, Round, Table
-    from tournaments.services import create_tournament
-
     def make(size: int, *, finished: int = 2, slug: str = "", **fields):
-        t = create_tournament(
+        t = TournamentFactory(
             name=f"Поле {size}", slug=slug or f"field-{next(_counter)}", organizer=organizer,
             status="running", **fields,
         )
-        players = Player.objects.bulk_create(
-            Player(tournament=t, name=f"Игрок {k:03d}") for k in range(2 * size)
+        players = create_bulk(
+            PlayerFactory, ({"tournament": t, "name": f"Игрок {k:03d}"} for k in range(2 * size))
         )
-        pairs = Pair.objects.bulk_create(
-            Pair(tournament=t, player1=players[2 * k], player2=players[2 * k + 1])
+        pairs = create_bulk(PairFactory, (
+            {"tournament": t, "player1": players[2 * k], "player2": players[2 * k + 1]}
             for k in range(size)
-        )
-        tables = Table.objects.bulk_create(
-            Table(tournament=t, number=n) for n in range(1, size // 2 + 1)
+        ))
+        tables = create_bulk(
+            TableFactory, ({"tournament": t, "number": n} for n in range(1, size // 2 + 1))
         )
         now = timezone.now()
         for number in range(1, finished + 2):
             live = number > finished
-            rnd = Round.objects.create(
+            rnd = RoundFactory(
                 tournament=t, number=number, status="in_progress" if live else "finished",
                 published_at=now,
             )
             order = list(pairs)
             random.Random(number).shuffle(order)
-            parties = Party.objects.bulk_create(
-                Party(round=rnd, table=tables[k // 2], pair_a=order[k], pair_b=order[k + 1],
-                      status="in_progress" if live else "finished", started_at=now,
-                      finished_at=None if live else now, end_reason="" if live else "target",
-                      winner="" if live else "a")
+            parties = create_bulk(PartyFactory, (
+                {"round": rnd, "table": tables[k // 2], "pair_a": order[k],
+                 "pair_b": order[k + 1], "status": "in_progress" if live else "finished",
+                 "started_at": now, "finished_at": None if live else now,
+                 "end_reason": "" if live else "target", "winner": "" if live else "a"}
                 for k in range(0, size, 2)
-            )
+            ))
             points = [(30, 0)] if live else [(100, 0), (0, 40), (110, 0)]
-            Deal.objects.bulk_create(
-                Deal(party=party, number=n, outcome="domino", winner="a" if a else "b",
-                     points_a=a, points_b=b)
+            create_bulk(DealFactory, (
+                {"party": party, "number": n, "outcome": "domino", "winner": "a" if a else "b",
+                 "points_a": a, "points_b": b}
                 for party in parties
                 for n, (a, b) in enumerate(points, start=1)
-            )
-            Penalty.objects.create(party=parties[0], kind="fine", category="signs", side="b",
-                                   points=25, mode="deduct")
+            ))
+            PenaltyFactory(party=parties[0])
         return t
 
     return make

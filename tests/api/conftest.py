@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from tests.factories import PartyFactory, TournamentFactory, TournamentRoleFactory
+
 
 @dataclass
 class Field:
@@ -37,20 +39,9 @@ def _played_party(make_party: Any, referee: Any) -> tuple[Any, Any, Any]:
 @pytest.fixture
 def field(tournament, make_party, referee_user, make_user) -> Field:
     """Our tournament (a round in play: a party with a deal and a warning) and another one."""
-    from scoring.models import Pair, Party, Player, Round, Table, TournamentRole
-    from tournaments.services import create_tournament
-
     party, deal, penalty = _played_party(make_party, referee_user)
-    other_org = make_user("other-org", organizer=True)
-    other = create_tournament(name="Чужой турнир", slug="foreign-cup", organizer=other_org)
-    players = [Player.objects.create(tournament=other, name=f"Чужой {k}") for k in range(4)]
-    pairs = [
-        Pair.objects.create(tournament=other, player1=players[0], player2=players[1]),
-        Pair.objects.create(tournament=other, player1=players[2], player2=players[3]),
-    ]
-    table = Table.objects.create(tournament=other, number=1)
-    rnd = Round.objects.create(tournament=other, number=1, status=Round.Status.PUBLISHED)
-    other_party = Party.objects.create(round=rnd, table=table, pair_a=pairs[0], pair_b=pairs[1])
-    foreign_ref = make_user("other-ref")
-    TournamentRole.objects.create(tournament=other, user=foreign_ref, role="referee")
+    other = TournamentFactory(name="Чужой турнир", slug="foreign-cup",
+                              organizer=make_user("other-org", organizer=True))
+    other_party = PartyFactory(round__tournament=other)  # its own pairs of players, table 1
+    TournamentRoleFactory(tournament=other, user=make_user("other-ref"), role="referee")
     return Field(tournament, other, party, deal, penalty, other_party)

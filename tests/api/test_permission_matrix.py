@@ -277,7 +277,7 @@ def snapshot() -> dict[str, list[dict[str, Any]]]:
     """Every row an API write could touch."""
     from django.apps import apps
 
-    skip = {"sessions.session", "authtoken.token", "referee.idempotencykey"}
+    skip = {"sessions.session", "authtoken.token", "scoring.idempotencykey"}
     return {
         model._meta.label_lower: list(model.objects.order_by("pk").values())
         for config in apps.get_app_configs()

@@ -91,15 +91,6 @@ def protocol_env(settings, tmp_path):
     return settings
 
 
-@pytest.fixture
-def chief_user(make_user, tournament):
-    from scoring.models import TournamentRole
-
-    user = make_user("chief")
-    TournamentRole.objects.create(tournament=tournament, user=user, role="chief")
-    return user
-
-
 def play_out(party, referee):
     """Record the deals of ``DEALS`` with a warning and a fine between them: A wins 205 : 80."""
     from referee.services import give_fine, give_warning

@@ -27,6 +27,7 @@ from scoring.protocols.sample import sample_protocol
 from scoring.services import record_deal
 from tournaments.services import create_tournament
 
+from ..factories import PartyFactory
 from .conftest import page_count, pdf_text
 
 pytestmark = pytest.mark.django_db
@@ -71,10 +72,8 @@ def rule_set_tournament(organizer, rule_set: str, slug: str, **fields):
 
 def started_party(tournament, pair_a, pair_b, actor) -> Party:
     """A started party of round 1 at table 1."""
-    rnd, _ = Round.objects.get_or_create(tournament=tournament, number=1,
-                                         defaults={"status": Round.Status.PUBLISHED})
-    party = Party.objects.create(round=rnd, table=tournament.tables.get(number=1),
-                                 pair_a=pair_a, pair_b=pair_b)
+    party = PartyFactory(round__tournament=tournament, round__number=1, table__number=1,
+                         pair_a=pair_a, pair_b=pair_b)
     start_party(party.pk, actor=actor)
     party.refresh_from_db()
     return party

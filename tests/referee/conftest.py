@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from tests.factories import TournamentFactory, TournamentRoleFactory
+
 
 @pytest.fixture
 def api(referee_user):
@@ -42,33 +44,15 @@ def regs(tournament):
 
 
 @pytest.fixture
-def chief_user(make_user, tournament):
-    from scoring.models import TournamentRole
-
-    user = make_user("chief")
-    TournamentRole.objects.create(tournament=tournament, user=user, role="chief")
-    return user
-
-
-@pytest.fixture
 def second_referee(make_user, tournament):
-    from scoring.models import TournamentRole
-
-    user = make_user("ref2")
-    TournamentRole.objects.create(tournament=tournament, user=user, role="referee")
-    return user
+    return TournamentRoleFactory(tournament=tournament, user=make_user("ref2")).user
 
 
 @pytest.fixture
 def other_tournament_referee(make_user):
     """A referee of another tournament."""
-    from scoring.models import TournamentRole
-    from tournaments.services import create_tournament
-
-    other = create_tournament(name="Другой турнир", slug="other-cup", organizer=make_user())
-    user = make_user("foreign-ref")
-    TournamentRole.objects.create(tournament=other, user=user, role="chief")
-    return user
+    other = TournamentFactory(name="Другой турнир", slug="other-cup", organizer=make_user())
+    return TournamentRoleFactory(tournament=other, user=make_user("foreign-ref"), role="chief").user
 
 
 @pytest.fixture
@@ -84,9 +68,6 @@ def player_user(make_user, tournament):
 @pytest.fixture
 def table_referee(make_user, tournament):
     """A referee of the tournament assigned to table 2 only."""
-    from scoring.models import TournamentRole
-
-    user = make_user("table2-ref")
-    role = TournamentRole.objects.create(tournament=tournament, user=user, role="referee")
+    role = TournamentRoleFactory(tournament=tournament, user=make_user("table2-ref"))
     role.tables.set([tournament.tables.get(number=2)])
-    return user
+    return role.user

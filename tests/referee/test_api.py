@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from referee.tasks import purge_idempotency_keys
+from scoring.idempotency import ABANDONED_AFTER
 from scoring.models import Deal, IdempotencyKey, Party, Penalty, Ruling, TournamentRole
 
 pytestmark = pytest.mark.django_db
@@ -106,7 +107,33 @@ def test_key_of_an_abandoned_request_is_taken_over(api, party, referee_user):
         created_at=timezone.now() - timedelta(minutes=5)
     )
     response = api.post(url(party, "deal"), body, format="json", HTTP_IDEMPOTENCY_KEY="dead")
-    assert response.status_code == 201
+    assert response.status_code == 201, response.json()
+    assert "Idempotent-Replayed" not in response  # acted on, not a replay of the dead claim
+    assert Deal.objects.filter(party=party).count() == 1
+    # the dead claim was replaced by this request's: one row, finished, holding the answer
+    taken = IdempotencyKey.objects.get(user=referee_user, key="dead")
+    assert taken.pk != record.pk and taken.fingerprint != "x"
+    assert (taken.status_code, taken.response) == (201, response.json())
+    # a retry of the same request is now a replay: the same body, no second deal
+    retry = api.post(url(party, "deal"), body, format="json", HTTP_IDEMPOTENCY_KEY="dead")
+    assert (retry.status_code, retry["Idempotent-Replayed"]) == (201, "true")
+    assert retry.json() == response.json()
+    assert Deal.objects.filter(party=party).count() == 1
+    assert IdempotencyKey.objects.filter(user=referee_user, key="dead").count() == 1
+
+
+def test_key_of_a_request_still_running_is_not_taken_over(api, party, referee_user):
+    body = deal_body()
+    first = api.post(url(party, "deal"), body, format="json", HTTP_IDEMPOTENCY_KEY="live")
+    assert first.status_code == 201
+    # the same request marked running again, younger than ABANDONED_AFTER: still in progress
+    IdempotencyKey.objects.filter(key="live").update(
+        status_code=None, created_at=timezone.now() - ABANDONED_AFTER + timedelta(seconds=5)
+    )
+    again = api.post(url(party, "deal"), body, format="json", HTTP_IDEMPOTENCY_KEY="live")
+    assert again.status_code == 409
+    assert Deal.objects.filter(party=party).count() == 1
+    assert IdempotencyKey.objects.filter(user=referee_user, key="live").count() == 1
 
 
 def test_conflicts_are_not_stored_so_a_retry_can_succeed(api, party):

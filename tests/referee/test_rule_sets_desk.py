@@ -564,8 +564,7 @@ def test_deal_correction_page_of_a_per_seat_game(client, desk):
 def test_schema_documents_the_new_deal_fields(desk):
     udl = desk("udl")
     schema = udl.api.get("/api/schema/", HTTP_ACCEPT="application/json")
-    if schema.status_code != 200:
-        pytest.skip("no schema endpoint")
+    assert schema.status_code == 200, schema.content.decode()[:2000]
     text = schema.content.decode()
     for name in ('"plays"', '"led"', "udl-violation", '"game_wins"', '"memorized"'):
         assert name in text, name
