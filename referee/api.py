@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
 
 from referee import services, state
+from referee.corrections import record_to_correct
 from referee.rulings import parse_tile, preview_hands
 from referee.serializers import (
     PARTY_ACTIONS,
@@ -182,14 +183,15 @@ for _name, _input in PARTY_ACTIONS.items():
 
 
 class RefereeDealViewSet(IdempotentMixin, viewsets.ViewSet):
-    """Corrections of a recorded deal (its referee, or the chief referee)."""
+    """Corrections of a recorded deal, under the pages' rule (``referee.corrections``): its
+    referee, or the chief referee; a locked party only by the chief referee's amendment."""
 
     permission_classes = [IsAuthenticated]
     lookup_value_regex = r"\d+"
 
     def _change(self, request: Request, pk: str | None, input_class: type[ActionInput]) -> Response:
         """Run a change of a deal the user may correct."""
-        deal, party = state.record_for_correction(request.user, Deal, int(pk), "recorded_by_id")
+        deal, party = record_to_correct(request.user, Deal, int(pk), "recorded_by_id")
         return run_action(request, party, input_class, deal)
 
     @extend_schema(
@@ -214,7 +216,8 @@ class RefereeDealViewSet(IdempotentMixin, viewsets.ViewSet):
 
 
 class RefereePenaltyViewSet(IdempotentMixin, viewsets.ViewSet):
-    """Cancelling a warning or fine given by mistake (its referee, or the chief referee)."""
+    """Cancelling a warning or fine given by mistake, under the pages' rule: its referee, or
+    the chief referee; a locked party only by the chief referee's amendment."""
 
     permission_classes = [IsAuthenticated]
     lookup_value_regex = r"\d+"
@@ -227,9 +230,7 @@ class RefereePenaltyViewSet(IdempotentMixin, viewsets.ViewSet):
     @action(detail=True, methods=["post"])
     def cancel(self, request: Request, pk: str | None = None) -> Response:
         """Cancel a penalty, with a reason; it stays on record, marked cancelled."""
-        penalty, party = state.record_for_correction(
-            request.user, Penalty, int(pk), "created_by_id"
-        )
+        penalty, party = record_to_correct(request.user, Penalty, int(pk), "created_by_id")
         return run_action(request, party, CancelPenaltyInput, penalty)
 
 

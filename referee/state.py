@@ -90,7 +90,9 @@ def party_for_referee(user: Any, party_id: int, full: bool = True) -> Party:
 
 
 def record_for_correction(user: Any, model: type, pk: int, author_field: str) -> tuple[Any, Party]:
-    """A deal or penalty the user may correct, with its party (404 / 403 as above)."""
+    """A deal or penalty with its party, if the user may correct its author's records (404 /
+    403 as above); pages and API call it through ``referee.corrections.record_to_correct``,
+    which adds the locked party's rule."""
     record = model.objects.filter(pk=pk).order_by("pk").first()
     if record is None:
         raise Http404

@@ -72,6 +72,20 @@ def _error_text(errors: Any) -> str:
     return str(errors)
 
 
+def error_rows(errors: Any, field: str = "") -> list[tuple[str, str]]:
+    """Serializer errors as (field, message) rows, a nested field named like "pips a1"."""
+    if isinstance(errors, dict):
+        return [
+            row
+            for key, value in errors.items()
+            for row in error_rows(value, f"{field} {key}".strip() if key != "non_field_errors"
+                                  else field)
+        ]
+    if isinstance(errors, list):
+        return [row for value in errors for row in error_rows(value, field)]
+    return [(field, str(errors))]
+
+
 def _seat_names(party: Party) -> list[tuple[str, str]]:
     """(seat, "A1 · name") of the players at the table under the rule set, in playing order."""
     rule_set, cfg = state.rules_of(party)
@@ -219,19 +233,32 @@ def _answer(
     return page_or_fragment(request, "referee/party.html", "referee/_panel.html", context, code)
 
 
+def run_page_form(
+    post: Any, party: Party, user: Any, input_class: type[ActionInput], record: Any = None
+) -> tuple[Any, dict[str, Any], int]:
+    """Validate a page form with the action's serializer and run its service.
+
+    The one path of every page that acts on a party (the desk's screen, its correction editor,
+    the party page's deal form). Returns (the result, the errors by field, the status): a
+    refused form changes nothing and gives 400 (or the service's status) with its errors.
+    """
+    serializer = input_class(data=page_data(post, party, input_class), context={"party": party})
+    if not serializer.is_valid():
+        return None, dict(serializer.errors), 400
+    try:
+        result = serializer.perform(party, user, "", record)
+    except ServiceError as err:
+        return None, {err.field: [err.message]}, err.status_code
+    return result, {}, 200
+
+
 def _perform(
     request: HttpRequest, party: Party, input_class: type[ActionInput], record: Any = None
 ) -> HttpResponse:
-    """Validate a page form with the action's serializer and run its service."""
-    serializer = input_class(
-        data=page_data(request.POST, party, input_class), context={"party": party}
-    )
-    if not serializer.is_valid():
-        return _answer(request, party.pk, error=_error_text(serializer.errors), code=400)
-    try:
-        serializer.perform(party, request.user, "", record)
-    except ServiceError as err:
-        return _answer(request, party.pk, error=str(err.message), code=err.status_code)
+    """Run a page form's action (``run_page_form``) and answer the desk's way."""
+    _result, errors, code = run_page_form(request.POST, party, request.user, input_class, record)
+    if errors:
+        return _answer(request, party.pk, error=_error_text(errors), code=code)
     latest = party.events.order_by("-seq").first()
     done = describe_event(latest.kind, latest.data or {}) if latest else _("Done.")
     return _answer(request, party.pk, done=done)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.contrib import messages
@@ -15,11 +16,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from referee import services as referee_services
+from referee import state as referee_state
 from referee import views as referee_views
+from referee.corrections import deal_entry
+from referee.serializers import DealInput
 from scoring import permissions
-from scoring import services as scoring_services
 from scoring.errors import ServiceError
-from scoring.forms import DealForm
 from scoring.models import (
     PARTY_RELATED,
     Pair,
@@ -253,12 +255,42 @@ def _party_for(request: HttpRequest, pk: int) -> Party:
     return party
 
 
-def party_context(request: HttpRequest, party: Party, form: DealForm | None = None) -> dict:
+def _deal_form(party: Party, next_number: int, post: Any = None) -> dict[str, Any]:
+    """The party page's new-deal form: the desk's fields for the rule set (``deal_entry``),
+    filled in again with what was posted when it was refused."""
+    rule_set, cfg = referee_state.rules_of(party)
+    entry = deal_entry(party, rule_set, cfg)
+    if post is not None:
+        entry["initial"] = {
+            key: post.get(key, "") for key in ("outcome", "winner", "went_out", "led", "plays")
+        }
+        entry["pip_rows"] = [
+            (seat, label, post.get(f"pips_{seat}") or None) for seat, label, _v in entry["pip_rows"]
+        ]
+        entry["point_rows"] = [
+            (key, label, post.get(f"points_{key}") or None)
+            for key, label, _v in entry["point_rows"]
+        ]
+    return {
+        "entry": entry,
+        "number": next_number,
+        "version": party.version,
+        "client_id": uuid.uuid4().hex,
+    }
+
+
+def party_context(
+    request: HttpRequest,
+    party: Party,
+    post: Any = None,
+    errors: list[tuple[str, str]] | None = None,
+) -> dict:
     """Everything the party page shows: pairs, clock, deals with running totals, fines.
 
     Beside that, the rule set's own sheet (``party_sheet``): the games of a match, or a
     column per player where every player scores for himself (Kozel: memorized points, the
-    Goat), and one player per side in singles.
+    Goat), and one player per side in singles. A referee gets the desk's deal form
+    (``deal_form``), with ``errors`` (field, message) of a refused ``post``.
     """
     from scoring.protocol_content import party_sheet  # the protocol's own lines, per rule set
 
@@ -273,15 +305,7 @@ def party_context(request: HttpRequest, party: Party, form: DealForm | None = No
         game["rows"] = [row for row in rows if row["deal"].game == game["number"]]
     can_ref = permissions.can_referee(request.user, party)
     next_number = (deals[-1].number + 1) if deals else 1
-    if form is None and can_ref:
-        form = DealForm(initial={"number": next_number, "version": party.version}, party=party)
-    tournament = party.round.tournament
-    seats = list(party.seat_players())
     return {
-        "seat_points": [form[f"points_{seat}"] for seat in seats] if form else [],
-        "seat_pips": [form[f"pips_{seat}"] for seat in seats] if form else [],
-        "per_seat": set(tournament.engine.sides_for(tournament.regulations.rules_config()))
-        <= {"a1", "b1", "a2", "b2"},
         "party": party,
         "tournament": party.round.tournament,
         "regulations": party.round.tournament.regulations,
@@ -290,7 +314,8 @@ def party_context(request: HttpRequest, party: Party, form: DealForm | None = No
         "penalties": penalties,
         "events": party.events.select_related("actor").order_by("-seq")[:50],
         "can_referee": can_ref,
-        "form": form,
+        "deal_form": _deal_form(party, next_number, post) if can_ref else None,
+        "deal_errors": errors or [],
         "next_number": next_number,
         "seconds_left": int(party.seconds_left()) if party.started_at else None,
         "game_seconds_left": int(party.game_seconds_left())
@@ -302,28 +327,20 @@ def party_context(request: HttpRequest, party: Party, form: DealForm | None = No
 
 
 def party_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The party page; referees and organizers record deals here."""
+    """The party page; referees and organizers record deals here, through the desk's
+    ``DealInput`` and its service (``referee.views.run_page_form``)."""
     party = _party_for(request, pk)
-    form = None
-    if request.method == "POST":
-        if not permissions.can_referee(request.user, party):
-            raise PermissionDenied
-        form = DealForm(request.POST, party=party)
-        if form.is_valid():
-            try:
-                deal = scoring_services.record_deal(
-                    party.pk, actor=request.user, **form.service_kwargs()
-                )
-            except ServiceError as err:
-                form.add_service_error(err.field, err.message)
-            else:
-                messages.success(request, _("Deal %(number)s recorded.") % {"number": deal.number})
-                return redirect(party)
-        party.refresh_from_db()
-    status = 400 if form is not None and form.errors else 200
-    return render(
-        request, "tournaments/party.html", party_context(request, party, form), status=status
-    )
+    if request.method != "POST":
+        return render(request, "tournaments/party.html", party_context(request, party))
+    if not permissions.can_referee(request.user, party):
+        raise PermissionDenied
+    deal, errors, code = referee_views.run_page_form(request.POST, party, request.user, DealInput)
+    if not errors:
+        messages.success(request, _("Deal %(number)s recorded.") % {"number": deal.number})
+        return redirect(party)
+    party.refresh_from_db()
+    context = party_context(request, party, request.POST, referee_views.error_rows(errors))
+    return render(request, "tournaments/party.html", context, status=code)
 
 
 def _run_action(request: HttpRequest, party: Party, action: Any, **kwargs: Any) -> HttpResponse:

@@ -123,3 +123,28 @@ def test_the_deal_form_has_one_plays_parser():
     assert not hasattr(forms, "ReasonForm") and not hasattr(forms, "PLAY")
     assert PlaysField().to_internal_value("a1:10, B1+15") == parse_plays("a1:10, B1+15")
     assert parse_plays("a1:10 x") is None
+
+
+def test_the_api_refuses_a_locked_partys_correction_with_the_pages_403(
+    locked, referee_user, chief_user
+):
+    """The API asks the pages' guard (``record_to_correct``): 403 for the deal's own referee on
+    a locked party, as the pages answer; the chief referee's amendment goes through."""
+    from rest_framework.test import APIClient
+
+    deal = locked.deals.get(number=2)
+    before = snapshot(locked)
+    api = APIClient()
+    api.force_authenticate(referee_user)
+    body = {**FISH_B_48, "pips": {"a1": 20, "a2": 15, "b1": 5, "b2": 8}, "reason": "опечатка"}
+    assert api.post(f"/api/referee/deals/{deal.pk}/correct/", body,
+                    format="json").status_code == 403
+    assert api.post(f"/api/referee/deals/{deal.pk}/annul/", {"reason": "ошибка"},
+                    format="json").status_code == 403
+    assert snapshot(locked) == before
+    api.force_authenticate(chief_user)
+    response = api.post(f"/api/referee/deals/{deal.pk}/correct/",
+                        {**body, "version": locked.version}, format="json")
+    assert response.status_code == 200, response.content
+    deal.refresh_from_db()
+    assert (deal.outcome, deal.points_a, deal.points_b) == ("fish", 0, 48)
