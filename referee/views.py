@@ -131,6 +131,9 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
         "s": data,
         "events": state.events(party, limit=30),
         "seats": seats,
+        "side_choices": [
+            (key, f"{key.upper()} · {name}") for key, name in state.side_names(party, rule_set, cfg)
+        ],
         "seat_rows": [
             {
                 "seat": seat,
