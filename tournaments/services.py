@@ -8,6 +8,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import ProtectedError, Q, QuerySet
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from scoring.errors import ServiceError, translate_engine_error
@@ -180,6 +181,24 @@ def _check_format(tournament: Tournament, regulations: Regulations, field: str) 
         raise ServiceError(field, problem)
 
 
+_LATIN = str.maketrans({
+    **dict(zip("абвгдезийклмнопрстуфыэ", "abvgdeziyklmnoprstufye", strict=True)),
+    "ё": "e", "ж": "zh", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "",
+    "ь": "", "ю": "yu", "я": "ya", "і": "i", "ї": "yi", "є": "ye", "ґ": "g", "ў": "u",
+})
+"""Cyrillic letters in Latin ones, for readable ASCII short names."""
+
+
+def derive_slug(name: str) -> str:
+    """A free ASCII short name from a tournament's name (Cyrillic in Latin; -2, -3… if taken)."""
+    base = slugify(name.lower().translate(_LATIN))[:70].strip("-") or "tournament"
+    slug, number = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
+
+
 def _clean(instance: Any) -> Any:
     """Run model validation; raise ServiceError naming the first field at fault."""
     try:
@@ -194,7 +213,7 @@ def _clean(instance: Any) -> Any:
 def create_tournament(
     *,
     name: str,
-    slug: str,
+    slug: str = "",
     organizer: Any = None,
     players: int | None = None,
     kozel_pairs: bool | None = None,
@@ -203,8 +222,10 @@ def create_tournament(
     """Create a tournament with its rule set's preset regulations; the creator organizes it.
 
     ``players`` (at a table) and ``kozel_pairs`` change the preset where the rule set lets
-    them vary; a format that contradicts the rule set is refused, naming ``format``.
+    them vary; a format that contradicts the rule set is refused, naming ``format``. Without
+    a ``slug`` one is derived from the name (:func:`derive_slug`).
     """
+    slug = slug or derive_slug(name)
     tournament = Tournament(name=name, slug=slug, created_by=organizer, **fields)
     _check_dates(tournament)
     _clean(tournament)

@@ -78,7 +78,8 @@ class TournamentSerializer(serializers.ModelSerializer):
     """A tournament's own fields (the same ones its edit page has).
 
     A new tournament's regulations start from its rule set's preset; ``players`` and
-    ``kozel_pairs`` change it where the rule set lets them vary.
+    ``kozel_pairs`` change it where the rule set lets them vary. Without a ``slug`` one is
+    derived from the name.
     """
 
     players = serializers.IntegerField(
@@ -104,6 +105,16 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = ["id", *TournamentForm.Meta.fields, "players", "kozel_pairs", "singles"]
+        extra_kwargs = {
+            "slug": {
+                "required": False,
+                "allow_blank": True,
+                "help_text": "The short name in the tournament's addresses. Empty or left out "
+                "when creating: derived from the name, Cyrillic in Latin letters "
+                "(\"Кубок Москвы 2026\" → \"kubok-moskvy-2026\", then -2, -3… if taken).",
+            }
+        }
+
 
     def get_singles(self, tournament: Tournament) -> bool:
         """Whether a side is one player in this tournament's rule set."""
@@ -131,6 +142,8 @@ class RegulationsSerializer(serializers.ModelSerializer):
     create=extend_schema(
         responses={201: TournamentSerializer, **REFUSED},
         summary="Create a tournament (its creator becomes its organizer)",
+        description="Without a slug, one is derived from the name (Cyrillic in Latin "
+        "letters, -2, -3… when taken); a given slug is validated (400 naming `slug`).",
     ),
     update=extend_schema(responses={200: TournamentSerializer, **REFUSED}),
     partial_update=extend_schema(responses={200: TournamentSerializer, **REFUSED}),
