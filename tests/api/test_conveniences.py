@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from scoring.models import Tournament
+from scoring.models import Pair, Player, Tournament
 from tournaments.services import create_tournament, derive_slug
 
 pytestmark = pytest.mark.django_db
@@ -83,3 +83,81 @@ def test_the_edit_page_still_needs_a_slug(client, organizer):
     response = client.post(url, {**data, "start_date": "2026-12-01", "slug": ""})
     assert response.status_code == 200
     assert "slug" in response.context["form"].errors
+
+
+# 2. A singles player with his side in one call
+
+
+@pytest.fixture
+def singles(organizer) -> Tournament:
+    """A UDL singles tournament (a side is one player, pairs format)."""
+    return create_tournament(name="UDL", slug="udl-cup", organizer=organizer, rule_set="udl")
+
+
+def test_a_singles_player_is_registered_with_his_side(api, singles):
+    response = api.post("/api/players/", {"tournament": singles.pk, "name": "Иван Петров"},
+                        format="json")
+    assert response.status_code == 201, response.data
+    side = Pair.objects.get(pk=response.data["side"])
+    assert (side.player1_id, side.player2_id) == (response.data["id"], None)
+    assert "register_side" not in response.data
+    listed = api.get("/api/players/", {"tournament": singles.pk}).data
+    rows = listed["results"] if isinstance(listed, dict) else listed
+    assert [row["side"] for row in rows] == [side.pk]
+    assert api.get(f"/api/players/{response.data['id']}/").data["side"] == side.pk
+
+
+def test_a_singles_player_alone_when_asked(api, singles):
+    response = api.post("/api/players/", {"tournament": singles.pk, "name": "Запасной",
+                                          "register_side": False}, format="json")
+    assert response.status_code == 201, response.data
+    assert response.data["side"] is None
+    assert not Pair.objects.filter(tournament=singles).exists()
+
+
+def test_a_failing_side_leaves_no_player(api, singles, monkeypatch):
+    from tournaments import services
+
+    def broken(*args, **kwargs):
+        raise services.ServiceError("player1", "broken")
+
+    monkeypatch.setattr(services, "register_pair", broken)
+    response = api.post("/api/players/", {"tournament": singles.pk, "name": "Никто"},
+                        format="json")
+    assert response.status_code == 400
+    assert not Player.objects.filter(tournament=singles).exists()
+
+
+def test_pairs_tournaments_register_the_player_alone(api, tournament):
+    response = api.post("/api/players/", {"tournament": tournament.pk, "name": "Новичок"},
+                        format="json")
+    assert response.status_code == 201, response.data
+    assert response.data["side"] is None
+    refused = api.post("/api/players/", {"tournament": tournament.pk, "name": "Ещё один",
+                                         "register_side": True}, format="json")
+    assert refused.status_code == 400
+    assert list(refused.data) == ["register_side"]
+    assert not Player.objects.filter(name="Ещё один").exists()
+
+
+def test_a_second_player_of_a_singles_side_is_refused(api, singles):
+    one, two = (
+        api.post("/api/players/", {"tournament": singles.pk, "name": name,
+                                   "register_side": False}, format="json").data["id"]
+        for name in ("Первый", "Второй")
+    )
+    response = api.post("/api/pairs/", {"tournament": singles.pk, "player1": one,
+                                        "player2": two}, format="json")
+    assert response.status_code == 400
+    assert list(response.data) == ["player2"]
+    assert "one player" in str(response.data["player2"][0])
+    assert not Pair.objects.filter(tournament=singles).exists()
+
+
+def test_the_schema_documents_the_side():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    player = schema["components"]["schemas"]["Player"]["properties"]
+    assert {"side", "register_side"} <= set(player)
+    assert "one transaction" in schema["paths"]["/api/players/"]["post"]["description"]
