@@ -199,6 +199,12 @@ def derive_slug(name: str) -> str:
     return slug
 
 
+def not_a_setting(tournament: Tournament) -> str:
+    """The refusal of a game setting that the tournament's rule set does not have."""
+    game = Tournament.RuleSet(tournament.rule_set).label
+    return _("Not a setting of %(game)s.") % {"game": game}
+
+
 def _clean(instance: Any) -> Any:
     """Run model validation; raise ServiceError naming the first field at fault."""
     try:
@@ -394,13 +400,17 @@ def update_tournament(
 def update_regulations(tournament_id: int, *, actor: Any = None, **fields: Any) -> Regulations:
     """Change rule settings of a tournament; settings that contradict each other are refused.
 
-    The players at a table and Kozel's pairs cannot change once a round exists, nor
-    contradict the tournament's format.
+    Only the game settings of the tournament's rule set (``RuleSet.settings``) are taken;
+    another game's is refused, naming it. The players at a table and Kozel's pairs cannot
+    change once a round exists, nor contradict the tournament's format.
     """
     regulations, _created = Regulations.objects.select_for_update().get_or_create(
         tournament_id=tournament_id
     )
     tournament = regulations.tournament
+    for name in fields:
+        if name in GAME_SETTINGS and name not in tournament.engine.settings:
+            raise ServiceError(name, not_a_setting(tournament))
     side_before = _side_size(tournament, regulations)
     game_before = (regulations.players, regulations.kozel_pairs)
     for name, value in fields.items():

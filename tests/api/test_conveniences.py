@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from scoring.models import Pair, Player, Tournament
-from tournaments.services import create_tournament, derive_slug
+from scoring.models import GAME_SETTINGS, Pair, Player, Tournament
+from tournaments.services import create_tournament, derive_slug, update_regulations
 
 pytestmark = pytest.mark.django_db
 
@@ -161,3 +161,48 @@ def test_the_schema_documents_the_side():
     player = schema["components"]["schemas"]["Player"]["properties"]
     assert {"side", "register_side"} <= set(player)
     assert "one transaction" in schema["paths"]["/api/players/"]["post"]["description"]
+
+
+# 3. The regulations of the tournament's own game
+
+
+def test_regulations_show_only_the_games_settings(api, organizer, singles):
+    sport = create_tournament(name="Спорт", slug="sport-regs", organizer=organizer)
+    shown = api.get(f"/api/tournaments/{sport.pk}/regulations/").data
+    assert not set(GAME_SETTINGS) & set(shown)
+    assert {"target", "party_minutes", "no_show_minutes"} <= set(shown)
+    udl = api.get(f"/api/tournaments/{singles.pk}/regulations/").data
+    assert set(GAME_SETTINGS) & set(udl) == set(singles.engine.settings)
+
+
+def test_a_setting_of_another_game_is_refused(api, singles):
+    before = api.get(f"/api/tournaments/{singles.pk}/regulations/").data
+    response = api.patch(f"/api/tournaments/{singles.pk}/regulations/",
+                         {"target": 200, "goat_at": 120, "games_to_win": 2}, format="json")
+    assert response.status_code == 400
+    assert list(response.data) == ["goat_at"]
+    assert str(response.data["goat_at"][0]) == "Not a setting of UDL singles (All Fives)."
+    assert api.get(f"/api/tournaments/{singles.pk}/regulations/").data == before
+    ok = api.patch(f"/api/tournaments/{singles.pk}/regulations/", {"games_to_win": 2},
+                   format="json")
+    assert ok.status_code == 200, ok.data
+    assert ok.data["games_to_win"] == 2
+
+
+def test_the_service_refuses_a_setting_of_another_game(singles):
+    from scoring.errors import ServiceError
+
+    with pytest.raises(ServiceError) as refused:
+        update_regulations(singles.pk, kozel_pairs=True)
+    assert refused.value.field == "kozel_pairs"
+
+
+def test_the_schema_documents_every_games_settings_as_optional():
+    from drf_spectacular.generators import SchemaGenerator
+    from drf_spectacular.validation import validate_schema
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    validate_schema(schema)
+    component = schema["components"]["schemas"]["Regulations"]
+    assert set(GAME_SETTINGS) <= set(component["properties"])
+    assert not set(GAME_SETTINGS) & set(component.get("required", []))
