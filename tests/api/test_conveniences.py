@@ -3,11 +3,15 @@ the regulations of the tournament's own game, and a round's scheduled start."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
-from scoring.models import GAME_SETTINGS, Pair, Player, Tournament
+from referee import tasks
+from scoring.models import GAME_SETTINGS, Pair, PartyDesk, Player, Round, Tournament
 from tournaments.services import create_tournament, derive_slug, update_regulations
 
 pytestmark = pytest.mark.django_db
@@ -206,3 +210,68 @@ def test_the_schema_documents_every_games_settings_as_optional():
     component = schema["components"]["schemas"]["Regulations"]
     assert set(GAME_SETTINGS) <= set(component["properties"])
     assert not set(GAME_SETTINGS) & set(component.get("required", []))
+
+
+# 4. A round's scheduled start drives the no-show clock
+
+
+def test_a_scheduled_start_in_the_past_raises_no_shows(api, make_party):
+    party = make_party()
+    start = (timezone.now() - timedelta(minutes=10)).replace(microsecond=0)
+    response = api.patch(f"/api/rounds/{party.round_id}/",
+                         {"scheduled_start": start.isoformat()}, format="json")
+    assert response.status_code == 200, response.data
+    assert Round.objects.get(pk=party.round_id).scheduled_start == start
+    assert response.data["scheduled_start"] is not None
+    assert tasks.sweep_no_shows() == [party.pk]
+    desk = PartyDesk.objects.get(party=party)
+    assert desk.no_show_sides == "ab" and desk.no_show_raised_at is not None
+
+
+def test_a_scheduled_start_ahead_raises_nothing_yet(api, make_party):
+    party = make_party()
+    start = timezone.now() + timedelta(minutes=30)
+    response = api.patch(f"/api/rounds/{party.round_id}/",
+                         {"scheduled_start": start.isoformat()}, format="json")
+    assert response.status_code == 200, response.data
+    assert tasks.sweep_no_shows() == []
+
+
+@pytest.mark.parametrize("value", ["2026-05-01T10:00:00", "tomorrow"])
+def test_a_scheduled_start_needs_a_time_zone(api, make_party, value):
+    party = make_party()
+    response = api.patch(f"/api/rounds/{party.round_id}/", {"scheduled_start": value},
+                         format="json")
+    assert response.status_code == 400
+    assert list(response.data) == ["scheduled_start"]
+    assert Round.objects.get(pk=party.round_id).scheduled_start is None
+
+
+def test_a_started_round_keeps_its_scheduled_start(api, party):
+    response = api.patch(f"/api/rounds/{party.round_id}/",
+                         {"scheduled_start": "2026-05-01T10:00:00+03:00"}, format="json")
+    assert response.status_code == 400
+    assert list(response.data) == ["scheduled_start"]
+    assert "has started" in str(response.data["scheduled_start"][0])
+    assert Round.objects.get(pk=party.round_id).scheduled_start is None
+
+
+def test_only_organizers_schedule_a_round(make_party, referee_user):
+    party = make_party()
+    client = APIClient()
+    client.force_authenticate(referee_user)
+    response = client.patch(f"/api/rounds/{party.round_id}/",
+                            {"scheduled_start": "2026-05-01T10:00:00+03:00"}, format="json")
+    assert response.status_code == 403
+    assert client.put(f"/api/rounds/{party.round_id}/", {}, format="json").status_code in (
+        403, 405
+    )
+
+
+def test_the_schema_documents_the_scheduled_start():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    operation = schema["paths"]["/api/rounds/{id}/"]["patch"]
+    assert {"400", "403", "404"} <= set(operation["responses"])
+    assert "RoundSchedule" in str(operation["requestBody"])
