@@ -166,6 +166,11 @@ class TournamentForm(forms.ModelForm):
             "plays every round. Individual: players register alone and the draw seats them at "
             "the tables every round."
         )
+        if not self.instance.pk:
+            self.fields["slug"].required = False
+            self.fields["slug"].help_text = _(
+                "Leave empty to make it from the name (in Latin letters)."
+            )
         if self.instance.pk:
             regulations = Regulations.objects.filter(tournament=self.instance).first()
             if regulations is not None:

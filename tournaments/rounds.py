@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -329,6 +330,28 @@ def publish_round(round_id: int, *, actor: Any = None) -> Round:
     if running:
         logger.info("tournament running: tournament=%s", rnd.tournament_id)
     webhooks.round_changed(rnd, "round.published")
+    return rnd
+
+
+@transaction.atomic
+def schedule_round(
+    round_id: int, scheduled_start: datetime | None, *, actor: Any = None
+) -> Round:
+    """Set (or clear) when a round starts: the referees' no-show wait counts from it.
+
+    Refused once the round or one of its parties has started.
+    """
+    rnd = lock_round(round_id)
+    started = Party.objects.filter(round=rnd, pair_b__isnull=False, started_at__isnull=False)
+    if rnd.status in (Round.Status.IN_PROGRESS, Round.Status.FINISHED) or started.exists():
+        raise ServiceError(
+            "scheduled_start",
+            _("The round has started: its scheduled start can no longer change."),
+        )
+    rnd.scheduled_start = scheduled_start
+    rnd.save(update_fields=["scheduled_start"])
+    logger.info("round scheduled: tournament=%s round=%s start=%s actor=%s",
+                rnd.tournament_id, rnd.pk, scheduled_start, _actor_id(actor))
     return rnd
 
 

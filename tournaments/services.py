@@ -8,6 +8,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import ProtectedError, Q, QuerySet
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from scoring.errors import ServiceError, translate_engine_error
@@ -180,6 +181,30 @@ def _check_format(tournament: Tournament, regulations: Regulations, field: str) 
         raise ServiceError(field, problem)
 
 
+_LATIN = str.maketrans({
+    **dict(zip("абвгдезийклмнопрстуфыэ", "abvgdeziyklmnoprstufye", strict=True)),
+    "ё": "e", "ж": "zh", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "",
+    "ь": "", "ю": "yu", "я": "ya", "і": "i", "ї": "yi", "є": "ye", "ґ": "g", "ў": "u",
+})
+"""Cyrillic letters in Latin ones, for readable ASCII short names."""
+
+
+def derive_slug(name: str) -> str:
+    """A free ASCII short name from a tournament's name (Cyrillic in Latin; -2, -3… if taken)."""
+    base = slugify(name.lower().translate(_LATIN))[:70].strip("-") or "tournament"
+    slug, number = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
+
+
+def not_a_setting(tournament: Tournament) -> str:
+    """The refusal of a game setting that the tournament's rule set does not have."""
+    game = Tournament.RuleSet(tournament.rule_set).label
+    return _("Not a setting of %(game)s.") % {"game": game}
+
+
 def _clean(instance: Any) -> Any:
     """Run model validation; raise ServiceError naming the first field at fault."""
     try:
@@ -194,7 +219,7 @@ def _clean(instance: Any) -> Any:
 def create_tournament(
     *,
     name: str,
-    slug: str,
+    slug: str = "",
     organizer: Any = None,
     players: int | None = None,
     kozel_pairs: bool | None = None,
@@ -203,8 +228,10 @@ def create_tournament(
     """Create a tournament with its rule set's preset regulations; the creator organizes it.
 
     ``players`` (at a table) and ``kozel_pairs`` change the preset where the rule set lets
-    them vary; a format that contradicts the rule set is refused, naming ``format``.
+    them vary; a format that contradicts the rule set is refused, naming ``format``. Without
+    a ``slug`` one is derived from the name (:func:`derive_slug`).
     """
+    slug = slug or derive_slug(name)
     tournament = Tournament(name=name, slug=slug, created_by=organizer, **fields)
     _check_dates(tournament)
     _clean(tournament)
@@ -373,13 +400,17 @@ def update_tournament(
 def update_regulations(tournament_id: int, *, actor: Any = None, **fields: Any) -> Regulations:
     """Change rule settings of a tournament; settings that contradict each other are refused.
 
-    The players at a table and Kozel's pairs cannot change once a round exists, nor
-    contradict the tournament's format.
+    Only the game settings of the tournament's rule set (``RuleSet.settings``) are taken;
+    another game's is refused, naming it. The players at a table and Kozel's pairs cannot
+    change once a round exists, nor contradict the tournament's format.
     """
     regulations, _created = Regulations.objects.select_for_update().get_or_create(
         tournament_id=tournament_id
     )
     tournament = regulations.tournament
+    for name in fields:
+        if name in GAME_SETTINGS and name not in tournament.engine.settings:
+            raise ServiceError(name, not_a_setting(tournament))
     side_before = _side_size(tournament, regulations)
     game_before = (regulations.players, regulations.kozel_pairs)
     for name, value in fields.items():

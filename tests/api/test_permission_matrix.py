@@ -159,6 +159,9 @@ OPS = [
     Op("DELETE", "/api/tables/{}/", ORGANIZER, 204, lambda w: w.spare_table.pk),
     Op("POST", "/api/rounds/", ORGANIZER, 400, body=lambda w: {"tournament": w.tournament.pk}),
     Op("DELETE", ROUND, ORGANIZER, 400, _round),
+    # The round has started: its scheduled start is refused by its state (400).
+    Op("PATCH", ROUND, ORGANIZER, 400, _round,
+       lambda w: {"scheduled_start": "2026-05-01T10:00:00+03:00"}),
     Op("PUT", ROUND + "draw/", ORGANIZER, 400, _round,
        lambda w: {"parties": [{"table": 1, "a": w.field.party.pair_a_id,
                                "b": w.field.party.pair_b_id}]}),

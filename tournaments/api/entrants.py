@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
@@ -21,6 +21,7 @@ from tournaments.services import (
     add_table,
     register_pair,
     register_player,
+    registers_sides,
     remove_member,
     update_member,
     withdraw_pair,
@@ -51,14 +52,62 @@ class _MemberSerializer(serializers.ModelSerializer):
         return attrs
 
 
+def _sides(player: Any) -> QuerySet[Pair]:
+    """The registered side of one player whose player is ``player`` (a row or OuterRef)."""
+    return Pair.objects.filter(
+        player1=player, player2__isnull=True, formed_in_round__isnull=True
+    ).values("pk")
+
+
 class PlayerSerializer(_MemberSerializer):
-    """A registered player."""
+    """A registered player; in singles created with his side of one player."""
+
+    register_side = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        write_only=True,
+        help_text="When creating: also register the player as his side of one player, in the "
+        "same transaction. Left out: yes where a side is one player (a singles rule set, "
+        "pairs format), no elsewhere; true elsewhere is refused.",
+    )
+    side = serializers.SerializerMethodField(
+        help_text="The id of the player's side of one player (a Pair with player2 null), "
+        "null when he has none."
+    )
 
     class Meta:
         model = Player
         fields = ["id", "tournament", "name", "club", "city", "rating", "fixed_table",
-                  "withdrawn", "disqualified"]
+                  "withdrawn", "disqualified", "register_side", "side"]
         read_only_fields = ["withdrawn", "disqualified"]
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """``register_side`` only when creating."""
+        fields = super().get_fields()
+        if self.instance is not None:
+            fields.pop("register_side")
+        return fields
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """A side of one player only where a side is one player (singles, pairs format)."""
+        attrs = super().validate(attrs)
+        tournament = attrs.get("tournament")
+        if self.instance is None and tournament is not None:
+            sides = registers_sides(tournament)
+            if attrs.get("register_side") is None:
+                attrs["register_side"] = sides
+            elif attrs["register_side"] and not sides:
+                raise ValidationError({"register_side": [_(
+                    "Only in a singles rule set with the pairs format is a player a side."
+                )]})
+        return attrs
+
+    def get_side(self, player: Player) -> int | None:
+        """The id of the player's side of one player, if he has one."""
+        if hasattr(player, "side_id"):
+            return player.side_id
+        return _sides(player).values_list("pk", flat=True).first()
 
 
 class PairSerializer(_MemberSerializer):
@@ -137,11 +186,15 @@ class _TournamentChild(
 def _member_schema(serializer_class: type[serializers.Serializer], **more: Any) -> Any:
     """The documented answers of a member viewset's changing operations."""
     return extend_schema_view(
-        **more,
-        create=extend_schema(responses={201: serializer_class, **MEMBER_REFUSED}),
-        update=extend_schema(responses={200: serializer_class, **MEMBER_REFUSED}),
-        partial_update=extend_schema(responses={200: serializer_class, **MEMBER_REFUSED}),
-        destroy=extend_schema(responses={204: None, **MEMBER_REFUSED}),
+        **{
+            "create": extend_schema(responses={201: serializer_class, **MEMBER_REFUSED}),
+            "update": extend_schema(responses={200: serializer_class, **MEMBER_REFUSED}),
+            "partial_update": extend_schema(
+                responses={200: serializer_class, **MEMBER_REFUSED}
+            ),
+            "destroy": extend_schema(responses={204: None, **MEMBER_REFUSED}),
+            **more,
+        }
     )
 
 
@@ -172,19 +225,43 @@ class _WithdrawMixin:
         return Response(self.get_serializer(entrant).data)
 
 
+def _register_player(tournament: Any, *, register_side: bool = False, **fields: Any) -> Player:
+    """Register a player (and, asked, his side of one player) through the service."""
+    return register_player(tournament, side=register_side, **fields)
+
+
 @_member_schema(
-    PlayerSerializer, withdraw=extend_schema(responses={200: PlayerSerializer, **REFUSED})
+    PlayerSerializer,
+    withdraw=extend_schema(responses={200: PlayerSerializer, **REFUSED}),
+    create=extend_schema(
+        responses={201: PlayerSerializer, **MEMBER_REFUSED},
+        description="Where a side is one player (a singles rule set, pairs format) the player "
+        "and his side of one player are registered in one transaction, and `side` names the "
+        "side's id; `register_side: false` registers the player alone. Elsewhere only the "
+        "player is registered.",
+    ),
 )
 class PlayerViewSet(_WithdrawMixin, _TournamentChild):
-    """Players."""
+    """Players; in singles each with his side of one player."""
 
     serializer_class = PlayerSerializer
     withdraw_service = staticmethod(withdraw_player)
-    register = staticmethod(register_player)
+    register = staticmethod(_register_player)
+
+    def get_queryset(self) -> QuerySet[Player]:
+        """Players, each with the id of his side of one player (singles)."""
+        return super().get_queryset().annotate(side_id=Subquery(_sides(OuterRef("pk"))[:1]))
 
 
 @_member_schema(
-    PairSerializer, withdraw=extend_schema(responses={200: PairSerializer, **REFUSED})
+    PairSerializer,
+    withdraw=extend_schema(responses={200: PairSerializer, **REFUSED}),
+    create=extend_schema(
+        responses={201: PairSerializer, **MEMBER_REFUSED},
+        description="Two players of the tournament. Where a side is one player (singles) "
+        "a side has `player2` null, and a second player is refused (400 naming `player2`); "
+        "`POST /api/players/` registers a singles player with his side in one call.",
+    ),
 )
 class PairViewSet(_WithdrawMixin, _TournamentChild):
     """Pairs (in individual tournaments also the pairs each round's draw formed)."""

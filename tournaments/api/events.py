@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import QuerySet
@@ -14,13 +15,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring import permissions
-from scoring.models import Regulations, Tournament
+from scoring.models import GAME_SETTINGS, Regulations, Tournament
 from scoring.permissions import visible_tournaments
 from scoring.results import StandingsTable, standings_table
 from scoring.standings import METRICS
 from tournaments.api.common import REFUSED, require_manage
 from tournaments.forms import RegulationsForm, TournamentForm
-from tournaments.services import create_tournament, update_regulations, update_tournament
+from tournaments.services import (
+    create_tournament,
+    not_a_setting,
+    update_regulations,
+    update_tournament,
+)
 
 
 class StandingLineSerializer(serializers.Serializer):
@@ -78,7 +84,8 @@ class TournamentSerializer(serializers.ModelSerializer):
     """A tournament's own fields (the same ones its edit page has).
 
     A new tournament's regulations start from its rule set's preset; ``players`` and
-    ``kozel_pairs`` change it where the rule set lets them vary.
+    ``kozel_pairs`` change it where the rule set lets them vary. Without a ``slug`` one is
+    derived from the name.
     """
 
     players = serializers.IntegerField(
@@ -104,6 +111,15 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = ["id", *TournamentForm.Meta.fields, "players", "kozel_pairs", "singles"]
+        extra_kwargs = {
+            "slug": {
+                "required": False,
+                "allow_blank": True,
+                "help_text": "The short name in the tournament's addresses. Empty or left out "
+                "when creating: derived from the name, Cyrillic in Latin letters "
+                "(\"Кубок Москвы 2026\" → \"kubok-moskvy-2026\", then -2, -3… if taken).",
+            }
+        }
 
     def get_singles(self, tournament: Tournament) -> bool:
         """Whether a side is one player in this tournament's rule set."""
@@ -114,7 +130,12 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 
 class RegulationsSerializer(serializers.ModelSerializer):
-    """Every rule setting of a tournament, the game settings of every rule set included."""
+    """The rule settings of a tournament: the common ones and its game's own settings.
+
+    The schema lists the game settings of every rule set, each optional: a tournament's
+    regulations carry only those of its rule set (``RuleSet.settings``; none for sport
+    domino), and a change of another game's setting is refused with 400 naming it.
+    """
 
     standings_order = serializers.ListField(
         child=serializers.ChoiceField(choices=list(METRICS)),
@@ -125,12 +146,51 @@ class RegulationsSerializer(serializers.ModelSerializer):
     class Meta:
         model = Regulations
         fields = RegulationsForm.Meta.fields
+        extra_kwargs = {
+            name: {
+                "required": False,
+                "help_text": "A game setting: present only where the tournament's rule set "
+                "has it.",
+            }
+            for name in GAME_SETTINGS
+        }
+
+    def _tournament(self) -> Tournament | None:
+        """The tournament whose regulations these are (None when unknown: the schema)."""
+        if isinstance(self.instance, Regulations) and self.instance.tournament_id:
+            return self.instance.tournament
+        return None
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """The common settings and the game settings of the tournament's rule set."""
+        fields = super().get_fields()
+        tournament = self._tournament()
+        if tournament is not None:
+            for name in GAME_SETTINGS:
+                if name not in tournament.engine.settings:
+                    fields.pop(name, None)
+        return fields
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        """Refuse the settings of another game, naming each one."""
+        tournament = self._tournament()
+        if tournament is not None and isinstance(data, Mapping):
+            foreign = [
+                name
+                for name in GAME_SETTINGS
+                if name in data and name not in tournament.engine.settings
+            ]
+            if foreign:
+                raise ValidationError({name: [not_a_setting(tournament)] for name in foreign})
+        return super().to_internal_value(data)
 
 
 @extend_schema_view(
     create=extend_schema(
         responses={201: TournamentSerializer, **REFUSED},
         summary="Create a tournament (its creator becomes its organizer)",
+        description="Without a slug, one is derived from the name (Cyrillic in Latin "
+        "letters, -2, -3… when taken); a given slug is validated (400 naming `slug`).",
     ),
     update=extend_schema(responses={200: TournamentSerializer, **REFUSED}),
     partial_update=extend_schema(responses={200: TournamentSerializer, **REFUSED}),
@@ -176,17 +236,24 @@ class TournamentViewSet(
             serializer.instance.pk, actor=self.request.user, **serializer.validated_data
         )
 
-    @extend_schema(methods=["GET"], responses=RegulationsSerializer, summary="Regulations")
+    @extend_schema(
+        methods=["GET"],
+        responses=RegulationsSerializer,
+        summary="Regulations",
+        description="The common settings and the game settings of the tournament's rule set "
+        "only (the schema lists every game's, each optional).",
+    )
     @extend_schema(
         methods=["PUT", "PATCH"],
         request=RegulationsSerializer,
         responses={200: RegulationsSerializer, **REFUSED},
         summary="Change the regulations (organizers)",
-        description="Settings that contradict each other are refused with 400 naming the field.",
+        description="Settings that contradict each other are refused with 400 naming the "
+        "field, and so is a setting of another game (\"Not a setting of <game>.\").",
     )
     @action(detail=True, methods=["get", "put", "patch"])
     def regulations(self, request: Request, pk: str | None = None) -> Response:
-        """GET: every rule setting. PUT/PATCH: change them (the tournament's organizers)."""
+        """GET: the settings of the tournament's game. PUT/PATCH: change them (organizers)."""
         tournament = self.get_object()
         found, _created = Regulations.objects.get_or_create(tournament=tournament)
         if request.method == "GET":

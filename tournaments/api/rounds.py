@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -27,13 +29,44 @@ class RoundSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["id", "tournament", "number", "status", "seed", "drawn_at", "published_at",
-                  "finished_at", "warnings"]
+        fields = ["id", "tournament", "number", "status", "seed", "drawn_at",
+                  "scheduled_start", "published_at", "finished_at", "warnings"]
         read_only_fields = fields
 
     def get_warnings(self, rnd: Round) -> list[str]:
         """The draw's warnings, translated."""
         return rnd.warning_texts()
+
+
+class AwareDateTimeField(serializers.DateTimeField):
+    """An ISO 8601 date and time that names its time zone (a bare local time is refused)."""
+
+    default_error_messages = {
+        "naive": gettext_lazy(
+            "Give the time with its time zone, e.g. 2026-05-01T10:00:00+03:00."
+        ),
+    }
+
+    def to_internal_value(self, value: Any) -> Any:
+        """The moment; a string without a time zone is refused."""
+        if isinstance(value, str):
+            try:
+                parsed = parse_datetime(value.strip())
+            except ValueError:
+                parsed = None
+            if parsed is not None and parsed.tzinfo is None:
+                self.fail("naive")
+        return super().to_internal_value(value)
+
+
+class RoundScheduleSerializer(serializers.Serializer):
+    """When the round starts."""
+
+    scheduled_start = AwareDateTimeField(
+        allow_null=True,
+        help_text="ISO 8601 with the time zone; null to clear. The referees' no-show wait "
+        "counts from it (the parties' own start otherwise).",
+    )
 
 
 class RoundCreateSerializer(serializers.Serializer):
@@ -196,6 +229,21 @@ class RoundViewSet(
         require_manage(request, tournament)
         rnd = rounds.create_round(tournament.pk, actor=request.user)
         return Response(RoundSerializer(rnd).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=RoundScheduleSerializer,
+        responses={200: RoundSerializer, **REFUSED},
+        summary="Set the round's scheduled start",
+        description="The no-show wait of the referee desk counts from it. Refused (400 naming "
+        "`scheduled_start`) once the round or one of its parties has started, or for a time "
+        "without its time zone.",
+    )
+    def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Set or clear the scheduled start of a round that has not started."""
+        rnd = self._managed()
+        data = valid(RoundScheduleSerializer, request.data)
+        rnd = rounds.schedule_round(rnd.pk, data["scheduled_start"], actor=request.user)
+        return Response(RoundSerializer(rnd).data)
 
     @extend_schema(
         responses={204: None, **REFUSED},
