@@ -1,4 +1,5 @@
-"""The party's clock: start, pause, resume, time up, its end; check-in and the no-show wait."""
+"""The party's clock: start, pause, resume, time up (the match's or the game's), its end;
+check-in and the no-show wait."""
 
 from __future__ import annotations
 
@@ -116,6 +117,37 @@ def mark_time_expired(
     evaluate_party(party, actor)
     bump_version(party)
     logger.info("party %s time up: actor %s", party.pk, actor_id(actor))
+    return party
+
+
+@transaction.atomic
+def mark_game_time_expired(
+    party_id: int, *, actor: Any = None, expected_version: int | None = None
+) -> Party:
+    """Declare the game in play out of time (the hall's clock ran out), idempotently.
+
+    In a match of timed games (UDL, All Fives) this is what the game clock running out does:
+    the game's expiry is noted and the rule set decides (the deal in play is the last one,
+    then the leader wins the game or a level score goes to overtime).
+    """
+    party = lock_party(party_id, expected_version)
+    if not party.round.tournament.plays_games:
+        raise ServiceError("game", _("The games of this party have no clock of their own."))
+    _require_in_progress(party)
+    if party.game_expired_at is not None:
+        return party
+    moment = expiry_moment(party, party.game_seconds_left()) or timezone.now()
+    party.game_expired_at = moment
+    party.save(update_fields=["game_expired_at"])
+    append_event(
+        party,
+        "game_time_expired",
+        actor=actor,
+        data={"game": party.game, "at": moment.isoformat()},
+    )
+    evaluate_party(party, actor)
+    bump_version(party)
+    logger.info("party %s game %s time up: actor %s", party.pk, party.game, actor_id(actor))
     return party
 
 

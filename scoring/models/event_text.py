@@ -53,6 +53,10 @@ def describe_event(kind: str, data: dict[str, Any]) -> str:
         "clock_paused": lambda: _("Clock paused"),
         "clock_resumed": lambda: _("Clock resumed"),
         "time_expired": lambda: _("Time is up: the deal in play is the last one"),
+        "game_time_expired": lambda: _(
+            "Game %(game)s: time is up, the deal in play is the last one of the game"
+        )
+        % {"game": d.get("game")},
         "party_reopened": lambda: _("Party reopened"),
         "party_finished": lambda: (
             _("Party finished: the Goat is %(loser)s, %(points)s")
