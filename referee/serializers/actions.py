@@ -71,6 +71,14 @@ class TimeUpInput(ActionInput):
         return services.mark_time_expired(party.pk, **self.args(user))
 
 
+class GameTimeUpInput(ActionInput):
+    """The referee declares the game in play out of time (a match of timed games only)."""
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Mark the game's time as run out."""
+        return services.mark_game_time_expired(party.pk, **self.args(user))
+
+
 class FinishInput(ActionInput):
     """Finish a party the regulations have decided."""
 
@@ -304,6 +312,7 @@ PARTY_ACTIONS: dict[str, type[ActionInput]] = {
     "pause": PauseInput,
     "resume": ResumeInput,
     "time-up": TimeUpInput,
+    "game-time-up": GameTimeUpInput,
     "finish": FinishInput,
     "check-in": CheckInInput,
     "deal": DealInput,

@@ -174,6 +174,7 @@ OPS = [
     Op("POST", PARTY + "pause/", REFEREES, 200, _party, lambda w: {"reason": "Перерыв"}),
     Op("POST", PARTY + "resume/", REFEREES, 400, _party),
     Op("POST", PARTY + "time-up/", REFEREES, 200, _party),
+    Op("POST", PARTY + "game-time-up/", REFEREES, 400, _party),  # sport domino: no game clock
     Op("POST", PARTY + "finish/", REFEREES, 400, _party),
     Op("POST", PARTY + "check-in/", REFEREES, 200, _party, lambda w: {"side": "a"}),
     Op("POST", PARTY + "deal/", REFEREES, 201, _party, lambda w: DEAL_BODY),

@@ -21,6 +21,7 @@ PARTY_POSTS = {
     "pause": {"reason": "x"},
     "resume": {},
     "time-up": {},
+    "game-time-up": {},
     "finish": {},
     "check-in": {"side": "a"},
     "deal": {"outcome": "domino", "winner": "a", "points": {"a": 10, "b": 0}},
