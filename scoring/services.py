@@ -86,25 +86,33 @@ def expiry_moment(party: Party, seconds_left: float | None = None) -> Any:
     return timezone.now() + timezone.timedelta(seconds=left)
 
 
+def expire_time(party: Party, moment: Any, actor: Any = None) -> None:
+    """Record that the party's time ran out at ``moment``; the caller holds the lock."""
+    party.time_expired_at = moment
+    party.save(update_fields=["time_expired_at"])
+    append_event(party, "time_expired", actor=actor, data={"at": moment.isoformat()})
+
+
+def expire_game(party: Party, moment: Any, actor: Any = None) -> None:
+    """Record that the game in play ran out of time at ``moment``; the caller holds the lock."""
+    party.game_expired_at = moment
+    party.save(update_fields=["game_expired_at"])
+    append_event(
+        party, "game_time_expired", actor=actor,
+        data={"game": party.game, "at": moment.isoformat()},
+    )
+
+
 def note_expiry(party: Party) -> None:
     """Mark the party's (and the game's) time as run out if it has; the caller holds the lock."""
     if party.time_expired_at is None:
         moment = expiry_moment(party)
         if moment is not None:
-            party.time_expired_at = moment
-            party.save(update_fields=["time_expired_at"])
-            append_event(party, "time_expired", actor=None, data={"at": moment.isoformat()})
+            expire_time(party, moment)
     if party.round.tournament.plays_games and party.game_expired_at is None:
         moment = expiry_moment(party, party.game_seconds_left())
         if moment is not None:
-            party.game_expired_at = moment
-            party.save(update_fields=["game_expired_at"])
-            append_event(
-                party,
-                "game_time_expired",
-                actor=None,
-                data={"game": party.game, "at": moment.isoformat()},
-            )
+            expire_game(party, moment)
 
 
 def party_decision(

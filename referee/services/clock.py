@@ -24,7 +24,7 @@ from scoring.errors import ServiceError
 from scoring.eventlog import append_event
 from scoring.models import Party, PartyDesk, Round
 from scoring.record import bump_version, lock_party
-from scoring.services import evaluate_party, expiry_moment
+from scoring.services import evaluate_party, expire_game, expire_time, expiry_moment
 
 logger = logging.getLogger(__name__)
 
@@ -111,9 +111,7 @@ def mark_time_expired(
         if actor is None:
             return party
         moment = timezone.now()
-    party.time_expired_at = moment
-    party.save(update_fields=["time_expired_at"])
-    append_event(party, "time_expired", actor=actor, data={"at": moment.isoformat()})
+    expire_time(party, moment, actor)
     evaluate_party(party, actor)
     bump_version(party)
     logger.info("party %s time up: actor %s", party.pk, actor_id(actor))
@@ -136,15 +134,7 @@ def mark_game_time_expired(
     _require_in_progress(party)
     if party.game_expired_at is not None:
         return party
-    moment = expiry_moment(party, party.game_seconds_left()) or timezone.now()
-    party.game_expired_at = moment
-    party.save(update_fields=["game_expired_at"])
-    append_event(
-        party,
-        "game_time_expired",
-        actor=actor,
-        data={"game": party.game, "at": moment.isoformat()},
-    )
+    expire_game(party, expiry_moment(party, party.game_seconds_left()) or timezone.now(), actor)
     evaluate_party(party, actor)
     bump_version(party)
     logger.info("party %s game %s time up: actor %s", party.pk, party.game, actor_id(actor))
