@@ -153,7 +153,7 @@ def emit_events(tournament_id: int) -> dict[int, float]:
     for number in range(EVENTS):
         with transaction.atomic():
             transaction.on_commit(lambda n=number: committed.__setitem__(n, time.time()))
-            emit(tournament_id, "round.published", {"number": number})
+            emit(tournament_id, "round.published", lambda n=number: {"number": n})
         time.sleep(GAP_SECONDS)
     return committed
 

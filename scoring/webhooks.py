@@ -9,6 +9,7 @@ anything, so a hidden tournament's events reach no one else.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -58,11 +59,18 @@ def _add_delivery(subscription: WebhookSubscription, event: str, payload: dict[s
     return delivery
 
 
-def emit(tournament_id: int, event: str, payload: dict[str, Any]) -> list[WebhookDelivery]:
-    """Write a delivery of ``event`` for every subscription that wants it; sent on commit."""
+def emit(
+    tournament_id: int, event: str, payload: Callable[[], dict[str, Any]]
+) -> list[WebhookDelivery]:
+    """Write a delivery of ``event`` for every subscription that wants it; sent on commit.
+
+    ``payload`` is called only when someone receives the event: a tournament without
+    webhooks pays one query, not the payload's.
+    """
     wanted = [pk for pk, events in _receiving(tournament_id) if event in (events or [])]
     if not wanted:
         return []
+    payload = payload()
     with transaction.atomic():
         subscriptions = WebhookSubscription.objects.select_for_update().filter(pk__in=wanted)
         deliveries = [_add_delivery(sub, event, payload) for sub in subscriptions.order_by("pk")]
@@ -103,7 +111,7 @@ def party_ref(party: Party) -> dict[str, Any]:
 
 def party_finished(party: Party, totals: Any) -> None:
     """Emit ``party.finished`` with the totals as the game counts them."""
-    emit(party.round.tournament_id, "party.finished", {
+    emit(party.round.tournament_id, "party.finished", lambda: {
         "tournament": tournament_ref(party.round.tournament),
         "party": party_ref(party),
         "totals": {"points": totals.points, "deal_points": totals.deal_points,
@@ -114,14 +122,14 @@ def party_finished(party: Party, totals: Any) -> None:
 def record_changed(party: Party) -> None:
     """Emit ``standings.changed`` when a finished party of a counted round is changed."""
     if party.status == Party.Status.FINISHED and party.round.status in COUNTED_ROUNDS:
-        emit(party.round.tournament_id, "standings.changed", {
+        emit(party.round.tournament_id, "standings.changed", lambda: {
             "tournament": tournament_ref(party.round.tournament),
             "reason": "party.changed", "round": party.round.number, "party": party.pk})
 
 
 def protocol_signed(party: Party, protocol: Protocol) -> None:
     """Emit ``protocol.signed`` for a countersigned protocol version."""
-    emit(party.round.tournament_id, "protocol.signed", {
+    emit(party.round.tournament_id, "protocol.signed", lambda: {
         "tournament": tournament_ref(party.round.tournament),
         "party": party_ref(party),
         "protocol": {"id": protocol.pk, "version": protocol.version,
@@ -134,13 +142,13 @@ def protocol_signed(party: Party, protocol: Protocol) -> None:
 def round_changed(rnd: Round, event: str) -> None:
     """Emit ``round.published`` or ``round.closed`` (and ``standings.changed`` on close)."""
     tournament = rnd.tournament
-    emit(tournament.pk, event, {
+    emit(tournament.pk, event, lambda: {
         "tournament": tournament_ref(tournament),
         "round": {"id": rnd.pk, "number": rnd.number, "status": rnd.status,
                   "parties": rnd.parties.count()},
     })
     if event == "round.closed":
-        emit(tournament.pk, "standings.changed", {
+        emit(tournament.pk, "standings.changed", lambda: {
             "tournament": tournament_ref(tournament), "reason": "round.closed",
             "round": rnd.number, "party": None})
 

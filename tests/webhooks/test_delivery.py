@@ -106,8 +106,8 @@ def test_a_failing_receiver_gets_retries_with_backoff(subscription, receiver, to
     from scoring.webhooks import emit
 
     receiver.codes = [500, 503, 500]
-    emit(tournament.pk, "round.published", {"round": {"number": 1}})
-    emit(tournament.pk, "round.closed", {"round": {"number": 1}})
+    emit(tournament.pk, "round.published", lambda: {"round": {"number": 1}})
+    emit(tournament.pk, "round.closed", lambda: {"round": {"number": 1}})
     got = receiver.wait_for(5)
     # the first delivery is retried (3 failures) before the second is sent at all
     assert [r.json["sequence"] for r in got] == [1, 1, 1, 1, 2]
@@ -127,8 +127,8 @@ def test_a_delivery_gives_up_after_the_last_attempt(subscription, receiver, tour
 
     settings.WEBHOOK_MAX_ATTEMPTS = 3
     receiver.codes = [500] * 10
-    emit(tournament.pk, "round.published", {"round": {"number": 1}})
-    emit(tournament.pk, "round.closed", {"round": {"number": 1}})
+    emit(tournament.pk, "round.published", lambda: {"round": {"number": 1}})
+    emit(tournament.pk, "round.closed", lambda: {"round": {"number": 1}})
     receiver.wait_for(4)
     first, second = WebhookDelivery.objects.order_by("sequence")
     assert (first.status, first.attempts) == ("failed", 3)
@@ -142,13 +142,13 @@ def test_a_pending_retry_holds_back_later_deliveries(subscription, receiver, tou
     from scoring.webhook_delivery import deliver_webhooks
     from scoring.webhooks import emit
 
-    emit(tournament.pk, "round.published", {"n": 1})
+    emit(tournament.pk, "round.published", lambda: {"n": 1})
     first = WebhookDelivery.objects.get(sequence=1)
     # pretend the first one is waiting for its retry, then emit another
     WebhookDelivery.objects.filter(pk=first.pk).update(
         status="pending", next_attempt_at=timezone.now() + timezone.timedelta(seconds=60))
     receiver.requests.clear()
-    emit(tournament.pk, "round.closed", {"n": 2})
+    emit(tournament.pk, "round.closed", lambda: {"n": 2})
     assert receiver.wait_for(1, timeout=0.5) == []
     assert WebhookDelivery.objects.get(sequence=2).attempts == 0
     deliver_webhooks(subscription.pk, retry_of=first.pk)  # the scheduled retry comes
@@ -158,7 +158,7 @@ def test_a_pending_retry_holds_back_later_deliveries(subscription, receiver, tou
 def test_replay_sends_the_payload_again_as_a_new_delivery(subscription, receiver, tournament):
     from scoring.webhooks import emit, replay_delivery
 
-    emit(tournament.pk, "round.published", {"round": {"number": 1}})
+    emit(tournament.pk, "round.published", lambda: {"round": {"number": 1}})
     original = WebhookDelivery.objects.get()
     replay = replay_delivery(original)
     got = receiver.wait_for(2)
@@ -193,7 +193,7 @@ def test_a_hidden_tournament_reaches_only_its_organizers(
         create_subscription(tournament, url=former_receiver.url, events=everything,
                             actor=former)
         role.delete()
-        emit(tournament.pk, "round.published", {"secret": "hidden"})
+        emit(tournament.pk, "round.published", lambda: {"secret": "hidden"})
         assert len(receiver.wait_for(1)) == 1
         assert other_receiver.wait_for(1, timeout=0.5) == []
         assert former_receiver.wait_for(1, timeout=0.2) == []
@@ -209,8 +209,21 @@ def test_the_delivery_refuses_an_address_no_longer_allowed(subscription, receive
     from scoring.webhooks import emit
 
     settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = False
-    emit(tournament.pk, "round.published", {"n": 1})
+    emit(tournament.pk, "round.published", lambda: {"n": 1})
     delivery = WebhookDelivery.objects.get()
     assert delivery.status == "failed" and delivery.attempts == 1
     assert "private" in delivery.error
     assert receiver.wait_for(1, timeout=0.3) == []
+
+
+@pytest.mark.django_db
+def test_a_tournament_without_webhooks_builds_no_payload(tournament, django_assert_num_queries):
+    """The payload is made only for a receiver: otherwise one query, and nothing written."""
+    from scoring.webhooks import emit
+
+    def payload() -> dict:
+        raise AssertionError("no receiver: the payload must not be built")
+
+    with django_assert_num_queries(1):
+        assert emit(tournament.pk, "round.published", payload) == []
+    assert not WebhookDelivery.objects.exists()

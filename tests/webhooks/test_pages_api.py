@@ -53,7 +53,7 @@ def test_the_page_refuses_a_private_url_on_the_field(client, tournament, organiz
 def test_the_page_replays_a_delivery(client, tournament, organizer, quiet):
     sub = WebhookSubscription.objects.create(tournament=tournament, url="http://127.0.0.1:9/",
                                              events=["round.closed"], created_by=organizer)
-    emit(tournament.pk, "round.closed", {"n": 1})
+    emit(tournament.pk, "round.closed", lambda: {"n": 1})
     first = WebhookDelivery.objects.get()
     client.force_login(organizer)
     page = client.get(reverse("tournaments:webhooks", args=[tournament.slug]))
@@ -110,7 +110,7 @@ def test_the_api_lists_and_replays_deliveries_of_organizers_only(
 ):
     WebhookSubscription.objects.create(tournament=tournament, url="http://127.0.0.1:9/",
                                        events=["round.closed"], created_by=organizer)
-    emit(tournament.pk, "round.closed", {"n": 1})
+    emit(tournament.pk, "round.closed", lambda: {"n": 1})
     delivery = WebhookDelivery.objects.get()
     listing = api(organizer).get("/api/webhook-deliveries/")
     assert listing.status_code == 200 and str(delivery.pk).encode() in listing.content

@@ -14,8 +14,8 @@ def test_a_real_worker_retries_with_growing_pauses_in_order(
     real_worker, subscription, receiver, tournament
 ):
     receiver.codes = [500, 502]
-    emit(tournament.pk, "round.published", {"n": 1})
-    emit(tournament.pk, "round.closed", {"n": 2})
+    emit(tournament.pk, "round.published", lambda: {"n": 1})
+    emit(tournament.pk, "round.closed", lambda: {"n": 2})
     got = receiver.wait_for(4, timeout=30)
     assert [r.json["sequence"] for r in got] == [1, 1, 1, 2]
     pauses = [got[1].arrived - got[0].arrived, got[2].arrived - got[1].arrived]
