@@ -1,0 +1,60 @@
+"""The party lock gives every service the same objects on every database."""
+
+import pytest
+from django.conf import settings
+from django.db import transaction
+
+from scoring.errors import ConflictError, ServiceError
+from scoring.models import Party
+from scoring.record import PARTY_LOCK_RELATED, lock_party
+
+POSTGRES = "postgresql" in settings.DATABASES["default"]["ENGINE"]
+
+
+def _values(instance):
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+@pytest.mark.django_db
+def test_the_lock_reads_what_the_orm_reads(make_party):
+    """Party, round, tournament, regulations, pairs and table, field by field."""
+    bye = make_party()
+    Party.objects.filter(pk=bye.pk).update(pair_b=None, table=None)
+    for party in (make_party(table_number=2), bye):
+        expected = Party.objects.select_related(*PARTY_LOCK_RELATED).get(pk=party.pk)
+        with transaction.atomic():
+            locked = lock_party(party.pk)
+        assert _values(locked) == _values(expected)
+        assert _values(locked.round) == _values(expected.round)
+        assert _values(locked.round.tournament) == _values(expected.round.tournament)
+        assert (_values(locked.round.tournament.regulations)
+                == _values(expected.round.tournament.regulations))
+        assert _values(locked.pair_a) == _values(expected.pair_a)
+        assert (locked.pair_b is None) == (expected.pair_b is None)
+        if expected.pair_b is not None:
+            assert _values(locked.pair_b) == _values(expected.pair_b)
+        assert (locked.table is None) == (expected.table is None)
+        assert locked.round.tournament.regulations.rules_config() == (
+            expected.round.tournament.regulations.rules_config())
+
+
+@pytest.mark.django_db
+def test_the_lock_refuses_a_missing_party_and_a_stale_version(make_party):
+    party = make_party()
+    with transaction.atomic():
+        with pytest.raises(ServiceError) as missing:
+            lock_party(party.pk + 1000)
+        assert missing.value.field == "party"
+        with pytest.raises(ConflictError):
+            lock_party(party.pk, expected_version=party.version + 1)
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not POSTGRES, reason="needs PostgreSQL (DATABASE_URL); CI sets it")
+@pytest.mark.django_db
+def test_on_postgresql_the_lock_is_one_query(make_party, django_assert_num_queries):
+    party = make_party()
+    with transaction.atomic(), django_assert_num_queries(1):
+        locked = lock_party(party.pk)
+        assert locked.round.tournament.regulations.target > 0
+        assert locked.pair_a.pk and locked.table.number == 1
