@@ -14,16 +14,11 @@ from scoring.models import Pair, Party, Regulations, Round, Table, Tournament
 PARTY_LOCK_RELATED = ("round__tournament__regulations", "pair_a", "pair_b", "table")
 """What every party service reads with the locked party row (one query)."""
 
-# (alias, model, join) of the lock query: the party, its round, tournament and regulations,
-# its pairs and its table, as ``select_related(*PARTY_LOCK_RELATED)`` reads them.
-_LOCK_JOINS: tuple[tuple[str, type[Model], str], ...] = (
-    ("p", Party, ""),
-    ("r", Round, "JOIN {table} r ON r.{pk} = p.{round}"),
-    ("t", Tournament, "JOIN {table} t ON t.{pk} = r.{tournament}"),
-    ("g", Regulations, "LEFT JOIN {table} g ON g.{tournament} = t.{pk}"),
-    ("pa", Pair, "JOIN {table} pa ON pa.{pk} = p.{pair_a}"),
-    ("pb", Pair, "LEFT JOIN {table} pb ON pb.{pk} = p.{pair_b}"),
-    ("tb", Table, "LEFT JOIN {table} tb ON tb.{pk} = p.{table_fk}"),
+# The models the lock query reads, by their alias in it: the party, its round, tournament and
+# regulations, its pairs and its table, as ``select_related(*PARTY_LOCK_RELATED)`` reads them.
+_LOCK_MODELS: tuple[tuple[str, type[Model]], ...] = (
+    ("p", Party), ("r", Round), ("t", Tournament), ("g", Regulations),
+    ("pa", Pair), ("pb", Pair), ("tb", Table),
 )
 _LOCK_SQL: dict[str, str] = {}
 
@@ -34,27 +29,30 @@ def _lock_sql(connection: Any) -> str:
     if found is not None:
         return found
     q = connection.ops.quote_name
-    column = {name: q(Party._meta.get_field(name).column)
-              for name in ("round", "pair_a", "pair_b")}
-    names = {
-        "round": column["round"], "pair_a": column["pair_a"], "pair_b": column["pair_b"],
-        "table_fk": q(Party._meta.get_field("table").column),
-        "tournament": q(Round._meta.get_field("tournament").column),
-    }
-    selected, joins = [], []
-    for alias, model, join in _LOCK_JOINS:
-        selected += [f"{alias}.{q(f.column)}" for f in model._meta.concrete_fields]
-        if join:
-            fields = {**names, "table": q(model._meta.db_table), "pk": q(model._meta.pk.column)}
-            if model is Regulations:
-                fields["tournament"] = q(Regulations._meta.get_field("tournament").column)
-                fields["pk"] = q(Tournament._meta.pk.column)
-            elif model is Tournament:
-                fields["tournament"] = names["tournament"]
-            joins.append(join.format(**fields))
+
+    def table(model: type[Model]) -> str:
+        return q(model._meta.db_table)
+
+    def pk(model: type[Model]) -> str:
+        return q(model._meta.pk.column)
+
+    def column(model: type[Model], name: str) -> str:
+        return q(model._meta.get_field(name).column)
+
+    selected = [
+        f"{alias}.{q(f.column)}" for alias, model in _LOCK_MODELS
+        for f in model._meta.concrete_fields
+    ]
     sql = (
-        f"SELECT {', '.join(selected)} FROM {q(Party._meta.db_table)} p {' '.join(joins)} "
-        f"WHERE p.{q(Party._meta.pk.column)} = %s FOR UPDATE OF p"
+        f"SELECT {', '.join(selected)} FROM {table(Party)} p "
+        f"JOIN {table(Round)} r ON r.{pk(Round)} = p.{column(Party, 'round')} "
+        f"JOIN {table(Tournament)} t ON t.{pk(Tournament)} = r.{column(Round, 'tournament')} "
+        f"LEFT JOIN {table(Regulations)} g "
+        f"ON g.{column(Regulations, 'tournament')} = t.{pk(Tournament)} "
+        f"JOIN {table(Pair)} pa ON pa.{pk(Pair)} = p.{column(Party, 'pair_a')} "
+        f"LEFT JOIN {table(Pair)} pb ON pb.{pk(Pair)} = p.{column(Party, 'pair_b')} "
+        f"LEFT JOIN {table(Table)} tb ON tb.{pk(Table)} = p.{column(Party, 'table')} "
+        f"WHERE p.{pk(Party)} = %s FOR UPDATE OF p"
     )
     _LOCK_SQL[connection.alias] = sql
     return sql
@@ -81,7 +79,7 @@ def _locked_party_postgresql(party_id: int, db: str) -> Party:
     if row is None:
         raise Party.DoesNotExist
     built, start = {}, 0
-    for alias, model, _join in _LOCK_JOINS:
+    for alias, model in _LOCK_MODELS:
         width = len(model._meta.concrete_fields)
         built[alias] = _instance(model, list(row[start:start + width]), db, connection)
         start += width
