@@ -208,7 +208,7 @@ def start_gunicorn(
             raise RuntimeError("gunicorn exited")
         try:
             conn = http.client.HTTPConnection(HOST, port, timeout=2)
-            conn.request("GET", "/api/referee/parties/0/")  # 401/403: up, no template
+            conn.request("GET", "/api/v1/parties/0/")  # 401/403: up, no template
             conn.getresponse().read()
             conn.close()
             return proc, port
@@ -248,7 +248,7 @@ class Device:
         conn = http.client.HTTPConnection(HOST, self.port, timeout=30)
         started = time.perf_counter()
         try:
-            conn.request("POST", f"/api/referee/parties/{self.party_id}/{action}/",
+            conn.request("POST", f"/api/v1/parties/{self.party_id}/{action}/",
                          body=json.dumps(body), headers={**self.headers, "Idempotency-Key": key})
             response = conn.getresponse()
             payload = response.read()

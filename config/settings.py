@@ -191,11 +191,18 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    "DEFAULT_VERSIONING_CLASS": "rest_framework.versioning.NamespaceVersioning",
+    "ALLOWED_VERSIONS": ["v1"],
+    "DEFAULT_VERSION": "v1",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Domino tournaments API",
-    "DESCRIPTION": "Tournaments, draws, parties, deals, penalties, protocols and standings.",
+    "DESCRIPTION": "Tournaments, draws, parties, deals, penalties, protocols and standings. "
+    "Conventions (sides and seats, errors, pagination, idempotency, time zones) and the "
+    "changelog: docs/api.md.",
     "VERSION": "1.0.0",
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
+    "SCHEMA_PATH_PREFIX_INSERT": "",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

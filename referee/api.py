@@ -1,7 +1,10 @@
-"""The referee desk's API under /api/referee/: party state, clock, deals, penalties, rulings.
+"""The referee desk's API: a party's actions (clock, deals, penalties, rulings), corrections,
+and the desk's tournament resources under /api/v1/referee/.
 
-Every unsafe request may carry an ``Idempotency-Key`` (a retry gets the stored response) and a
-``version`` (a stale one is refused with 409). Permissions come from ``scoring.permissions``.
+``PartyActions``, ``DealCorrections`` and ``PenaltyCorrections`` are mixed into the one party,
+deal and penalty resources of ``tournaments.api.parties``. Every unsafe request may carry
+an ``Idempotency-Key`` (a retry gets the stored response) and a ``version`` (a stale one is
+refused with 409). Permissions come from ``scoring.permissions``.
 """
 
 from __future__ import annotations
@@ -32,11 +35,11 @@ from referee.serializers import (
     MoveAdviceInput,
     MoveAdviceSerializer,
     OverviewSerializer,
-    PartyStateSerializer,
     RefereeRoleSerializer,
     RefereeSettingsSerializer,
     TilesPreviewInput,
     record_data,
+    winner_and_went_out,
 )
 from scoring.errors import translate_engine_error
 from scoring.idempotency import HEADER, IdempotentMixin, request_key
@@ -56,7 +59,7 @@ def run_action(
     request: Request, party: Party, input_class: type[ActionInput], record: Any = None
 ) -> Response:
     """Validate an action's input, perform it, answer with the party and the record."""
-    serializer = input_class(data=request.data, context={"party": party})
+    serializer = input_class(data=request.data, context={"party": party, "strict": True})
     serializer.is_valid(raise_exception=True)
     result = serializer.perform(party, request.user, request_key(request), record)
     saved = result if isinstance(result, Party) else getattr(result, "party", None)
@@ -101,25 +104,16 @@ def preview(party: Party, data: dict[str, Any]) -> Any:
         tournament.regulations.rules_config(),
         data["tiles"],
         outcome=data.get("outcome", "fish"),
-        went_out=data.get("went_out") or None,
-        winner=data.get("winner") or None,
+        **winner_and_went_out(data, party),
     )
 
 
-class RefereePartyViewSet(IdempotentMixin, viewsets.ViewSet):
-    """A party as its referee runs it: state, event log and every action."""
-
-    permission_classes = [IsAuthenticated]
-    lookup_value_regex = r"\d+"
-
-    @extend_schema(responses=PartyStateSerializer)
-    def retrieve(self, request: Request, pk: str | None = None) -> Response:
-        """Everything the party screen shows."""
-        party = state.party_for_referee(request.user, int(pk))
-        return Response(PartyStateSerializer(state.party_state(party)).data)
+class PartyActions(IdempotentMixin):
+    """A party's actions for its referee, its event log and the desk's helpers (a mixin of the
+    party resource: ``/api/v1/parties/{id}/<action>/``)."""
 
     @extend_schema(responses=EventSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def events(self, request: Request, pk: str | None = None) -> Response:
         """The party's event log, newest first: who, when, what, why."""
         party = state.party_for_referee(request.user, int(pk))
@@ -139,16 +133,18 @@ class RefereePartyViewSet(IdempotentMixin, viewsets.ViewSet):
     def tiles_preview(self, request: Request, pk: str | None = None) -> Response:
         """The pips of the tiles picked per player and pair, and the deal's winner and points."""
         party = state.party_for_referee(request.user, int(pk), full=False)
-        serializer = TilesPreviewInput(data=request.data)
+        serializer = TilesPreviewInput(data=request.data, context={"party": party})
         serializer.is_valid(raise_exception=True)
         result = preview(party, serializer.validated_data)
         error = translate_engine_error(result.error).message if result.error else ""
+        winner = result.winner or ""
         return Response(
             {
                 "pips": result.pips,
-                "by_side": result.by_side,
+                "pips_by_side": result.by_side,
                 "outcome": result.outcome,
-                "winner": result.winner,
+                "side": winner if winner in ("a", "b") else winner[:1],
+                "seat": "" if winner in ("", "a", "b") else winner,
                 "points": result.points,
                 "error": error,
             }
@@ -161,10 +157,10 @@ class RefereePartyViewSet(IdempotentMixin, viewsets.ViewSet):
 
 
 def _party_action(name: str, input_class: type[ActionInput]) -> Any:
-    """The API endpoint of one party action (POST /api/referee/parties/{id}/<name>/)."""
+    """The API endpoint of one party action (POST /api/v1/parties/{id}/<name>/)."""
     code = status.HTTP_201_CREATED if input_class.creates else status.HTTP_200_OK
 
-    def endpoint(self: RefereePartyViewSet, request: Request, pk: str | None = None) -> Response:
+    def endpoint(self: PartyActions, request: Request, pk: str | None = None) -> Response:
         return self.act(request, pk, input_class)
 
     endpoint.__name__ = name.replace("-", "_")
@@ -174,20 +170,17 @@ def _party_action(name: str, input_class: type[ActionInput]) -> Any:
         request=input_class,
         responses={code: ActionResultSerializer},
         parameters=[IDEMPOTENCY_PARAMETER],
-        operation_id=f"referee_party_{endpoint.__name__}",
+        operation_id=f"parties_{endpoint.__name__}",
     )(endpoint)
 
 
 for _name, _input in PARTY_ACTIONS.items():
-    setattr(RefereePartyViewSet, _name.replace("-", "_"), _party_action(_name, _input))
+    setattr(PartyActions, _name.replace("-", "_"), _party_action(_name, _input))
 
 
-class RefereeDealViewSet(IdempotentMixin, viewsets.ViewSet):
+class DealCorrections(IdempotentMixin):
     """Corrections of a recorded deal, under the pages' rule (``referee.corrections``): its
     referee, or the chief referee; a locked party only by the chief referee's amendment."""
-
-    permission_classes = [IsAuthenticated]
-    lookup_value_regex = r"\d+"
 
     def _change(self, request: Request, pk: str | None, input_class: type[ActionInput]) -> Response:
         """Run a change of a deal the user may correct."""
@@ -215,12 +208,9 @@ class RefereeDealViewSet(IdempotentMixin, viewsets.ViewSet):
         return self._change(request, pk, AnnulDealInput)
 
 
-class RefereePenaltyViewSet(IdempotentMixin, viewsets.ViewSet):
+class PenaltyCorrections(IdempotentMixin):
     """Cancelling a warning or fine given by mistake, under the pages' rule: its referee, or
     the chief referee; a locked party only by the chief referee's amendment."""
-
-    permission_classes = [IsAuthenticated]
-    lookup_value_regex = r"\d+"
 
     @extend_schema(
         request=CancelPenaltyInput,
@@ -319,9 +309,6 @@ class RefereeRoleViewSet(mixins.DestroyModelMixin, viewsets.GenericViewSet):
 
 router = DefaultRouter()
 router.include_root_view = False
-router.register("referee/parties", RefereePartyViewSet, basename="referee-party")
-router.register("referee/deals", RefereeDealViewSet, basename="referee-deal")
-router.register("referee/penalties", RefereePenaltyViewSet, basename="referee-penalty")
 router.register("referee/tournaments", RefereeTournamentViewSet, basename="referee-tournament")
 router.register("referee/roles", RefereeRoleViewSet, basename="referee-role")
 

@@ -37,11 +37,11 @@ from scoring.models import (
     Round,
     Ruling,
     Tournament,
+    side_and_seat,
 )
 from scoring.rules import (
     CONTINUE,
     NEXT_GAME,
-    by_party_side,
     party_side,
 )
 from scoring.services import party_decision
@@ -189,12 +189,15 @@ def awaiting_signatures(party: Party) -> bool:
 
 def _record_row(record: Penalty | Ruling, **extra: Any) -> dict[str, Any]:
     """What penalties and rulings show alike, plus their own ``extra`` values."""
+    side, seat = side_and_seat(record)
     return {
         "id": record.pk,
         "kind": record.kind,
         "kind_label": record.get_kind_display(),
-        "side": record.side,
-        "player": record.player.name if record.player else "",
+        "side": side,
+        "seat": seat,
+        "player": record.player_id,
+        "player_name": record.player.name if record.player else "",
         "deal_number": record.deal_number,
         "reason": record.reason,
         "created_at": record.created_at,
@@ -219,7 +222,6 @@ def _ruling_row(ruling: Ruling) -> dict[str, Any]:
     """A ruling as shown."""
     return _record_row(
         ruling,
-        seat=ruling.seat,
         choice=ruling.choice,
         choice_label=ruling.get_choice_display() if ruling.choice else "",
         details=ruling.details,
@@ -276,8 +278,8 @@ def _summary(
 ) -> tuple[dict[str, Any], Any]:
     """The summary and the engine's totals it was made from.
 
-    ``totals`` are per party side (a player's points summed into his side where every player
-    keeps his own score); ``totals.by_side`` has the engine's own sides (a, b, or the seats).
+    ``totals`` are per side of the rule set: the pairs (or singles) "a" and "b", or the seats
+    where every player keeps his own score (``scored_by``); never sums of players' accounts.
     ``match`` (UDL, All Fives) and ``kozel`` are None for the other rule sets.
     """
     totals = totals or party_totals(party)
@@ -301,11 +303,11 @@ def _summary(
             "limit_seconds": party.round.tournament.regulations.party_minutes * 60,
             "time_expired_at": party.time_expired_at,
         },
+        "scored_by": "seat" if scores_by_seat(rule_set, cfg) else "side",
         "totals": {
-            "points": by_party_side(totals.points),
-            "deal_points": by_party_side(totals.deal_points),
-            "fine_points": by_party_side(totals.fine_points),
-            "by_side": dict(totals.points),
+            "points": dict(totals.points),
+            "deal_points": dict(totals.deal_points),
+            "fine_points": dict(totals.fine_points),
             "carry": totals.carry,
         },
         **layout_extras(party, rule_set, cfg, totals),
@@ -388,9 +390,9 @@ def party_state(party: Party) -> dict[str, Any]:
     )
     keys = [row["key"] for row in state["sides"]]
     for row in state["deals"]:  # the screen's columns: one per side of the rule set
-        totals_after = row["running_by_side"] or {}
+        totals_after = row["running"] or {}
         row["cells"] = [
-            {"key": key, "points": row["scores"].get(key, 0), "total": totals_after.get(key)}
+            {"key": key, "points": row["points"].get(key, 0), "total": totals_after.get(key)}
             for key in keys
         ]
     return state
@@ -404,15 +406,12 @@ def _deal_row(deal: Deal, running: Mapping[str, int] | None) -> dict[str, Any]:
         "game": deal.game,
         "outcome": deal.outcome,
         "outcome_label": deal.get_outcome_display(),
-        "winner": deal.winner,
-        "points_a": deal.points_a,
-        "points_b": deal.points_b,
-        "scores": dict(deal.scores) if deal.scores else {"a": deal.points_a, "b": deal.points_b},
+        **dict(zip(("side", "seat"), side_and_seat(deal), strict=True)),
+        "points": deal.points_by_side(),
         "plays": [list(play) for play in deal.plays or []],
         "led": deal.led,
         "carry": deal.carry,
-        "running": by_party_side(running) if running is not None else None,
-        "running_by_side": dict(running) if running is not None else None,
+        "running": dict(running) if running is not None else None,
         "recorded_by": deal.recorded_by_id,
     }
 

@@ -198,7 +198,7 @@ def page_data(post: Any, party: Party, input_class: type[ActionInput]) -> dict[s
 
     On top of ``form_data``: each player's points (``points_<seat>``: Kozel's deal totals, the
     referee's points of a false pass), quick points won by a player where every player keeps
-    his own score, a fine's own points, and the side of the player chosen by his seat.
+    his own score, and a fine's own points.
     """
     data = form_data(post)
     per_seat = {
@@ -214,13 +214,11 @@ def page_data(post: Any, party: Party, input_class: type[ActionInput]) -> dict[s
     elif issubclass(input_class, DealFields) and quick not in (None, ""):
         if not isinstance(data.get("points"), dict):
             rule_set, cfg = state.rules_of(party)
-            who = data.get("winner") or data.get("went_out") or ""
+            who = data.get("seat") or data.get("side") or ""
             if who in rule_set.seats_for(cfg):
                 who = rule_set.side_of(who)
             if who:
                 data["points"] = {who: quick}
-    if data.get("seat") and not data.get("side") and input_class is not CorrectDealInput:
-        data["side"] = data["seat"][0]
     return data
 
 

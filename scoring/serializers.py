@@ -36,7 +36,7 @@ class ProtocolSerializer(serializers.ModelSerializer):
 
     def get_pdf_url(self, protocol: Protocol) -> str:
         """The API address of this version's PDF (signed file, else a draft)."""
-        return reverse("protocol-pdf", args=[protocol.public_id])
+        return reverse("v1:protocol-pdf", args=[protocol.public_id])
 
     def get_verify_url(self, protocol: Protocol) -> str:
         """The public verification page of this version."""
@@ -105,7 +105,7 @@ class PrintJobSerializer(serializers.ModelSerializer):
         """The API address of the PDF once the job is done."""
         if job.status != PrintJob.Status.DONE:
             return None
-        return reverse("print-job-pdf", args=[job.pk])
+        return reverse("v1:print-job-pdf", args=[job.pk])
 
 
 def party_protocol_data(party: Any, current: Protocol | None,
@@ -117,5 +117,5 @@ def party_protocol_data(party: Any, current: Protocol | None,
         "locked": locked,
         "current": current,
         "versions": versions,
-        "pdf_url": reverse("party-protocol-pdf", args=[party.pk]),
+        "pdf_url": reverse("v1:party-protocol-pdf", args=[party.pk]),
     }

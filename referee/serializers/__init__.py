@@ -18,6 +18,7 @@ from referee.serializers.deals import (
     DealFields,
     DealInput,
     TilesPreviewInput,
+    winner_and_went_out,
 )
 from referee.serializers.inputs import (
     DEAL_ENTRY_OUTCOMES,
@@ -34,11 +35,14 @@ from referee.serializers.inputs import (
 )
 from referee.serializers.outputs import (
     ActionResultSerializer,
+    DealRecordSerializer,
     EventSerializer,
     OverviewSerializer,
     PartyStateSerializer,
+    PenaltyRecordSerializer,
     RefereeRoleSerializer,
     RefereeSettingsSerializer,
+    RulingRecordSerializer,
     record_data,
 )
 
@@ -57,6 +61,9 @@ __all__ = [
     "CorrectDealInput",
     "CreatingInput",
     "DealFields",
+    "DealRecordSerializer",
+    "PenaltyRecordSerializer",
+    "RulingRecordSerializer",
     "DealInput",
     "EventSerializer",
     "FineInput",
@@ -71,4 +78,5 @@ __all__ = [
     "form_data",
     "parse_plays",
     "record_data",
+    "winner_and_went_out",
 ]

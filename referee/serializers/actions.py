@@ -6,7 +6,7 @@ Each validates a request (from the API, or a page form turned into the same shap
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
@@ -14,14 +14,13 @@ from rest_framework import serializers
 from referee import services
 from referee.serializers.deals import DealInput
 from referee.serializers.inputs import (
-    SEAT_CHOICES,
-    SIDE_CHOICES,
     UDL_VIOLATION_CHOICES,
     WARNING_CATEGORY_CHOICES,
     ActionInput,
     CreatingInput,
     ReasonInput,
     TileField,
+    WhoInput,
 )
 from scoring.models import (
     MAX_DEAL_POINTS,
@@ -87,10 +86,9 @@ class FinishInput(ActionInput):
         return services.finish_party(party.pk, **self.args(user))
 
 
-class CheckInInput(ActionInput):
-    """Mark a pair present at the table (or not)."""
+class CheckInInput(WhoInput, ActionInput):
+    """Mark a side present at the table (or not)."""
 
-    side = serializers.ChoiceField(choices=SIDE_CHOICES)
     present = serializers.BooleanField(default=True)
 
     def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
@@ -111,11 +109,9 @@ class CancelPenaltyInput(ReasonInput):
         )
 
 
-class OffenderInput(CreatingInput):
-    """Who is at fault: a pair, optionally the player (by seat or id); and why."""
+class OffenderInput(WhoInput, CreatingInput):
+    """Who is at fault: a side, or the player by his seat (or id); and why."""
 
-    side = serializers.ChoiceField(choices=SIDE_CHOICES)
-    seat = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_blank=True)
     player = serializers.IntegerField(required=False, allow_null=True)
     reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
 
@@ -167,10 +163,10 @@ class FineInput(OffenderInput):
         )
 
 
-class SeatRulingInput(CreatingInput):
+class SeatRulingInput(WhoInput, CreatingInput):
     """A ruling about the player on a seat."""
 
-    seat = serializers.ChoiceField(choices=SEAT_CHOICES)
+    who: ClassVar[str] = "seat"
     reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
 
     def ruling_args(self, user: Any, client_id: str) -> dict[str, Any]:
@@ -235,10 +231,9 @@ class TouchedTileInput(SeatRulingInput):
         )
 
 
-class NoShowInput(CreatingInput):
-    """The absent pair forfeits (after the regulations' wait)."""
+class NoShowInput(WhoInput, CreatingInput):
+    """The absent side forfeits (after the regulations' wait): ``side`` is the absent one."""
 
-    absent_side = serializers.ChoiceField(choices=SIDE_CHOICES)
     reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
 
     def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
@@ -246,13 +241,13 @@ class NoShowInput(CreatingInput):
         data = self.validated_data
         return services.rule_no_show(
             party.pk,
-            absent_side=data["absent_side"],
+            absent_side=data["side"],
             reason=data.get("reason", ""),
             **self.args(user, client_id),
         )
 
 
-class UdlViolationInput(CreatingInput):
+class UdlViolationInput(WhoInput, CreatingInput):
     """A violation of the UDL tournament rules, with the consequence the rules give it.
 
     Slow play: a warning, then the regulations' points (20) paid to the opponent each time;
@@ -261,16 +256,8 @@ class UdlViolationInput(CreatingInput):
     """
 
     violation = serializers.ChoiceField(choices=UDL_VIOLATION_CHOICES)
-    side = serializers.ChoiceField(choices=SIDE_CHOICES, required=False, allow_blank=True)
-    seat = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_blank=True)
     tile = TileField(required=False, allow_null=True)
     reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        """The player at fault: his side or his seat."""
-        if not attrs.get("side") and not attrs.get("seat"):
-            raise serializers.ValidationError({"side": [_("Choose the player at fault.")]})
-        return attrs
 
     def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
         """Rule."""

@@ -6,25 +6,26 @@ editor, the party page and the API all send their deals through these inputs.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from referee.rulings import hand_limit, pips_of_hands, read_hands, takes_tiles
+from referee.rulings import hand_limit, pips_of_hands, read_hands, scores_by_seat, takes_tiles
 from referee.serializers.inputs import (
     DEAL_ENTRY_OUTCOMES,
     PREVIEW_OUTCOMES,
     SEAT_CHOICES,
-    SIDE_OR_SEAT_CHOICES,
     ActionInput,
     CreatingInput,
     PlaysField,
     ReasonInput,
     TileField,
+    WhoInput,
     engine_error,
 )
 from scoring import services as scoring
+from scoring.errors import ServiceError
 from scoring.models import (
     MAX_DEAL_POINTS,
     Party,
@@ -33,21 +34,48 @@ from scoring.rules import SEATS, RuleError
 from scoring.rules.moves import HAND_SIZE
 
 
-class DealFields(serializers.Serializer):
-    """How a deal ended: quick (outcome, winner, points) or detailed (pips or tiles per seat)."""
+def winner_and_went_out(data: dict[str, Any], party: Party | None) -> dict[str, str | None]:
+    """The services' ``winner`` and ``went_out`` from the API's ``side`` and ``seat``.
 
+    A domino: ``seat`` went out. The deal's winner is ``side`` (its seat's side), or the
+    ``seat`` itself where every player keeps his own score.
+    """
+    side, seat = data.get("side") or "", data.get("seat") or ""
+    by_seat = False
+    if party is not None:
+        tournament = party.round.tournament
+        by_seat = scores_by_seat(tournament.engine, tournament.regulations.rules_config())
+    return {
+        "winner": (seat if by_seat else side) or seat or side or None,
+        "went_out": seat if seat and data.get("outcome") == "domino" else None,
+    }
+
+
+VOCABULARY = {"winner": "side", "went_out": "seat"}
+"""The services' names of a deal's fields, by the API's name of the same thing."""
+
+
+def rename_error(err: ServiceError, data: dict[str, Any]) -> None:
+    """A service's refusal naming ``winner``/``went_out`` renamed to the field the client sent."""
+    field = VOCABULARY.get(err.field)
+    if field == "side" and data.get("seat") and not data.get("side"):
+        field = "seat"
+    err.field = field or err.field
+
+
+class DealFields(WhoInput):
+    """How a deal ended: quick (outcome, side or seat, points) or detailed (pips or tiles).
+
+    ``side`` is the side that won the deal; ``seat`` the player who went out (a domino), or
+    the player who won where every player keeps his own score (Kozel, the Draw, Block and
+    Classic games).
+    """
+
+    who: ClassVar[str] = "any"
     outcome = serializers.ChoiceField(
         choices=DEAL_ENTRY_OUTCOMES,
         help_text=_("domino, fish, or referee (the referee ended the deal and gives points)."),
     )
-    winner = serializers.ChoiceField(
-        choices=SIDE_OR_SEAT_CHOICES,
-        required=False,
-        allow_blank=True,
-        help_text=_("The side that won the deal, or the player's seat where every player keeps "
-                    "his own score (Kozel, the Draw, Block and Classic games)."),
-    )
-    went_out = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_blank=True)
     points = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=MAX_DEAL_POINTS),
         required=False,
@@ -83,12 +111,13 @@ class DealFields(serializers.Serializer):
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        """Tiles give the pips: none twice, the sums computed.
+        """Side and seat checked (``check_who``); tiles give the pips: none twice, summed.
 
         With the party in the context (``context["party"]``), the seats and hand sizes are its
         rule set's, and the games that read tiles themselves get the pips of the hands entered
         only (the others' pips are entered, or missing).
         """
+        attrs = super().validate(attrs)
         tiles = attrs.get("tiles")
         if tiles:
             party = self.context.get("party")
@@ -114,8 +143,7 @@ class DealFields(serializers.Serializer):
         data = self.validated_data
         return {
             "outcome": data["outcome"],
-            "winner": data.get("winner") or None,
-            "went_out": data.get("went_out") or None,
+            **winner_and_went_out(data, self.context.get("party")),
             "pips": data.get("pips") or None,
             "points": None if data.get("pips") else data.get("points") or None,
             "plays": data.get("plays") or None,
@@ -137,14 +165,18 @@ class DealInput(DealFields, CreatingInput):
     def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
         """Record the deal."""
         data = self.validated_data
-        return scoring.record_deal(
-            party.pk,
-            **self.deal_kwargs(),
-            tiles=data.get("tiles") or None,
-            number=data.get("number"),
-            note=data.get("note", ""),
-            **self.args(user, client_id),
-        )
+        try:
+            return scoring.record_deal(
+                party.pk,
+                **self.deal_kwargs(),
+                tiles=data.get("tiles") or None,
+                number=data.get("number"),
+                note=data.get("note", ""),
+                **self.args(user, client_id),
+            )
+        except ServiceError as err:
+            rename_error(err, data)
+            raise
 
 
 class CorrectDealInput(DealFields, ActionInput):
@@ -154,13 +186,17 @@ class CorrectDealInput(DealFields, ActionInput):
 
     def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
         """Correct the deal."""
-        return scoring.correct_deal(
-            record.pk,
-            reason=self.validated_data["reason"],
-            **self.deal_kwargs(),
-            tiles=self.validated_data.get("tiles") or None,
-            **self.args(user),
-        )
+        try:
+            return scoring.correct_deal(
+                record.pk,
+                reason=self.validated_data["reason"],
+                **self.deal_kwargs(),
+                tiles=self.validated_data.get("tiles") or None,
+                **self.args(user),
+            )
+        except ServiceError as err:
+            rename_error(err, self.validated_data)
+            raise
 
 
 class AnnulDealInput(ReasonInput):
@@ -173,12 +209,9 @@ class AnnulDealInput(ReasonInput):
         )
 
 
-class TilesPreviewInput(serializers.Serializer):
-    """Tiles left per seat, for the sums before recording a deal."""
+class TilesPreviewInput(WhoInput):
+    """Tiles left per seat, for the sums before recording a deal (``side``/``seat`` as a deal's)."""
 
+    who: ClassVar[str] = "any"
     tiles = serializers.DictField(child=serializers.ListField(child=TileField()))
     outcome = serializers.ChoiceField(choices=PREVIEW_OUTCOMES, default="fish")
-    went_out = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_blank=True)
-    winner = serializers.ChoiceField(
-        choices=SIDE_OR_SEAT_CHOICES, required=False, allow_blank=True
-    )

@@ -40,6 +40,58 @@ PREVIEW_OUTCOMES = [("domino", "domino"), ("fish", "fish")]
 WARNING_CATEGORY_CHOICES = [(c.value, c.label) for c in services.WARNING_CATEGORIES]
 
 
+SIDE_HELP = _('The side concerned: "a" or "b" (pair A or B, or the single player of a side).')
+SEAT_HELP = _('The player concerned, by his seat: "a1", "b1", "a2", "b2" (the game\'s seats '
+              "only); his side follows from it.")
+
+
+def check_who(attrs: dict[str, Any], party: Party | None, need: str) -> dict[str, Any]:
+    """Check ``side`` and ``seat`` against the party's game; the side follows from the seat.
+
+    ``need`` is ``"seat"`` (the player must be named), ``"either"`` (a side or a seat) or
+    ``"any"`` (both optional). Refusals name the field at fault.
+    """
+    side, seat = attrs.get("side") or "", attrs.get("seat") or ""
+    if need == "seat" and not seat:
+        raise serializers.ValidationError({"seat": [_("Name the player's seat.")]})
+    if need == "either" and not (side or seat):
+        raise serializers.ValidationError({"side": [_("Name the side or the player's seat.")]})
+    if party is not None:
+        tournament = party.round.tournament
+        seats = tournament.engine.seats_for(tournament.regulations.rules_config())
+        if seat and seat not in seats:
+            raise serializers.ValidationError({"seat": [
+                _("This game has no seat %(seat)s (its seats: %(seats)s).")
+                % {"seat": seat, "seats": ", ".join(seats)}
+            ]})
+        if side == "b" and party.pair_b_id is None:
+            raise serializers.ValidationError({"side": [_("This party is a bye: no side b.")]})
+    if seat and side and seat[0] != side:
+        raise serializers.ValidationError({"seat": [
+            _("Seat %(seat)s is not on side %(side)s.") % {"seat": seat, "side": side}
+        ]})
+    if seat:
+        attrs["side"] = seat[0]
+    return attrs
+
+
+class WhoInput(serializers.Serializer):
+    """Whom an action concerns, named the same way by every action: ``side`` and ``seat``."""
+
+    side = serializers.ChoiceField(
+        choices=SIDE_CHOICES, required=False, allow_blank=True, help_text=SIDE_HELP
+    )
+    seat = serializers.ChoiceField(
+        choices=SEAT_CHOICES, required=False, allow_blank=True, help_text=SEAT_HELP
+    )
+    who: ClassVar[str] = "either"
+    """What must be named: "seat", "either" (a side or a seat) or "any" (nothing)."""
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """The side and seat checked against the party's game (``check_who``)."""
+        return check_who(super().validate(attrs), self.context.get("party"), self.who)
+
+
 def engine_error(exc: RuleError) -> serializers.ValidationError:
     """A rule-engine refusal as a validation error naming its field."""
     err = translate_engine_error(exc)
@@ -129,6 +181,22 @@ class ActionInput(serializers.Serializer):
     creates: ClassVar[bool] = False
     """Whether the action makes a record (201) or changes the party (200)."""
 
+    def to_internal_value(self, data: Any) -> Any:
+        """Refuse fields the action does not take when the API asks (``context["strict"]``).
+
+        A misspelt or old name (``winner``, ``absent_side``) would otherwise be dropped
+        silently; page forms carry other fields of theirs and are not strict.
+        """
+        if self.context.get("strict") and hasattr(data, "keys"):
+            unknown = sorted(set(data.keys()) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({
+                    name: [_("Unknown field; this action takes: %(fields)s.")
+                           % {"fields": ", ".join(self.fields)}]
+                    for name in unknown
+                })
+        return super().to_internal_value(data)
+
     def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
         """Run the action's service on the party (or on ``record``, a deal or penalty of it).
 
@@ -186,13 +254,18 @@ def form_data(post: Any) -> dict[str, Any]:
     tiles = {seat: post.getlist(f"tiles_{seat}") for seat in SEATS if post.getlist(f"tiles_{seat}")}
     if tiles:
         data["tiles"] = tiles
+    went_out, winner = data.pop("went_out", ""), data.pop("winner", "")
+    if went_out or winner in SEATS:  # the deal forms' names, in the API's vocabulary
+        data["seat"] = went_out or winner
+    if winner in ("a", "b"):
+        data["side"] = winner
     if post.get("points_a") or post.get("points_b"):
         data["points"] = {side: post.get(f"points_{side}") or 0 for side in ("a", "b")}
     elif "points" in data:
-        winner = data.get("winner") or data.get("went_out", " ")[0]
+        side = data.get("side") or data.get("seat", " ")[0]
         quick = data.pop("points")
-        if winner in ("a", "b"):
-            data["points"] = {winner: quick, "b" if winner == "a" else "a": 0}
+        if side in ("a", "b"):
+            data["points"] = {side: quick, "b" if side == "a" else "a": 0}
     for key in ("hand", "played"):
         if key in post:
             data[key] = post.getlist(key)

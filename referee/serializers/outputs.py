@@ -17,6 +17,7 @@ from scoring.models import (
     Ruling,
     Table,
     TournamentRole,
+    side_and_seat,
 )
 from scoring.models.event_text import describe_event
 
@@ -40,17 +41,25 @@ class SidesSerializer(serializers.Serializer):
     b = serializers.IntegerField()
 
 
-class TotalsSerializer(serializers.Serializer):
-    """Totals derived from deals and fines, per party side (a player's points in his side's)."""
+SCORES_HELP = _(
+    'Per side ("a", "b") in the pairs and singles games; per seat ("a1", "b1", "a2", "b2") '
+    "where every player keeps his own score (Kozel, the Draw, Block and Classic games): "
+    "see the party's scored_by."
+)
 
-    points = SidesSerializer()
-    deal_points = SidesSerializer()
-    fine_points = SidesSerializer()
-    by_side = serializers.DictField(
-        child=serializers.IntegerField(),
-        help_text=_("Points per side of the rule set: a, b; or per seat where every player "
-                    "keeps his own score (Kozel, the Draw, Block and Classic games)."),
-    )
+
+def scores_field(**kwargs: Any) -> serializers.DictField:
+    """Numbers keyed by the game's own scoring units: the sides, or the seats."""
+    return serializers.DictField(child=serializers.IntegerField(), help_text=SCORES_HELP,
+                                 **kwargs)
+
+
+class TotalsSerializer(serializers.Serializer):
+    """Totals derived from deals and fines, by the game's scoring units (sides or seats)."""
+
+    points = scores_field()
+    deal_points = scores_field()
+    fine_points = scores_field()
     carry = serializers.IntegerField(
         help_text=_("Points of a drawn fish waiting for the next deal won (Kozel: fish for one).")
     )
@@ -142,6 +151,11 @@ class PartySummarySerializer(serializers.Serializer):
     winner = serializers.CharField(allow_blank=True)
     loser = serializers.CharField(allow_blank=True, help_text=_("Kozel: the Goat."))
     rule_set = serializers.CharField()
+    scored_by = serializers.ChoiceField(
+        choices=["side", "seat"],
+        help_text=_("What the totals are keyed by: the sides, or the seats where every player "
+                    "keeps his own score."),
+    )
     clock = ClockSerializer()
     totals = TotalsSerializer()
     match = MatchSerializer(allow_null=True)
@@ -179,19 +193,18 @@ class DealRowSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     outcome = serializers.CharField()
     outcome_label = serializers.CharField()
-    winner = serializers.CharField(allow_blank=True)
-    points_a = serializers.IntegerField()
-    points_b = serializers.IntegerField()
-    running = SidesSerializer(allow_null=True)
+    side = serializers.CharField(allow_blank=True, help_text=_("The side that won the deal."))
+    seat = serializers.CharField(
+        allow_blank=True,
+        help_text=_("The seat that went out, or that won where every player keeps his score."),
+    )
+    points = scores_field()
+    running = scores_field(allow_null=True)
     recorded_by = serializers.IntegerField(allow_null=True)
     game = serializers.IntegerField()
-    scores = serializers.DictField(
-        child=serializers.IntegerField(), help_text=_("Points per side of the rule set.")
-    )
     plays = serializers.ListField(child=serializers.ListField())
     led = serializers.CharField(allow_blank=True)
     carry = serializers.IntegerField()
-    running_by_side = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
 
 
 class SideRowSerializer(serializers.Serializer):
@@ -221,7 +234,9 @@ class PenaltyRowSerializer(serializers.Serializer):
     category = serializers.ChoiceField(choices=Penalty.Category.choices)
     category_label = serializers.CharField()
     side = serializers.CharField()
-    player = serializers.CharField(allow_blank=True)
+    seat = serializers.CharField(allow_blank=True)
+    player = serializers.IntegerField(allow_null=True)
+    player_name = serializers.CharField(allow_blank=True)
     points = serializers.IntegerField()
     mode = serializers.CharField(allow_blank=True)
     deal_number = serializers.IntegerField(allow_null=True)
@@ -239,7 +254,8 @@ class RulingRowSerializer(serializers.Serializer):
     kind_label = serializers.CharField()
     side = serializers.CharField()
     seat = serializers.CharField(allow_blank=True)
-    player = serializers.CharField(allow_blank=True)
+    player = serializers.IntegerField(allow_null=True)
+    player_name = serializers.CharField(allow_blank=True)
     choice = serializers.CharField(allow_blank=True)
     choice_label = serializers.CharField(allow_blank=True)
     deal_number = serializers.IntegerField(allow_null=True)
@@ -364,21 +380,68 @@ class RefereeRoleSerializer(serializers.ModelSerializer):
         return tables
 
 
-RECORD_FIELDS: dict[type, tuple[str, tuple[str, ...]]] = {
-    Deal: (
-        "deal",
-        ("number", "outcome", "winner", "points_a", "points_b", "scores", "game", "plays", "led"),
-    ),
-    Penalty: ("penalty", ("kind", "category", "side", "points", "mode", "cancelled")),
-    Ruling: ("ruling", ("kind", "side", "seat", "choice", "deal_id", "penalty_id")),
+class WhoMixin(serializers.Serializer):
+    """The side and seat a record concerns (``scoring.models.side_and_seat``)."""
+
+    side = serializers.SerializerMethodField(help_text=_('The side: "a" or "b".'))
+    seat = serializers.SerializerMethodField(
+        help_text=_("The player's seat (a1, b1, a2, b2), or blank.")
+    )
+
+    def get_side(self, record: Any) -> str:
+        """The table side."""
+        return side_and_seat(record)[0]
+
+    def get_seat(self, record: Any) -> str:
+        """The player's seat, or blank."""
+        return side_and_seat(record)[1]
+
+
+class DealRecordSerializer(WhoMixin, serializers.ModelSerializer):
+    """A recorded deal, as the protocol shows it."""
+
+    points = serializers.SerializerMethodField(help_text=SCORES_HELP)
+
+    class Meta:
+        model = Deal
+        fields = ["id", "party", "number", "game", "outcome", "side", "seat", "points",
+                  "carry", "plays", "led", "pips", "tiles", "note", "recorded_at",
+                  "updated_at"]
+
+    def get_points(self, deal: Deal) -> dict[str, int]:
+        """The deal's points by the game's scoring units."""
+        return deal.points_by_side()
+
+
+class PenaltyRecordSerializer(WhoMixin, serializers.ModelSerializer):
+    """A warning, fine or disqualification given in a party."""
+
+    class Meta:
+        model = Penalty
+        fields = ["id", "party", "kind", "category", "side", "seat", "player", "points", "mode",
+                  "deal_number", "game", "escalated_from", "cancelled", "reason", "created_at"]
+
+
+class RulingRecordSerializer(WhoMixin, serializers.ModelSerializer):
+    """A referee's ruling in a party (out of turn, false pass, touched tile, no-show, …)."""
+
+    class Meta:
+        model = Ruling
+        fields = ["id", "party", "kind", "side", "seat", "player", "choice", "deal_number",
+                  "deal", "penalty", "details", "reason", "created_at"]
+
+
+RECORD_SERIALIZERS: dict[type, tuple[str, type[serializers.Serializer]]] = {
+    Deal: ("deal", DealRecordSerializer),
+    Penalty: ("penalty", PenaltyRecordSerializer),
+    Ruling: ("ruling", RulingRecordSerializer),
 }
-"""What an action's answer says about the record it made or changed."""
+"""The record an action made or changed, by its model: its type name and its one shape."""
 
 
 def record_data(record: Any) -> dict[str, Any] | None:
     """The record an action made or changed, as plain data (None for the party itself)."""
-    for model, (name, fields) in RECORD_FIELDS.items():
+    for model, (name, serializer) in RECORD_SERIALIZERS.items():
         if isinstance(record, model):
-            values = {field.removesuffix("_id"): getattr(record, field) for field in fields}
-            return {"type": name, "id": record.pk, **values}
+            return {"type": name, **serializer(record).data}
     return None

@@ -33,6 +33,7 @@ from .webhooks import (
     WebhookSubscription,
     new_webhook_secret,
 )
+from .who import side_and_seat
 
 __all__ = [
     "GAME_SETTINGS",
@@ -64,6 +65,7 @@ __all__ = [
     "WebhookDelivery",
     "WebhookSubscription",
     "new_access_token",
+    "side_and_seat",
     "new_webhook_secret",
     "print_upload_to",
     "protocol_upload_to",

@@ -29,10 +29,10 @@ def api(organizer) -> APIClient:
 
 
 def test_slug_is_derived_from_a_cyrillic_name(api):
-    response = api.post("/api/tournaments/", {"name": "Кубок Москвы 2026"}, format="json")
+    response = api.post("/api/v1/tournaments/", {"name": "Кубок Москвы 2026"}, format="json")
     assert response.status_code == 201, response.data
     assert response.data["slug"] == "kubok-moskvy-2026"
-    again = api.post("/api/tournaments/", {"name": "Кубок Москвы 2026", "slug": ""},
+    again = api.post("/api/v1/tournaments/", {"name": "Кубок Москвы 2026", "slug": ""},
                      format="json")
     assert again.status_code == 201, again.data
     assert again.data["slug"] == "kubok-moskvy-2026-2"
@@ -58,7 +58,7 @@ def test_derived_slugs_are_ascii_and_short(name, slug):
 )
 def test_a_given_slug_is_still_validated(api, organizer, slug, fragment):
     create_tournament(name="Первый", slug="taken-cup", organizer=organizer)
-    response = api.post("/api/tournaments/", {"name": "Второй", "slug": slug}, format="json")
+    response = api.post("/api/v1/tournaments/", {"name": "Второй", "slug": slug}, format="json")
     assert response.status_code == 400
     assert list(response.data) == ["slug"]
     assert fragment in str(response.data["slug"][0])
@@ -99,20 +99,20 @@ def singles(organizer) -> Tournament:
 
 
 def test_a_singles_player_is_registered_with_his_side(api, singles):
-    response = api.post("/api/players/", {"tournament": singles.pk, "name": "Иван Петров"},
+    response = api.post("/api/v1/players/", {"tournament": singles.pk, "name": "Иван Петров"},
                         format="json")
     assert response.status_code == 201, response.data
     side = Pair.objects.get(pk=response.data["side"])
     assert (side.player1_id, side.player2_id) == (response.data["id"], None)
     assert "register_side" not in response.data
-    listed = api.get("/api/players/", {"tournament": singles.pk}).data
+    listed = api.get("/api/v1/players/", {"tournament": singles.pk}).data
     rows = listed["results"] if isinstance(listed, dict) else listed
     assert [row["side"] for row in rows] == [side.pk]
-    assert api.get(f"/api/players/{response.data['id']}/").data["side"] == side.pk
+    assert api.get(f"/api/v1/players/{response.data['id']}/").data["side"] == side.pk
 
 
 def test_a_singles_player_alone_when_asked(api, singles):
-    response = api.post("/api/players/", {"tournament": singles.pk, "name": "Запасной",
+    response = api.post("/api/v1/players/", {"tournament": singles.pk, "name": "Запасной",
                                           "register_side": False}, format="json")
     assert response.status_code == 201, response.data
     assert response.data["side"] is None
@@ -126,18 +126,18 @@ def test_a_failing_side_leaves_no_player(api, singles, monkeypatch):
         raise services.ServiceError("player1", "broken")
 
     monkeypatch.setattr(services, "register_pair", broken)
-    response = api.post("/api/players/", {"tournament": singles.pk, "name": "Никто"},
+    response = api.post("/api/v1/players/", {"tournament": singles.pk, "name": "Никто"},
                         format="json")
     assert response.status_code == 400
     assert not Player.objects.filter(tournament=singles).exists()
 
 
 def test_pairs_tournaments_register_the_player_alone(api, tournament):
-    response = api.post("/api/players/", {"tournament": tournament.pk, "name": "Новичок"},
+    response = api.post("/api/v1/players/", {"tournament": tournament.pk, "name": "Новичок"},
                         format="json")
     assert response.status_code == 201, response.data
     assert response.data["side"] is None
-    refused = api.post("/api/players/", {"tournament": tournament.pk, "name": "Ещё один",
+    refused = api.post("/api/v1/players/", {"tournament": tournament.pk, "name": "Ещё один",
                                          "register_side": True}, format="json")
     assert refused.status_code == 400
     assert list(refused.data) == ["register_side"]
@@ -146,11 +146,11 @@ def test_pairs_tournaments_register_the_player_alone(api, tournament):
 
 def test_a_second_player_of_a_singles_side_is_refused(api, singles):
     one, two = (
-        api.post("/api/players/", {"tournament": singles.pk, "name": name,
+        api.post("/api/v1/players/", {"tournament": singles.pk, "name": name,
                                    "register_side": False}, format="json").data["id"]
         for name in ("Первый", "Второй")
     )
-    response = api.post("/api/pairs/", {"tournament": singles.pk, "player1": one,
+    response = api.post("/api/v1/pairs/", {"tournament": singles.pk, "player1": one,
                                         "player2": two}, format="json")
     assert response.status_code == 400
     assert list(response.data) == ["player2"]
@@ -164,7 +164,7 @@ def test_the_schema_documents_the_side():
     schema = SchemaGenerator().get_schema(request=None, public=True)
     player = schema["components"]["schemas"]["Player"]["properties"]
     assert {"side", "register_side"} <= set(player)
-    assert "one transaction" in schema["paths"]["/api/players/"]["post"]["description"]
+    assert "one transaction" in schema["paths"]["/api/v1/players/"]["post"]["description"]
 
 
 # 3. The regulations of the tournament's own game
@@ -172,22 +172,22 @@ def test_the_schema_documents_the_side():
 
 def test_regulations_show_only_the_games_settings(api, organizer, singles):
     sport = create_tournament(name="Спорт", slug="sport-regs", organizer=organizer)
-    shown = api.get(f"/api/tournaments/{sport.pk}/regulations/").data
+    shown = api.get(f"/api/v1/tournaments/{sport.pk}/regulations/").data
     assert not set(GAME_SETTINGS) & set(shown)
     assert {"target", "party_minutes", "no_show_minutes"} <= set(shown)
-    udl = api.get(f"/api/tournaments/{singles.pk}/regulations/").data
+    udl = api.get(f"/api/v1/tournaments/{singles.pk}/regulations/").data
     assert set(GAME_SETTINGS) & set(udl) == set(singles.engine.settings)
 
 
 def test_a_setting_of_another_game_is_refused(api, singles):
-    before = api.get(f"/api/tournaments/{singles.pk}/regulations/").data
-    response = api.patch(f"/api/tournaments/{singles.pk}/regulations/",
+    before = api.get(f"/api/v1/tournaments/{singles.pk}/regulations/").data
+    response = api.patch(f"/api/v1/tournaments/{singles.pk}/regulations/",
                          {"target": 200, "goat_at": 120, "games_to_win": 2}, format="json")
     assert response.status_code == 400
     assert list(response.data) == ["goat_at"]
     assert str(response.data["goat_at"][0]) == "Not a setting of UDL singles (All Fives)."
-    assert api.get(f"/api/tournaments/{singles.pk}/regulations/").data == before
-    ok = api.patch(f"/api/tournaments/{singles.pk}/regulations/", {"games_to_win": 2},
+    assert api.get(f"/api/v1/tournaments/{singles.pk}/regulations/").data == before
+    ok = api.patch(f"/api/v1/tournaments/{singles.pk}/regulations/", {"games_to_win": 2},
                    format="json")
     assert ok.status_code == 200, ok.data
     assert ok.data["games_to_win"] == 2
@@ -218,7 +218,7 @@ def test_the_schema_documents_every_games_settings_as_optional():
 def test_a_scheduled_start_in_the_past_raises_no_shows(api, make_party):
     party = make_party()
     start = (timezone.now() - timedelta(minutes=10)).replace(microsecond=0)
-    response = api.patch(f"/api/rounds/{party.round_id}/",
+    response = api.patch(f"/api/v1/rounds/{party.round_id}/",
                          {"scheduled_start": start.isoformat()}, format="json")
     assert response.status_code == 200, response.data
     assert Round.objects.get(pk=party.round_id).scheduled_start == start
@@ -231,7 +231,7 @@ def test_a_scheduled_start_in_the_past_raises_no_shows(api, make_party):
 def test_a_scheduled_start_ahead_raises_nothing_yet(api, make_party):
     party = make_party()
     start = timezone.now() + timedelta(minutes=30)
-    response = api.patch(f"/api/rounds/{party.round_id}/",
+    response = api.patch(f"/api/v1/rounds/{party.round_id}/",
                          {"scheduled_start": start.isoformat()}, format="json")
     assert response.status_code == 200, response.data
     assert tasks.sweep_no_shows() == []
@@ -240,7 +240,7 @@ def test_a_scheduled_start_ahead_raises_nothing_yet(api, make_party):
 @pytest.mark.parametrize("value", ["2026-05-01T10:00:00", "tomorrow"])
 def test_a_scheduled_start_needs_a_time_zone(api, make_party, value):
     party = make_party()
-    response = api.patch(f"/api/rounds/{party.round_id}/", {"scheduled_start": value},
+    response = api.patch(f"/api/v1/rounds/{party.round_id}/", {"scheduled_start": value},
                          format="json")
     assert response.status_code == 400
     assert list(response.data) == ["scheduled_start"]
@@ -248,7 +248,7 @@ def test_a_scheduled_start_needs_a_time_zone(api, make_party, value):
 
 
 def test_a_started_round_keeps_its_scheduled_start(api, party):
-    response = api.patch(f"/api/rounds/{party.round_id}/",
+    response = api.patch(f"/api/v1/rounds/{party.round_id}/",
                          {"scheduled_start": "2026-05-01T10:00:00+03:00"}, format="json")
     assert response.status_code == 400
     assert list(response.data) == ["scheduled_start"]
@@ -260,10 +260,10 @@ def test_only_organizers_schedule_a_round(make_party, referee_user):
     party = make_party()
     client = APIClient()
     client.force_authenticate(referee_user)
-    response = client.patch(f"/api/rounds/{party.round_id}/",
+    response = client.patch(f"/api/v1/rounds/{party.round_id}/",
                             {"scheduled_start": "2026-05-01T10:00:00+03:00"}, format="json")
     assert response.status_code == 403
-    assert client.put(f"/api/rounds/{party.round_id}/", {}, format="json").status_code in (
+    assert client.put(f"/api/v1/rounds/{party.round_id}/", {}, format="json").status_code in (
         403, 405
     )
 
@@ -272,6 +272,6 @@ def test_the_schema_documents_the_scheduled_start():
     from drf_spectacular.generators import SchemaGenerator
 
     schema = SchemaGenerator().get_schema(request=None, public=True)
-    operation = schema["paths"]["/api/rounds/{id}/"]["patch"]
+    operation = schema["paths"]["/api/v1/rounds/{id}/"]["patch"]
     assert {"400", "403", "404"} <= set(operation["responses"])
     assert "RoundSchedule" in str(operation["requestBody"])

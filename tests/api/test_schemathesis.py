@@ -65,24 +65,24 @@ def _record_ids(field: Any) -> dict[str, list[Any]]:
     parties = list(Party.objects.values_list("pk", flat=True))
     tournaments = list(Tournament.objects.values_list("pk", flat=True))
     return {
-        "/api/tournaments/": tournaments,
-        "/api/referee/tournaments/": tournaments,
-        "/api/players/": list(Player.objects.values_list("pk", flat=True)),
-        "/api/pairs/": list(Pair.objects.values_list("pk", flat=True)),
-        "/api/tables/": list(Table.objects.values_list("pk", flat=True)),
-        "/api/rounds/": list(Round.objects.values_list("pk", flat=True)),
-        "/api/parties/": parties,
-        "/api/party-protocols/": parties,
-        "/api/referee/parties/": parties,
-        "/api/referee/deals/": list(Deal.objects.values_list("pk", flat=True)),
-        "/api/referee/penalties/": list(Penalty.objects.values_list("pk", flat=True)),
-        "/api/referee/roles/": list(TournamentRole.objects.values_list("pk", flat=True)),
-        "/api/print-jobs/": list(PrintJob.objects.values_list("pk", flat=True)),
-        "/api/protocols/": [str(v) for v in Protocol.objects.values_list("public_id", flat=True)],
+        "/api/v1/tournaments/": tournaments,
+        "/api/v1/referee/tournaments/": tournaments,
+        "/api/v1/players/": list(Player.objects.values_list("pk", flat=True)),
+        "/api/v1/pairs/": list(Pair.objects.values_list("pk", flat=True)),
+        "/api/v1/tables/": list(Table.objects.values_list("pk", flat=True)),
+        "/api/v1/rounds/": list(Round.objects.values_list("pk", flat=True)),
+        "/api/v1/parties/": parties,
+        "/api/v1/party-protocols/": parties,
+        "/api/v1/parties/": parties,
+        "/api/v1/deals/": list(Deal.objects.values_list("pk", flat=True)),
+        "/api/v1/penalties/": list(Penalty.objects.values_list("pk", flat=True)),
+        "/api/v1/referee/roles/": list(TournamentRole.objects.values_list("pk", flat=True)),
+        "/api/v1/print-jobs/": list(PrintJob.objects.values_list("pk", flat=True)),
+        "/api/v1/protocols/": [str(v) for v in Protocol.objects.values_list("public_id", flat=True)],
     }
 
 
-schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+schema = schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", application)
 
 
 @schema.hook

@@ -19,10 +19,10 @@ def api(user=None) -> APIClient:
 
 
 def test_sign_off_through_the_api(finished_party, player_users, referee_user):
-    url = f"/api/party-protocols/{finished_party.pk}/"
+    url = f"/api/v1/party-protocols/{finished_party.pk}/"
     state = api().get(url).json()
     assert state["current"]["status"] == "awaiting" and not state["locked"]
-    assert state["pdf_url"].endswith(f"/api/party-protocols/{finished_party.pk}/pdf/")
+    assert state["pdf_url"].endswith(f"/api/v1/party-protocols/{finished_party.pk}/pdf/")
     players = [player for _seat, player in party_players(finished_party)]
     other = api(player_users[0]).post(f"{url}sign/", {"player": players[1].pk})
     assert other.status_code == 403
@@ -52,7 +52,7 @@ def test_sign_off_through_the_api(finished_party, player_users, referee_user):
 
 
 def test_refusal_through_the_api(finished_party, referee_user, player_users):
-    url = f"/api/party-protocols/{finished_party.pk}/refuse/"
+    url = f"/api/v1/party-protocols/{finished_party.pk}/refuse/"
     b1 = party_players(finished_party)[2][1]
     assert api(player_users[0]).post(url, {"player": b1.pk, "reason": "x"}).status_code == 403
     response = api(referee_user).post(url, {"player": b1.pk, "reason": "Не согласен"})
@@ -60,9 +60,9 @@ def test_refusal_through_the_api(finished_party, referee_user, player_users):
 
 
 def test_versions_list_and_draft_download(finished_party):
-    listed = api().get("/api/protocols/", {"party": finished_party.pk}).json()["results"]
+    listed = api().get("/api/v1/protocols/", {"party": finished_party.pk}).json()["results"]
     assert [(v["version"], v["status"]) for v in listed] == [(1, "awaiting")]
-    draft = api().get(f"/api/protocols/{listed[0]['public_id']}/pdf/")
+    draft = api().get(f"/api/v1/protocols/{listed[0]['public_id']}/pdf/")
     assert draft.status_code == 200 and "draft" in draft["Content-Disposition"]
 
 
@@ -71,26 +71,26 @@ def test_hidden_tournament_protocols_are_not_shown(finished_party, make_user):
     tournament.public = False
     tournament.save()
     outsider = api(make_user("outsider"))
-    assert outsider.get(f"/api/party-protocols/{finished_party.pk}/").status_code == 404
-    assert outsider.get("/api/protocols/").json()["results"] == []
+    assert outsider.get(f"/api/v1/party-protocols/{finished_party.pk}/").status_code == 404
+    assert outsider.get("/api/v1/protocols/").json()["results"] == []
 
 
 def test_print_job_start_reuse_and_poll(finished_party, referee_user, make_user,
                                         django_capture_on_commit_callbacks):
     client = api(referee_user)
     with django_capture_on_commit_callbacks(execute=True):
-        started = client.post("/api/print-jobs/", {"round": finished_party.round_id,
+        started = client.post("/api/v1/print-jobs/", {"round": finished_party.round_id,
                                                    "kind": "blank"})
     assert started.status_code == 202, started.content
     job = started.json()
-    polled = client.get(f"/api/print-jobs/{job['id']}/").json()
+    polled = client.get(f"/api/v1/print-jobs/{job['id']}/").json()
     assert polled["status"] == "done" and polled["percent"] == 100 and polled["pdf_url"]
-    again = client.post("/api/print-jobs/", {"round": finished_party.round_id, "kind": "blank"})
+    again = client.post("/api/v1/print-jobs/", {"round": finished_party.round_id, "kind": "blank"})
     assert again.json()["id"] == job["id"]
     pdf = client.get(polled["pdf_url"])
     assert pdf.status_code == 200 and pdf.content[:5] == b"%PDF-"
-    assert api(make_user("nobody")).get(f"/api/print-jobs/{job['id']}/").status_code == 404
-    refused = api(make_user("player")).post("/api/print-jobs/",
+    assert api(make_user("nobody")).get(f"/api/v1/print-jobs/{job['id']}/").status_code == 404
+    refused = api(make_user("player")).post("/api/v1/print-jobs/",
                                             {"round": finished_party.round_id, "kind": "blank"})
     assert refused.status_code == 403
     assert PrintJob.objects.count() == 1
@@ -99,14 +99,14 @@ def test_print_job_start_reuse_and_poll(finished_party, referee_user, make_user,
 def test_signing_pin_through_the_api(finished_party, player_users):
     a1 = party_players(finished_party)[0][1]
     client = api(player_users[0])
-    assert client.post("/api/signing-pins/", {"player": a1.pk, "pin": "2580"}).status_code == 204
-    bad = client.post("/api/signing-pins/", {"player": a1.pk, "pin": "25"})
+    assert client.post("/api/v1/signing-pins/", {"player": a1.pk, "pin": "2580"}).status_code == 204
+    bad = client.post("/api/v1/signing-pins/", {"player": a1.pk, "pin": "25"})
     assert bad.status_code == 400 and "pin" in bad.json()
 
 
 def test_schema_lists_the_protocol_endpoints(client, protocol_env):
-    schema = client.get("/api/schema/").content.decode()
-    for path in ("/api/party-protocols/{id}/sign/", "/api/party-protocols/{id}/countersign/",
-                 "/api/protocols/{public_id}/pdf/", "/api/print-jobs/{id}/",
-                 "/api/print-jobs/{id}/pdf/", "/api/signing-pins/"):
+    schema = client.get("/api/v1/schema/").content.decode()
+    for path in ("/api/v1/party-protocols/{id}/sign/", "/api/v1/party-protocols/{id}/countersign/",
+                 "/api/v1/protocols/{public_id}/pdf/", "/api/v1/print-jobs/{id}/",
+                 "/api/v1/print-jobs/{id}/pdf/", "/api/v1/signing-pins/"):
         assert path in schema

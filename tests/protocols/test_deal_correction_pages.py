@@ -137,13 +137,13 @@ def test_the_api_refuses_a_locked_partys_correction_with_the_pages_403(
     api = APIClient()
     api.force_authenticate(referee_user)
     body = {**FISH_B_48, "pips": {"a1": 20, "a2": 15, "b1": 5, "b2": 8}, "reason": "опечатка"}
-    assert api.post(f"/api/referee/deals/{deal.pk}/correct/", body,
+    assert api.post(f"/api/v1/deals/{deal.pk}/correct/", body,
                     format="json").status_code == 403
-    assert api.post(f"/api/referee/deals/{deal.pk}/annul/", {"reason": "ошибка"},
+    assert api.post(f"/api/v1/deals/{deal.pk}/annul/", {"reason": "ошибка"},
                     format="json").status_code == 403
     assert snapshot(locked) == before
     api.force_authenticate(chief_user)
-    response = api.post(f"/api/referee/deals/{deal.pk}/correct/",
+    response = api.post(f"/api/v1/deals/{deal.pk}/correct/",
                         {**body, "version": locked.version}, format="json")
     assert response.status_code == 200, response.content
     deal.refresh_from_db()

@@ -16,11 +16,11 @@ pytestmark = pytest.mark.django_db
 
 
 def url(party, name=""):
-    return f"/api/referee/parties/{party.pk}/" + (f"{name}/" if name else "")
+    return f"/api/v1/parties/{party.pk}/" + (f"{name}/" if name else "")
 
 
 def deal_body(**extra):
-    return {"outcome": "domino", "winner": "a", "points": {"a": 10, "b": 0}, **extra}
+    return {"outcome": "domino", "side": "a", "points": {"a": 10, "b": 0}, **extra}
 
 
 def test_record_deal_answers_with_party_and_record(api, party):
@@ -35,7 +35,7 @@ def test_record_deal_answers_with_party_and_record(api, party):
 
 def test_deal_from_tiles_computes_the_pips(api, party):
     tiles = {"a2": ["3-5"], "b1": ["6-6", "0-1"], "b2": ["2-2"]}
-    response = api.post(url(party, "deal"), {"outcome": "domino", "went_out": "a1",
+    response = api.post(url(party, "deal"), {"outcome": "domino", "seat": "a1",
                                               "tiles": tiles}, format="json")
     assert response.status_code == 201, response.json()
     deal = Deal.objects.get(party=party)
@@ -236,19 +236,19 @@ def test_every_ruling_through_the_api(api, party, name, body, kind):
 
 def test_no_show_through_the_api(api, party):
     Party.objects.filter(pk=party.pk).update(started_at=timezone.now() - timedelta(minutes=6))
-    response = api.post(url(party, "no-show"), {"absent_side": "a"}, format="json")
+    response = api.post(url(party, "no-show"), {"side": "a"}, format="json")
     assert response.status_code == 201
     assert response.json()["party"]["winner"] == "b"
 
 
 def test_correct_and_annul_a_deal(api, party):
     deal_id = api.post(url(party, "deal"), deal_body(), format="json").json()["record"]["id"]
-    response = api.post(f"/api/referee/deals/{deal_id}/correct/",
+    response = api.post(f"/api/v1/deals/{deal_id}/correct/",
                         {**deal_body(points={"a": 12, "b": 0}), "reason": "miscounted"},
                         format="json")
     assert response.status_code == 200, response.json()
     assert response.json()["party"]["totals"]["points"]["a"] == 12
-    response = api.post(f"/api/referee/deals/{deal_id}/annul/", {"reason": "replayed"},
+    response = api.post(f"/api/v1/deals/{deal_id}/annul/", {"reason": "replayed"},
                         format="json")
     assert response.json()["party"]["totals"]["points"]["a"] == 0
     event = party.events.get(kind="deal_corrected")
@@ -258,7 +258,7 @@ def test_correct_and_annul_a_deal(api, party):
 def test_cancel_a_penalty(api, party):
     penalty_id = api.post(url(party, "fine"), {"side": "a", "category": "signs"},
                           format="json").json()["record"]["id"]
-    response = api.post(f"/api/referee/penalties/{penalty_id}/cancel/", {"reason": "mistake"},
+    response = api.post(f"/api/v1/penalties/{penalty_id}/cancel/", {"reason": "mistake"},
                         format="json")
     assert response.status_code == 200
     assert response.json()["party"]["totals"]["points"] == {"a": 0, "b": 0}
@@ -269,9 +269,9 @@ def test_a_referee_corrects_only_his_own_records_the_chief_anyones(
 ):
     deal_id = api.post(url(party, "deal"), deal_body(), format="json").json()["record"]["id"]
     body = {"reason": "wrong"}
-    assert api_as(second_referee).post(f"/api/referee/deals/{deal_id}/annul/", body,
+    assert api_as(second_referee).post(f"/api/v1/deals/{deal_id}/annul/", body,
                                        format="json").status_code == 403
-    assert api_as(chief_user).post(f"/api/referee/deals/{deal_id}/annul/", body,
+    assert api_as(chief_user).post(f"/api/v1/deals/{deal_id}/annul/", body,
                                    format="json").status_code == 200
 
 
@@ -301,7 +301,7 @@ def test_tiles_preview(api, party):
                         {"tiles": {"a1": ["0-1"], "b1": ["6-6"]}, "outcome": "fish"},
                         format="json")
     body = response.json()
-    assert body["by_side"] == {"a": 1, "b": 12} and body["winner"] == "a"
+    assert body["pips_by_side"] == {"a": 1, "b": 12} and body["side"] == "a"
     assert body["points"] == {"a": 13, "b": 0}
 
 
@@ -310,7 +310,7 @@ def test_overview_lists_the_round_with_alerts(api, party, make_party, tournament
                          pair_a=tournament.pairs.order_by("id")[2],
                          pair_b=tournament.pairs.order_by("id")[3])
     Party.objects.filter(pk=party.pk).update(started_at=timezone.now() - timedelta(minutes=45))
-    body = api.get(f"/api/referee/tournaments/{tournament.pk}/overview/").json()
+    body = api.get(f"/api/v1/referee/tournaments/{tournament.pk}/overview/").json()
     assert body["round"] == party.round.number
     rows = {row["id"]: row for row in body["parties"]}
     assert [a["code"] for a in rows[party.pk]["alerts"]] == ["time_expired"]
@@ -323,7 +323,7 @@ def test_overview_of_a_table_referee_shows_his_tables(api_as, party, make_party,
     other = make_party(table_number=2, round_number=party.round.number,
                        pair_a=tournament.pairs.order_by("id")[2],
                        pair_b=tournament.pairs.order_by("id")[3])
-    body = api_as(table_referee).get(f"/api/referee/tournaments/{tournament.pk}/overview/").json()
+    body = api_as(table_referee).get(f"/api/v1/referee/tournaments/{tournament.pk}/overview/").json()
     assert [row["id"] for row in body["parties"]] == [other.pk]
 
 
@@ -331,21 +331,21 @@ def test_organizer_assigns_referees_to_tables(api_as, organizer, tournament, mak
     make_user("newref")
     client = api_as(organizer)
     table = tournament.tables.get(number=3)
-    response = client.post(f"/api/referee/tournaments/{tournament.pk}/referees/",
+    response = client.post(f"/api/v1/referee/tournaments/{tournament.pk}/referees/",
                            {"username": "newref", "role": "referee", "tables": [table.pk]},
                            format="json")
     assert response.status_code == 201, response.json()
     role = TournamentRole.objects.get(user__username="newref")
     assert list(role.tables.all()) == [table]
-    listed = client.get(f"/api/referee/tournaments/{tournament.pk}/referees/").json()
+    listed = client.get(f"/api/v1/referee/tournaments/{tournament.pk}/referees/").json()
     assert [r["username"] for r in listed] == ["newref"]
-    assert client.delete(f"/api/referee/roles/{role.pk}/").status_code == 204
+    assert client.delete(f"/api/v1/referee/roles/{role.pk}/").status_code == 204
     assert not TournamentRole.objects.filter(user__username="newref").exists()
 
 
 def test_organizer_switches_to_the_udl_preset(api_as, organizer, tournament, party):
     client = api_as(organizer)
-    endpoint = f"/api/referee/tournaments/{tournament.pk}/referee-settings/"
+    endpoint = f"/api/v1/referee/tournaments/{tournament.pk}/referee-settings/"
     assert client.get(endpoint).json() == {"penalty_preset": "sport", "slow_play_points": 20}
     assert client.put(endpoint, {"penalty_preset": "udl", "slow_play_points": 20},
                       format="json").status_code == 200
@@ -356,12 +356,12 @@ def test_organizer_switches_to_the_udl_preset(api_as, organizer, tournament, par
 
 
 def test_schema_documents_the_referee_api(client):
-    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     paths = schema["paths"]
     for name in ("deal", "warning", "fine", "out-of-turn", "false-pass", "touched-tile",
                  "no-show", "disqualify", "start", "pause", "resume", "check-in",
                  "move-advice"):
-        assert f"/api/referee/parties/{{id}}/{name}/" in paths
-    assert "/api/referee/tournaments/{id}/overview/" in paths
-    deal = paths["/api/referee/parties/{id}/deal/"]["post"]
+        assert f"/api/v1/parties/{{id}}/{name}/" in paths
+    assert "/api/v1/referee/tournaments/{id}/overview/" in paths
+    deal = paths["/api/v1/parties/{id}/deal/"]["post"]
     assert any(p["name"] == "Idempotency-Key" for p in deal["parameters"])

@@ -67,7 +67,7 @@ def post_change(client, party_id, index, n, version):
         kind = "fine"
     if version is not None:
         body["version"] = version
-    response = client.post(f"/api/referee/parties/{party_id}/{kind}/",
+    response = client.post(f"/api/v1/parties/{party_id}/{kind}/",
                            {**body, "client_id": client_id}, format="json")
     return kind, client_id, points, response.status_code
 
@@ -143,7 +143,7 @@ def test_twenty_devices_retrying_the_same_key_make_one_deal_each(busy_party, ref
         for key in keys:
             barrier.wait(timeout=60)
             response = client.post(
-                f"/api/referee/parties/{party.pk}/deal/",
+                f"/api/v1/parties/{party.pk}/deal/",
                 {"outcome": "fish", "winner": "a", "points": {"a": 3, "b": 0}},
                 format="json", HTTP_IDEMPOTENCY_KEY=key,
             )

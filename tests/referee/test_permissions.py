@@ -69,23 +69,23 @@ def snapshot(party):
 
 def api_requests(party, records, tournament):
     deal, fine = records["deal"], records["fine"]
-    requests = [("get", f"/api/referee/parties/{party.pk}/", None),
-                ("get", f"/api/referee/parties/{party.pk}/events/", None),
-                ("get", f"/api/referee/tournaments/{tournament.pk}/overview/", None),
-                ("get", f"/api/referee/tournaments/{tournament.pk}/referees/", None),
-                ("post", f"/api/referee/tournaments/{tournament.pk}/referees/",
+    requests = [("get", f"/api/v1/parties/{party.pk}/", None),
+                ("get", f"/api/v1/parties/{party.pk}/events/", None),
+                ("get", f"/api/v1/referee/tournaments/{tournament.pk}/overview/", None),
+                ("get", f"/api/v1/referee/tournaments/{tournament.pk}/referees/", None),
+                ("post", f"/api/v1/referee/tournaments/{tournament.pk}/referees/",
                  {"username": "player", "role": "chief"}),
-                ("get", f"/api/referee/tournaments/{tournament.pk}/referee-settings/", None),
-                ("put", f"/api/referee/tournaments/{tournament.pk}/referee-settings/",
+                ("get", f"/api/v1/referee/tournaments/{tournament.pk}/referee-settings/", None),
+                ("put", f"/api/v1/referee/tournaments/{tournament.pk}/referee-settings/",
                  {"penalty_preset": "udl", "slow_play_points": 20}),
-                ("post", f"/api/referee/deals/{deal.pk}/correct/",
+                ("post", f"/api/v1/deals/{deal.pk}/correct/",
                  {"outcome": "fish", "winner": "b", "points": {"a": 0, "b": 5}, "reason": "x"}),
-                ("post", f"/api/referee/deals/{deal.pk}/annul/", {"reason": "x"}),
-                ("post", f"/api/referee/penalties/{fine.pk}/cancel/", {"reason": "x"})]
-    requests += [("post", f"/api/referee/parties/{party.pk}/{name}/", body)
+                ("post", f"/api/v1/deals/{deal.pk}/annul/", {"reason": "x"}),
+                ("post", f"/api/v1/penalties/{fine.pk}/cancel/", {"reason": "x"})]
+    requests += [("post", f"/api/v1/parties/{party.pk}/{name}/", body)
                  for name, body in PARTY_POSTS.items()]
     role = TournamentRole.objects.get(tournament=tournament, role="referee", user__username="ref")
-    requests.append(("delete", f"/api/referee/roles/{role.pk}/", None))
+    requests.append(("delete", f"/api/v1/referee/roles/{role.pk}/", None))
     return requests
 
 
@@ -149,7 +149,7 @@ def test_outsiders_are_refused_every_page(party, records, tournament, outsider):
 def test_refusal_leaks_nothing_of_the_party(party, records, tournament, player_user):
     client = APIClient()
     client.force_authenticate(player_user)
-    response = client.get(f"/api/referee/parties/{party.pk}/")
+    response = client.get(f"/api/v1/parties/{party.pk}/")
     assert "Иван" not in response.content.decode()
 
 
@@ -158,8 +158,8 @@ def test_hidden_tournament_is_404_for_outsiders(party, records, tournament, make
     tournament.save()
     client = APIClient()
     client.force_authenticate(make_user())
-    assert client.get(f"/api/referee/parties/{party.pk}/").status_code == 404
-    assert client.post(f"/api/referee/parties/{party.pk}/warning/",
+    assert client.get(f"/api/v1/parties/{party.pk}/").status_code == 404
+    assert client.post(f"/api/v1/parties/{party.pk}/warning/",
                        {"side": "a", "category": "talking"}, format="json").status_code == 404
 
 
@@ -169,6 +169,6 @@ def test_referee_chief_and_organizer_may_act(party, referee_user, chief_user, or
                           (table_referee, False)):
         client = APIClient()
         client.force_authenticate(user)
-        response = client.post(f"/api/referee/parties/{party.pk}/warning/",
+        response = client.post(f"/api/v1/parties/{party.pk}/warning/",
                                {"side": "a", "category": "other"}, format="json")
         assert (response.status_code == 201) is allowed, (user, response.status_code)

@@ -104,7 +104,7 @@ class Desk:
         )
 
     def url(self, name=""):
-        return f"/api/referee/parties/{self.party_id}/" + (f"{name}/" if name else "")
+        return f"/api/v1/parties/{self.party_id}/" + (f"{name}/" if name else "")
 
     def post(self, name, body):
         return self.api.post(self.url(name), body, format="json")
@@ -283,7 +283,7 @@ def test_udl_violation_refused_outside_udl_and_for_unknown_players(desk):
 
 def test_all_fives_plays_must_be_multiples_of_five(desk):
     fives = desk("allfives")
-    response = fives.post("deal", {"outcome": "domino", "went_out": "a1", "pips": {"b1": 10},
+    response = fives.post("deal", {"outcome": "domino", "seat": "a1", "pips": {"b1": 10},
                                    "plays": [["a1", 10], ["b1", 12]]})
     assert response.status_code == 400
     assert list(response.json()) == ["plays"] and "12" in response.json()["plays"][0]
@@ -291,7 +291,7 @@ def test_all_fives_plays_must_be_multiples_of_five(desk):
     assert response.status_code == 400 and "plays" in response.json()
     assert not Deal.objects.exists()
 
-    response = fives.post("deal", {"outcome": "domino", "went_out": "a1", "pips": {"b1": 12},
+    response = fives.post("deal", {"outcome": "domino", "seat": "a1", "pips": {"b1": 12},
                                    "plays": [["a1", 10], ["b1", 15]]})
     assert response.status_code == 201, response.json()
     assert fives.state()["totals"]["points"] == {"a": 20, "b": 15}
@@ -300,7 +300,7 @@ def test_all_fives_plays_must_be_multiples_of_five(desk):
 def test_all_fives_deal_correction_changes_the_plays(desk):
     fives = desk("allfives")
     deal = fives.deal(outcome="stopped", plays=[["a1", 10]])
-    response = fives.api.post(f"/api/referee/deals/{deal.pk}/correct/",
+    response = fives.api.post(f"/api/v1/deals/{deal.pk}/correct/",
                               {"outcome": "stopped", "plays": [["b1", 25]], "reason": "Ошибка"},
                               format="json")
     assert response.status_code == 200, response.json()
@@ -313,13 +313,13 @@ def test_all_fives_deal_correction_changes_the_plays(desk):
 
 def test_kozel_quick_entry_per_player_books_accounts_and_memorized_points(desk):
     kozel = desk("kozel")
-    response = kozel.post("deal", {"outcome": "domino", "went_out": "b1",
+    response = kozel.post("deal", {"outcome": "domino", "seat": "b1",
                                    "points": {"a1": 5, "a2": 13, "b2": 20}})
     assert response.status_code == 201, response.json()
     deal = Deal.objects.get(party_id=kozel.party_id)
     assert deal.scores == {"a1": 5, "b1": 0, "a2": 13, "b2": 20}
     state = kozel.state()
-    assert state["totals"]["by_side"] == {"a1": 0, "b1": 0, "a2": 13, "b2": 20}
+    assert state["totals"]["points"] == {"a1": 0, "b1": 0, "a2": 13, "b2": 20}
     assert state["kozel"]["memorized"] == {"a1": 5, "b1": 0, "a2": 0, "b2": 0}
     assert state["kozel"]["open"] == {"a1": False, "b1": False, "a2": True, "b2": True}
     rows = {row["key"]: row for row in state["sides"]}
@@ -328,7 +328,7 @@ def test_kozel_quick_entry_per_player_books_accounts_and_memorized_points(desk):
 
 def test_kozel_quick_entry_needs_every_player_but_the_one_who_went_out(desk):
     kozel = desk("kozel")
-    response = kozel.post("deal", {"outcome": "domino", "went_out": "b1",
+    response = kozel.post("deal", {"outcome": "domino", "seat": "b1",
                                    "points": {"a1": 5, "a2": 13}})
     assert response.status_code == 400 and "points" in response.json()
     assert not Deal.objects.exists()
@@ -339,12 +339,12 @@ def test_kozel_fine_lands_on_one_players_account_and_warnings_count_per_player(d
     response = kozel.post("fine", {"side": "a", "seat": "a2", "category": "signs"})
     assert response.status_code == 201, response.json()
     assert Penalty.objects.get().side == "a2"
-    assert kozel.state()["totals"]["by_side"] == {"a1": 0, "b1": 0, "a2": 25, "b2": 0}
+    assert kozel.state()["totals"]["points"] == {"a1": 0, "b1": 0, "a2": 25, "b2": 0}
 
     kinds = [kozel.post("warning", {"side": side, "seat": seat, "category": "talking"})
              .json()["record"]["kind"] for side, seat in (("a", "a1"), ("a", "a2"), ("a", "a1"))]
     assert kinds == ["warning", "warning", "fine"]  # the second warning of a1 is his fine
-    assert kozel.state()["totals"]["by_side"]["a1"] == 25
+    assert kozel.state()["totals"]["points"]["a1"] == 25
 
     response = kozel.post("fine", {"side": "b", "category": "signs"})
     assert response.status_code == 400 and "seat" in response.json()
@@ -359,7 +359,7 @@ def test_kozel_goat_ends_the_party_with_the_loser_and_the_ratings(desk):
     state = kozel.state()
     assert state["loser"] == "b1" and state["kozel"]["goat"] == "b1"
     # Accounts: b1 110, a2 30 (25 + 5), b2 memorized 12 → 0 on the account, a1 0.
-    assert state["totals"]["by_side"] == {"a1": 0, "b1": 110, "a2": 30, "b2": 0}
+    assert state["totals"]["points"] == {"a1": 0, "b1": 110, "a2": 30, "b2": 0}
     assert state["kozel"]["memorized"]["b2"] == 12
     # Ratings: (100 − points) / 10, rounded half up.
     assert state["kozel"]["ratings"] == {"a1": 10, "b1": -1, "a2": 7, "b2": 10}
@@ -367,12 +367,12 @@ def test_kozel_goat_ends_the_party_with_the_loser_and_the_ratings(desk):
 
 def test_kozel_two_players_no_show_makes_the_absent_one_the_goat(desk):
     kozel = desk("kozel", players=2, no_show_minutes=0)
-    response = kozel.post("no-show", {"absent_side": "a"})
+    response = kozel.post("no-show", {"side": "a"})
     assert response.status_code == 201, response.json()
     party = kozel.party
     assert (party.winner, party.loser, party.end_reason) == ("b1", "a1", "forfeit")
     state = kozel.state()
-    assert state["totals"]["by_side"] == {"a1": 101, "b1": 0}
+    assert state["totals"]["points"] == {"a1": 101, "b1": 0}
     assert state["kozel"]["ratings"] == {"a1": 0, "b1": 10}
 
 
@@ -386,7 +386,7 @@ def test_kozel_disqualified_player_loses_and_the_others_keep_their_points(desk):
     assert (party.winner, party.loser, party.end_reason) == ("", "b2", "disqualification")
     assert Penalty.objects.get(kind="disqualification").side == "b2"
     state = kozel.state()
-    assert state["totals"]["by_side"] == {"a1": 0, "b1": 20, "a2": 30, "b2": 40}
+    assert state["totals"]["points"] == {"a1": 0, "b1": 20, "a2": 30, "b2": 40}
     # b2 stopped the game: he gets nothing, the others (40 − theirs) / 10, at least 1.
     assert state["kozel"]["ratings"] == {"a1": 4, "b1": 2, "a2": 1, "b2": 0}
 
@@ -402,17 +402,17 @@ def test_kozel_drawn_fish_for_one_carries_its_sum_to_the_next_highest_scorer(cli
     kozel.deal(outcome="fish", points={"a1": 2, "b1": 3, "a2": 13, "b2": 5})
     state = kozel.state()
     assert state["kozel"]["carry"] == 0
-    assert state["totals"]["by_side"]["a2"] == 23 + 35  # the hands of all, and the carry
+    assert state["totals"]["points"]["a2"] == 23 + 35  # the hands of all, and the carry
 
 
 def test_kozel_in_pairs_no_show_of_a_pair_makes_it_the_goat(desk):
     kozel = desk("kozel", kozel_pairs=True, no_show_minutes=0)
-    response = kozel.post("no-show", {"absent_side": "b"})
+    response = kozel.post("no-show", {"side": "b"})
     assert response.status_code == 201, response.json()
     party = kozel.party
     assert (party.winner, party.loser) == ("a", "b")
     state = kozel.state()
-    assert state["totals"]["by_side"] == {"a1": 0, "b1": 101, "a2": 0, "b2": 101}
+    assert state["totals"]["points"] == {"a1": 0, "b1": 101, "a2": 0, "b2": 101}
     assert state["kozel"]["pair_points"] is None or state["kozel"]["goat"] == "b"
 
 
@@ -436,13 +436,13 @@ def test_latin_tied_fish_goes_to_the_pair_that_led(desk):
 @pytest.mark.parametrize("code", ["draw", "block", "classic"])
 def test_draw_block_classic_score_per_player(desk, code):
     game = desk(code)
-    response = game.post("deal", {"outcome": "domino", "went_out": "b1", "pips": {"a1": 12}})
+    response = game.post("deal", {"outcome": "domino", "seat": "b1", "pips": {"a1": 12}})
     assert response.status_code == 201, response.json()
-    response = game.post("deal", {"outcome": "domino", "winner": "a1", "points": {"a1": 9}})
+    response = game.post("deal", {"outcome": "domino", "seat": "a1", "points": {"a1": 9}})
     assert response.status_code == 201, response.json()
     state = game.state()
     assert state["by_seat"] is True
-    assert state["totals"]["by_side"] == {"a1": 9, "b1": 12}
+    assert state["totals"]["points"] == {"a1": 9, "b1": 12}
     assert [row["name"] for row in state["sides"]] == ["Иван Петров", "Ольга Морозова"]
     assert Deal.objects.filter(party_id=game.party_id).first().scores == {"a1": 0, "b1": 12}
 
@@ -451,7 +451,7 @@ def test_classic_three_players_a_fish_pays_the_lowest_the_differences(desk):
     classic = desk("classic", players=3)
     response = classic.post("deal", {"outcome": "fish", "pips": {"a1": 4, "b1": 9, "a2": 10}})
     assert response.status_code == 201, response.json()
-    assert classic.state()["totals"]["by_side"] == {"a1": 11, "b1": 0, "a2": 0}
+    assert classic.state()["totals"]["points"] == {"a1": 11, "b1": 0, "a2": 0}
     fine = classic.post("fine", {"side": "a", "seat": "a2", "category": "signs"})
     assert fine.status_code == 201 and Penalty.objects.get().side == "a2"
 
@@ -460,7 +460,7 @@ def test_draw_fine_on_a_side_of_one_player_is_his(desk):
     draw = desk("draw")
     response = draw.post("fine", {"side": "b", "category": "signs", "points": 5})
     assert response.status_code == 201, response.json()
-    assert draw.state()["totals"]["by_side"] == {"a1": 0, "b1": -5}
+    assert draw.state()["totals"]["points"] == {"a1": 0, "b1": -5}
 
 
 # -- the party screen ---------------------------------------------------------------------------
@@ -563,7 +563,7 @@ def test_deal_correction_page_of_a_per_seat_game(client, desk):
 
 def test_schema_documents_the_new_deal_fields(desk):
     udl = desk("udl")
-    schema = udl.api.get("/api/schema/", HTTP_ACCEPT="application/json")
+    schema = udl.api.get("/api/v1/schema/", HTTP_ACCEPT="application/json")
     assert schema.status_code == 200, schema.content.decode()[:2000]
     text = schema.content.decode()
     for name in ('"plays"', '"led"', "udl-violation", '"game_wins"', '"memorized"'):

@@ -24,70 +24,75 @@ def _as(api, user):
 
 def test_whole_round_through_the_api(api, tournament, organizer):
     _as(api, organizer)
-    response = api.post("/api/rounds/", {"tournament": tournament.pk}, format="json")
+    response = api.post("/api/v1/rounds/", {"tournament": tournament.pk}, format="json")
     assert response.status_code == 201, response.data
     rid = response.data["id"]
     assert (response.data["number"], response.data["status"]) == (1, "draft")
 
-    response = api.post(f"/api/rounds/{rid}/generate/", {}, format="json")
+    response = api.post(f"/api/v1/rounds/{rid}/generate/", {}, format="json")
     assert response.status_code == 200, response.data
     draw = response.data
-    assert [p["table_number"] for p in draw["parties"]] == [1, 2, 3, 4]
-    assert all(len(p["players_a"]) == 2 and len(p["players_b"]) == 2 for p in draw["parties"])
+    assert [p["table"] for p in draw["parties"]] == [1, 2, 3, 4]
+    assert all(sorted(p["seats"]) == ["a1", "a2", "b1", "b2"] for p in draw["parties"])
+    assert all(p["seat_names"]["a1"] for p in draw["parties"])
     assert draw["round"]["warnings"] == []
 
-    # a manual edit: a rematch-free but hand-made draw with one pair moved
-    parties = [{"table": p["table_number"], "a": p["pair_a"], "b": p["pair_b"]}
-               for p in draw["parties"]]
-    parties[0]["b"], parties[1]["b"] = parties[1]["b"], parties[0]["b"]
-    response = api.put(f"/api/rounds/{rid}/draw/", {"parties": parties}, format="json")
+    # a manual edit in the draw's own shape (table and seats): pairs B of tables 1, 2 change
+    parties = [{"table": p["table"], "seats": dict(p["seats"])} for p in draw["parties"]]
+    first, second = parties[0]["seats"], parties[1]["seats"]
+    for seat in ("b1", "b2"):
+        first[seat], second[seat] = second[seat], first[seat]
+    moved_pair = draw["parties"][1]["sides"]["b"]["pair"]
+    response = api.put(f"/api/v1/rounds/{rid}/draw/", {"parties": parties}, format="json")
     assert response.status_code == 200, response.data
-    assert response.data["parties"][0]["pair_b"] == parties[0]["b"]
+    assert response.data["parties"][0]["sides"]["b"]["pair"] == moved_pair
+    assert response.data["parties"][0]["seats"]["b1"] == first["b1"]
 
-    response = api.put(f"/api/rounds/{rid}/draw/", {"parties": parties[:3]}, format="json")
+    response = api.put(f"/api/v1/rounds/{rid}/draw/", {"parties": parties[:3]}, format="json")
     assert response.status_code == 400
     assert "Entrants missing from the draw" in response.data["draw"][0]
-    left_out = Pair.objects.get(pk=parties[3]["a"]).display_name
+    response_a = draw["parties"][3]["sides"]["a"]["pair"]
+    left_out = Pair.objects.get(pk=response_a).display_name
     assert left_out in response.data["draw"][0]  # names, not ids
 
-    response = api.post(f"/api/rounds/{rid}/swap/", {"first": 1, "second": 4}, format="json")
+    response = api.post(f"/api/v1/rounds/{rid}/swap/", {"first": 1, "second": 4}, format="json")
     assert response.status_code == 200
-    assert response.data["parties"][0]["pair_a"] == parties[3]["a"]
+    assert response.data["parties"][0]["sides"]["a"]["pair"] == response_a
 
-    assert api.post(f"/api/rounds/{rid}/publish/").data["status"] == "published"
-    assert api.post(f"/api/rounds/{rid}/start/").data == {"started": 4}
-    response = api.post(f"/api/rounds/{rid}/close/")
+    assert api.post(f"/api/v1/rounds/{rid}/publish/").data["status"] == "published"
+    assert api.post(f"/api/v1/rounds/{rid}/start/").data == {"started": 4}
+    response = api.post(f"/api/v1/rounds/{rid}/close/")
     assert response.status_code == 400 and "not finished" in response.data["round"][0]
     play_round(rid, winner="b")
-    response = api.post(f"/api/rounds/{rid}/close/")
+    response = api.post(f"/api/v1/rounds/{rid}/close/")
     assert response.status_code == 200 and response.data["status"] == "finished"
 
-    response = api.get(f"/api/tournaments/{tournament.pk}/standings/")
+    response = api.get(f"/api/v1/tournaments/{tournament.pk}/standings/")
     assert response.status_code == 200
     lines = response.data["lines"]
     assert len(lines) == 8 and response.data["per_player"] is False
     assert [line["metrics"]["match_points"] for line in lines] == [2] * 4 + [0] * 4
     assert response.data["order"][0] == "match_points"
-    by_player = api.get(f"/api/tournaments/{tournament.pk}/standings/", {"by": "player"}).data
+    by_player = api.get(f"/api/v1/tournaments/{tournament.pk}/standings/", {"by": "player"}).data
     assert by_player["per_player"] is True and len(by_player["lines"]) == 16
-    after = api.get(f"/api/tournaments/{tournament.pk}/standings/", {"after_round": "x"})
+    after = api.get(f"/api/v1/tournaments/{tournament.pk}/standings/", {"after_round": "x"})
     assert after.status_code == 400
 
 
 def test_withdraw_through_the_api(api, tournament, organizer, make_user):
     pair = tournament.pairs.first()
     assert _as(api, make_user()).post(
-        f"/api/pairs/{pair.pk}/withdraw/", {"withdrawn": True}, format="json"
+        f"/api/v1/pairs/{pair.pk}/withdraw/", {"withdrawn": True}, format="json"
     ).status_code == 403
     response = _as(api, organizer).post(
-        f"/api/pairs/{pair.pk}/withdraw/", {"withdrawn": True}, format="json"
+        f"/api/v1/pairs/{pair.pk}/withdraw/", {"withdrawn": True}, format="json"
     )
     assert response.status_code == 200 and response.data["withdrawn"] is True
     player = Player.objects.filter(tournament=tournament).last()
-    response = api.post(f"/api/players/{player.pk}/withdraw/", {"withdrawn": True},
+    response = api.post(f"/api/v1/players/{player.pk}/withdraw/", {"withdrawn": True},
                         format="json")
     assert response.status_code == 200 and response.data["withdrawn"] is True
-    response = api.post(f"/api/pairs/{pair.pk}/withdraw/", {"withdrawn": False}, format="json")
+    response = api.post(f"/api/v1/pairs/{pair.pk}/withdraw/", {"withdrawn": False}, format="json")
     assert response.data["withdrawn"] is False
 
 
@@ -98,15 +103,15 @@ def test_draft_draws_are_hidden_and_changes_need_an_organizer(api, tournament, m
     party = Party.objects.filter(round=rnd).first()
     stranger = make_user()
     for client in (APIClient(), _as(APIClient(), stranger)):
-        assert client.get(f"/api/rounds/{rnd.pk}/draw/").status_code == 404
-        assert client.get("/api/rounds/").data["count"] == 0
-        assert client.get(f"/api/parties/{party.pk}/").status_code == 404
-    assert _as(api, stranger).post(f"/api/rounds/{rnd.pk}/publish/").status_code == 404
-    assert api.post("/api/rounds/", {"tournament": tournament.pk}).status_code == 403
+        assert client.get(f"/api/v1/rounds/{rnd.pk}/draw/").status_code == 404
+        assert client.get("/api/v1/rounds/").data["count"] == 0
+        assert client.get(f"/api/v1/parties/{party.pk}/").status_code == 404
+    assert _as(api, stranger).post(f"/api/v1/rounds/{rnd.pk}/publish/").status_code == 404
+    assert api.post("/api/v1/rounds/", {"tournament": tournament.pk}).status_code == 403
     rounds.publish_round(rnd.pk)
-    assert APIClient().get(f"/api/rounds/{rnd.pk}/draw/").status_code == 200
-    assert api.post(f"/api/rounds/{rnd.pk}/start/").status_code == 403
-    assert APIClient().post(f"/api/rounds/{rnd.pk}/start/").status_code in (401, 403)
+    assert APIClient().get(f"/api/v1/rounds/{rnd.pk}/draw/").status_code == 200
+    assert api.post(f"/api/v1/rounds/{rnd.pk}/start/").status_code == 403
+    assert APIClient().post(f"/api/v1/rounds/{rnd.pk}/start/").status_code in (401, 403)
     assert not Party.objects.filter(round=rnd, status="in_progress").exists()
 
 
@@ -117,24 +122,28 @@ def test_individual_draw_through_the_api(api, organizer):
     for n in (1, 2):
         t.tables.create(number=n)
     _as(api, organizer)
-    rid = api.post("/api/rounds/", {"tournament": t.pk}, format="json").data["id"]
-    response = api.post(f"/api/rounds/{rid}/generate/", {"seed": 7}, format="json")
+    rid = api.post("/api/v1/rounds/", {"tournament": t.pk}, format="json").data["id"]
+    response = api.post(f"/api/v1/rounds/{rid}/generate/", {"seed": 7}, format="json")
     assert response.status_code == 200
-    assert sorted(x for p in response.data["parties"] for x in p["players_a"] + p["players_b"]) \
+    assert sorted(x for p in response.data["parties"] for x in p["seats"].values()) \
         == sorted(p.pk for p in players)
     ids = [p.pk for p in players]
-    body = {"parties": [{"table": 1, "players_a": ids[:2], "players_b": ids[2:4]},
-                        {"table": 2, "players_a": ids[4:6], "players_b": ids[6:]}]}
-    response = api.put(f"/api/rounds/{rid}/draw/", body, format="json")
+    body = {"parties": [
+        {"table": 1, "seats": {"a1": ids[0], "a2": ids[1], "b1": ids[2], "b2": ids[3]}},
+        {"table": 2, "seats": {"a1": ids[4], "a2": ids[5], "b1": ids[6], "b2": ids[7]}},
+    ]}
+    response = api.put(f"/api/v1/rounds/{rid}/draw/", body, format="json")
     assert response.status_code == 200, response.data
-    assert response.data["parties"][0]["players_a"] == ids[:2]
-    response = api.put(f"/api/rounds/{rid}/draw/",
-                       {"parties": [{"table": 1, "a": 1, "b": 2}]}, format="json")
-    assert response.status_code == 400 and "players_a" in response.data["parties"][0]
+    assert response.data["parties"][0]["seats"] == body["parties"][0]["seats"]
+    assert response.data["parties"][0]["seat_names"]["a2"] == "P1"
+    response = api.put(f"/api/v1/rounds/{rid}/draw/",
+                       {"parties": [{"table": 1, "seats": {"a1": ids[0], "c1": ids[1]}}]},
+                       format="json")
+    assert response.status_code == 400 and "seats" in response.data["parties"][0]
     formed = Pair.objects.filter(formed_in_round_id=rid)
     assert formed.count() == 4
-    assert api.get("/api/pairs/", {"formed_in_round": rid}).data["count"] == 4
-    assert APIClient().get("/api/pairs/", {"formed_in_round": rid}).data["count"] == 0
+    assert api.get("/api/v1/pairs/", {"formed_in_round": rid}).data["count"] == 4
+    assert APIClient().get("/api/v1/pairs/", {"formed_in_round": rid}).data["count"] == 0
     assert Round.objects.get(pk=rid).status == "draft"
 
 
@@ -146,20 +155,20 @@ def test_schema_documents_the_round_endpoints(api):
     validate_schema(schema)
     paths = schema["paths"]
     for path, methods in {
-        "/api/rounds/": {"get", "post"},
-        "/api/rounds/{id}/": {"get", "delete"},
-        "/api/rounds/{id}/draw/": {"get", "put"},
-        "/api/rounds/{id}/generate/": {"post"},
-        "/api/rounds/{id}/swap/": {"post"},
-        "/api/rounds/{id}/publish/": {"post"},
-        "/api/rounds/{id}/start/": {"post"},
-        "/api/rounds/{id}/close/": {"post"},
-        "/api/tournaments/{id}/standings/": {"get"},
-        "/api/pairs/{id}/withdraw/": {"post"},
-        "/api/players/{id}/withdraw/": {"post"},
+        "/api/v1/rounds/": {"get", "post"},
+        "/api/v1/rounds/{id}/": {"get", "delete"},
+        "/api/v1/rounds/{id}/draw/": {"get", "put"},
+        "/api/v1/rounds/{id}/generate/": {"post"},
+        "/api/v1/rounds/{id}/swap/": {"post"},
+        "/api/v1/rounds/{id}/publish/": {"post"},
+        "/api/v1/rounds/{id}/start/": {"post"},
+        "/api/v1/rounds/{id}/close/": {"post"},
+        "/api/v1/tournaments/{id}/standings/": {"get"},
+        "/api/v1/pairs/{id}/withdraw/": {"post"},
+        "/api/v1/players/{id}/withdraw/": {"post"},
     }.items():
         assert methods <= set(paths[path]), path
-    ref = paths["/api/rounds/{id}/generate/"]["post"]
+    ref = paths["/api/v1/rounds/{id}/generate/"]["post"]
     assert ref["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith(
         "/GenerateDraw"
     )
@@ -167,10 +176,10 @@ def test_schema_documents_the_round_endpoints(api):
         "/Draw"
     )
     assert {"400", "403", "404"} <= set(ref["responses"])
-    assert "requestBody" not in paths["/api/rounds/{id}/publish/"]["post"]
-    start = paths["/api/rounds/{id}/start/"]["post"]["responses"]["200"]
+    assert "requestBody" not in paths["/api/v1/rounds/{id}/publish/"]["post"]
+    start = paths["/api/v1/rounds/{id}/start/"]["post"]["responses"]["200"]
     assert start["content"]["application/json"]["schema"]["$ref"].endswith("/Started")
-    withdraw = paths["/api/pairs/{id}/withdraw/"]["post"]["responses"]["200"]
+    withdraw = paths["/api/v1/pairs/{id}/withdraw/"]["post"]["responses"]["200"]
     assert withdraw["content"]["application/json"]["schema"]["$ref"].endswith("/Pair")
-    params = {p["name"] for p in paths["/api/tournaments/{id}/standings/"]["get"]["parameters"]}
+    params = {p["name"] for p in paths["/api/v1/tournaments/{id}/standings/"]["get"]["parameters"]}
     assert {"after_round", "by"} <= params

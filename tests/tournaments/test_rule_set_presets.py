@@ -67,13 +67,13 @@ def test_creating_on_the_page_gives_the_rule_sets_preset(client, organizer, code
 @pytest.mark.parametrize("code", list(RULE_SETS))
 def test_creating_through_the_api_gives_the_rule_sets_preset(api, code):
     response = api.post(
-        "/api/tournaments/",
+        "/api/v1/tournaments/",
         {"name": code, "slug": f"api-{code}", "rule_set": code, "format": PRESET_FORMAT[code]},
         format="json",
     )
     assert response.status_code == 201, response.data
     assert response.data["singles"] is (code in SINGLES)
-    regulations = api.get(f"/api/tournaments/{response.data['id']}/regulations/").data
+    regulations = api.get(f"/api/v1/tournaments/{response.data['id']}/regulations/").data
     engine = get_rule_set(code)
     for name, value in engine.preset.items():
         if name in regulations:
@@ -83,7 +83,7 @@ def test_creating_through_the_api_gives_the_rule_sets_preset(api, code):
 
 def test_udl_through_the_api_gets_udl_regulations(api):
     response = api.post(
-        "/api/tournaments/", {"name": "UDL Open", "slug": "udl-open", "rule_set": "udl"},
+        "/api/v1/tournaments/", {"name": "UDL Open", "slug": "udl-open", "rule_set": "udl"},
         format="json",
     )
     assert response.status_code == 201, response.data
@@ -132,7 +132,7 @@ def test_kozel_of_four_single_players_in_pairs_format_refused_on_the_page(client
     ],
 )
 def test_contradictory_rule_set_and_format_refused_by_the_api(api, body, field):
-    response = api.post("/api/tournaments/", {"name": "X", "slug": "x", **body}, format="json")
+    response = api.post("/api/v1/tournaments/", {"name": "X", "slug": "x", **body}, format="json")
     assert response.status_code == 400
     assert field in response.data, response.data
     assert not Tournament.objects.filter(slug="x").exists()
@@ -150,7 +150,7 @@ def test_contradictory_rule_set_and_format_refused_by_the_api(api, body, field):
     ],
 )
 def test_consistent_combinations_are_created(api, body, singles, players):
-    response = api.post("/api/tournaments/", {"name": "X", "slug": "x", **body}, format="json")
+    response = api.post("/api/v1/tournaments/", {"name": "X", "slug": "x", **body}, format="json")
     assert response.status_code == 201, response.data
     tournament = Tournament.objects.get(slug="x")
     assert tournament.singles is singles
@@ -232,17 +232,17 @@ def test_regulations_page_saves_and_refuses_game_settings(client, organizer):
 def test_regulations_api_validates_game_settings(api, organizer, body, field):
     tournament = create_tournament(name="Козёл", slug="kozel-api", organizer=organizer,
                                    rule_set="kozel", format="individual")
-    before = api.get(f"/api/tournaments/{tournament.pk}/regulations/").data
-    response = api.patch(f"/api/tournaments/{tournament.pk}/regulations/", body, format="json")
+    before = api.get(f"/api/v1/tournaments/{tournament.pk}/regulations/").data
+    response = api.patch(f"/api/v1/tournaments/{tournament.pk}/regulations/", body, format="json")
     assert response.status_code == 400
     assert field in response.data, response.data
-    assert api.get(f"/api/tournaments/{tournament.pk}/regulations/").data == before
+    assert api.get(f"/api/v1/tournaments/{tournament.pk}/regulations/").data == before
 
 
 def test_regulations_api_changes_game_settings(api, organizer):
     tournament = create_tournament(name="Козёл", slug="kozel-ok", organizer=organizer,
                                    rule_set="kozel", format="individual")
-    response = api.patch(f"/api/tournaments/{tournament.pk}/regulations/",
+    response = api.patch(f"/api/v1/tournaments/{tournament.pk}/regulations/",
                          {"players": 3, "zero_zero_value": 25}, format="json")
     assert response.status_code == 200, response.data
     assert (response.data["players"], response.data["zero_zero_value"]) == (3, 25)

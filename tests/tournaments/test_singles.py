@@ -113,19 +113,19 @@ def test_tournament_page_lists_sides_by_the_single_names(client, organizer, udl)
 
 def test_api_registers_a_side_of_one_player(api, udl):
     first, second = _players(udl, 2)
-    response = api.post("/api/pairs/", {"tournament": udl.pk, "player1": first.pk,
+    response = api.post("/api/v1/pairs/", {"tournament": udl.pk, "player1": first.pk,
                                         "player2": None}, format="json")
     assert response.status_code == 201, response.data
     assert (response.data["player2"], response.data["display_name"]) == (None, "Анна Каренина")
-    response = api.post("/api/pairs/", {"tournament": udl.pk, "player1": second.pk},
+    response = api.post("/api/v1/pairs/", {"tournament": udl.pk, "player1": second.pk},
                         format="json")
     assert response.status_code == 201, response.data
-    assert api.get(f"/api/tournaments/{udl.pk}/").data["singles"] is True
+    assert api.get(f"/api/v1/tournaments/{udl.pk}/").data["singles"] is True
 
 
 def test_api_refuses_a_second_player_in_singles(api, udl):
     first, second = _players(udl, 2)
-    response = api.post("/api/pairs/", {"tournament": udl.pk, "player1": first.pk,
+    response = api.post("/api/v1/pairs/", {"tournament": udl.pk, "player1": first.pk,
                                         "player2": second.pk}, format="json")
     assert response.status_code == 400
     assert "player2" in response.data
@@ -134,7 +134,7 @@ def test_api_refuses_a_second_player_in_singles(api, udl):
 
 def test_api_refuses_a_lone_player_in_a_pairs_rule_set(api, tournament):
     player = Player.objects.create(tournament=tournament, name="Solo")
-    response = api.post("/api/pairs/", {"tournament": tournament.pk, "player1": player.pk,
+    response = api.post("/api/v1/pairs/", {"tournament": tournament.pk, "player1": player.pk,
                                         "player2": None}, format="json")
     assert response.status_code == 400
     assert "player2" in response.data

@@ -271,7 +271,7 @@ def test_page_is_for_organizers_only(client, empty, make_user):
 
 
 def api_post(client, tournament, content: bytes, name: str = "p.csv", **data):
-    url = reverse("tournament-import", args=[tournament.pk])
+    url = reverse("v1:tournament-import", args=[tournament.pk])
     return client.post(url, {"file": SimpleUploadedFile(name, content), **data},
                        format="multipart")
 
@@ -298,9 +298,9 @@ def test_api_refuses_a_bad_file_with_400_and_the_row_report(empty, organizer):
     assert not empty.players.exists()
     skipped = api_post(client, empty, BAD_CSV.encode(), skip_bad_rows="true")
     assert skipped.status_code == 201 and skipped.json()["players"] == 1
-    missing = client.post(reverse("tournament-import", args=[empty.pk]), {}, format="multipart")
+    missing = client.post(reverse("v1:tournament-import", args=[empty.pk]), {}, format="multipart")
     assert missing.status_code == 400 and missing.json()["file_errors"]
-    garbled = client.generic("POST", reverse("tournament-import", args=[empty.pk]), b"--x\r\n",
+    garbled = client.generic("POST", reverse("v1:tournament-import", args=[empty.pk]), b"--x\r\n",
                              content_type="multipart/form-data; boundary=")
     assert garbled.status_code == 400 and garbled.json()["file_errors"]
 

@@ -78,28 +78,28 @@ def test_non_organizers_get_no_page(client, tournament, make_user, referee_user)
 
 
 def test_the_api_creates_for_organizers_only(tournament, organizer, referee_user, quiet):
-    answer = api(organizer).post("/api/webhooks/", {
+    answer = api(organizer).post("/api/v1/webhooks/", {
         "tournament": tournament.pk, "url": "http://127.0.0.1:9/in",
         "events": ["party.finished", "round.closed"]}, format="json")
     assert answer.status_code == 201, answer.content
     assert len(answer.data["secret"]) == 64
-    assert api(referee_user).post("/api/webhooks/", {
+    assert api(referee_user).post("/api/v1/webhooks/", {
         "tournament": tournament.pk, "url": "http://127.0.0.1:9/in",
         "events": ["round.closed"]}, format="json").status_code == 403
-    listing = api(referee_user).get("/api/webhooks/").data
+    listing = api(referee_user).get("/api/v1/webhooks/").data
     assert (listing["results"] if isinstance(listing, dict) else listing) == []
     pk = answer.data["id"]
-    assert api(referee_user).get(f"/api/webhooks/{pk}/").status_code == 403
-    assert api(referee_user).delete(f"/api/webhooks/{pk}/").status_code == 403
-    assert api().get("/api/webhooks/").status_code in (401, 403)
-    assert api(organizer).patch(f"/api/webhooks/{pk}/", {"active": False},
+    assert api(referee_user).get(f"/api/v1/webhooks/{pk}/").status_code == 403
+    assert api(referee_user).delete(f"/api/v1/webhooks/{pk}/").status_code == 403
+    assert api().get("/api/v1/webhooks/").status_code in (401, 403)
+    assert api(organizer).patch(f"/api/v1/webhooks/{pk}/", {"active": False},
                                 format="json").status_code == 200
     assert WebhookSubscription.objects.get().active is False
 
 
 def test_the_api_refuses_a_private_url(tournament, organizer, settings):
     settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = False
-    answer = api(organizer).post("/api/webhooks/", {
+    answer = api(organizer).post("/api/v1/webhooks/", {
         "tournament": tournament.pk, "url": "http://10.0.0.1/in",
         "events": ["round.closed"]}, format="json")
     assert answer.status_code == 400 and "url" in answer.data
@@ -112,24 +112,24 @@ def test_the_api_lists_and_replays_deliveries_of_organizers_only(
                                        events=["round.closed"], created_by=organizer)
     emit(tournament.pk, "round.closed", lambda: {"n": 1})
     delivery = WebhookDelivery.objects.get()
-    listing = api(organizer).get("/api/webhook-deliveries/")
+    listing = api(organizer).get("/api/v1/webhook-deliveries/")
     assert listing.status_code == 200 and str(delivery.pk).encode() in listing.content
-    replay = api(organizer).post(f"/api/webhook-deliveries/{delivery.pk}/replay/")
+    replay = api(organizer).post(f"/api/v1/webhook-deliveries/{delivery.pk}/replay/")
     assert replay.status_code == 201 and replay.data["replay_of"] == delivery.pk
     stranger = make_user("stranger")
     for user in (referee_user, stranger):
-        assert api(user).get(f"/api/webhook-deliveries/{delivery.pk}/").status_code == 403
+        assert api(user).get(f"/api/v1/webhook-deliveries/{delivery.pk}/").status_code == 403
         assert api(user).post(
-            f"/api/webhook-deliveries/{delivery.pk}/replay/").status_code == 403
-        listing = api(user).get("/api/webhook-deliveries/").data
+            f"/api/v1/webhook-deliveries/{delivery.pk}/replay/").status_code == 403
+        listing = api(user).get("/api/v1/webhook-deliveries/").data
         assert (listing["results"] if isinstance(listing, dict) else listing) == []
     tournament.public = False
     tournament.save(update_fields=["public"])
-    assert api(stranger).get(f"/api/webhook-deliveries/{delivery.pk}/").status_code == 404
-    assert api(referee_user).get(f"/api/webhook-deliveries/{delivery.pk}/").status_code == 403
+    assert api(stranger).get(f"/api/v1/webhook-deliveries/{delivery.pk}/").status_code == 404
+    assert api(referee_user).get(f"/api/v1/webhook-deliveries/{delivery.pk}/").status_code == 403
     # a second organizer of the tournament sees them too; a removed one does not
     co = make_user("co-org")
     role = TournamentRole.objects.create(tournament=tournament, user=co, role="organizer")
-    assert api(co).get(f"/api/webhook-deliveries/{delivery.pk}/").status_code == 200
+    assert api(co).get(f"/api/v1/webhook-deliveries/{delivery.pk}/").status_code == 200
     role.delete()
-    assert api(co).get(f"/api/webhook-deliveries/{delivery.pk}/").status_code == 404  # hidden
+    assert api(co).get(f"/api/v1/webhook-deliveries/{delivery.pk}/").status_code == 404  # hidden

@@ -1,120 +1,236 @@
-"""API of parties and their records: deals, penalties and rulings (read only)."""
+"""API of parties: one resource a party, with its records and its actions beneath it.
+
+``/api/v1/parties/`` lists parties (totals by the game's scoring units); ``/parties/{id}/`` is
+the party's whole state (clock, phase, match or Kozel accounts, deals, penalties, rulings) with
+links; ``/parties/{id}/deals|penalties|rulings|events/`` its records; every referee action is a
+``POST /parties/{id}/<action>/`` (``referee.api.PartyActions``). A deal or penalty is corrected
+at ``/deals/{id}/`` and ``/penalties/{id}/``.
+"""
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
-from rest_framework import serializers, viewsets
+from typing import Any
 
-from scoring.models import Deal, Party, Penalty, Ruling
+from django.db.models import QuerySet
+from django.http import Http404
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+
+from referee import state
+from referee.api import DealCorrections, PartyActions, PenaltyCorrections
+from referee.serializers import (
+    DealRecordSerializer,
+    PartyStateSerializer,
+    PenaltyRecordSerializer,
+    RulingRecordSerializer,
+)
+from referee.serializers.outputs import scores_field
+from scoring.models import PARTY_RELATED, Deal, Party, Penalty, Ruling
 from scoring.permissions import visible_tournaments
+from scoring.rules import SEATS
 from scoring.totals import party_totals
 from tournaments.api.common import published_q
 
+LINKS = ("deals", "penalties", "rulings", "events")
+WHOLE_LIST: dict[str, Any] = {"pagination_class": None, "filter_backends": []}
+"""A party's own records come as one list: no pages, no filters."""
+"""The party's own records, each a list beneath it."""
 
-class PartySerializer(serializers.ModelSerializer):
-    """A party with its derived totals."""
 
-    totals = serializers.SerializerMethodField()
+class LinksSerializer(serializers.Serializer):
+    """Where the party's records, protocol, round and tournament are."""
+
+    self = serializers.URLField()
+    deals = serializers.URLField()
+    penalties = serializers.URLField()
+    rulings = serializers.URLField()
+    events = serializers.URLField(help_text="The event log (the party's referees only).")
+    protocol = serializers.URLField()
+    round = serializers.URLField()
+    tournament = serializers.URLField()
+
+
+def party_links(request: Request, party: Party) -> dict[str, str]:
+    """Absolute URLs of the party and of what belongs to it."""
+
+    def url(name: str, pk: int) -> str:
+        return reverse(name, kwargs={"pk": pk}, request=request)
+
+    links = {"self": url("party-detail", party.pk)}
+    links.update({name: url(f"party-{name}", party.pk) for name in LINKS})
+    links["protocol"] = url("party-protocol-detail", party.pk)
+    links["round"] = url("round-detail", party.round_id)
+    links["tournament"] = url("tournament-detail", party.round.tournament_id)
+    return links
+
+
+class SideNameSerializer(serializers.Serializer):
+    """A side of the table: its pair (a single player's side too) and its name."""
+
+    pair = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class PointsSerializer(serializers.Serializer):
+    """A party's points so far."""
+
+    points = scores_field()
+
+
+class PartyListSerializer(serializers.ModelSerializer):
+    """A party in a list: where, who, how it stands (totals by the game's scoring units)."""
+
+    tournament = serializers.IntegerField(source="round.tournament_id", read_only=True)
     round_number = serializers.IntegerField(source="round.number", read_only=True)
     table_number = serializers.IntegerField(source="table.number", read_only=True, default=None)
+    sides = serializers.SerializerMethodField()
+    seats = serializers.SerializerMethodField()
+    totals = serializers.SerializerMethodField()
+    links = serializers.SerializerMethodField()
 
     class Meta:
         model = Party
-        fields = ["id", "round", "round_number", "table", "table_number", "pair_a", "pair_b",
-                  "status", "started_at", "time_expired_at", "finished_at", "end_reason",
-                  "winner", "version", "totals"]
+        fields = ["id", "tournament", "round", "round_number", "table", "table_number",
+                  "sides", "seats", "status", "started_at", "time_expired_at", "finished_at",
+                  "end_reason", "winner", "loser", "version", "totals", "links"]
 
-    def get_totals(self, party: Party) -> dict[str, int]:
-        """Points per side, derived from deals and fines."""
-        return party_totals(party).points
+    @extend_schema_field(serializers.DictField(child=SideNameSerializer(allow_null=True)))
+    def get_sides(self, party: Party) -> dict[str, dict[str, Any] | None]:
+        """Both sides (``b`` is null for a bye)."""
+        return {
+            side: {"pair": pair.pk, "name": pair.display_name} if pair is not None else None
+            for side, pair in (("a", party.pair_a), ("b", party.pair_b))
+        }
+
+    @extend_schema_field(serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text=f"The player id at each seat taken ({', '.join(SEATS)}).",
+    ))
+    def get_seats(self, party: Party) -> dict[str, int]:
+        """The player id at each seat taken."""
+        return {seat: player.pk for seat, player in party.seat_players().items()}
+
+    @extend_schema_field(PointsSerializer)
+    def get_totals(self, party: Party) -> dict[str, dict[str, int]]:
+        """Points by the game's scoring units: the sides, or the seats (never sums of seats)."""
+        return {"points": dict(party_totals(party).points)}
+
+    @extend_schema_field(LinksSerializer)
+    def get_links(self, party: Party) -> dict[str, str]:
+        """Where its records are."""
+        return party_links(self.context["request"], party)
 
 
-class PartyViewSet(viewsets.ReadOnlyModelViewSet):
-    """Parties of visible tournaments."""
+class PartyDetailSerializer(PartyStateSerializer):
+    """The party's whole state, as its referee's screen shows it, with links."""
 
-    serializer_class = PartySerializer
+    links = LinksSerializer()
+
+
+class PartyViewSet(PartyActions, viewsets.ReadOnlyModelViewSet):
+    """Parties of visible tournaments (a draft draw's only for its organizers), their records,
+    and the referee's actions on them."""
+
+    serializer_class = PartyListSerializer
     filterset_fields = ["round", "status", "table"]
+    lookup_value_regex = r"\d+"
 
     def get_queryset(self) -> QuerySet[Party]:
-        """Parties with what their totals need; parties of a draft draw only for organizers."""
+        """Visible parties with what their totals need."""
         return (
             Party.objects.filter(round__tournament__in=visible_tournaments(self.request.user))
             .filter(published_q(self.request.user, "round__"))
-            .select_related("round__tournament__regulations", "table")
+            .select_related(*PARTY_RELATED)
             .prefetch_related("deals", "penalties")
             .order_by("id")
         )
 
+    def _party(self, pk: str | None) -> Party:
+        """The visible party of the URL (404 otherwise), loaded for its state."""
+        party = state.party_queryset().filter(
+            pk__in=self.get_queryset().filter(pk=pk).values("pk")
+        ).first()
+        if party is None:
+            raise Http404
+        return party
 
-class DealRecordSerializer(serializers.ModelSerializer):
-    """A recorded deal, as the protocol shows it."""
+    @extend_schema(responses=PartyDetailSerializer)
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The party's whole state: clock, phase, totals, match or Kozel accounts, records."""
+        party = self._party(kwargs.get("pk"))
+        data = dict(PartyStateSerializer(state.party_state(party)).data)
+        data["links"] = party_links(request, party)
+        return Response(data)
 
-    outcome = serializers.CharField(read_only=True)
-    winner = serializers.CharField(read_only=True)
+    def _records(self, pk: str | None, model: type, serializer: type) -> Response:
+        """The party's records of one kind, oldest first (a whole list, not paged)."""
+        party = self._party(pk)
+        rows = model.objects.filter(party=party).select_related(
+            *(f"party__{name}" for name in PARTY_RELATED)
+        ).order_by("id")
+        return Response(serializer(rows, many=True).data)
 
-    class Meta:
-        model = Deal
-        fields = ["id", "party", "number", "outcome", "winner", "points_a", "points_b",
-                  "went_out", "pips", "tiles", "note", "recorded_at", "updated_at"]
+    @extend_schema(responses=DealRecordSerializer(many=True))
+    @action(detail=True, methods=["get"], **WHOLE_LIST)
+    def deals(self, request: Request, pk: str | None = None) -> Response:
+        """The party's deals in order, annulled ones included."""
+        return self._records(pk, Deal, DealRecordSerializer)
 
+    @extend_schema(responses=PenaltyRecordSerializer(many=True))
+    @action(detail=True, methods=["get"], **WHOLE_LIST)
+    def penalties(self, request: Request, pk: str | None = None) -> Response:
+        """The party's warnings, fines and disqualifications, cancelled ones included."""
+        return self._records(pk, Penalty, PenaltyRecordSerializer)
 
-class PenaltyRecordSerializer(serializers.ModelSerializer):
-    """A warning, fine or disqualification given in a party."""
-
-    kind = serializers.CharField(read_only=True)
-    category = serializers.CharField(read_only=True)
-    side = serializers.CharField(read_only=True)
-    mode = serializers.CharField(read_only=True)
-
-    class Meta:
-        model = Penalty
-        fields = ["id", "party", "kind", "category", "side", "player", "points", "mode",
-                  "deal_number", "escalated_from", "cancelled", "reason", "created_at"]
-
-
-class RulingRecordSerializer(serializers.ModelSerializer):
-    """A referee's ruling in a party (out of turn, false pass, touched tile, no-show, …)."""
-
-    kind = serializers.CharField(read_only=True)
-    side = serializers.CharField(read_only=True)
-    choice = serializers.CharField(read_only=True)
-
-    class Meta:
-        model = Ruling
-        fields = ["id", "party", "kind", "side", "seat", "player", "choice", "deal_number",
-                  "deal", "penalty", "details", "reason", "created_at"]
+    @extend_schema(responses=RulingRecordSerializer(many=True))
+    @action(detail=True, methods=["get"], **WHOLE_LIST)
+    def rulings(self, request: Request, pk: str | None = None) -> Response:
+        """The referee's rulings in the party."""
+        return self._records(pk, Ruling, RulingRecordSerializer)
 
 
-class _PartyRecordViewSet(viewsets.ReadOnlyModelViewSet):
-    """Read access to the records of parties the user may see (writes go through the desk)."""
+class _RecordViewSet(viewsets.GenericViewSet):
+    """One record of a visible party (a draft draw's only for its organizers)."""
 
-    filterset_fields = ["party"]
+    lookup_value_regex = r"\d+"
 
     def get_queryset(self) -> QuerySet:
-        """Records of visible parties; those of a draft draw only for its organizers."""
+        """Records of visible parties."""
         model = self.serializer_class.Meta.model
         return (
             model.objects.filter(
                 party__round__tournament__in=visible_tournaments(self.request.user)
             )
             .filter(published_q(self.request.user, "party__round__"))
+            .select_related(*(f"party__{name}" for name in PARTY_RELATED))
             .order_by("party_id", "id")
         )
 
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The record."""
+        return Response(self.get_serializer(self.get_object()).data)
 
-class DealViewSet(_PartyRecordViewSet):
-    """Deals of visible parties."""
+
+class DealViewSet(DealCorrections, _RecordViewSet):
+    """A recorded deal; its referee corrects or annuls it."""
 
     serializer_class = DealRecordSerializer
 
 
-class PenaltyViewSet(_PartyRecordViewSet):
-    """Warnings, fines and disqualifications of visible parties."""
+class PenaltyViewSet(PenaltyCorrections, _RecordViewSet):
+    """A warning, fine or disqualification; its referee cancels one given by mistake."""
 
     serializer_class = PenaltyRecordSerializer
 
 
-class RulingViewSet(_PartyRecordViewSet):
-    """Rulings of visible parties."""
+class RulingViewSet(_RecordViewSet):
+    """A referee's ruling."""
 
     serializer_class = RulingRecordSerializer
+
+
+__all__ = ["DealViewSet", "PartyViewSet", "PenaltyViewSet", "RulingViewSet"]

@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -16,8 +16,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.errors import ServiceError
-from scoring.models import Party, Round, Tournament
+from scoring.models import Pair, Party, Round, Tournament
 from scoring.permissions import visible_tournaments
+from scoring.rules import SEATS
 from tournaments import rounds
 from tournaments.api.common import REFUSED, published_q, require_manage, valid
 
@@ -75,31 +76,48 @@ class RoundCreateSerializer(serializers.Serializer):
     tournament = serializers.IntegerField()
 
 
-class DrawPartySerializer(serializers.ModelSerializer):
-    """A party of a draw: table, pairs with their players; a bye has no pair B."""
+SEAT_IDS = serializers.DictField(
+    child=serializers.IntegerField(),
+    help_text='The player id at each seat: {"a1": 11, "b1": 13, "a2": 12, "b2": 14} (a1 and a2 '
+    "are side a; a singles party has a1 and b1 only).",
+)
 
-    table_number = serializers.IntegerField(source="table.number", read_only=True, default=None)
-    pair_a_name = serializers.CharField(source="pair_a.display_name", read_only=True)
-    pair_b_name = serializers.CharField(
-        source="pair_b.display_name", read_only=True, default=None
-    )
-    players_a = serializers.SerializerMethodField()
-    players_b = serializers.SerializerMethodField()
+
+class DrawPartySerializer(serializers.ModelSerializer):
+    """A party of a draw: its table, the player at each seat, both sides (b null for a bye).
+
+    ``table`` and ``seats`` are the shape a hand-made draw takes (``PUT …/draw/``) in every
+    format, so a draw read can be edited and sent back.
+    """
+
+    table = serializers.IntegerField(source="table.number", read_only=True, default=None)
+    seats = serializers.SerializerMethodField()
+    seat_names = serializers.SerializerMethodField()
+    sides = serializers.SerializerMethodField()
     is_bye = serializers.BooleanField(read_only=True)
 
     class Meta:
         model = Party
-        fields = ["id", "table_number", "pair_a", "pair_b", "pair_a_name", "pair_b_name",
-                  "players_a", "players_b", "is_bye", "status", "end_reason", "winner",
-                  "version"]
+        fields = ["id", "table", "seats", "seat_names", "sides", "is_bye", "status",
+                  "end_reason", "winner", "version"]
 
-    def get_players_a(self, party: Party) -> list[int]:
-        """Player ids of pair A."""
-        return [p.pk for p in party.pair_a.players]
+    @extend_schema_field(SEAT_IDS)
+    def get_seats(self, party: Party) -> dict[str, int]:
+        """The player id at each seat taken."""
+        return {seat: player.pk for seat, player in party.seat_players().items()}
 
-    def get_players_b(self, party: Party) -> list[int]:
-        """Player ids of pair B (empty for a bye)."""
-        return [p.pk for p in party.pair_b.players] if party.pair_b_id else []
+    @extend_schema_field(serializers.DictField(child=serializers.CharField()))
+    def get_seat_names(self, party: Party) -> dict[str, str]:
+        """The player's name at each seat taken."""
+        return {seat: player.name for seat, player in party.seat_players().items()}
+
+    @extend_schema_field(serializers.DictField(child=serializers.DictField(allow_null=True)))
+    def get_sides(self, party: Party) -> dict[str, dict[str, Any] | None]:
+        """Sides a and b: the pair's id and name (b is null for a bye)."""
+        return {
+            side: {"pair": pair.pk, "name": pair.display_name} if pair is not None else None
+            for side, pair in (("a", party.pair_a), ("b", party.pair_b))
+        }
 
 
 class DrawSerializer(serializers.Serializer):
@@ -121,19 +139,27 @@ class GenerateDrawSerializer(serializers.Serializer):
 
 
 class DrawEditPartySerializer(serializers.Serializer):
-    """One party of a hand-made draw: pair ids, or two player ids per side (individual)."""
+    """One party of a hand-made draw, the same in every format: its table and who sits where."""
 
     table = serializers.IntegerField(min_value=1, help_text="Table number.")
-    a = serializers.IntegerField(required=False, help_text="Pair A's id (pairs tournaments).")
-    b = serializers.IntegerField(required=False, help_text="Pair B's id (pairs tournaments).")
-    players_a = serializers.ListField(
-        child=serializers.IntegerField(), min_length=2, max_length=2, required=False,
-        help_text="Two player ids (individual tournaments).",
+    seats = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text='The player id at each seat, e.g. {"a1": 11, "a2": 12, "b1": 13, "b2": 14}. '
+        "In a pairs tournament the two players of a side must be a registered pair (a singles "
+        "side: a1 or b1 alone); in an individual one they form the side's pair for the round.",
     )
-    players_b = serializers.ListField(
-        child=serializers.IntegerField(), min_length=2, max_length=2, required=False,
-        help_text="Two player ids (individual tournaments).",
-    )
+
+    def validate_seats(self, seats: dict[str, int]) -> dict[str, int]:
+        """Seats of the table only (a1, b1, a2, b2), each side seated."""
+        unknown = sorted(set(seats) - set(SEATS))
+        if unknown:
+            raise serializers.ValidationError(
+                _("No such seat: %(seats)s (the seats are a1, b1, a2, b2).")
+                % {"seats": ", ".join(unknown)}
+            )
+        if "a1" not in seats or "b1" not in seats:
+            raise serializers.ValidationError(_("Seat both sides: a1 and b1 at least."))
+        return seats
 
 
 class DrawEditSerializer(serializers.Serializer):
@@ -142,7 +168,7 @@ class DrawEditSerializer(serializers.Serializer):
     parties = DrawEditPartySerializer(many=True)
     byes = serializers.ListField(
         child=serializers.IntegerField(), required=False, default=list,
-        help_text="Pair ids (or player ids in an individual tournament) with a bye.",
+        help_text="Player ids with a bye (in a pairs tournament, a player names his pair).",
     )
 
 
@@ -159,20 +185,46 @@ class StartedSerializer(serializers.Serializer):
     started = serializers.IntegerField()
 
 
-def _draw_sides(tournament: Tournament, parties: list[dict[str, Any]]) -> list[tuple]:
-    """The service's ``(table, a, b)`` from the request, per the tournament's format."""
-    individual = tournament.format == Tournament.Format.INDIVIDUAL
-    keys = ("players_a", "players_b") if individual else ("a", "b")
+def _draw_sides(
+    tournament: Tournament, parties: list[dict[str, Any]], byes: list[int]
+) -> tuple[list[tuple], list[int]]:
+    """The service's ``(table, a, b)`` and byes from the request's seats, per the format.
+
+    An individual tournament takes the players of each side (seat 1, then seat 2); a pairs
+    tournament the registered pair those players make.
+    """
+
+    def side(seats: dict[str, int], key: str) -> tuple[int, ...]:
+        return tuple(seats[s] for s in (f"{key}1", f"{key}2") if s in seats)
+
+    if tournament.format == Tournament.Format.INDIVIDUAL:
+        return [(p["table"], side(p["seats"], "a"), side(p["seats"], "b")) for p in parties], byes
+    pair_of: dict[frozenset[int], int] = {}
+    player_pair: dict[int, int] = {}
+    for pair in Pair.objects.filter(tournament=tournament, formed_in_round__isnull=True):
+        players = [pid for pid in (pair.player1_id, pair.player2_id) if pid is not None]
+        pair_of[frozenset(players)] = pair.pk
+        player_pair.update(dict.fromkeys(players, pair.pk))
     out = []
     for index, party in enumerate(parties):
-        if any(party.get(key) is None for key in keys):
-            raise ServiceError(
-                "parties",
-                _("Party %(index)s needs the fields %(fields)s.")
-                % {"index": index + 1, "fields": ", ".join(keys)},
-            )
-        out.append((party["table"], party[keys[0]], party[keys[1]]))
-    return out
+        found = []
+        for key in ("a", "b"):
+            players = side(party["seats"], key)
+            if frozenset(players) not in pair_of:
+                raise ServiceError(
+                    "parties",
+                    _("Party %(index)s: the players at side %(side)s are not a registered "
+                      "pair.") % {"index": index + 1, "side": key},
+                )
+            found.append(pair_of[frozenset(players)])
+        out.append((party["table"], *found))
+    unknown = [pid for pid in byes if pid not in player_pair]
+    if unknown:
+        raise ServiceError(
+            "byes", _("Not a player of a registered pair: %(ids)s.")
+            % {"ids": ", ".join(map(str, unknown))},
+        )
+    return out, list(dict.fromkeys(player_pair[pid] for pid in byes))
 
 
 class RoundViewSet(
@@ -270,8 +322,8 @@ class RoundViewSet(
             return self._draw(self.get_object())
         rnd = self._managed()
         data = valid(DrawEditSerializer, request.data)
-        parties = _draw_sides(rnd.tournament, data["parties"])
-        rounds.edit_draw(rnd.pk, parties=parties, byes=data["byes"], actor=request.user)
+        parties, byes = _draw_sides(rnd.tournament, data["parties"], data["byes"])
+        rounds.edit_draw(rnd.pk, parties=parties, byes=byes, actor=request.user)
         return self._draw(rnd)
 
     @extend_schema(
