@@ -73,12 +73,13 @@ def _record_ids(field: Any) -> dict[str, list[Any]]:
         "/api/v1/rounds/": list(Round.objects.values_list("pk", flat=True)),
         "/api/v1/parties/": parties,
         "/api/v1/party-protocols/": parties,
-        "/api/v1/parties/": parties,
         "/api/v1/deals/": list(Deal.objects.values_list("pk", flat=True)),
         "/api/v1/penalties/": list(Penalty.objects.values_list("pk", flat=True)),
         "/api/v1/referee/roles/": list(TournamentRole.objects.values_list("pk", flat=True)),
         "/api/v1/print-jobs/": list(PrintJob.objects.values_list("pk", flat=True)),
-        "/api/v1/protocols/": [str(v) for v in Protocol.objects.values_list("public_id", flat=True)],
+        "/api/v1/protocols/": [
+            str(v) for v in Protocol.objects.values_list("public_id", flat=True)
+        ],
     }
 
 

@@ -323,7 +323,8 @@ def test_overview_of_a_table_referee_shows_his_tables(api_as, party, make_party,
     other = make_party(table_number=2, round_number=party.round.number,
                        pair_a=tournament.pairs.order_by("id")[2],
                        pair_b=tournament.pairs.order_by("id")[3])
-    body = api_as(table_referee).get(f"/api/v1/referee/tournaments/{tournament.pk}/overview/").json()
+    overview = f"/api/v1/referee/tournaments/{tournament.pk}/overview/"
+    body = api_as(table_referee).get(overview).json()
     assert [row["id"] for row in body["parties"]] == [other.pk]
 
 
