@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from scoring.models import (
@@ -18,10 +19,29 @@ from scoring.models import (
     Table,
     TournamentRole,
     side_and_seat,
+    who,
 )
 from scoring.models.event_text import describe_event
 
 # -- output -----------------------------------------------------------------------------------
+
+
+@extend_schema_field({
+    "type": "object",
+    "properties": {"side": {"type": "string"}, "seat": {"type": "string"}},
+    "required": ["side", "seat"],
+    "example": {"side": "a", "seat": ""},
+})
+class WhoField(serializers.Field):
+    """A side-or-seat value as ``{"side": …, "seat": …}`` (both blank when nobody)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("read_only", True)
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Any) -> dict[str, str]:
+        """The side, and the seat where a player (not a side) is meant."""
+        return who(value or "")
 
 
 class ClockSerializer(serializers.Serializer):
@@ -72,7 +92,7 @@ class GameSerializer(serializers.Serializer):
     points = SidesSerializer()
     hands = serializers.IntegerField()
     closed = serializers.BooleanField()
-    winner = serializers.CharField(allow_blank=True)
+    winner = WhoField()
 
 
 class GameClockSerializer(serializers.Serializer):
@@ -104,7 +124,7 @@ class KozelSerializer(serializers.Serializer):
     open = serializers.DictField(child=serializers.BooleanField())
     carry = serializers.IntegerField()
     pair_points = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
-    goat = serializers.CharField(allow_blank=True, help_text=_("The Goat's seat (or pair)."))
+    goat = WhoField(help_text=_("The Goat: a seat, or a side where Kozel is played in pairs."))
     ratings = serializers.DictField(
         child=serializers.IntegerField(),
         allow_null=True,
@@ -148,8 +168,9 @@ class PartySummarySerializer(serializers.Serializer):
     )
     phase_label = serializers.CharField()
     end_reason = serializers.CharField(allow_blank=True)
-    winner = serializers.CharField(allow_blank=True)
-    loser = serializers.CharField(allow_blank=True, help_text=_("Kozel: the Goat."))
+    winner = WhoField(help_text=_("Who won the party: a side, or a seat where every player "
+                                  "keeps his own score."))
+    loser = WhoField(help_text=_("Kozel: the Goat."))
     rule_set = serializers.CharField()
     scored_by = serializers.ChoiceField(
         choices=["side", "seat"],

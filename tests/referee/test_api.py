@@ -238,7 +238,7 @@ def test_no_show_through_the_api(api, party):
     Party.objects.filter(pk=party.pk).update(started_at=timezone.now() - timedelta(minutes=6))
     response = api.post(url(party, "no-show"), {"side": "a"}, format="json")
     assert response.status_code == 201
-    assert response.json()["party"]["winner"] == "b"
+    assert response.json()["party"]["winner"] == {"side": "b", "seat": ""}
 
 
 def test_correct_and_annul_a_deal(api, party):

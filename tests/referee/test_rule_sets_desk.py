@@ -172,7 +172,7 @@ def test_udl_level_game_at_its_time_goes_to_overtime(client, desk):
     assert "overtime until one scores" in html
     udl.deal(outcome="stopped", plays=[["b1", 5]])
     party = udl.party
-    assert party.game == 2 and udl.state()["match"]["games"][0]["winner"] == "b"
+    assert party.game == 2 and udl.state()["match"]["games"][0]["winner"]["side"] == "b"
 
     # Re-evaluating the party before game 2's first hand (a clock sweep, a cancelled
     # penalty) keeps game 1 won on its clock: the match stays in game 2.
@@ -357,7 +357,7 @@ def test_kozel_goat_ends_the_party_with_the_loser_and_the_ratings(desk):
     party = kozel.party
     assert (party.status, party.loser, party.end_reason) == ("finished", "b1", "target")
     state = kozel.state()
-    assert state["loser"] == "b1" and state["kozel"]["goat"] == "b1"
+    assert state["loser"] == state["kozel"]["goat"] == {"side": "b", "seat": "b1"}
     # Accounts: b1 110, a2 30 (25 + 5), b2 memorized 12 → 0 on the account, a1 0.
     assert state["totals"]["points"] == {"a1": 0, "b1": 110, "a2": 30, "b2": 0}
     assert state["kozel"]["memorized"]["b2"] == 12
@@ -413,7 +413,7 @@ def test_kozel_in_pairs_no_show_of_a_pair_makes_it_the_goat(desk):
     assert (party.winner, party.loser) == ("a", "b")
     state = kozel.state()
     assert state["totals"]["points"] == {"a1": 0, "b1": 101, "a2": 0, "b2": 101}
-    assert state["kozel"]["pair_points"] is None or state["kozel"]["goat"] == "b"
+    assert state["kozel"]["pair_points"] is None or state["kozel"]["goat"]["side"] == "b"
 
 
 # -- the Latin pairs game -------------------------------------------------------------------------

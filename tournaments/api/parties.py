@@ -28,7 +28,7 @@ from referee.serializers import (
     PenaltyRecordSerializer,
     RulingRecordSerializer,
 )
-from referee.serializers.outputs import scores_field
+from referee.serializers.outputs import WhoField, scores_field
 from scoring.models import PARTY_RELATED, Deal, Party, Penalty, Ruling
 from scoring.permissions import visible_tournaments
 from scoring.rules import SEATS
@@ -91,6 +91,8 @@ class PartyListSerializer(serializers.ModelSerializer):
     seats = serializers.SerializerMethodField()
     totals = serializers.SerializerMethodField()
     links = serializers.SerializerMethodField()
+    winner = WhoField()
+    loser = WhoField(help_text="Kozel: the Goat.")
 
     class Meta:
         model = Party

@@ -15,6 +15,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from referee.serializers.outputs import WhoField
 from scoring.errors import ServiceError
 from scoring.models import Pair, Party, Round, Tournament
 from scoring.permissions import visible_tournaments
@@ -95,6 +96,7 @@ class DrawPartySerializer(serializers.ModelSerializer):
     seat_names = serializers.SerializerMethodField()
     sides = serializers.SerializerMethodField()
     is_bye = serializers.BooleanField(read_only=True)
+    winner = WhoField()
 
     class Meta:
         model = Party
