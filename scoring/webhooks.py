@@ -110,7 +110,11 @@ def party_ref(party: Party) -> dict[str, Any]:
 
 
 def party_finished(party: Party, totals: Any) -> None:
-    """Emit ``party.finished`` with the totals as the game counts them."""
+    """Emit ``party.finished`` with the totals as the game counts them.
+
+    Called only by ``scoring.services.end_party``, which every end of a party goes through
+    (by the rules, a forfeit, a disqualification).
+    """
     emit(party.round.tournament_id, "party.finished", lambda: {
         "tournament": tournament_ref(party.round.tournament),
         "party": party_ref(party),
@@ -120,7 +124,11 @@ def party_finished(party: Party, totals: Any) -> None:
 
 
 def record_changed(party: Party) -> None:
-    """Emit ``standings.changed`` when a finished party of a counted round is changed."""
+    """Emit ``standings.changed`` when a finished party of a counted round is changed.
+
+    Called only by ``scoring.services.evaluate_party``, which every change of a party's deals
+    or fines calls (with the party as it was before the re-evaluation).
+    """
     if party.status == Party.Status.FINISHED and party.round.status in COUNTED_ROUNDS:
         emit(party.round.tournament_id, "standings.changed", lambda: {
             "tournament": tournament_ref(party.round.tournament),
