@@ -87,7 +87,7 @@ def test_a_party_ended_by_a_ruling_emits_party_finished_once_like_a_played_one(
     data = finished["data"]
     assert set(data) == {"tournament", "party", "totals"}
     assert data["party"]["id"] == party.pk and data["party"]["status"] == "finished"
-    assert (data["party"]["winner"], data["party"]["end_reason"]) == ("a", reason)
+    assert (data["party"]["winner"]["side"], data["party"]["end_reason"]) == ("a", reason)
     assert data["party"]["finished_at"] == party.finished_at.isoformat()
     # the regulations' forfeit score, as the standings count it (not the deals played)
     assert data["totals"]["points"] == {"a": 200, "b": 0}
@@ -121,7 +121,7 @@ def test_changes_of_a_finished_party_each_emit_standings_changed_once(
     assert [d["event"] for d in got] == ["party.finished"] + ["standings.changed"] * 3
     for delivery in got[1:]:
         assert delivery["data"]["reason"] == "party.changed"
-        assert (delivery["data"]["party"], delivery["data"]["round"]) == (party.pk, 1)
+        assert (delivery["data"]["party"], delivery["data"]["round_number"]) == (party.pk, 1)
     assert emitted() == {"party.finished": 1, "standings.changed": 3}
 
 
@@ -137,7 +137,7 @@ def test_a_change_that_turns_the_result_emits_both_events_once(
     got = received(receiver, 3)
     assert [d["event"] for d in got] == ["party.finished", "standings.changed",
                                          "party.finished"]
-    assert got[2]["data"]["party"]["winner"] == "b"
+    assert got[2]["data"]["party"]["winner"]["side"] == "b"
 
 
 def test_changes_of_a_party_in_play_do_not_touch_the_standings(
