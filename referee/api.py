@@ -63,8 +63,9 @@ def run_action(
     serializer.is_valid(raise_exception=True)
     result = serializer.perform(party, request.user, request_key(request), record)
     saved = result if isinstance(result, Party) else getattr(result, "party", None)
+    data = {"party": state.fresh_summary(party.pk, saved), "record": record_data(result)}
     return Response(
-        {"party": state.fresh_summary(party.pk, saved), "record": record_data(result)},
+        ActionResultSerializer(data).data,
         status=status.HTTP_201_CREATED if serializer.creates else status.HTTP_200_OK,
     )
 

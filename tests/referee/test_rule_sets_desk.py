@@ -144,7 +144,8 @@ def test_udl_match_plays_a_game_won_at_the_target_then_the_next_game(desk):
     assert state["phase"] == "next_game"
     assert state["match"]["game_wins"] == {"a": 1, "b": 0}
     assert state["match"]["games"][0] == {
-        "number": 1, "points": {"a": 150, "b": 5}, "hands": 2, "closed": True, "winner": "a"}
+        "number": 1, "points": {"a": 150, "b": 5}, "hands": 2, "closed": True,
+        "winner": {"side": "a", "seat": ""}}
     assert state["match"]["clock"]["limit_seconds"] == 15 * 60
     assert 0 < state["match"]["clock"]["seconds_left"] <= 15 * 60
 
