@@ -223,12 +223,25 @@ def can_import_tournament(user: Any) -> bool:
     return can_create_tournament(user)
 
 
-def visible_tournaments(user: object) -> QuerySet[Tournament]:
-    """Tournaments the user may read through the API."""
+def visible_tournaments(user: object, page: str = "") -> QuerySet[Tournament]:
+    """Tournaments the user may read through the API.
+
+    With ``page`` (a key of ``PUBLIC_PAGE_SWITCHES``: "draw", "standings", "entrants"…) only
+    those whose page is switched on, or where the user holds a role: the API shows what the
+    public pages show (``can_see_public_page``).
+    """
     qs = Tournament.objects.all()
     if getattr(user, "is_superuser", False):
         return qs
+    authenticated = getattr(user, "is_authenticated", False)
     visible = Q(public=True)
-    if getattr(user, "is_authenticated", False):
+    if authenticated:
         visible |= Q(roles__user=user) | Q(players__user=user)
-    return qs.filter(visible).distinct()
+    qs = qs.filter(visible).distinct()
+    if page:
+        open_page = Q(**{PUBLIC_PAGE_SWITCHES[page]: True})
+        if authenticated:
+            open_page |= Q(pk__in=TournamentRole.objects.filter(user=user)
+                           .values("tournament_id"))
+        qs = qs.filter(open_page)
+    return qs

@@ -317,12 +317,11 @@ class PartyStateSerializer(CountsMixin, PartySummarySerializer):
 
     tournament = serializers.DictField()
     round = serializers.IntegerField()
+    round_number = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
+    table_number = serializers.IntegerField(allow_null=True)
     pairs = PairsSerializer()
     sides = SideRowSerializer(many=True)
-    by_seat = serializers.BooleanField(
-        help_text=_("Whether every player keeps his own score (the sides are the seats).")
-    )
     deal_in_play = serializers.IntegerField()
     deals = DealRowSerializer(many=True)
     penalties = PenaltyRowSerializer(many=True)
@@ -335,6 +334,7 @@ class OverviewRowSerializer(CountsMixin, PartySummarySerializer):
     """A party in the referee's overview."""
 
     table = serializers.IntegerField(allow_null=True)
+    table_number = serializers.IntegerField(allow_null=True)
     pairs = PairsSerializer()
 
 
@@ -343,7 +343,8 @@ class OverviewSerializer(serializers.Serializer):
 
     tournament = serializers.DictField()
     round = serializers.IntegerField(allow_null=True)
-    rounds = serializers.ListField(child=serializers.IntegerField())
+    round_number = serializers.IntegerField(allow_null=True)
+    round_numbers = serializers.ListField(child=serializers.IntegerField())
     parties = OverviewRowSerializer(many=True)
     alert_count = serializers.IntegerField()
 
@@ -352,11 +353,12 @@ class EventSerializer(serializers.ModelSerializer):
     """An entry of the party's event log."""
 
     actor = serializers.CharField(source="actor.username", default=None, read_only=True)
+    created_at = serializers.DateTimeField(source="at", read_only=True)
     summary = serializers.SerializerMethodField()
 
     class Meta:
         model = PartyEvent
-        fields = ["seq", "at", "actor", "kind", "summary", "data", "reason"]
+        fields = ["seq", "created_at", "actor", "kind", "summary", "data", "reason"]
 
     def get_summary(self, event: PartyEvent) -> str:
         """What the event did, in one line of the user's language."""
@@ -437,18 +439,24 @@ class DealRecordSerializer(WhoMixin, serializers.ModelSerializer):
 class PenaltyRecordSerializer(WhoMixin, serializers.ModelSerializer):
     """A warning, fine or disqualification given in a party."""
 
+    player_name = serializers.CharField(source="player.name", default="", read_only=True)
+
     class Meta:
         model = Penalty
-        fields = ["id", "party", "kind", "category", "side", "seat", "player", "points", "mode",
+        fields = ["id", "party", "kind", "category", "side", "seat", "player", "player_name",
+                  "points", "mode",
                   "deal_number", "game", "escalated_from", "cancelled", "reason", "created_at"]
 
 
 class RulingRecordSerializer(WhoMixin, serializers.ModelSerializer):
     """A referee's ruling in a party (out of turn, false pass, touched tile, no-show, …)."""
 
+    player_name = serializers.CharField(source="player.name", default="", read_only=True)
+
     class Meta:
         model = Ruling
-        fields = ["id", "party", "kind", "side", "seat", "player", "choice", "deal_number",
+        fields = ["id", "party", "kind", "side", "seat", "player", "player_name", "choice",
+                  "deal_number",
                   "deal", "penalty", "details", "reason", "created_at"]
 
 

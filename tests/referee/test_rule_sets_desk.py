@@ -442,7 +442,7 @@ def test_draw_block_classic_score_per_player(desk, code):
     response = game.post("deal", {"outcome": "domino", "seat": "a1", "points": {"a1": 9}})
     assert response.status_code == 201, response.json()
     state = game.state()
-    assert state["by_seat"] is True
+    assert state["scored_by"] == "seat"
     assert state["totals"]["points"] == {"a1": 9, "b1": 12}
     assert [row["name"] for row in state["sides"]] == ["Иван Петров", "Ольга Морозова"]
     assert Deal.objects.filter(party_id=game.party_id).first().scores == {"a1": 0, "b1": 12}
