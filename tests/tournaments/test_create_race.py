@@ -55,11 +55,11 @@ def taken_before_the_insert(monkeypatch) -> None:
 
 @pytest.mark.django_db
 def test_a_derived_slug_taken_meanwhile_moves_on_to_the_next_free_one(organizer, monkeypatch):
-    first = api(organizer).post("/api/tournaments/", {"name": NAME}, format="json")
+    first = api(organizer).post("/api/v1/tournaments/", {"name": NAME}, format="json")
     assert first.status_code == 201 and first.data["slug"] == SLUG
     missed_by_the_check(monkeypatch, SLUG, f"{SLUG}-2")
     TournamentFactory(name=NAME, slug=f"{SLUG}-2")
-    second = api(organizer).post("/api/tournaments/", {"name": NAME}, format="json")
+    second = api(organizer).post("/api/v1/tournaments/", {"name": NAME}, format="json")
     assert second.status_code == 201, second.data
     assert second.data["slug"] == f"{SLUG}-3"
     created = Tournament.objects.get(slug=f"{SLUG}-3")
@@ -71,7 +71,7 @@ def test_a_derived_slug_taken_meanwhile_moves_on_to_the_next_free_one(organizer,
 @pytest.mark.django_db
 def test_a_derived_slug_taken_at_the_insert_moves_on(organizer, monkeypatch):
     taken_before_the_insert(monkeypatch)
-    response = api(organizer).post("/api/tournaments/", {"name": NAME}, format="json")
+    response = api(organizer).post("/api/v1/tournaments/", {"name": NAME}, format="json")
     assert response.status_code == 201, response.data
     assert response.data["slug"] == f"{SLUG}-2"
 
@@ -79,7 +79,7 @@ def test_a_derived_slug_taken_at_the_insert_moves_on(organizer, monkeypatch):
 @pytest.mark.django_db
 def test_a_given_slug_taken_meanwhile_is_a_400_naming_slug(organizer, monkeypatch):
     taken_before_the_insert(monkeypatch)
-    response = api(organizer).post("/api/tournaments/", {"name": NAME, "slug": "spring-cup"},
+    response = api(organizer).post("/api/v1/tournaments/", {"name": NAME, "slug": "spring-cup"},
                                    format="json")
     assert response.status_code == 400
     assert list(response.data) == ["slug"] and "already exists" in response.data["slug"][0]
@@ -120,7 +120,7 @@ def test_two_requests_of_one_name_at_once_both_get_a_tournament(organizer, monke
 
     def request() -> None:
         try:
-            answers.append(api(organizer).post("/api/tournaments/", {"name": NAME},
+            answers.append(api(organizer).post("/api/v1/tournaments/", {"name": NAME},
                                                format="json"))
         finally:
             connection.close()
