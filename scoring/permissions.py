@@ -168,6 +168,26 @@ def managed_tournaments(user: Any) -> QuerySet[Tournament]:
     )
 
 
+REFEREE_ROLES = (TournamentRole.Role.REFEREE, TournamentRole.Role.CHIEF)
+"""The roles that run parties at the tables (a referee, the chief referee)."""
+
+
+def refereed_tournaments(user: Any) -> QuerySet[Tournament]:
+    """The tournaments in which a user is a referee or the chief referee."""
+    if not getattr(user, "is_authenticated", False):
+        return Tournament.objects.none()
+    return Tournament.objects.filter(
+        roles__user=user, roles__role__in=REFEREE_ROLES
+    ).distinct()
+
+
+def is_organizer(user: Any) -> bool:
+    """Whether a user organizes: a superuser, one who creates tournaments or organizes one."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return can_create_tournament(user) or managed_tournaments(user).exists()
+
+
 # -- public pages and the player area (tournaments.public_views, tournaments.player_views) ---
 
 PUBLIC_PAGE_SWITCHES = {
