@@ -73,7 +73,7 @@ def table_row(row: dict[str, Any]) -> dict[str, Any]:
     running = row["clock"]["started_at"] is not None and row["status"] != Party.Status.FINISHED
     return {
         "id": row["id"],
-        "table": row["table"],
+        "table_number": row["table_number"],
         "status": row["status"],
         "status_label": Party.Status(row["status"]).label,
         "sides": [_side(row, "a"), _side(row, "b")],
