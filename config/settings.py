@@ -170,6 +170,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 # How long a stored response answers a retried request with the same Idempotency-Key.
 IDEMPOTENCY_KEY_HOURS = int(os.environ.get("IDEMPOTENCY_KEY_HOURS", "24"))
+# How long the referee desk offers to undo an action just made (a deal, a warning, a fine …).
+REFEREE_UNDO_SECONDS = int(os.environ.get("REFEREE_UNDO_SECONDS", "60"))
 
 if REDIS_URL:
     CACHES = {

@@ -225,6 +225,7 @@ def _ruling_row(ruling: Ruling) -> dict[str, Any]:
         choice=ruling.choice,
         choice_label=ruling.get_choice_display() if ruling.choice else "",
         details=ruling.details,
+        undone=bool(ruling.details.get("undone")),
     )
 
 
@@ -377,6 +378,7 @@ def party_state(party: Party) -> dict[str, Any]:
                 if r.kind == Ruling.Kind.OUT_OF_TURN
                 and r.choice == Ruling.Choice.CONTINUE
                 and r.deal_number == in_play
+                and not r.details.get("undone")
             ],
             "check_in": {
                 "a": party_desk.present("a"),

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from referee import services, state
+from referee import desk_steps, services, state
 from referee.api import advise, preview, referee_roles
 from referee.corrections import deal_entry, may_correct, record_to_correct
 from referee.rulings import ALL_TILES, PRESET_UDL, scores_by_seat
@@ -122,7 +122,7 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
     seats = _seat_names(party)
     rule_set, cfg = state.rules_of(party)
     by_seat = scores_by_seat(rule_set, cfg)
-    return {
+    context = {
         "party": party,
         "tournament": party.round.tournament,
         "regulations": party.round.tournament.regulations,
@@ -173,6 +173,8 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
         "cid": ids,
         **extra,
     }
+    context.update(desk_steps.panel_safety(context))
+    return context
 
 
 def _udl_context(
@@ -223,15 +225,27 @@ def page_data(post: Any, party: Party, input_class: type[ActionInput]) -> dict[s
 
 
 def _answer(
-    request: HttpRequest, party_id: int, *, done: str = "", error: str = "", code: int = 200
+    request: HttpRequest, party_id: int, *, done: str = "", error: str = "", code: int = 200,
+    **extra: Any,
 ) -> HttpResponse:
-    """After an action: the panel for htmx; else a redirect, or the page with the error."""
-    if not request.htmx and not error:
+    """After an action: the panel for htmx; else a redirect, or the page with the error.
+
+    ``extra``: the undo offer (``undo``) after an action, or the confirmation step
+    (``confirm_step``) an irreversible action asks first (the page, not a redirect).
+    """
+    if not request.htmx and not error and not extra.get("confirm_step"):
         messages.success(request, done)
+        desk_steps.remember_undo(request, party_id, extra.get("undo"))
         return vary_on_htmx(redirect("referee:party", pk=party_id))
     party = state.party_queryset().get(pk=party_id)
-    context = panel_context(request, party, done=done, error=error)
-    return page_or_fragment(request, "referee/party.html", "referee/_panel.html", context, code)
+    context = panel_context(request, party, done=done, error=error, **extra)
+    response = page_or_fragment(
+        request, "referee/party.html", "referee/_panel.html", context, code
+    )
+    if extra.get("confirm_step"):
+        response[desk_steps.CONFIRM_HEADER] = "1"
+        response["HX-Reswap"] = "outerHTML show:#confirm-step:top"
+    return response
 
 
 def run_page_form(
@@ -257,12 +271,12 @@ def _perform(
     request: HttpRequest, party: Party, input_class: type[ActionInput], record: Any = None
 ) -> HttpResponse:
     """Run a page form's action (``run_page_form``) and answer the desk's way."""
-    _result, errors, code = run_page_form(request.POST, party, request.user, input_class, record)
+    result, errors, code = run_page_form(request.POST, party, request.user, input_class, record)
     if errors:
         return _answer(request, party.pk, error=_error_text(errors), code=code)
     latest = party.events.order_by("-seq").first()
     done = describe_event(latest.kind, latest.data or {}) if latest else _("Done.")
-    return _answer(request, party.pk, done=done)
+    return _answer(request, party.pk, done=done, undo=services.undo_offer(result, request.user))
 
 
 @require_GET
@@ -271,7 +285,8 @@ def party_screen(request: HttpRequest, pk: int) -> HttpResponse:
     if (login := _login_first(request)) is not None:
         return login
     party = state.party_for_referee(request.user, pk)
-    return render(request, "referee/party.html", panel_context(request, party))
+    undo = desk_steps.pending_undo(request, party.pk)
+    return render(request, "referee/party.html", panel_context(request, party, undo=undo))
 
 
 @require_GET
@@ -288,6 +303,10 @@ def party_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     input_class = PARTY_ACTIONS.get(name)
     if input_class is None:
         raise Http404
+    data = page_data(request.POST, party, input_class)
+    step = desk_steps.confirmation_step(request, party, name, data, input_class)
+    if step is not None:  # an irreversible action: nothing happens before the referee confirms
+        return _answer(request, party.pk, confirm_step=step)
     return _perform(request, party, input_class)
 
 
@@ -343,6 +362,7 @@ def move_advice(request: HttpRequest, pk: int) -> HttpResponse:
         context["error"] = _error_text(serializer.errors)
     context["cid"] = FreshIds()
     context["version"] = party.version
+    context["confirm"] = desk_steps.advice_texts(party, context["seat"])
     return render(request, "referee/_advice.html", context)
 
 

@@ -40,14 +40,46 @@ class StartInput(ActionInput):
 
 
 class PauseInput(ActionInput):
-    """Pause the clock, with a reason."""
+    """Pause the clock at once; the reason is optional (it may be given afterwards)."""
 
-    reason = serializers.CharField(max_length=300)
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
 
     def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
         """Pause."""
         return services.pause_clock(
+            party.pk, reason=self.validated_data.get("reason", ""), **self.args(user)
+        )
+
+
+class PauseReasonInput(ActionInput):
+    """The reason of the pause in progress, given after the clock stopped."""
+
+    reason = serializers.CharField(max_length=300)
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Record the reason."""
+        return services.explain_pause(
             party.pk, reason=self.validated_data["reason"], **self.args(user)
+        )
+
+
+class UndoInput(ActionInput):
+    """Undo an action just made: a deal (annulled), a warning or fine (cancelled), a ruling
+    without lasting consequence; only its referee, within the undo window."""
+
+    record = serializers.ChoiceField(
+        choices=[(name, name) for name in services.UNDO_RECORDS],
+        help_text=_("What the action made: a deal, a penalty or a ruling."),
+    )
+    id = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, help_text=_("The id of that record.")
+    )
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Undo."""
+        data = self.validated_data
+        return services.undo_action(
+            party.pk, record=data["record"], record_id=data["id"], **self.args(user)
         )
 
 
@@ -298,6 +330,7 @@ class DisqualifyInput(OffenderInput):
 PARTY_ACTIONS: dict[str, type[ActionInput]] = {
     "start": StartInput,
     "pause": PauseInput,
+    "pause-reason": PauseReasonInput,
     "resume": ResumeInput,
     "time-up": TimeUpInput,
     "game-time-up": GameTimeUpInput,
@@ -312,6 +345,7 @@ PARTY_ACTIONS: dict[str, type[ActionInput]] = {
     "no-show": NoShowInput,
     "disqualify": DisqualifyInput,
     "udl-violation": UdlViolationInput,
+    "undo": UndoInput,
 }
 """Every action on a party by its name in URLs."""
 

@@ -1,4 +1,5 @@
-"""Referee services, one module per job: the clock, penalties, rulings and staffing.
+"""Referee services, one module per job: the clock, penalties, rulings, undo and
+staffing.
 
 ``from referee import services; services.give_warning(...)`` keeps working: the public names
 of every module are exported here.
@@ -6,6 +7,7 @@ of every module are exported here.
 
 from referee.services.clock import (
     check_in,
+    explain_pause,
     finish_party,
     forfeit_party,
     mark_game_time_expired,
@@ -20,9 +22,11 @@ from referee.services.common import SIDES, deal_in_play, desk_of
 from referee.services.penalties import (
     WARNING_CATEGORIES,
     PenaltyTarget,
+    active_warnings,
     cancel_penalty,
     give_fine,
     give_warning,
+    next_warning,
 )
 from referee.services.rulings import (
     disqualify,
@@ -38,23 +42,34 @@ from referee.services.staffing import (
     referee_settings,
     save_referee_settings,
 )
+from referee.services.undo import (
+    UNDO_RECORDS,
+    undo_action,
+    undo_offer,
+    undo_refusal,
+    undo_seconds,
+)
 
 __all__ = [
     "SIDES",
+    "UNDO_RECORDS",
     "WARNING_CATEGORIES",
     "PenaltyTarget",
+    "active_warnings",
     "assign_referee",
     "cancel_penalty",
     "check_in",
     "deal_in_play",
     "desk_of",
     "disqualify",
+    "explain_pause",
     "finish_party",
     "forfeit_party",
     "give_fine",
     "give_warning",
     "mark_game_time_expired",
     "mark_time_expired",
+    "next_warning",
     "no_show_due_at",
     "pause_clock",
     "penalty_preset",
@@ -68,4 +83,8 @@ __all__ = [
     "rule_udl_violation",
     "save_referee_settings",
     "start_party",
+    "undo_action",
+    "undo_offer",
+    "undo_refusal",
+    "undo_seconds",
 ]

@@ -53,25 +53,45 @@ def start_party(party_id: int, *, actor: Any = None, expected_version: int | Non
 
 @transaction.atomic
 def pause_clock(
-    party_id: int, *, actor: Any = None, reason: str, expected_version: int | None = None
+    party_id: int, *, actor: Any = None, reason: str = "", expected_version: int | None = None
 ) -> Party:
-    """Stop the party's clock, with a reason."""
+    """Stop the party's clock at once; the reason may come with it or later (``explain_pause``)."""
     party = lock_party(party_id, expected_version)
     _require_in_progress(party)
     if party.paused_at:
         raise ServiceError("clock", _("The clock is already paused."))
-    if not (reason or "").strip():
-        raise ServiceError("reason", _("Give a reason for the pause."))
+    reason = (reason or "").strip()
     now = timezone.now()
     bump_version(party, paused_at=now)
     append_event(
         party,
         "clock_paused",
         actor=actor,
-        reason=reason.strip(),
+        reason=reason,
         data={"elapsed": round(party.elapsed_seconds(now), 1)},
     )
     logger.info("party %s clock paused: actor %s", party.pk, actor_id(actor))
+    return party
+
+
+@transaction.atomic
+def explain_pause(
+    party_id: int, *, reason: str, actor: Any = None, expected_version: int | None = None
+) -> Party:
+    """Give (or change) the reason of the pause in progress, after the clock stopped."""
+    party = lock_party(party_id, expected_version)
+    _require_in_progress(party)
+    if not party.paused_at:
+        raise ServiceError("clock", _("The clock is running: there is no pause to explain."))
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("reason", _("Give a reason for the pause."))
+    append_event(
+        party, "pause_reason", actor=actor, reason=reason,
+        data={"paused_at": party.paused_at.isoformat()},
+    )
+    bump_version(party)
+    logger.info("party %s pause explained: actor %s", party.pk, actor_id(actor))
     return party
 
 

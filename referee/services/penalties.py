@@ -45,8 +45,6 @@ WARNING_CATEGORIES = (
 """The kinds of violation a warning is given for (the rulings fine directly)."""
 
 
-
-
 def _add_penalty(
     party: Party,
     decision: PenaltyDecision,
@@ -174,6 +172,56 @@ def _penalise(
     return penalty
 
 
+def _earlier_warnings(party: Party, offender: str, category: str) -> list[int]:
+    """The ids of the offender's active warnings of a kind in the party, newest first."""
+    return list(
+        party.penalties.filter(
+            side=offender, category=category, kind=Penalty.Kind.WARNING, cancelled=False
+        )
+        .order_by("-id")
+        .values_list("id", flat=True)
+    )
+
+
+def active_warnings(party: Party, offender: str, category: str) -> int:
+    """How many active warnings of a kind the offender (side or seat) has in the party."""
+    return len(_earlier_warnings(party, offender, category))
+
+
+def _warning_decision(
+    rule_set: RuleSet, cfg: Any, preset: PenaltyPreset, offender: str, category: str,
+    warnings_before: int,
+) -> PenaltyDecision:
+    """The one escalation rule of a warning: a warning, or a fine after the regulations' count."""
+    return _engine(
+        decide_violation, rule_set, cfg, preset,
+        side=offender, category=category, warnings_before=warnings_before,
+    )
+
+
+def next_warning(
+    party: Party,
+    *,
+    category: str,
+    offender: str,
+    warnings_before: int | None = None,
+    preset: PenaltyPreset | None = None,
+) -> PenaltyDecision:
+    """What the next warning of ``category`` to ``offender`` will do: a warning, or a fine.
+
+    ``offender`` is the engine side the warning is given to (the pair's side, or the player's
+    seat where every player keeps his own score). ``warnings_before`` (his active warnings of
+    that kind) and ``preset`` may come from the caller, who has them; else they are read.
+    The same rule ``give_warning`` applies, so the screen's preview and the record agree.
+    """
+    rule_set, cfg = _rules(party)
+    if warnings_before is None:
+        warnings_before = active_warnings(party, offender, category)
+    if preset is None:
+        preset = penalty_preset(party.round.tournament)
+    return _warning_decision(rule_set, cfg, preset, offender, category, warnings_before)
+
+
 @transaction.atomic
 def give_warning(party_id: int, *, category: str, **target: Unpack[PenaltyTarget]) -> Penalty:
     """A violation: a warning, or a fine when the pair repeats that kind (per the regulations).
@@ -184,22 +232,8 @@ def give_warning(party_id: int, *, category: str, **target: Unpack[PenaltyTarget
     def decide(
         party: Party, offender: str, rule_set: RuleSet, cfg: Any, preset: PenaltyPreset
     ) -> tuple[PenaltyDecision, Penalty | None]:
-        earlier = list(
-            party.penalties.filter(
-                side=offender, category=category, kind=Penalty.Kind.WARNING, cancelled=False
-            )
-            .order_by("-id")
-            .values_list("id", flat=True)
-        )
-        decision = _engine(
-            decide_violation,
-            rule_set,
-            cfg,
-            preset,
-            side=offender,
-            category=category,
-            warnings_before=len(earlier),
-        )
+        earlier = _earlier_warnings(party, offender, category)
+        decision = _warning_decision(rule_set, cfg, preset, offender, category, len(earlier))
         return decision, Penalty(pk=earlier[0]) if decision.is_fine and earlier else None
 
     return _penalise(

@@ -44,6 +44,29 @@ def _label(choices: Any, value: object) -> str:
     return str(dict(choices).get(value, value or ""))
 
 
+def _undone(d: dict[str, Any]) -> str:
+    """What an undo took back, and who undid it."""
+    record, by = d.get("record"), d.get("by", "")
+    if record == "deal":
+        what = _("deal %(deal)s annulled") % {"deal": d.get("deal")}
+    elif record == "penalty":
+        what = _("%(kind)s to %(who)s cancelled (%(category)s)") % {
+            "kind": _label(Penalty.Kind.choices, d.get("kind")),
+            "who": d.get("player") or _("pair %(side)s") % {"side": _side(d.get("side"))},
+            "category": _label(Penalty.Category.choices, d.get("category")),
+        }
+    else:
+        what = " · ".join(
+            part
+            for part in (
+                _label(Ruling.Kind.choices, d.get("kind")),
+                str(d.get("seat") or d.get("side") or "").upper(),
+            )
+            if part
+        )
+    return _("Undone by %(user)s: %(what)s") % {"user": by, "what": what}
+
+
 def describe_event(kind: str, data: dict[str, Any]) -> str:
     """One line, in the user's language, saying what an event of the log did."""
     d = {**data}
@@ -52,6 +75,8 @@ def describe_event(kind: str, data: dict[str, Any]) -> str:
         "party_started": lambda: _("Party started"),
         "clock_paused": lambda: _("Clock paused"),
         "clock_resumed": lambda: _("Clock resumed"),
+        "pause_reason": lambda: _("Reason for the pause given"),
+        "action_undone": lambda: _undone(d),
         "time_expired": lambda: _("Time is up: the deal in play is the last one"),
         "game_time_expired": lambda: _(
             "Game %(game)s: time is up, the deal in play is the last one of the game"

@@ -173,6 +173,8 @@ OPS = [
     Op("POST", ROUND + "close/", ORGANIZER, 400, _round),
     Op("POST", PARTY + "start/", REFEREES, 400, _party),
     Op("POST", PARTY + "pause/", REFEREES, 200, _party, lambda w: {"reason": "Перерыв"}),
+    # The clock runs: there is no pause to explain (refused by the party's state).
+    Op("POST", PARTY + "pause-reason/", REFEREES, 400, _party, lambda w: {"reason": "Врач"}),
     Op("POST", PARTY + "resume/", REFEREES, 400, _party),
     Op("POST", PARTY + "time-up/", REFEREES, 200, _party),
     Op("POST", PARTY + "game-time-up/", REFEREES, 400, _party),  # sport domino: no game clock
@@ -194,6 +196,11 @@ OPS = [
     Op("POST", PARTY + "no-show/", REFEREES, 400, _party, lambda w: {"side": "b"}),
     Op("POST", PARTY + "disqualify/", REFEREES, 201, _party,
        lambda w: {"side": "b", "scope": "party", "reason": "Грубость"}),
+    # The referee who gave the warning takes it back; another referee may not (400: refused
+    # by the rule of the undo, not by the role).
+    Op("POST", PARTY + "undo/", REFEREES, 200, _party,
+       lambda w: {"record": "penalty", "id": w.field.penalty.pk},
+       special={"chief": 400, "organizer": 400}),
     Op("POST", PARTY + "move-advice/", REFEREES, 200, _party, lambda w: {"hand": ["3-5"]}),
     Op("POST", PARTY + "tiles-preview/", REFEREES, 200, _party,
        lambda w: {"tiles": {"a1": ["3-5"], "a2": [], "b1": ["6-6"], "b2": []}}),

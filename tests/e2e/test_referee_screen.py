@@ -39,6 +39,11 @@ def inside_the_screen(page: Page, selector: str, touch: bool = True) -> None:
         assert box["height"] >= 40, (selector, box)  # a finger-sized target
 
 
+def confirm(page: Page) -> None:
+    """Say yes in the dialog an irreversible action opens."""
+    page.locator("#confirm-dialog").get_by_role("button", name="Yes, do it").click()
+
+
 def test_party_screen_at_360px(phone, live_server, party, screenshot):
     phone.goto(f"{live_server.url}/referee/party/{party.pk}/")
     phone.wait_for_load_state("networkidle")
@@ -60,6 +65,7 @@ def test_party_screen_at_360px(phone, live_server, party, screenshot):
     phone.click("[data-warning=talking-b]")
     expect(phone.locator(".ref-flash.ok")).to_contain_text("Warning")
     phone.click("[data-warning=talking-b]")
+    confirm(phone)  # a fine: the dialog asks first
     expect(phone.locator(".ref-flash.ok")).to_contain_text("Fine")
     expect(phone.locator("[data-total=b]")).to_have_text("-25")
 
@@ -67,6 +73,7 @@ def test_party_screen_at_360px(phone, live_server, party, screenshot):
     phone.locator("#touched-tile summary").click()
     inside_the_screen(phone, "[data-ruling=touched-misfit-a1]")
     phone.click("[data-ruling=touched-misfit-a1]")
+    confirm(phone)
     expect(phone.locator(".ref-flash.ok")).to_contain_text("Touched tile")
     expect(phone.locator("[data-total=a]")).to_have_text("5")
 

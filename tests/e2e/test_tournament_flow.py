@@ -193,6 +193,13 @@ def flash(page: Page) -> Locator:
     return page.locator("#panel .ref-flash")
 
 
+def confirm(page: Page, says: str | re.Pattern[str]) -> None:
+    """Answer the dialog of an irreversible action with yes, after reading what it says."""
+    dialog = page.locator("#confirm-dialog")
+    expect(dialog).to_contain_text(says)
+    dialog.get_by_role("button", name="Yes, do it").click()
+
+
 def no_sideways_scroll(page: Page) -> None:
     assert page_width(page) <= PHONE["width"], f"{page.url} is {page_width(page)} px wide"
 
@@ -265,7 +272,10 @@ def test_round_from_registration_to_signed_protocol(
     panel.locator("[data-warning=talking-b]").click()
     expect(flash(ref)).to_contain_text("Warning to pair B")
     expect(panel.locator("[data-warning=talking-b]")).to_contain_text("×1")
+    expect(panel.locator("[data-warning=talking-b]")).to_contain_text("→ fine 25")
     panel.locator("[data-warning=talking-b]").click()
+    # The dialog names the pair and the fine; nothing happens before it is confirmed.
+    confirm(ref, re.compile(r"Second warning \(Talking\): pair \S+ is fined 25 points\."))
     expect(flash(ref)).to_contain_text("Fine to pair B")
     expect(flash(ref)).to_contain_text("25 points")
     expect(total_b).to_have_text("-25")
@@ -287,6 +297,7 @@ def test_round_from_registration_to_signed_protocol(
     # and pair A fined.
     panel.locator("#out-of-turn summary").click()
     panel.locator("[data-ruling=out-of-turn-reshuffle-a2]").click()
+    confirm(ref, "deal 3 is annulled and dealt again")
     expect(flash(ref)).to_contain_text("Out of turn · A2 · Reshuffle")
     expect(total_a).to_have_text("35")
     deals = panel.locator("#records table.ref-deals tbody tr")

@@ -170,14 +170,16 @@ def test_same_deal_number_from_two_devices_is_refused(api, party):
     assert response.status_code == 400 and "number" in response.json()
 
 
-def test_clock_pause_needs_a_reason_and_resume_continues(api, party):
-    assert api.post(url(party, "pause"), {}, format="json").status_code == 400
-    response = api.post(url(party, "pause"), {"reason": "dispute"}, format="json")
+def test_clock_pause_at_once_its_reason_after_and_resume_continues(api, party):
+    response = api.post(url(party, "pause"), {}, format="json")
     assert response.status_code == 200 and response.json()["party"]["clock"]["paused"]
+    assert api.post(url(party, "pause-reason"), {}, format="json").status_code == 400
+    response = api.post(url(party, "pause-reason"), {"reason": "dispute"}, format="json")
+    assert response.status_code == 200
     response = api.post(url(party, "resume"), {}, format="json")
     assert response.status_code == 200 and not response.json()["party"]["clock"]["paused"]
     kinds = list(party.events.values_list("kind", flat=True))
-    assert kinds[-2:] == ["clock_paused", "clock_resumed"]
+    assert kinds[-3:] == ["clock_paused", "pause_reason", "clock_resumed"]
 
 
 def test_start_and_time_up_by_the_referee(api, make_party):

@@ -140,7 +140,8 @@ def test_referee_screen_button_goes_through_the_same_service(client, desk):
     assert html.index('id="btn-pause"') < html.index('id="game-clock-controls"')
 
     response = client.post(
-        f"{screen}game-time-up/", {"version": udl.party.version}, HTTP_HX_REQUEST="true"
+        f"{screen}game-time-up/", {"version": udl.party.version, "confirmed": "1"},
+        HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 200
     html = response.content.decode()

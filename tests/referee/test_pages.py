@@ -92,8 +92,8 @@ def test_move_helper_fragment(ref_client, party):
 
 def test_warning_button_escalates_to_a_fine(ref_client, party):
     ref_client.post(action(party, "warning"), {"category": "signs", "side": "a"}, **HX)
-    html = ref_client.post(action(party, "warning"), {"category": "signs", "side": "a"},
-                           **HX).content.decode()
+    html = ref_client.post(action(party, "warning"), {"category": "signs", "side": "a",
+                                                      "confirmed": "1"}, **HX).content.decode()
     assert "Fine to pair A: Signs, 25 points" in html
     assert list(Penalty.objects.values_list("kind", flat=True)) == ["warning", "fine"]
 
@@ -106,7 +106,7 @@ def test_error_is_shown_in_the_panel_and_changes_nothing(ref_client, party):
 
 
 def test_error_without_htmx_is_the_page_with_status(ref_client, party):
-    response = ref_client.post(action(party, "pause"), {"reason": ""})
+    response = ref_client.post(action(party, "pause-reason"), {"reason": "dispute"})
     assert response.status_code == 400 and "ref-flash error" in response.content.decode()
 
 
@@ -131,16 +131,17 @@ def test_rulings_through_the_page(ref_client, party):
                                                    "tile": "4-4"})
     html = ref_client.get(f"/referee/party/{party.pk}/").content.decode()
     assert "Exposed tile" in html and "B1 4-4" in html
-    ref_client.post(action(party, "touched-tile"), {"seat": "a1", "fits": "false"})
+    ref_client.post(action(party, "touched-tile"), {"seat": "a1", "fits": "false",
+                                                    "confirmed": "1"})
     ref_client.post(action(party, "false-pass"), {"seat": "b2", "points_a": "0",
-                                                  "points_b": "0"})
+                                                  "points_b": "0", "confirmed": "1"})
     assert sorted(Ruling.objects.values_list("kind", flat=True)) == [
         "false_pass", "out_of_turn", "touched_tile"]
 
 
 def test_disqualification_through_the_page(ref_client, party):
     ref_client.post(action(party, "disqualify"), {"side": "b", "scope": "tournament",
-                                                  "reason": "slammed tiles"})
+                                                  "reason": "slammed tiles", "confirmed": "1"})
     party.refresh_from_db()
     assert party.end_reason == "disqualification" and party.pair_b.disqualified
 
@@ -165,7 +166,7 @@ def test_correct_and_annul_pages(ref_client, party, referee_user):
 
 
 def test_cancel_penalty_from_the_page(ref_client, party):
-    ref_client.post(action(party, "fine"), {"category": "signs", "side": "a"})
+    ref_client.post(action(party, "fine"), {"category": "signs", "side": "a", "confirmed": "1"})
     penalty = Penalty.objects.get()
     ref_client.post(f"/referee/penalty/{penalty.pk}/cancel/", {"reason": "mistake"})
     penalty.refresh_from_db()

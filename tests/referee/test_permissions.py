@@ -19,6 +19,7 @@ pytestmark = pytest.mark.django_db
 PARTY_POSTS = {
     "start": {},
     "pause": {"reason": "x"},
+    "pause-reason": {"reason": "x"},
     "resume": {},
     "time-up": {},
     "game-time-up": {},
@@ -32,6 +33,7 @@ PARTY_POSTS = {
     "touched-tile": {"seat": "a1", "fits": False},
     "no-show": {"absent_side": "b"},
     "disqualify": {"side": "a", "scope": "tournament", "reason": "x"},
+    "undo": {"record": "penalty", "id": 1},
     "move-advice": {"hand": ["1-2"], "open_ends": [1, 3]},
     "tiles-preview": {"tiles": {"a1": ["1-2"]}},
 }

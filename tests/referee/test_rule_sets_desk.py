@@ -530,7 +530,8 @@ def test_party_screen_records_kozel_totals_per_player_and_shows_the_goat(client,
 def test_party_screen_fine_for_a_player_of_a_per_seat_game(client, desk):
     draw = desk("draw", players=3)
     client.force_login(draw.referee)
-    client.post(f"/referee/party/{draw.party_id}/fine/", {"seat": "a2", "category": "signs"},
+    client.post(f"/referee/party/{draw.party_id}/fine/", {"seat": "a2", "category": "signs",
+                                                          "confirmed": "1"},
                 HTTP_HX_REQUEST="true")
     assert Penalty.objects.get().side == "a2"
     html = client.get(f"/referee/party/{draw.party_id}/").content.decode()
@@ -543,7 +544,8 @@ def test_party_screen_disqualifies_a_kozel_player_chosen_by_his_seat(client, des
     html = client.get(f"/referee/party/{kozel.party_id}/").content.decode()
     assert 'name="seat" value="b2" required' in html
     client.post(f"/referee/party/{kozel.party_id}/disqualify/", {
-        "seat": "b2", "scope": "party", "reason": "Грубость"}, HTTP_HX_REQUEST="true")
+        "seat": "b2", "scope": "party", "reason": "Грубость", "confirmed": "1"},
+        HTTP_HX_REQUEST="true")
     party = kozel.party
     assert (party.status, party.loser) == ("finished", "b2")
 
