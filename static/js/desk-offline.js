@@ -213,6 +213,8 @@
     const item = {
       party: PARTY, url: cfg.path, fields: fields, key: newId(), label: about.label,
       summary: about.summary, created: now, state: "pending", reason: "",
+      // Sent at once (online, nothing queued before it): its answer brings the panel.
+      direct: online && !items.some((other) => String(other.party) === PARTY),
     };
     if (form.tagName === "FORM") { form.reset(); }
     form.querySelectorAll("input[name=client_id]").forEach((input) => { input.value = newId(); });
@@ -322,7 +324,7 @@
     item.sent.fields.forEach((pair) => body.append(pair[0], pair[1]));
     const headers = { "Accept": "application/json", "Idempotency-Key": item.sent.key };
     const lastOfParty = !items.some((other) => other.id !== item.id && String(other.party) === String(item.party));
-    if (String(item.party) === PARTY && lastOfParty) { headers["X-Desk-Panel"] = "1"; }  // the panel once, at the end
+    if (String(item.party) === PARTY && lastOfParty && item.direct) { headers["X-Desk-Panel"] = "1"; }
     const sentAt = Date.now();
     let response;
     try {
@@ -330,6 +332,7 @@
     } catch (error) {
       online = false;
       item.reason = t("no-network");
+      item.direct = false;
       await putItem(item);
       return "wait";
     }
@@ -355,8 +358,13 @@
       await saveMetaAndItem(meta, item, true);
       items = items.filter((other) => other.id !== item.id);
       const last = !items.some((other) => String(other.party) === String(item.party));
-      show(answer, item, last);
-      if (last && String(item.party) === PARTY) { keepPage(); }
+      if (answer.panel) {
+        show(answer, item, last);
+      } else if (last && String(item.party) === PARTY) {
+        // A queue replayed after an outage: the screen is refreshed a moment later, at a random
+        // point of a few seconds, so that a hall of devices coming back does not ask at once.
+        setTimeout(loadPanel, 300 + Math.random() * 2700);
+      }
       return "ok";
     }
     if (answer.busy) { return "busy"; }
@@ -381,6 +389,7 @@
     holder.innerHTML = answer.panel.trim();
     const fresh = holder.content.firstElementChild;
     if (!fresh || fresh.id !== "panel") { return; }
+    keepPanel(answer.panel);
     if (last && !dirty) {
       panel.replaceWith(fresh);
       processed(fresh);
@@ -416,7 +425,6 @@
         show({ panel: html }, { party: PARTY }, true);
         const board = document.getElementById("scoreboard");
         if (board && board.dataset.serverAt) { measure(Number(board.dataset.serverAt), sentAt, Date.now()); }
-        keepPage();
         render();
       })
       .catch(() => null);
@@ -589,6 +597,12 @@
     measure(Number(board.dataset.serverAt), arrived, arrived);
   }
 
+  // The device's copy of the screen takes every panel the server sends (no request of its own).
+  function keepPanel(html) {
+    if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) { return; }
+    navigator.serviceWorker.controller.postMessage({ type: "keep-panel", url: PAGE, html: html });
+  }
+
   function keepPage() {
     if (!("serviceWorker" in navigator) || !window.isSecureContext) { return; }
     navigator.serviceWorker.ready.then((registration) => {
@@ -605,7 +619,11 @@
       }
     });
     navigator.serviceWorker.register(config.dataset.sw, { scope: scope }).then(() => {
-      if (!stale) { keepPage(); }
+      if (navigator.serviceWorker.controller) {  // this visit went through the worker, which kept it
+        document.documentElement.setAttribute("data-offline-ready", "1");
+      } else if (!stale) {
+        keepPage();  // the first visit: the worker was not there yet to keep the page
+      }
     }).catch(() => null);
   }
 

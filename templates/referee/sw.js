@@ -35,13 +35,42 @@ function keepable(response) {
   return response && response.ok && !response.redirected && response.type === "basic";
 }
 
+const PANEL_START = "<!--desk-panel-->";
+const PANEL_END = "<!--/desk-panel-->";
+
+// Headers of a kept page for a body made here (its length and encoding are no longer true).
+function pageHeaders(response) {
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  headers.delete("Content-Encoding");
+  return headers;
+}
+
 // The page as kept, marked so that the page (and the tests) know it came from the device.
 async function keptPage(url) {
   const cache = await caches.open(PAGE_CACHE);
   const found = await cache.match(pageKey(url), { ignoreVary: true, ignoreSearch: true });
   if (!found) { return null; }
   const html = (await found.text()).replace("<html", '<html data-from-cache="1"');
-  return new Response(html, { status: 200, headers: found.headers });
+  return new Response(html, { status: 200, headers: pageHeaders(found) });
+}
+
+// A newer panel from the server goes into the kept page, between the page's markers.
+let keeping = Promise.resolve();
+function keepPanel(url, panel) {
+  keeping = keeping.then(async () => {
+    const cache = await caches.open(PAGE_CACHE);
+    const key = pageKey(url);
+    const found = await cache.match(key, { ignoreVary: true, ignoreSearch: true });
+    if (!found) { return; }
+    const page = await found.text();
+    const start = page.indexOf(PANEL_START);
+    const end = page.indexOf(PANEL_END);
+    if (start < 0 || end < start) { return; }
+    const html = page.slice(0, start + PANEL_START.length) + panel + page.slice(end);
+    await cache.put(key, new Response(html, { status: 200, headers: pageHeaders(found) }));
+  }).catch(() => null);
+  return keeping;
 }
 
 async function fetchWithin(request, ms) {
@@ -97,10 +126,16 @@ self.addEventListener("fetch", (event) => {
   }
 });
 
-// The page asks to keep (or refresh) its state after a visit or a sync: {type: "keep-page", url}.
+// The page asks to keep itself after its first visit ({type: "keep-page", url}: fetched here)
+// and hands over each newer panel the server sends it ({type: "keep-panel", url, html}).
 self.addEventListener("message", (event) => {
   const data = event.data || {};
-  if (data.type !== "keep-page" || !PARTY_PAGE.test(new URL(data.url, self.location.origin).pathname)) { return; }
+  if (!data.url || !PARTY_PAGE.test(new URL(data.url, self.location.origin).pathname)) { return; }
+  if (data.type === "keep-panel" && typeof data.html === "string") {
+    event.waitUntil(keepPanel(data.url, data.html));
+    return;
+  }
+  if (data.type !== "keep-page") { return; }
   event.waitUntil(
     fetch(data.url, { credentials: "same-origin" })
       .then((response) => {

@@ -97,6 +97,14 @@ def test_actions_taken_offline_are_kept_and_sent_in_order(
                  .values_list("kind", flat=True))[started:]
     assert kinds == ["deal_recorded", "deal_recorded", "deal_recorded", "warning"]
     screenshot(page, "desk_offline_synced_360")
+
+    # The device's copy took the server's latest panel: offline again, it opens as it is now.
+    page.wait_for_timeout(500)
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("html[data-from-cache]")).to_have_count(1)
+    expect(page.locator("[data-total=a]")).to_have_text("60")
+    expect(bar).to_have_attribute("data-state", "saved")
     assert first_errors == [] and page.errors == []  # no script error, nothing refused by the CSP
 
 
