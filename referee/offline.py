@@ -224,8 +224,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "referee/sw.js",
         {
             "version": _shell_version(SHELL),
-            "shell": [static(name) for name in SHELL],
-            "static_prefix": static(""),
+            "shell": json.dumps([static(name) for name in SHELL]),
+            "static_prefix": json.dumps(static("")),
         },
         content_type="text/javascript; charset=utf-8",
     )

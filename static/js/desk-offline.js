@@ -181,7 +181,11 @@
   let lastTap = { form: null, at: 0, sent: "", blank: "" };
 
   function refresh() {
-    return readAll().then((all) => { items = all.items; metas = all.metas; });
+    return readAll().then((all) => {
+      const unstored = items.filter((item) => item.id === undefined && item.state === "failed");
+      items = all.items.concat(unstored);  // an action the store refused stays shown until dropped
+      metas = all.metas;
+    });
   }
 
   function metaOf(party) { return metas[party] || emptyMeta(party); }
@@ -195,6 +199,7 @@
       if (!online && detail.elt && detail.elt.id === "scoreboard") { event.preventDefault(); }  // no polling offline
       return;
     }
+    if (event.defaultPrevented) { return; }  // held by another handler (a confirmation): not yet
     if (!ready || !panel || detail.target !== panel || !panel.contains(detail.elt)) { return; }
     event.preventDefault();
     capture(detail.elt, cfg);
@@ -584,6 +589,11 @@
   // A refused action is dropped at once; one the server would take (a conflict) after a question.
   function drop(item) {
     if (item.state === "conflict" && !window.confirm(t("drop-confirm"))) { return; }
+    if (item.id === undefined) {  // never stored (IndexedDB refused it)
+      items = items.filter((other) => other !== item);
+      render();
+      return;
+    }
     deleteItem(item.id).then(refresh).then(() => { render(); pump(); freshen(); });
   }
 

@@ -6,8 +6,8 @@
 
 const SHELL_CACHE = "desk-shell-{{ version|escapejs }}";
 const PAGE_CACHE = "desk-pages";
-const SHELL = [{% for url in shell %}"{{ url|escapejs }}"{% if not forloop.last %}, {% endif %}{% endfor %}];
-const STATIC_PREFIX = "{{ static_prefix|escapejs }}";
+const SHELL = {{ shell }};
+const STATIC_PREFIX = {{ static_prefix }};
 const SCOPE = new URL(self.registration.scope).pathname;
 const PARTY_PAGE = new RegExp("^" + SCOPE.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "party/\\d+/$");
 const NETWORK_WAIT_MS = 4000;

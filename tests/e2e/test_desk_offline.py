@@ -29,11 +29,14 @@ def open_screen(page: Page, base_url: str, party_id: int) -> None:
     expect(page.locator(SYNC)).to_have_attribute("data-state", "saved")
 
 
-def record_deal(page: Page, side: str, points: str) -> None:
+def record_deal(page: Page, side: str, points: str, double_tap: bool = False) -> None:
     """Quick entry: who won, the points, record."""
     page.locator("#deal-entry").get_by_text(f"Pair {side} won", exact=True).click()
     page.fill("#deal-points", points)
-    page.click("#btn-deal")
+    if double_tap:
+        page.dblclick("#btn-deal")
+    else:
+        page.click("#btn-deal")
 
 
 def deal_rows(party) -> list[tuple[int, int, int, str]]:
@@ -50,10 +53,20 @@ def test_actions_taken_offline_are_kept_and_sent_in_order(
     started = PartyEvent.objects.filter(party=party).count()
 
     page.context.set_offline(True)
-    for points in ("10", "20", "30"):
+    for points in ("10", "20"):
         record_deal(page, "A", points)
-    page.dblclick("[data-warning=talking-b]")  # a double tap: one warning
+    record_deal(page, "A", "30", double_tap=True)  # the second tap sends the emptied form: once
     bar = page.locator(SYNC)
+    expect(bar).to_have_attribute("data-pending", "3")
+    # A confirmation comes first: cancelled, nothing is queued; confirmed, the action is.
+    warning = page.locator("[data-warning=talking-b]")
+    warning.evaluate("b => b.form.setAttribute('hx-confirm', 'Warn pair B?')")
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    warning.click()
+    page.wait_for_timeout(300)
+    expect(bar).to_have_attribute("data-pending", "3")
+    page.once("dialog", lambda dialog: dialog.accept())
+    warning.click()
     expect(bar).to_have_attribute("data-pending", "4")
     expect(bar).to_have_attribute("data-state", "offline")
     expect(bar).to_contain_text("4 pending")

@@ -4,6 +4,7 @@ versions rebased along the queue, conflicts, and the service worker."""
 from __future__ import annotations
 
 import pytest
+from django.templatetags.static import static
 from django.test import Client
 
 from scoring.models import Deal, IdempotencyKey, Party, PartyEvent, Penalty
@@ -161,8 +162,9 @@ def test_the_service_worker_covers_the_referee_screens(client):
     assert response["Content-Type"].startswith("text/javascript")
     assert response["Service-Worker-Allowed"] == "/referee/"
     assert response["Cache-Control"] == "no-cache"
-    for name in ("css/app.css", "js/htmx.min.js", "js/app.js", "js/desk-offline.js"):
-        assert name in body, name
+    for name in ("css/app.css", "css/desk-offline.css", "js/htmx.min.js", "js/app.js",
+                 "js/desk-offline.js"):
+        assert f'"{static(name)}"' in body, name
     assert 'const SHELL_CACHE = "desk-shell-' in body and "{%" not in body
 
 
