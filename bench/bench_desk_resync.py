@@ -14,6 +14,7 @@ panel after a random wait of 0.3 to 3 s, as the script does after an outage.
 
     .venv/bin/python bench/bench_desk_resync.py               # 3 runs, the median reported
     .venv/bin/python bench/bench_desk_resync.py --runs 1 --outage 60
+    .venv/bin/python bench/bench_desk_resync.py --renice -15     # on a machine shared with others
 
 The outage is not waited out in wall time by default (``--outage`` seconds, default 1): while
 the network is down nothing reaches the server, and the queued actions carry no time, so a
@@ -23,6 +24,8 @@ until every queue is empty.
 
 Prints ``BENCH desk_resync_50x5_s`` (the median of the runs; target <= 5 s),
 ``BENCH desk_resync_screens_s`` (until every screen shows the server's state again),
+``BENCH desk_resync_server_cpu_s`` (CPU seconds of gunicorn's workers and PostgreSQL's backends
+during a run: what the reconnection costs, whatever else the machine is doing),
 ``BENCH desk_resync_lost`` and ``BENCH desk_resync_duplicated`` (over all runs; both 0), checked
 against the database: every queued deal and warning present exactly once (by client id), one
 pause and one resume per device and run in the party's event log, no action refused.
@@ -43,6 +46,7 @@ import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode, urlparse
@@ -212,11 +216,14 @@ class Device:
         return None
 
 
-def run_once(devices: list[Device], outage: float) -> tuple[float, float, list[Outcome]]:
+def run_once(
+    devices: list[Device], outage: float, before: Callable[[], None] = lambda: None
+) -> tuple[float, float, list[Outcome]]:
     """Every device opens its screen, queues five actions offline, then all reconnect at once."""
     for device in devices:
         device.queue_offline(*device.open_screen())
     time.sleep(outage)
+    before()
     barrier = threading.Barrier(len(devices) + 1)
     outcomes: list[Outcome] = [Outcome() for _ in devices]
     started = [0.0]
@@ -262,6 +269,70 @@ def check(devices: list[Device], since: dict[int, int]) -> tuple[int, int]:
     return lost, duplicated
 
 
+def _cpu_of(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far (0 when it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(server_pid: int, database_url: str) -> tuple[float, float]:
+    """CPU seconds used so far by gunicorn's workers and by the database's backends of the bench.
+
+    Measured around a run, they say what the reconnection costs the server whatever else the
+    machine does meanwhile (the wall time depends on it: other work on the cores).
+    """
+    if not Path("/proc").exists():
+        return float("nan"), float("nan")
+    workers = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()
+               and _parent(int(p.name)) == server_pid]
+    backends: list[int] = []
+    if database_url.startswith("postgres"):
+        import psycopg
+
+        name = urlparse(database_url).path.lstrip("/")
+        admin = urlparse(database_url)._replace(path="/postgres").geturl()
+        with psycopg.connect(admin, autocommit=True) as conn:
+            backends = [row[0] for row in conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s", [name])]
+    return sum(_cpu_of(pid) for pid in workers), sum(_cpu_of(pid) for pid in backends)
+
+
+def _parent(pid: int) -> int:
+    """A process's parent id (0 when it is gone)."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def renice(server_pid: int, database_url: str, niceness: int) -> None:
+    """Give the bench's own processes (itself, gunicorn, its database backends) a priority.
+
+    A measuring aid on a shared machine (``--renice -15``): the run then gets the cores as it
+    would on a machine of its own. Needs the right to raise priorities (root).
+    """
+    pids = [os.getpid(), server_pid] + [
+        int(p.name) for p in Path("/proc").iterdir()
+        if p.name.isdigit() and _parent(int(p.name)) == server_pid
+    ]
+    if database_url.startswith("postgres"):
+        import psycopg
+
+        name = urlparse(database_url).path.lstrip("/")
+        admin = urlparse(database_url)._replace(path="/postgres").geturl()
+        with psycopg.connect(admin, autocommit=True) as conn:
+            pids += [row[0] for row in conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s", [name])]
+    for pid in pids:
+        try:
+            os.setpriority(os.PRIO_PROCESS, pid, niceness)
+        except OSError as exc:
+            hall.note(f"renice {pid}: {exc}")
+
+
 def event_marks(party_ids: list[int]) -> dict[int, int]:
     """The last event number of each party (what a run adds comes after it)."""
     from django.db import connections
@@ -281,6 +352,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="outages in a row (median reported)")
     parser.add_argument("--outage", type=float, default=1.0, help="seconds the queues are held")
     parser.add_argument("--quick", action="store_true", help="one run (make bench passes it on)")
+    parser.add_argument("--renice", type=int, default=None,
+                        help="priority of the bench's processes on a shared machine (e.g. -15)")
     args, _other = parser.parse_known_args()  # run_all.py passes every script the same options
     runs = 1 if args.quick else args.runs
 
@@ -305,12 +378,21 @@ def main() -> int:
     server, port = hall.start_gunicorn(env, sqlite, Path(tmp.name))
     times: list[float] = []
     screen_times: list[float] = []
+    cpu_times: list[float] = []
     lost = duplicated = errors = 0
     try:
         devices = [Device(port, session, csrf, pk, seed) for seed, pk in enumerate(party_ids)]
         for number in range(runs):
             since = event_marks(party_ids)
-            took, screens, outcomes = run_once(devices, args.outage)
+            app_before, db_before = server_cpu(server.pid, database_url)
+            took, screens, outcomes = run_once(
+                devices, args.outage,
+                (lambda: renice(server.pid, database_url, args.renice))
+                if args.renice is not None else (lambda: None),
+            )
+            app_after, db_after = server_cpu(server.pid, database_url)
+            app, db = app_after - app_before, db_after - db_before
+            cpu_times.append(app + db)
             run_lost, run_dup = check(devices, since)
             run_errors = sum(sum(o.errors.values()) for o in outcomes)
             unfinished = sum(1 for o in outcomes if not o.done_at)
@@ -330,11 +412,14 @@ def main() -> int:
             for o in outcomes:
                 for kind, values in o.latencies.items():
                     by_kind.setdefault(kind, []).extend(values)
+            hall.note(f"  server CPU during the run (screens included): gunicorn {app:.2f} s, "
+                      f"PostgreSQL {db:.2f} s; load average {os.getloadavg()[0]:.1f}")
             hall.note("  latency ms (p50/p95): " + ", ".join(
                 f"{kind} {hall.percentile(v, .5) * 1000:.0f}/{hall.percentile(v, .95) * 1000:.0f}"
                 for kind, v in sorted(by_kind.items())))
         hall.bench("desk_resync_50x5_s", float(statistics.median(times)), "s")
         hall.bench("desk_resync_screens_s", float(statistics.median(screen_times)), "s")
+        hall.bench("desk_resync_server_cpu_s", float(statistics.median(cpu_times)), "s")
         hall.bench("desk_resync_lost", lost, "")
         hall.bench("desk_resync_duplicated", duplicated, "")
     finally:

@@ -24,9 +24,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.staticfiles import finders
-from django.db import transaction
-from django.db.models import Max
+from django.db import connection, transaction
+from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -36,9 +37,9 @@ from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
-from referee.serializers import record_data
+from referee.serializers.outputs import RECORD_SERIALIZERS
 from scoring import idempotency
-from scoring.models import Party, PartyEvent
+from scoring.models import Deal, Party, PartyEvent
 from scoring.models.event_text import describe_event
 
 JSON_TYPE = "application/json"
@@ -63,15 +64,41 @@ def server_ms() -> int:
     return int(time.time() * 1000)
 
 
+def _column(model: type[Model], name: str) -> str:
+    """A model field's quoted column."""
+    return connection.ops.quote_name(model._meta.get_field(name).column)
+
+
+def _table(model: type[Model]) -> str:
+    """A model's quoted table."""
+    return connection.ops.quote_name(model._meta.db_table)
+
+
 def party_point(party_id: int) -> dict[str, int]:
-    """The party's version and the number of its deal in play: what the next action sends."""
-    version, last = (
-        Party.objects.filter(pk=party_id)
-        .annotate(last=Max("deals__number"))
-        .values_list("version", "last")
-        .get()
+    """The party's version and the number of its deal in play: what the next action sends.
+
+    One plain query (written from the models' ``_meta``), run after every queued action.
+    """
+    sql = (
+        f"SELECT p.{_column(Party, 'version')}, (SELECT MAX(d.{_column(Deal, 'number')}) "
+        f"FROM {_table(Deal)} d WHERE d.{_column(Deal, 'party')} = p.{_column(Party, 'id')}) "
+        f"FROM {_table(Party)} p WHERE p.{_column(Party, 'id')} = %s"
     )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [party_id])
+        version, last = cursor.fetchone()
     return {"version": version, "number": (last or 0) + 1}
+
+
+def record_ref(record: Any) -> dict[str, Any] | None:
+    """The record an action made or changed, named: its type, id and number (a deal's)."""
+    for model, (name, _shape) in RECORD_SERIALIZERS.items():
+        if isinstance(record, model):
+            ref = {"type": name, "id": record.pk}
+            if isinstance(getattr(record, "number", None), int):
+                ref["number"] = record.number
+            return ref
+    return None
 
 
 def plain_errors(errors: Any) -> Any:
@@ -98,17 +125,25 @@ def is_conflict(code: int, errors: dict[str, Any]) -> bool:
 
 
 def latest_change(party_id: int, by: bool = False) -> str:
-    """The party's latest event as the panel says it (and by whom, when ``by``)."""
-    latest = (
-        PartyEvent.objects.filter(party_id=party_id).select_related("actor").order_by("-seq")
-        .first()
+    """The party's latest event as the panel says it (and by whom, when ``by``): one query."""
+    user = get_user_model()
+    name = _column(user, user.USERNAME_FIELD)
+    sql = (
+        f"SELECT e.{_column(PartyEvent, 'kind')}, e.{_column(PartyEvent, 'data')}, u.{name} "
+        f"FROM {_table(PartyEvent)} e LEFT JOIN {_table(user)} u "
+        f"ON u.{_column(user, 'id')} = e.{_column(PartyEvent, 'actor')} "
+        f"WHERE e.{_column(PartyEvent, 'party')} = %s "
+        f"ORDER BY e.{_column(PartyEvent, 'seq')} DESC LIMIT 1"
     )
-    if latest is None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [party_id])
+        row = cursor.fetchone()
+    if row is None:
         return ""
-    text = describe_event(latest.kind, latest.data or {})
-    if by and latest.actor is not None:
-        text = f"{text} · {latest.actor.get_username()}"
-    return text
+    kind, data, actor = row
+    data = PartyEvent._meta.get_field("data").from_db_value(data, None, connection)
+    text = describe_event(kind, data or {})
+    return f"{text} · {actor}" if by and actor else text
 
 
 def _payload(party_id: int, result: Any, errors: dict[str, Any], code: int) -> dict[str, Any]:
@@ -119,7 +154,7 @@ def _payload(party_id: int, result: Any, errors: dict[str, Any], code: int) -> d
     return {
         "ok": ok,
         "status": code,
-        "record": record_data(result) if ok else None,
+        "record": record_ref(result) if ok else None,
         "done": (latest_change(party_id) or _("Done.")) if ok else "",
         "error": one_line(errors),
         "errors": errors,
