@@ -2,12 +2,13 @@
 
 from django.urls import path
 
-from referee import home, views
+from referee import home, offline, views
 
 app_name = "referee"
 
 urlpatterns = [
     path("tables/", home.my_tables_page, name="my_tables"),
+    path("sw.js", offline.service_worker, name="service_worker"),
     path("t/<str:slug>/", views.overview, name="overview"),
     path("t/<str:slug>/referees/", views.referees, name="referees"),
     path("party/<int:pk>/", views.party_screen, name="party"),

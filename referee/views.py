@@ -14,11 +14,12 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from referee import desk_steps, services, state
+from referee import desk_steps, offline, services, state
 from referee.api import advise, preview, referee_roles
 from referee.corrections import deal_entry, may_correct, record_to_correct
 from referee.rulings import ALL_TILES, PRESET_UDL, scores_by_seat
@@ -267,10 +268,29 @@ def run_page_form(
     return result, {}, 200
 
 
+def _panel_html(request: HttpRequest, party_id: int, **extra: Any) -> str:
+    """The party screen's panel as it is now, with a message (the offline queue's answers)."""
+    party = state.party_queryset().get(pk=party_id)
+    return render_to_string(
+        "referee/_panel.html", panel_context(request, party, **extra), request=request
+    )
+
+
 def _perform(
     request: HttpRequest, party: Party, input_class: type[ActionInput], record: Any = None
 ) -> HttpResponse:
-    """Run a page form's action (``run_page_form``) and answer the desk's way."""
+    """Run a page form's action (``run_page_form``) and answer the desk's way.
+
+    The device's action queue asks for JSON (``referee.offline.answer``: once per
+    Idempotency-Key, with the party's version after the action).
+    """
+    if offline.wants_json(request):
+        return offline.answer(
+            request,
+            party.pk,
+            lambda: run_page_form(request.POST, party, request.user, input_class, record),
+            lambda **extra: _panel_html(request, party.pk, **extra),
+        )
     result, errors, code = run_page_form(request.POST, party, request.user, input_class, record)
     if errors:
         return _answer(request, party.pk, error=_error_text(errors), code=code)
@@ -281,12 +301,13 @@ def _perform(
 
 @require_GET
 def party_screen(request: HttpRequest, pk: int) -> HttpResponse:
-    """The referee's screen of one party."""
+    """The referee's screen of one party (its panel alone for htmx and the offline queue)."""
     if (login := _login_first(request)) is not None:
         return login
     party = state.party_for_referee(request.user, pk)
     undo = desk_steps.pending_undo(request, party.pk)
-    return render(request, "referee/party.html", panel_context(request, party, undo=undo))
+    context = panel_context(request, party, undo=undo)
+    return page_or_fragment(request, "referee/party.html", "referee/_panel.html", context)
 
 
 @require_GET

@@ -1,5 +1,13 @@
 // Party clock: counts down from the server's authoritative seconds left (no inline scripts).
+// Where the page says when the server rendered it (data-server-at, ms), the clock runs from the
+// server's time: the device's clock plus the offset measured at the last sync (desk-offline.js),
+// so a screen opened offline from the device's copy still shows the right time.
 (function () {
+  function serverNow() {
+    var offset = 0;
+    try { offset = parseFloat(localStorage.getItem("desk.clockOffset")) || 0; } catch (e) { offset = 0; }
+    return Date.now() + offset;
+  }
   function fmt(s) {
     var neg = s < 0; s = Math.abs(Math.round(s));
     var m = Math.floor(s / 60), r = s % 60;
@@ -7,9 +15,14 @@
   }
   function tick() {
     document.querySelectorAll("[data-seconds-left]").forEach(function (el) {
+      var base = el.closest("[data-server-at]");
       if (!el.dataset.start) { el.dataset.start = String(Date.now()); }
       var left = parseFloat(el.dataset.secondsLeft);
-      if (!el.dataset.paused) { left -= (Date.now() - parseFloat(el.dataset.start)) / 1000; }
+      if (!el.dataset.paused && base) {
+        left -= (serverNow() - parseFloat(base.dataset.serverAt)) / 1000;
+      } else if (!el.dataset.paused) {
+        left -= (Date.now() - parseFloat(el.dataset.start)) / 1000;
+      }
       el.textContent = fmt(left);
       el.classList.toggle("expired", left <= 0);
     });

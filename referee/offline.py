@@ -1,0 +1,269 @@
+"""The referee desk offline: the action queue's JSON answers and the service worker.
+
+A table device keeps every action the referee takes in a queue on the device
+(``static/js/desk-offline.js``, IndexedDB) and sends it in order, one at a time. Each action
+posts the panel's own form to the desk's action URL with ``Accept: application/json`` and an
+``Idempotency-Key``: ``answer`` runs it the pages' way (the view's ``run_page_form``), claims
+the key and stores the answer as the API does (``scoring.idempotency``), and answers JSON —
+saved or not, the record, the panel's message, and ``rebase``: the party's version and deal
+in play right after the action, read under the party's lock. The queue sends its next action
+with them, so its own earlier actions never make it stale, while a change made meanwhile by
+another device still does: a stale version (409) or a deal number taken is a ``conflict``,
+which the device shows with the server's state and the queued action, to re-apply or drop.
+
+The service worker (``service_worker``, served under /referee/ so that its scope covers the
+party screens) keeps the shell and each party screen's last state for opening it offline.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.staticfiles import finders
+from django.db import connection, transaction
+from django.db.models import Model
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
+
+from referee.serializers.outputs import RECORD_SERIALIZERS
+from scoring import idempotency
+from scoring.models import Deal, Party, PartyEvent
+from scoring.models.event_text import describe_event
+
+JSON_TYPE = "application/json"
+PANEL_HEADER = "X-Desk-Panel"
+"""Sent by the queue when it wants the panel's HTML (with the action's message) in the answer."""
+SHELL = ("css/app.css", "css/desk-offline.css", "js/htmx.min.js", "js/app.js", "js/desk-offline.js")
+"""The static files the party screen needs, kept by the service worker when it installs."""
+CONFLICT_FIELDS = ("version", "number")
+"""A refusal naming one of these means the party changed meanwhile (a deal number taken)."""
+
+Run = Callable[[], tuple[Any, dict[str, Any], int]]
+Panel = Callable[..., str]
+
+
+def wants_json(request: HttpRequest) -> bool:
+    """Whether the desk's queue sent the action (it asks for ``application/json``)."""
+    return JSON_TYPE in request.headers.get("Accept", "")
+
+
+def server_ms() -> int:
+    """The server's time in milliseconds since the epoch (devices measure their offset)."""
+    return int(time.time() * 1000)
+
+
+def _column(model: type[Model], name: str) -> str:
+    """A model field's quoted column."""
+    return connection.ops.quote_name(model._meta.get_field(name).column)
+
+
+def _table(model: type[Model]) -> str:
+    """A model's quoted table."""
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def party_point(party_id: int) -> dict[str, int]:
+    """The party's version and the number of its deal in play: what the next action sends.
+
+    One plain query (written from the models' ``_meta``), run after every queued action.
+    """
+    sql = (
+        f"SELECT p.{_column(Party, 'version')}, (SELECT MAX(d.{_column(Deal, 'number')}) "
+        f"FROM {_table(Deal)} d WHERE d.{_column(Deal, 'party')} = p.{_column(Party, 'id')}) "
+        f"FROM {_table(Party)} p WHERE p.{_column(Party, 'id')} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [party_id])
+        version, last = cursor.fetchone()
+    return {"version": version, "number": (last or 0) + 1}
+
+
+def record_ref(record: Any) -> dict[str, Any] | None:
+    """The record an action made or changed, named: its type, id and number (a deal's)."""
+    for model, (name, _shape) in RECORD_SERIALIZERS.items():
+        if isinstance(record, model):
+            ref = {"type": name, "id": record.pk}
+            if isinstance(getattr(record, "number", None), int):
+                ref["number"] = record.number
+            return ref
+    return None
+
+
+def plain_errors(errors: Any) -> Any:
+    """Serializer or service errors as plain JSON data (lists of strings, nested by field)."""
+    if isinstance(errors, dict):
+        return {str(key): plain_errors(value) for key, value in errors.items()}
+    if isinstance(errors, list | tuple):
+        return [plain_errors(value) for value in errors]
+    return str(errors)
+
+
+def one_line(errors: Any) -> str:
+    """The messages of plain errors as one line."""
+    if isinstance(errors, dict):
+        return " ".join(one_line(value) for value in errors.values())
+    if isinstance(errors, list):
+        return " ".join(one_line(value) for value in errors)
+    return str(errors)
+
+
+def is_conflict(code: int, errors: dict[str, Any]) -> bool:
+    """Whether a refusal says the party changed meanwhile (not that the action is wrong)."""
+    return code == 409 or any(name in errors for name in CONFLICT_FIELDS)
+
+
+def latest_change(party_id: int, by: bool = False) -> str:
+    """The party's latest event as the panel says it (and by whom, when ``by``): one query."""
+    user = get_user_model()
+    name = _column(user, user.USERNAME_FIELD)
+    sql = (
+        f"SELECT e.{_column(PartyEvent, 'kind')}, e.{_column(PartyEvent, 'data')}, u.{name} "
+        f"FROM {_table(PartyEvent)} e LEFT JOIN {_table(user)} u "
+        f"ON u.{_column(user, 'id')} = e.{_column(PartyEvent, 'actor')} "
+        f"WHERE e.{_column(PartyEvent, 'party')} = %s "
+        f"ORDER BY e.{_column(PartyEvent, 'seq')} DESC LIMIT 1"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [party_id])
+        row = cursor.fetchone()
+    if row is None:
+        return ""
+    kind, data, actor = row
+    data = PartyEvent._meta.get_field("data").from_db_value(data, None, connection)
+    text = describe_event(kind, data or {})
+    return f"{text} · {actor}" if by and actor else text
+
+
+def _payload(party_id: int, result: Any, errors: dict[str, Any], code: int) -> dict[str, Any]:
+    """The answer to one queued action (stored for its Idempotency-Key)."""
+    errors = plain_errors(errors)
+    ok = not errors
+    conflict = not ok and is_conflict(code, errors)
+    return {
+        "ok": ok,
+        "status": code,
+        "record": record_ref(result) if ok else None,
+        "done": (latest_change(party_id) or _("Done.")) if ok else "",
+        "error": one_line(errors),
+        "errors": errors,
+        "conflict": conflict,
+        "latest": latest_change(party_id, by=True) if conflict else "",
+        "rebase": party_point(party_id),
+    }
+
+
+def fingerprint(request: HttpRequest) -> str:
+    """A hash of what the form asks: the path and its fields (the CSRF token left out)."""
+    fields = sorted(
+        (name, value)
+        for name in request.POST
+        if name != "csrfmiddlewaretoken"
+        for value in request.POST.getlist(name)
+    )
+    text = json.dumps([request.method, request.get_full_path(), fields], ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _key(request: HttpRequest) -> str:
+    """The request's Idempotency-Key ("" when none; a too long one is refused)."""
+    for header in idempotency.HEADERS:
+        key = (request.headers.get(header) or "").strip()
+        if key:
+            if len(key) > idempotency.MAX_KEY_LENGTH:
+                raise ValidationError(
+                    _("The key is at most %(n)s characters.") % {"n": idempotency.MAX_KEY_LENGTH}
+                )
+            return key
+    return ""
+
+
+def _respond(
+    request: HttpRequest, payload: dict[str, Any], code: int, panel: Panel | None,
+    replayed: bool = False,
+) -> JsonResponse:
+    """The JSON answer: the payload, the server's time and, when asked, the panel.
+
+    The panel carries the message of a saved action; a refusal is shown by the device's sync
+    bar with the queued action, so the panel shows only the server's state then.
+    """
+    body = {**payload, "server_time": server_ms()}
+    if panel is not None and request.headers.get(PANEL_HEADER):
+        body["panel"] = panel(done=payload.get("done", ""))
+    response = JsonResponse(body, status=code, encoder=JSONEncoder)
+    if replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response
+
+
+def answer(
+    request: HttpRequest, party_id: int, run: Run, panel: Panel | None = None
+) -> HttpResponse:
+    """Run a desk action sent by the queue and answer JSON, once per Idempotency-Key.
+
+    The key's claim, the action, the party's version after it and the stored answer share one
+    transaction (as ``scoring.idempotency.IdempotentMixin`` does for the API): a retry gets
+    the stored answer, a duplicate still running 409 with ``busy``, a conflict is not stored.
+    """
+    replay = None
+    try:
+        with transaction.atomic():
+            key = _key(request) if request.user.is_authenticated else ""
+            claimed = None
+            if key:
+                claimed, replay = idempotency.claim(request.user, key, fingerprint(request))
+            if replay is None:
+                result, errors, code = run()
+                payload = _payload(party_id, result, errors, code)
+                if claimed is not None:
+                    idempotency.store(claimed, Response(payload, status=code))
+    except APIException as exc:  # a key still running (409) or used for another request
+        busy = isinstance(exc, idempotency.RequestInProgress)
+        text = one_line(plain_errors(exc.detail))
+        payload = {"ok": False, "status": exc.status_code, "busy": busy, "conflict": False,
+                   "error": text, "errors": {"idempotency": [text]}}
+        return _respond(request, payload, exc.status_code, None)
+    if replay is not None:
+        return _respond(request, dict(replay.data), replay.status_code, panel, replayed=True)
+    return _respond(request, payload, code, panel)
+
+
+def _shell_version(names: tuple[str, ...]) -> str:
+    """A digest of the shell's URLs and files: a new service worker when one changes."""
+    digest = hashlib.sha256()
+    for name in names:
+        digest.update(static(name).encode())
+        found = finders.find(name)
+        if found:
+            stat = os.stat(found)
+            digest.update(f"{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()[:16]
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The desk's service worker script (scope /referee/): the party screen opens offline."""
+    response = render(
+        request,
+        "referee/sw.js",
+        {
+            "version": _shell_version(SHELL),
+            "shell": json.dumps([static(name) for name in SHELL]),
+            "static_prefix": json.dumps(static("")),
+        },
+        content_type="text/javascript; charset=utf-8",
+    )
+    response["Service-Worker-Allowed"] = request.path.rsplit("/", 1)[0] + "/"
+    response["Cache-Control"] = "no-cache"
+    return response

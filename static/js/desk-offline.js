@@ -1,0 +1,669 @@
+// Referee desk, offline first. Every action of the party screen's panel (any htmx form of
+// #panel that posts and swaps the panel) goes into a queue kept on the device (IndexedDB), is
+// shown at once in the sync bar by the scoreboard, and is sent in order, one at a time, with its
+// own Idempotency-Key, as soon as the network allows. The server answers JSON
+// (referee.offline.answer): saved or not, and the party's version and deal in play after the
+// action ("rebase"). The queue remembers which version each of its own saved actions led to
+// (a chain) and sends later actions with the version their predecessor produced, so a queue
+// made offline never conflicts with itself; a change made meanwhile by another device does:
+// the queue stops, shows the server's state and the action, to re-apply or drop. Nothing is
+// dropped without the referee's tap. The service worker (/referee/sw.js) opens the screen
+// offline. A confirmation (htmx:confirm, hx-confirm, a dialog) comes before htmx:beforeRequest,
+// where the queue takes the request: a confirmed action is queued, a cancelled one is not.
+(function () {
+  "use strict";
+  const config = document.getElementById("desk-offline");
+  if (!config || !window.indexedDB || !window.fetch || !window.Promise) { return; }
+  const PARTY = config.dataset.party;
+  const PAGE = config.dataset.page;
+  const OFFSET_KEY = "desk.clockOffset";
+  const LIST_KEY = "desk.listOpen";
+  const DOUBLE_TAP_MS = 1500;
+  const RETRY_MS = 5000;
+
+  function t(name, values) {
+    let text = config.getAttribute("data-t-" + name) || name;
+    Object.keys(values || {}).forEach((key) => { text = text.split("{" + key + "}").join(String(values[key])); });
+    return text;
+  }
+
+  function newId() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  // -- the store: "queue" (the actions, in order) and "meta" (per party: the version chain) ------
+  let dbPromise = null;
+  function db() {
+    if (!dbPromise) {
+      dbPromise = new Promise((resolve, reject) => {
+        const open = indexedDB.open("desk-offline", 1);
+        open.onupgradeneeded = () => {
+          const store = open.result.createObjectStore("queue", { keyPath: "id", autoIncrement: true });
+          store.createIndex("party", "party");
+          open.result.createObjectStore("meta", { keyPath: "party" });
+        };
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+        open.onblocked = () => reject(new Error("blocked"));
+      });
+    }
+    return dbPromise;
+  }
+
+  function run(stores, mode, work) {
+    return db().then((database) => new Promise((resolve, reject) => {
+      const tx = database.transaction(stores, mode);
+      const out = {};
+      const named = {};
+      stores.forEach((name) => { named[name] = tx.objectStore(name); });
+      work(named, out);
+      tx.oncomplete = () => resolve(out.value);
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error);
+    }));
+  }
+
+  function readAll() {
+    return run(["queue", "meta"], "readonly", (s, out) => {
+      out.value = { items: [], metas: {} };
+      s.queue.getAll().onsuccess = (e) => { out.value.items = e.target.result.sort((a, b) => a.id - b.id); };
+      s.meta.getAll().onsuccess = (e) => { e.target.result.forEach((m) => { out.value.metas[m.party] = m; }); };
+    });
+  }
+
+  function emptyMeta(party) { return { party: party, chain: {}, numbers: {} }; }
+
+  function prune(meta) {  // keep the chain short: the newest 200 links
+    const keys = Object.keys(meta.chain).map(Number).sort((a, b) => a - b);
+    keys.slice(0, Math.max(0, keys.length - 200)).forEach((k) => { delete meta.chain[k]; });
+    const numbers = Object.keys(meta.numbers).map(Number).sort((a, b) => a - b);
+    numbers.slice(0, Math.max(0, numbers.length - 200)).forEach((k) => { delete meta.numbers[k]; });
+    return meta;
+  }
+
+  function putItem(item) { return run(["queue"], "readwrite", (s) => { s.queue.put(item); }).then(changed); }
+  function addItem(item) {
+    return run(["queue"], "readwrite", (s, out) => { s.queue.add(item).onsuccess = (e) => { out.value = e.target.result; }; }).then(changed);
+  }
+  function deleteItem(id) { return run(["queue"], "readwrite", (s) => { s.queue.delete(id); }).then(changed); }
+  function saveMetaAndItem(meta, item, remove) {
+    return run(["queue", "meta"], "readwrite", (s) => {
+      s.meta.put(prune(meta));
+      if (remove) { s.queue.delete(item.id); } else { s.queue.put(item); }
+    }).then(changed);
+  }
+
+  // Other tabs of this device hear of every change and redraw.
+  const channel = window.BroadcastChannel ? new BroadcastChannel("desk-offline") : null;
+  function changed(value) { if (channel) { channel.postMessage("changed"); } return value; }
+  if (channel) { channel.onmessage = () => { refresh().then(render); }; }
+
+  // -- fields ----------------------------------------------------------------------------------
+  function field(fields, name) {
+    const found = fields.find((pair) => pair[0] === name);
+    return found ? found[1] : null;
+  }
+  function withField(fields, name, value) {
+    return fields.map((pair) => (pair[0] === name ? [name, String(value)] : pair));
+  }
+
+  // The version (and deal number) to send: along the chain of the queue's own saved actions.
+  function rebase(fields, meta) {
+    const captured = field(fields, "version");
+    if (captured === null || captured === "") { return fields.slice(); }
+    let version = parseInt(captured, 10);
+    for (let hops = 0; meta.chain[version] !== undefined && hops < 1000; hops += 1) { version = meta.chain[version]; }
+    let out = withField(fields, "version", version);
+    if (version !== parseInt(captured, 10) && meta.numbers[version] !== undefined) {
+      out = withField(out, "number", meta.numbers[version]);
+    }
+    const token = document.querySelector("#panel input[name=csrfmiddlewaretoken]");
+    return token ? withField(out, "csrfmiddlewaretoken", token.value) : out;
+  }
+
+  // -- what the referee sees: a label and a summary of the form, taken when it is queued --------
+  function text(el) { return el ? el.textContent.replace(/\s+/g, " ").trim() : ""; }
+
+  function labelOf(input) {
+    const label = input.closest("label");
+    if (label) {
+      const own = Array.from(label.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent).join(" ");
+      if (own.trim()) { return own.replace(/\s+/g, " ").trim(); }
+    }
+    return input.getAttribute("aria-label") || input.getAttribute("placeholder") || input.name;
+  }
+
+  function rowLabel(form) {
+    const panel = document.getElementById("panel");
+    for (let el = form; el && el !== panel; el = el.parentElement) {
+      let prev = el.previousElementSibling;
+      while (prev && prev.tagName === "FORM") { prev = prev.previousElementSibling; }
+      if (prev && /^(SPAN|STRONG|B)$/.test(prev.tagName)) { return text(prev); }
+      if (el.parentElement && el.parentElement.matches("section, details")) { break; }
+    }
+    return "";
+  }
+
+  function describe(form, submitter) {
+    const box = form.closest("details, section");
+    const heading = box ? text(box.querySelector("h2, summary")) : "";
+    const button = submitter || form.querySelector("button[type=submit], button:not([type])");
+    const what = button ? (button.getAttribute("aria-label") || text(button)) + (button.title ? " (" + button.title + ")" : "") : "";
+    const parts = [];
+    Array.from(form.elements).forEach((el) => {
+      if (!el.name || el.disabled || el.type === "hidden" || el.type === "submit" || el.type === "button") { return; }
+      if (el.type === "radio") {
+        if (el.checked) { parts.push(text(el.closest("label")) || el.value); }
+      } else if (el.type === "checkbox") {
+        return;
+      } else if (el.tagName === "SELECT") {
+        if (el.value) { parts.push(labelOf(el) + ": " + text(el.options[el.selectedIndex])); }
+      } else if (el.value) {
+        parts.push(labelOf(el) + ": " + el.value);
+      }
+    });
+    const row = rowLabel(form);
+    return {
+      label: [heading, row, what].filter((part, i, all) => part && all.indexOf(part) === i).join(" · "),
+      summary: parts.join(" · "),
+    };
+  }
+
+  // -- the queue in memory (a mirror of the store) ----------------------------------------------
+  let ready = false;
+  let items = [];
+  let metas = {};
+  let online = navigator.onLine !== false;
+  let sending = null;
+  let dirty = false;
+  let lastTap = { form: null, at: 0, sent: "", blank: "" };
+
+  function refresh() {
+    return readAll().then((all) => {
+      const unstored = items.filter((item) => item.id === undefined && item.state === "failed");
+      items = all.items.concat(unstored);  // an action the store refused stays shown until dropped
+      metas = all.metas;
+    });
+  }
+
+  function metaOf(party) { return metas[party] || emptyMeta(party); }
+
+  // -- taking the request: every POST of the panel that swaps the panel --------------------------
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const detail = event.detail || {};
+    const cfg = detail.requestConfig || {};
+    const panel = document.getElementById("panel");
+    if (String(cfg.verb || "").toLowerCase() === "get") {
+      if (!online && detail.elt && detail.elt.id === "scoreboard") { event.preventDefault(); }  // no polling offline
+      return;
+    }
+    if (event.defaultPrevented) { return; }  // held by another handler (a confirmation): not yet
+    if (!ready || !panel || detail.target !== panel || !panel.contains(detail.elt)) { return; }
+    event.preventDefault();
+    capture(detail.elt, cfg);
+  });
+
+  function capture(form, cfg) {
+    const fields = [];
+    const data = cfg.formData instanceof FormData ? cfg.formData : new FormData(form);
+    data.forEach((value, name) => { if (typeof value === "string") { fields.push([name, value]); } });
+    // A double tap sends the form again, as it was or as its reset left it: taken once.
+    const now = Date.now();
+    const own = formKey(form);
+    if (lastTap.form === form && now - lastTap.at < DOUBLE_TAP_MS && (own === lastTap.sent || own === lastTap.blank)) { return; }
+    const submitter = cfg.triggeringEvent && cfg.triggeringEvent.submitter;
+    const about = describe(form, submitter);
+    const item = {
+      party: PARTY, url: cfg.path, fields: fields, key: newId(), label: about.label,
+      summary: about.summary, created: now, state: "pending", reason: "",
+      // Sent at once (online, nothing queued before it): its answer brings the panel.
+      direct: online && !items.some((other) => String(other.party) === PARTY),
+    };
+    if (form.tagName === "FORM") { form.reset(); }
+    form.querySelectorAll("input[name=client_id]").forEach((input) => { input.value = newId(); });
+    nextNumber(form);
+    lastTap = { form: form, at: now, sent: own, blank: formKey(form) };
+    dirty = false;
+    items.push(item);
+    render();
+    addItem(item).then((id) => { item.id = id; pump(); }, () => { item.state = "failed"; item.reason = "IndexedDB"; render(); });
+  }
+
+  function formKey(form) {
+    const pairs = [];
+    if (form.tagName === "FORM") {
+      new FormData(form).forEach((value, name) => {
+        if (["client_id", "csrfmiddlewaretoken", "number", "version"].indexOf(name) < 0) { pairs.push([name, String(value)]); }
+      });
+    }
+    return JSON.stringify(pairs);
+  }
+
+  // A deal form queued: the next deal's number in the form and its heading, until the server's
+  // panel comes (the queue sends the number the server gives after its previous action anyway).
+  function nextNumber(form) {
+    const input = form.querySelector("input[name=number]");
+    if (!input || !/^\d+$/.test(input.value)) { return; }
+    const old = input.value;
+    const next = String(Number(old) + 1);
+    input.value = next;
+    const box = form.closest("section, details");
+    const heading = box && box.querySelector("h2");
+    if (heading) { heading.textContent = heading.textContent.replace(new RegExp("\\b" + old + "\\b"), next); }
+  }
+
+  // Forms being filled in are not wiped by an answer arriving meanwhile.
+  ["input", "change"].forEach((type) => document.addEventListener(type, (event) => {
+    const panel = document.getElementById("panel");
+    if (panel && event.target && event.target.form && panel.contains(event.target)) { dirty = true; }
+  }));
+
+  // -- sending ----------------------------------------------------------------------------------
+  let pumping = false;
+  let timer = null;
+
+  function later(ms) {
+    clearTimeout(timer);
+    timer = setTimeout(pump, ms);
+  }
+
+  let pumpAgain = false;
+
+  // One sender at a time (and one tab of the device at a time, where the browser has locks).
+  function pump() {
+    if (pumping) { pumpAgain = true; return; }
+    pumping = true;
+    pumpAgain = false;
+    const work = () => drain().catch(() => null).then(() => {
+      pumping = false;
+      sending = null;
+      render();
+      if (pumpAgain) { pump(); }
+    });
+    if (navigator.locks && navigator.locks.request) {
+      navigator.locks.request("desk-offline-queue", { ifAvailable: true }, (lock) => {
+        if (lock) { return work(); }
+        pumping = false;
+        later(RETRY_MS);
+        return null;
+      });
+    } else {
+      work();
+    }
+  }
+
+  async function drain() {
+    for (;;) {
+      await refresh();
+      const blocked = {};
+      let next = null;
+      for (const item of items) {
+        if (blocked[item.party]) { continue; }
+        if (item.state === "failed" || item.state === "conflict") { blocked[item.party] = true; continue; }
+        next = item;
+        break;
+      }
+      if (!next) { return; }
+      const outcome = await send(next);
+      if (outcome === "wait") { later(RETRY_MS); return; }
+      if (outcome === "busy") { later(1000); return; }
+    }
+  }
+
+  function measure(serverTime, sentAt, answeredAt) {
+    if (typeof serverTime !== "number") { return; }
+    try { localStorage.setItem(OFFSET_KEY, String(serverTime - (sentAt + answeredAt) / 2)); } catch (e) { /* private mode */ }
+  }
+
+  async function send(item) {
+    const meta = metaOf(item.party);
+    if (!item.sent) {
+      item.sent = { fields: rebase(item.fields, meta), key: item.key };
+      await putItem(item);
+    }
+    sending = item;
+    render();
+    const body = new URLSearchParams();
+    item.sent.fields.forEach((pair) => body.append(pair[0], pair[1]));
+    const headers = { "Accept": "application/json", "Idempotency-Key": item.sent.key };
+    const lastOfParty = !items.some((other) => other.id !== item.id && String(other.party) === String(item.party));
+    if (String(item.party) === PARTY && lastOfParty && item.direct) { headers["X-Desk-Panel"] = "1"; }
+    const sentAt = Date.now();
+    let response;
+    try {
+      response = await fetch(item.url, { method: "POST", body: body, headers: headers, credentials: "same-origin" });
+    } catch (error) {
+      online = false;
+      item.reason = t("no-network");
+      item.direct = false;
+      await putItem(item);
+      return "wait";
+    }
+    online = true;
+    let answer = null;
+    try { answer = await response.json(); } catch (error) { answer = null; }
+    if (!answer || typeof answer.ok !== "boolean") {  // not the desk's answer: a proxy, a login page
+      item.reason = t("status", { status: response.status });
+      if (response.status >= 500) { await putItem(item); return "wait"; }
+      item.state = "failed";
+      await putItem(item);
+      return "failed";
+    }
+    measure(answer.server_time, sentAt, Date.now());
+    if (answer.ok) {
+      const sentVersion = field(item.sent.fields, "version");
+      const after = answer.rebase || {};
+      if (sentVersion !== null && after.version !== undefined && Number(sentVersion) !== after.version) {
+        meta.chain[Number(sentVersion)] = after.version;
+      }
+      if (after.version !== undefined) { meta.numbers[after.version] = after.number; }
+      metas[item.party] = meta;
+      await saveMetaAndItem(meta, item, true);
+      items = items.filter((other) => other.id !== item.id);
+      const last = !items.some((other) => String(other.party) === String(item.party));
+      if (answer.panel) {
+        show(answer, item, last);
+      } else if (last && String(item.party) === PARTY) {
+        // A queue replayed after an outage: the screen is refreshed a moment later, at a random
+        // point of a few seconds, so that a hall of devices coming back does not ask at once.
+        setTimeout(loadPanel, 300 + Math.random() * 2700);
+      }
+      return "ok";
+    }
+    if (answer.busy) { return "busy"; }
+    if (response.status >= 500) { item.reason = answer.error; await putItem(item); return "wait"; }
+    item.state = answer.conflict ? "conflict" : "failed";
+    item.reason = answer.error || t("status", { status: response.status });
+    item.status = response.status;
+    item.latest = answer.latest || "";
+    item.server = answer.rebase || null;
+    item.renew = true;  // refused and stored under its key: a new attempt needs a new key
+    await putItem(item);
+    if (answer.panel) { show(answer, item, true); } else if (String(item.party) === PARTY) { loadPanel(); }
+    return item.state;
+  }
+
+  // -- the panel: the server's answer shown in place ---------------------------------------------
+  function show(answer, item, last) {
+    if (String(item.party) !== PARTY || !answer.panel) { return; }
+    const panel = document.getElementById("panel");
+    if (!panel) { return; }
+    const holder = document.createElement("template");
+    holder.innerHTML = answer.panel.trim();
+    const fresh = holder.content.firstElementChild;
+    if (!fresh || fresh.id !== "panel") { return; }
+    keepPanel(answer.panel);
+    if (last && !dirty) {
+      panel.replaceWith(fresh);
+      processed(fresh);
+      return;
+    }
+    ["scoreboard", "records", "log"].forEach((id) => {  // the state, not the forms being filled in
+      const old = document.getElementById(id);
+      const part = fresh.querySelector("#" + id);
+      if (old && part) { old.replaceWith(part); processed(part); }
+    });
+  }
+
+  function processed(el) {
+    if (window.htmx) { window.htmx.process(el); }
+    el.dispatchEvent(new CustomEvent("htmx:afterSwap", { bubbles: true, detail: { elt: el, target: el, deskOffline: true } }));
+  }
+
+  // A party screen opened from the device's copy gets the server's panel when the network is back.
+  let stale = document.documentElement.hasAttribute("data-from-cache");
+  function freshen() {
+    if (!stale || items.some((item) => String(item.party) === PARTY)) { return; }
+    loadPanel();
+  }
+
+  // The server's panel as it is now (after a conflict, or for a screen opened from the copy).
+  function loadPanel() {
+    const sentAt = Date.now();
+    fetch(PAGE, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
+      .then((html) => {
+        stale = false;
+        online = true;
+        show({ panel: html }, { party: PARTY }, true);
+        const board = document.getElementById("scoreboard");
+        if (board && board.dataset.serverAt) { measure(Number(board.dataset.serverAt), sentAt, Date.now()); }
+        render();
+      })
+      .catch(() => null);
+  }
+
+  // -- the sync bar ------------------------------------------------------------------------------
+  function button(label, onClick, cls) {
+    const el = document.createElement("button");
+    el.type = "button";
+    el.className = cls || "";
+    el.textContent = label;
+    el.addEventListener("click", onClick);
+    return el;
+  }
+
+  function itemLine(item) {
+    const li = document.createElement("li");
+    li.className = "desk-sync-item";
+    li.dataset.state = sending && sending.id === item.id ? "sending" : item.state;
+    const label = document.createElement("strong");
+    label.textContent = item.label;
+    li.appendChild(label);
+    if (item.summary) {
+      const summary = document.createElement("span");
+      summary.className = "desk-sync-summary";
+      summary.textContent = " · " + item.summary;
+      li.appendChild(summary);
+    }
+    const state = document.createElement("small");
+    state.className = "desk-sync-state";
+    state.textContent = " · " + t("item-" + item.state);
+    li.appendChild(state);
+    return li;
+  }
+
+  function listOpen() {
+    try { return sessionStorage.getItem(LIST_KEY) === "1"; } catch (e) { return false; }
+  }
+
+  function render() {
+    const bar = document.getElementById("desk-sync");
+    if (!bar) { return; }
+    const mine = items.filter((item) => String(item.party) === PARTY);
+    const others = items.length - mine.length;
+    const problem = mine.find((item) => item.state === "conflict") || mine.find((item) => item.state === "failed");
+    let state = "saved";
+    if (problem) { state = problem.state; } else if (mine.length) { state = !online ? "offline" : sending ? "sending" : "pending"; }
+    bar.dataset.state = state;
+    bar.dataset.pending = String(mine.length);
+    bar.replaceChildren();
+    const line = document.createElement("span");
+    line.className = "desk-sync-text";
+    const count = t("pending", { n: mine.length });
+    line.textContent = {
+      saved: t("saved"),
+      pending: count,
+      sending: t("sending") + " " + count,
+      offline: t("offline") + " · " + count,
+      failed: problem ? t("failed", { reason: problem.reason }) : "",
+      conflict: t("conflict"),
+    }[state];
+    bar.appendChild(line);
+    if (mine.length && !problem) {
+      const open = listOpen();
+      const toggle = button(open ? "▴" : "▾", () => {
+        try { sessionStorage.setItem(LIST_KEY, open ? "0" : "1"); } catch (e) { /* private mode */ }
+        render();
+      }, "desk-sync-toggle");
+      toggle.setAttribute("aria-expanded", open ? "true" : "false");
+      toggle.setAttribute("aria-label", t("queue"));
+      bar.appendChild(toggle);
+      if (open) { bar.appendChild(list(mine)); }
+    }
+    if (problem) { bar.appendChild(resolution(problem, mine)); }
+    if (others > 0) {
+      const note = document.createElement("small");
+      note.className = "desk-sync-others";
+      note.textContent = t("others", { n: others });
+      bar.appendChild(note);
+    }
+  }
+
+  function list(mine) {
+    const ol = document.createElement("ol");
+    ol.className = "desk-sync-items";
+    ol.setAttribute("aria-label", t("queue"));
+    mine.forEach((item) => ol.appendChild(itemLine(item)));
+    return ol;
+  }
+
+  function resolution(problem, mine) {
+    const box = document.createElement("div");
+    box.className = "desk-sync-problem";
+    if (problem.state === "conflict") {
+      const latest = document.createElement("p");
+      latest.className = "desk-sync-latest";
+      latest.textContent = (problem.latest ? t("latest", { what: problem.latest }) + " " : "") + t("server");
+      box.appendChild(latest);
+      if (problem.status !== 409 && problem.reason) {  // a deal number taken: the server says which
+        const reason = document.createElement("p");
+        reason.className = "desk-sync-reason";
+        reason.textContent = problem.reason;
+        box.appendChild(reason);
+      }
+    }
+    const yours = document.createElement("p");
+    yours.className = "desk-sync-yours";
+    yours.textContent = t("yours");
+    box.appendChild(yours);
+    box.appendChild(list(mine));
+    const actions = document.createElement("div");
+    actions.className = "desk-sync-actions";
+    if (problem.state === "conflict") {
+      actions.appendChild(button(t("reapply"), () => reapply(problem), "primary desk-reapply"));
+    } else {
+      actions.appendChild(button(t("retry"), () => retry(problem), "primary desk-retry"));
+    }
+    actions.appendChild(button(t("drop"), () => drop(problem), "desk-drop"));
+    box.appendChild(actions);
+    return box;
+  }
+
+  // -- the referee's decisions -------------------------------------------------------------------
+  function again(item) {
+    if (item.renew) { item.key = newId(); }
+    delete item.sent;
+    delete item.renew;
+    delete item.server;
+    delete item.latest;
+    delete item.status;
+    item.state = "pending";
+    item.reason = "";
+  }
+
+  function retry(item) {
+    again(item);
+    putItem(item).then(refresh).then(() => { render(); pump(); });
+  }
+
+  // Re-apply on top of the server's state: this action and the queue after it take the
+  // server's version (and deal number) as their base.
+  function reapply(item) {
+    const server = item.server || {};
+    const meta = metaOf(item.party);
+    const sentVersion = item.sent ? field(item.sent.fields, "version") : null;
+    if (server.version !== undefined) {
+      if (sentVersion !== null && Number(sentVersion) !== server.version) { meta.chain[Number(sentVersion)] = server.version; }
+      meta.numbers[server.version] = server.number;
+      item.fields = withField(item.fields, "version", server.version);
+      if (field(item.fields, "number") !== null) { item.fields = withField(item.fields, "number", server.number); }
+    }
+    again(item);
+    metas[item.party] = meta;
+    saveMetaAndItem(meta, item, false).then(refresh).then(() => { render(); pump(); });
+  }
+
+  // A refused action is dropped at once; one the server would take (a conflict) after a question.
+  function drop(item) {
+    if (item.state === "conflict" && !window.confirm(t("drop-confirm"))) { return; }
+    if (item.id === undefined) {  // never stored (IndexedDB refused it)
+      items = items.filter((other) => other !== item);
+      render();
+      return;
+    }
+    deleteItem(item.id).then(refresh).then(() => { render(); pump(); freshen(); });
+  }
+
+  // -- the clock's offset, the service worker, the start -----------------------------------------
+  function measurePage() {
+    const board = document.getElementById("scoreboard");
+    const nav = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+    if (!board || !board.dataset.serverAt || stale) { return; }
+    // When the answer began to arrive, on the device's clock (as Date.now() counts it).
+    const arrived = nav && nav.responseStart ? Date.now() - (performance.now() - nav.responseStart) : Date.now();
+    measure(Number(board.dataset.serverAt), arrived, arrived);
+  }
+
+  // The device's copy of the screen takes every panel the server sends (no request of its own).
+  function keepPanel(html) {
+    if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) { return; }
+    navigator.serviceWorker.controller.postMessage({ type: "keep-panel", url: PAGE, html: html });
+  }
+
+  function keepPage() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) { return; }
+    navigator.serviceWorker.ready.then((registration) => {
+      if (registration.active) { registration.active.postMessage({ type: "keep-page", url: PAGE }); }
+    });
+  }
+
+  function startWorker() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) { return; }
+    const scope = config.dataset.sw.replace(/[^/]*$/, "");
+    navigator.serviceWorker.addEventListener("message", (event) => {
+      if (event.data && event.data.type === "page-kept" && event.data.kept) {
+        document.documentElement.setAttribute("data-offline-ready", "1");
+      }
+    });
+    navigator.serviceWorker.register(config.dataset.sw, { scope: scope }).then(() => {
+      if (navigator.serviceWorker.controller) {  // this visit went through the worker, which kept it
+        document.documentElement.setAttribute("data-offline-ready", "1");
+      } else if (!stale) {
+        keepPage();  // the first visit: the worker was not there yet to keep the page
+      }
+    }).catch(() => null);
+  }
+
+  document.addEventListener("htmx:afterSwap", (event) => {
+    const target = event.detail && event.detail.target;
+    if (target && target.id === "scoreboard" && event.detail.xhr && target.dataset.serverAt) {
+      const now = Date.now();
+      measure(Number(target.dataset.serverAt), now, now);
+    }
+    render();
+  });
+  window.addEventListener("online", () => { online = true; render(); pump(); freshen(); });
+  window.addEventListener("offline", () => { online = false; render(); });
+  setInterval(() => {
+    if (items.some((item) => item.state === "pending") && !pumping) { pump(); }
+    if (stale && navigator.onLine !== false) { freshen(); }
+  }, RETRY_MS);
+
+  function start() {
+    // Fresh client ids: a page opened from the device's copy must not reuse the ids of its forms.
+    document.querySelectorAll("#panel input[name=client_id]").forEach((input) => { input.value = newId(); });
+    measurePage();
+    startWorker();
+    db().then(refresh).then(() => {
+      ready = true;
+      render();
+      pump();
+      if (navigator.onLine !== false) { freshen(); }
+    }).catch(() => { ready = false; });
+  }
+
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
+})();

@@ -1,0 +1,212 @@
+"""The referee's party screen offline, in a real Chromium at 360 × 740.
+
+After one visit the screen opens without a network (its service worker); actions taken offline
+wait in the device's queue (IndexedDB), shown in the sync bar, survive a reload and are sent in
+order when the network returns; a change made meanwhile on another device stops the queue with
+a visible conflict, to re-apply or drop — nothing lost, nothing applied twice. Screenshots of
+the pending, reloaded and conflict states go to tests/e2e/screenshots/.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scoring.models import Deal, PartyEvent, Penalty
+from tests.e2e.helpers import PHONE, log_in, page_width, watch_errors
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+SYNC = "#desk-sync"
+
+
+def open_screen(page: Page, base_url: str, party_id: int) -> None:
+    """Open the party screen and wait until the device keeps it for offline use."""
+    page.goto(f"{base_url}/referee/party/{party_id}/")
+    expect(page.locator("html[data-offline-ready]")).to_have_count(1)
+    expect(page.locator(SYNC)).to_have_attribute("data-state", "saved")
+
+
+def record_deal(page: Page, side: str, points: str, double_tap: bool = False) -> None:
+    """Quick entry: who won, the points, record."""
+    page.locator("#deal-entry").get_by_text(f"Pair {side} won", exact=True).click()
+    page.fill("#deal-points", points)
+    if double_tap:
+        page.dblclick("#btn-deal")
+    else:
+        page.click("#btn-deal")
+
+
+def deal_rows(party) -> list[tuple[int, int, int, str]]:
+    return list(Deal.objects.filter(party=party).order_by("number")
+                .values_list("number", "points_a", "points_b", "client_id"))
+
+
+def test_actions_taken_offline_are_kept_and_sent_in_order(
+    new_page, live_server, referee_user, party, screenshot
+):
+    page = new_page(phone=True)
+    log_in(page, live_server.url, referee_user.username)
+    open_screen(page, live_server.url, party.pk)
+    started = PartyEvent.objects.filter(party=party).count()
+
+    page.context.set_offline(True)
+    for points in ("10", "20"):
+        record_deal(page, "A", points)
+    record_deal(page, "A", "30", double_tap=True)  # the second tap sends the emptied form: once
+    bar = page.locator(SYNC)
+    expect(bar).to_have_attribute("data-pending", "3")
+    # A confirmation comes first: cancelled, nothing is queued; confirmed, the action is.
+    warning = page.locator("[data-warning=talking-b]")
+    warning.evaluate("b => b.form.setAttribute('hx-confirm', 'Warn pair B?')")
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    warning.click()
+    page.wait_for_timeout(300)
+    expect(bar).to_have_attribute("data-pending", "3")
+    page.once("dialog", lambda dialog: dialog.accept())
+    warning.click()
+    expect(bar).to_have_attribute("data-pending", "4")
+    expect(bar).to_have_attribute("data-state", "offline")
+    expect(bar).to_contain_text("4 pending")
+    page.click(".desk-sync-toggle")
+    expect(page.locator(".desk-sync-item")).to_have_count(4)
+    expect(page.locator(".desk-sync-item").first).to_contain_text("Points: 10")
+    expect(page.locator(".desk-sync-item").last).to_contain_text("Warnings")
+    screenshot(page, "desk_offline_pending_360")
+    assert deal_rows(party) == [] and not Penalty.objects.filter(party=party).exists()
+
+    # The tab reloaded without a network: the screen comes from the device, the queue too.
+    page.reload()
+    expect(page.locator("html[data-from-cache]")).to_have_count(1)
+    expect(page.locator("#btn-deal")).to_be_visible()
+    expect(bar).to_have_attribute("data-pending", "4")
+    expect(page.locator("#scoreboard .clock")).not_to_have_text("")
+    assert page_width(page) <= PHONE["width"]
+    screenshot(page, "desk_offline_reloaded_360")
+    first_errors = page.errors
+
+    # The tab closed and a new one opened, still offline: the screen and the queue are there.
+    context = page.context
+    page.close()
+    page = context.new_page()
+    page.errors = watch_errors(page)
+    page.goto(f"{live_server.url}/referee/party/{party.pk}/")
+    expect(page.locator("html[data-from-cache]")).to_have_count(1)
+    bar = page.locator(SYNC)
+    expect(bar).to_have_attribute("data-pending", "4")
+
+    page.context.set_offline(False)
+    expect(bar).to_have_attribute("data-state", "saved", timeout=20_000)
+    expect(bar).to_contain_text("All saved")
+    expect(page.locator("[data-total=a]")).to_have_text("60")
+    rows = deal_rows(party)
+    assert [(n, a, b) for n, a, b, _cid in rows] == [(1, 10, 0), (2, 20, 0), (3, 30, 0)]
+    assert len({cid for *_rest, cid in rows}) == 3
+    warnings = list(Penalty.objects.filter(party=party).values_list("kind", "category", "side"))
+    assert warnings == [("warning", "talking", "b")]
+    kinds = list(PartyEvent.objects.filter(party=party).order_by("seq")
+                 .values_list("kind", flat=True))[started:]
+    assert kinds == ["deal_recorded", "deal_recorded", "deal_recorded", "warning"]
+    screenshot(page, "desk_offline_synced_360")
+
+    # The device's copy took the server's latest panel: offline again, it opens as it is now.
+    page.wait_for_timeout(500)
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("html[data-from-cache]")).to_have_count(1)
+    expect(page.locator("[data-total=a]")).to_have_text("60")
+    expect(bar).to_have_attribute("data-state", "saved")
+    assert first_errors == [] and page.errors == []  # no script error, nothing refused by the CSP
+
+
+def test_a_change_from_another_device_meanwhile_is_a_visible_conflict(
+    new_page, live_server, referee_user, party, screenshot
+):
+    first = new_page(phone=True)
+    log_in(first, live_server.url, referee_user.username)
+    open_screen(first, live_server.url, party.pk)
+    second = new_page(phone=True)
+    log_in(second, live_server.url, referee_user.username)
+
+    first.context.set_offline(True)
+    record_deal(first, "A", "15")
+    first.click("[data-warning=talking-a]")
+    expect(first.locator(SYNC)).to_have_attribute("data-pending", "2")
+
+    # Meanwhile the other device records deal 1.
+    open_screen(second, live_server.url, party.pk)
+    record_deal(second, "B", "40")
+    expect(second.locator(".ref-flash.ok")).to_contain_text("Deal 1")
+
+    first.context.set_offline(False)
+    bar = first.locator(SYNC)
+    expect(bar).to_have_attribute("data-state", "conflict", timeout=20_000)
+    expect(bar).to_contain_text("changed on another device")
+    expect(bar.locator(".desk-sync-item").first).to_contain_text("Points: 15")
+    expect(first.locator("[data-total=b]")).to_have_text("40")  # the server's state
+    expect(first.locator(".desk-reapply")).to_be_visible()
+    screenshot(first, "desk_offline_conflict_360")
+    assert [(n, a, b) for n, a, b, _cid in deal_rows(party)] == [(1, 0, 40)]
+    assert not Penalty.objects.filter(party=party).exists()  # nothing applied behind his back
+
+    # Re-applied on the server's state: the deal becomes deal 2, the warning follows it.
+    first.click(".desk-reapply")
+    expect(bar).to_have_attribute("data-state", "saved", timeout=20_000)
+    rows = deal_rows(party)
+    assert [(n, a, b) for n, a, b, _cid in rows] == [(1, 0, 40), (2, 15, 0)]
+    assert len({cid for *_rest, cid in rows}) == 2
+    assert Penalty.objects.filter(party=party, kind="warning", side="a").count() == 1
+
+    # Another conflict, dropped this time: the action is gone by the referee's choice only.
+    first.context.set_offline(True)
+    record_deal(first, "A", "5")
+    expect(first.locator(SYNC)).to_have_attribute("data-pending", "1")
+    second.reload()
+    record_deal(second, "B", "7")
+    expect(second.locator(".ref-flash.ok")).to_contain_text("Deal 3")
+    first.context.set_offline(False)
+    expect(bar).to_have_attribute("data-state", "conflict", timeout=20_000)
+    first.once("dialog", lambda dialog: dialog.accept())
+    first.click(".desk-drop")
+    expect(bar).to_have_attribute("data-state", "saved")
+    assert [(n, a, b) for n, a, b, _cid in deal_rows(party)] == [(1, 0, 40), (2, 15, 0),
+                                                                   (3, 0, 7)]
+    expect(first.locator("[data-total=b]")).to_have_text("47")
+
+
+def shown_seconds(page: Page) -> int:
+    """The party clock as the screen shows it, in seconds."""
+    text = page.locator("#scoreboard .clock").first.inner_text().replace("−", "-")
+    minutes, seconds = text.split(":")
+    sign = -1 if minutes.startswith("-") else 1
+    return sign * (abs(int(minutes)) * 60 + int(seconds))
+
+
+def clock_error(page: Page, party) -> float:
+    """How far the screen's clock is from the server's, in seconds (reading it takes a moment,
+    and the screen shows whole seconds ticking once a second)."""
+    shown = shown_seconds(page)
+    party.refresh_from_db()
+    return abs(shown - party.seconds_left())
+
+
+TOLERANCE = 3.0
+
+
+def test_the_clock_runs_on_the_servers_time_even_from_the_devices_copy(
+    new_page, live_server, referee_user, party
+):
+    page = new_page(phone=True)
+    page.clock.set_system_time(datetime.now() + timedelta(minutes=10))  # the phone runs fast
+    log_in(page, live_server.url, referee_user.username)
+    open_screen(page, live_server.url, party.pk)
+    assert clock_error(page, party) <= TOLERANCE
+
+    page.wait_for_timeout(8_000)  # the copy kept on the device grows older
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("html[data-from-cache]")).to_have_count(1)
+    page.wait_for_timeout(1_200)
+    assert clock_error(page, party) <= TOLERANCE  # counted from the copy's time, not from now
