@@ -285,11 +285,20 @@ def _perform(
     Idempotency-Key, with the party's version after the action).
     """
     if offline.wants_json(request):
+        offer: dict[str, Any] = {}
+
+        def run() -> tuple[Any, dict[str, Any], int]:
+            result, errors, code = run_page_form(
+                request.POST, party, request.user, input_class, record
+            )
+            offer["undo"] = None if errors else services.undo_offer(result, request.user)
+            return result, errors, code
+
         return offline.answer(
             request,
             party.pk,
-            lambda: run_page_form(request.POST, party, request.user, input_class, record),
-            lambda **extra: _panel_html(request, party.pk, **extra),
+            run,
+            lambda **extra: _panel_html(request, party.pk, undo=offer.get("undo"), **extra),
         )
     result, errors, code = run_page_form(request.POST, party, request.user, input_class, record)
     if errors:
