@@ -205,6 +205,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api_schema.attach_examples",
+        "config.api_links.add_links",
     ],
     "SCHEMA_PATH_PREFIX_INSERT": "",
     "SERVE_INCLUDE_SCHEMA": False,
