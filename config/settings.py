@@ -224,6 +224,8 @@ SPECTACULAR_SETTINGS = {
         "DealOutcomeEnum": "scoring.models.Deal.Outcome",
         "WarningCategoryEnum": "referee.serializers.WARNING_CATEGORY_CHOICES",
         "PenaltyCategoryEnum": "scoring.models.Penalty.Category",
+        "PenaltyKindEnum": "scoring.models.Penalty.Kind",
+        "RulingKindEnum": "scoring.models.Ruling.Kind",
     },
 }
 
