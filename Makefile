@@ -24,6 +24,7 @@ run: install
 	$(BIN)/python manage.py runserver --noreload $(HOST):$(PORT)
 
 test: install
+	.ci/system-packages
 	$(BIN)/python -m pytest
 
 lint: install

@@ -267,7 +267,7 @@ class Device:
             points = {"a": 0, "b": 0}
             points[winner] = self.rng.randint(1, 12)
             outcome = self.rng.choice(("domino", "fish"))
-            return "deal", {"outcome": outcome, "winner": winner, "points": points,
+            return "deal", {"outcome": outcome, "side": winner, "points": points,
                             "client_id": client_id}, "deal"
         if roll < 0.9:
             body = {"side": self.rng.choice("ab"), "client_id": client_id,

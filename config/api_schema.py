@@ -15,6 +15,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework.settings import api_settings
 
+from scoring.idempotency import IdempotentMixin
+
 ERRORS = {
     "400": "Invalid input or refused by the regulations: {field: [message]}.",
     "403": "Not logged in, or not allowed for this user: {detail: message}.",
@@ -37,7 +39,9 @@ class AutoSchema(openapi.AutoSchema):
         """The operation's own answers, plus the documented errors it does not declare."""
         responses = super()._get_response_bodies(direction)
         errors = dict(ERRORS)
-        if self.method not in ("GET", "HEAD", "OPTIONS"):
+        if self.method not in ("GET", "HEAD", "OPTIONS") and isinstance(
+            self.view, IdempotentMixin
+        ):
             errors.update(UNSAFE_ERRORS)
         for code, description in errors.items():
             if code not in responses:

@@ -7,10 +7,17 @@ unversioned API of before answer with a permanent redirect to their v1 place.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponsePermanentRedirect
-from django.urls import include, path, re_path
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.urls import Resolver404, include, path, re_path, resolve
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.exceptions import NotFound
+from rest_framework.routers import DefaultRouter
+
+from referee.api import router as referee_router
+from scoring.api import router as protocols_router
+from tournaments.api import router as tournaments_router
+from tournaments.webhook_api import router as webhooks_router
 
 API_VERSIONS = ("v1",)
 """The versions served, oldest first; the last is the current one."""
@@ -22,6 +29,30 @@ MOVED = (
 )
 """Old path prefixes whose resources v1 merged into another (old, new)."""
 
+router = DefaultRouter()
+for app_router in (tournaments_router, webhooks_router, referee_router, protocols_router):
+    router.registry.extend(app_router.registry)
+"""One router of every resource of v1: its root lists them all."""
+
+
+def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """A path of the API with no endpoint: 404 with ``{detail}``, as every API error.
+
+    A path that lacks only its final slash is sent there (308, method and body kept).
+    """
+    if not request.path.endswith("/"):
+        try:
+            match = resolve(request.path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not not_found:
+            query = request.META.get("QUERY_STRING", "")
+            return HttpResponsePermanentRedirect(
+                request.path + "/" + (f"?{query}" if query else ""), status=308
+            )
+    return JsonResponse({"detail": str(NotFound.default_detail)}, status=404)
+
+
 v1_patterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("schema/", SpectacularAPIView.as_view(api_version="v1"), name="api-schema"),
@@ -31,10 +62,8 @@ v1_patterns = [
         name="api-docs",
     ),
     path("", include("tournaments.transfer.api")),
-    path("", include("tournaments.api")),
-    path("", include("tournaments.webhook_api")),
-    path("", include("referee.api")),
-    path("", include("scoring.api")),
+    path("", include(router.urls)),
+    re_path(r"^(?P<rest>.*)$", not_found),
 ]
 
 
@@ -52,4 +81,5 @@ def moved_to_v1(request: HttpRequest, rest: str) -> HttpResponsePermanentRedirec
 urlpatterns = [
     path("v1/", include((v1_patterns, "v1"), namespace="v1")),
     re_path(r"^(?!v\d+/)(?P<rest>.*)$", moved_to_v1, name="api-moved"),
+    re_path(r"^(?P<rest>.*)$", not_found),
 ]

@@ -84,6 +84,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournaments.home.nav_roles",
             ],
         },
     },
@@ -116,7 +117,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "tournaments:list"
+LOGIN_REDIRECT_URL = "tournaments:home"  # by role: tournaments.home.home_for
 LOGOUT_REDIRECT_URL = "tournaments:list"
 
 LANGUAGE_CODE = os.environ.get("LANGUAGE_CODE", "en")

@@ -1,4 +1,4 @@
-"""URL configuration: pages, admin, accounts, language switch."""
+"""URL configuration: pages, admin, accounts, language switch, the 403 and 404 pages."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
@@ -14,3 +14,6 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
 ]
+
+handler403 = "config.error_pages.permission_denied"
+handler404 = "config.error_pages.page_not_found"

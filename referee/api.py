@@ -13,9 +13,11 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -64,8 +66,9 @@ def run_action(
     serializer.is_valid(raise_exception=True)
     result = serializer.perform(party, request.user, request_key(request), record)
     saved = result if isinstance(result, Party) else getattr(result, "party", None)
+    data = {"party": state.fresh_summary(party.pk, saved), "record": record_data(result)}
     return Response(
-        {"party": state.fresh_summary(party.pk, saved), "record": record_data(result)},
+        ActionResultSerializer(data).data,
         status=status.HTTP_201_CREATED if serializer.creates else status.HTTP_200_OK,
     )
 
@@ -125,7 +128,7 @@ class PartyActions(IdempotentMixin):
     def move_advice(self, request: Request, pk: str | None = None) -> Response:
         """Moves possible, the time allowed (5 s, 20 s, 1 min for a fish) and a false pass."""
         state.party_for_referee(request.user, int(pk), full=False)
-        serializer = MoveAdviceInput(data=request.data)
+        serializer = MoveAdviceInput(data=request.data, context={"strict": True})
         serializer.is_valid(raise_exception=True)
         return Response(advise(serializer.validated_data))
 
@@ -134,7 +137,8 @@ class PartyActions(IdempotentMixin):
     def tiles_preview(self, request: Request, pk: str | None = None) -> Response:
         """The pips of the tiles picked per player and pair, and the deal's winner and points."""
         party = state.party_for_referee(request.user, int(pk), full=False)
-        serializer = TilesPreviewInput(data=request.data, context={"party": party})
+        serializer = TilesPreviewInput(data=request.data,
+                                       context={"party": party, "strict": True})
         serializer.is_valid(raise_exception=True)
         result = preview(party, serializer.validated_data)
         error = translate_engine_error(result.error).message if result.error else ""
@@ -225,7 +229,7 @@ class PenaltyCorrections(IdempotentMixin):
         return run_action(request, party, CancelPenaltyInput, penalty)
 
 
-class RefereeTournamentViewSet(viewsets.ViewSet):
+class RefereeTournamentViewSet(IdempotentMixin, viewsets.ViewSet):
     """A tournament's referee desk: the overview, its referees and penalty settings."""
 
     permission_classes = [IsAuthenticated]
@@ -233,13 +237,17 @@ class RefereeTournamentViewSet(viewsets.ViewSet):
 
     @extend_schema(
         responses=OverviewSerializer,
-        parameters=[OpenApiParameter("round", int, required=False)],
+        parameters=[OpenApiParameter("round_number", int, required=False,
+                                     description="The round's number (the live round if "
+                                     "absent).")],
     )
     @action(detail=True, methods=["get"])
     def overview(self, request: Request, pk: str | None = None) -> Response:
         """Every party of the round the user referees, with scores, clocks and alerts."""
         tournament = state.tournament_for_referee(request.user, pk=int(pk))
-        number = request.query_params.get("round")
+        number = request.query_params.get("round_number") or None
+        if number is not None and not number.isdigit():
+            raise ValidationError({"round_number": [_("A round's number, like 2.")]})
         data = state.overview(request.user, tournament, int(number) if number else None)
         return Response(OverviewSerializer(data).data)
 
@@ -292,7 +300,7 @@ def referee_roles(tournament_id: int) -> QuerySet[TournamentRole]:
     )
 
 
-class RefereeRoleViewSet(mixins.DestroyModelMixin, viewsets.GenericViewSet):
+class RefereeRoleViewSet(IdempotentMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet):
     """Removing a referee from a tournament (its organizers)."""
 
     permission_classes = [IsAuthenticated]

@@ -25,6 +25,11 @@ def _player_row(party: Party, seat: str) -> dict[str, Any] | None:
     return {"seat": seat, "id": player.pk, "name": player.name}
 
 
+def pairs_of(party: Party) -> dict[str, dict[str, Any] | None]:
+    """Both sides of the party as every answer shows them (``b`` is None for a bye)."""
+    return {"a": _pair_row(party, "a"), "b": _pair_row(party, "b")}
+
+
 def _pair_row(party: Party, side: str) -> dict[str, Any] | None:
     """A pair (or a side of one player) with its seated players."""
     pair = party.pair(side)

@@ -19,8 +19,8 @@ from django.utils.translation import gettext_lazy
 from referee.rulings import scores_by_seat
 from referee.services import WARNING_CATEGORIES, no_show_due_at
 from referee.sides import (
-    _pair_row,
     layout_extras,
+    pairs_of,
     rules_of,
     seat_names,  # noqa: F401  (the views ask ``state.seat_names``)
     side_names,
@@ -360,9 +360,11 @@ def party_state(party: Party) -> dict[str, Any]:
                 "slug": party.round.tournament.slug,
                 "name": party.round.tournament.name,
             },
-            "round": party.round.number,
-            "table": party.table.number if party.table else None,
-            "pairs": {"a": _pair_row(party, "a"), "b": _pair_row(party, "b")},
+            "round": party.round_id,
+            "round_number": party.round.number,
+            "table": party.table_id,
+            "table_number": party.table.number if party.table else None,
+            "pairs": pairs_of(party),
             "sides": _side_rows(party, state, totals),
             "by_seat": scores_by_seat(rule_set, cfg),
             "deal_in_play": in_play,
@@ -449,16 +451,18 @@ def overview(user: Any, tournament: Tournament, number: int | None = None) -> di
             rows.append(
                 {
                     **state,
-                    "table": party.table.number if party.table else None,
-                    "pairs": {"a": _pair_row(party, "a"), "b": _pair_row(party, "b")},
+                    "table": party.table_id,
+                    "table_number": party.table.number if party.table else None,
+                    "pairs": pairs_of(party),
                     **counts(list(party.penalties.all())),
                     "alerts": alerts(party, state["phase"], party_desk),
                 }
             )
     return {
         "tournament": {"id": tournament.pk, "slug": tournament.slug, "name": tournament.name},
-        "round": rnd.number if rnd else None,
-        "rounds": list(
+        "round": rnd.pk if rnd else None,
+        "round_number": rnd.number if rnd else None,
+        "round_numbers": list(
             tournament.rounds.exclude(status=Round.Status.DRAFT)
             .order_by("number")
             .values_list("number", flat=True)

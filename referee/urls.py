@@ -2,11 +2,12 @@
 
 from django.urls import path
 
-from referee import views
+from referee import home, views
 
 app_name = "referee"
 
 urlpatterns = [
+    path("tables/", home.my_tables_page, name="my_tables"),
     path("t/<str:slug>/", views.overview, name="overview"),
     path("t/<str:slug>/referees/", views.referees, name="referees"),
     path("party/<int:pk>/", views.party_screen, name="party"),

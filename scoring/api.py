@@ -6,6 +6,8 @@ requests answer 400 ``{field: [message]}``, a stale party version 409, a foreign
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
@@ -13,6 +15,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotAcceptable
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -40,6 +44,23 @@ from scoring.views import pdf_response
 PDF_RESPONSE = {(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY)}
 
 
+class PdfNegotiation(DefaultContentNegotiation):
+    """A PDF endpoint answers a client that accepts only ``application/pdf`` (its errors stay
+    JSON) instead of refusing it with 406."""
+
+    def select_renderer(self, request: Request, renderers: list, format_suffix: Any = None
+                        ) -> tuple:
+        """DRF's choice, or the first renderer when the client asked for the PDF only."""
+        try:
+            return super().select_renderer(request, renderers, format_suffix)
+        except NotAcceptable:
+            return renderers[0], renderers[0].media_type
+
+
+PDF_ACTION = {"detail": True, "methods": ["get"], "content_negotiation_class": PdfNegotiation}
+"""The options of every PDF download action."""
+
+
 class PartyProtocolViewSet(IdempotentMixin, viewsets.ViewSet):
     """A party's protocol (looked up by the party's id): state, sign-off actions, PDF."""
 
@@ -59,7 +80,8 @@ class PartyProtocolViewSet(IdempotentMixin, viewsets.ViewSet):
         locked = current is not None and current.status == Protocol.Status.SIGNED
         party.refresh_from_db(fields=["version"])
         return Response(PartyProtocolSerializer(
-            party_protocol_data(party, current, versions, locked)).data)
+            party_protocol_data(party, current, versions, locked, self.request),
+            context={"request": self.request}).data)
 
     @extend_schema(responses=PartyProtocolSerializer)
     def retrieve(self, request: Request, pk: str | None = None) -> Response:
@@ -100,10 +122,10 @@ class PartyProtocolViewSet(IdempotentMixin, viewsets.ViewSet):
         protocol = protocol_services.countersign(
             party.pk, actor=request.user, expected_version=data.validated_data.get("version"))
         fresh = protocol_services.protocol_queryset().get(pk=protocol.pk)
-        return Response(ProtocolSerializer(fresh).data)
+        return Response(ProtocolSerializer(fresh, context={"request": request}).data)
 
     @extend_schema(responses=PDF_RESPONSE)
-    @action(detail=True, methods=["get"])
+    @action(**PDF_ACTION)
     def pdf(self, request: Request, pk: str | None = None) -> HttpResponse:
         """The current protocol PDF: the signed file, or an unsigned draft rendered now."""
         party = self._party(pk)
@@ -126,7 +148,7 @@ class ProtocolViewSet(viewsets.ReadOnlyModelViewSet):
         ).order_by("party_id", "version")
 
     @extend_schema(responses=PDF_RESPONSE)
-    @action(detail=True, methods=["get"])
+    @action(**PDF_ACTION)
     def pdf(self, request: Request, public_id: str | None = None) -> HttpResponse:
         """This version's PDF: its signed file, or a draft while it awaits signatures."""
         protocol = self.get_object()
@@ -159,10 +181,11 @@ class PrintJobViewSet(IdempotentMixin, mixins.CreateModelMixin, mixins.RetrieveM
         job = printing.request_print_job(
             data.validated_data["round"], data.validated_data["kind"], actor=request.user)
         job.refresh_from_db()
-        return Response(PrintJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+        return Response(PrintJobSerializer(job, context={"request": request}).data,
+                        status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(responses=PDF_RESPONSE)
-    @action(detail=True, methods=["get"])
+    @action(**PDF_ACTION)
     def pdf(self, request: Request, pk: str | None = None) -> HttpResponse:
         """The finished print's PDF (404 until it is ready)."""
         job = self.get_object()

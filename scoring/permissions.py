@@ -168,6 +168,26 @@ def managed_tournaments(user: Any) -> QuerySet[Tournament]:
     )
 
 
+REFEREE_ROLES = (TournamentRole.Role.REFEREE, TournamentRole.Role.CHIEF)
+"""The roles that run parties at the tables (a referee, the chief referee)."""
+
+
+def refereed_tournaments(user: Any) -> QuerySet[Tournament]:
+    """The tournaments in which a user is a referee or the chief referee."""
+    if not getattr(user, "is_authenticated", False):
+        return Tournament.objects.none()
+    return Tournament.objects.filter(
+        roles__user=user, roles__role__in=REFEREE_ROLES
+    ).distinct()
+
+
+def is_organizer(user: Any) -> bool:
+    """Whether a user organizes: a superuser, one who creates tournaments or organizes one."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return can_create_tournament(user) or managed_tournaments(user).exists()
+
+
 # -- public pages and the player area (tournaments.public_views, tournaments.player_views) ---
 
 PUBLIC_PAGE_SWITCHES = {
@@ -223,12 +243,25 @@ def can_import_tournament(user: Any) -> bool:
     return can_create_tournament(user)
 
 
-def visible_tournaments(user: object) -> QuerySet[Tournament]:
-    """Tournaments the user may read through the API."""
+def visible_tournaments(user: object, page: str = "") -> QuerySet[Tournament]:
+    """Tournaments the user may read through the API.
+
+    With ``page`` (a key of ``PUBLIC_PAGE_SWITCHES``: "draw", "standings", "entrants"…) only
+    those whose page is switched on, or where the user holds a role: the API shows what the
+    public pages show (``can_see_public_page``).
+    """
     qs = Tournament.objects.all()
     if getattr(user, "is_superuser", False):
         return qs
+    authenticated = getattr(user, "is_authenticated", False)
     visible = Q(public=True)
-    if getattr(user, "is_authenticated", False):
+    if authenticated:
         visible |= Q(roles__user=user) | Q(players__user=user)
-    return qs.filter(visible).distinct()
+    qs = qs.filter(visible).distinct()
+    if page:
+        open_page = Q(**{PUBLIC_PAGE_SWITCHES[page]: True})
+        if authenticated:
+            open_page |= Q(pk__in=TournamentRole.objects.filter(user=user)
+                           .values("tournament_id"))
+        qs = qs.filter(open_page)
+    return qs

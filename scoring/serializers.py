@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.urls import reverse
 from rest_framework import serializers
 
@@ -36,11 +37,12 @@ class ProtocolSerializer(serializers.ModelSerializer):
 
     def get_pdf_url(self, protocol: Protocol) -> str:
         """The API address of this version's PDF (signed file, else a draft)."""
-        return reverse("v1:protocol-pdf", args=[protocol.public_id])
+        return absolute(self.context.get("request"), reverse("v1:protocol-pdf",
+                                                             args=[protocol.public_id]))
 
     def get_verify_url(self, protocol: Protocol) -> str:
         """The public verification page of this version."""
-        return protocol.get_absolute_url()
+        return absolute(self.context.get("request"), protocol.get_absolute_url())
 
 
 class PartyProtocolSerializer(serializers.Serializer):
@@ -105,11 +107,19 @@ class PrintJobSerializer(serializers.ModelSerializer):
         """The API address of the PDF once the job is done."""
         if job.status != PrintJob.Status.DONE:
             return None
-        return reverse("v1:print-job-pdf", args=[job.pk])
+        return absolute(self.context.get("request"), reverse("v1:print-job-pdf", args=[job.pk]))
+
+
+def absolute(request: Any, path: str) -> str:
+    """A path of the site as an absolute URL (as the request reached it; else ``SITE_URL``)."""
+    if request is not None:
+        return request.build_absolute_uri(path)
+    return settings.SITE_URL + path
 
 
 def party_protocol_data(party: Any, current: Protocol | None,
-                        versions: list[Protocol], locked: bool) -> dict[str, Any]:
+                        versions: list[Protocol], locked: bool, request: Any = None
+                        ) -> dict[str, Any]:
     """The ``PartyProtocolSerializer`` payload of a party."""
     return {
         "party": party.pk,
@@ -117,5 +127,5 @@ def party_protocol_data(party: Any, current: Protocol | None,
         "locked": locked,
         "current": current,
         "versions": versions,
-        "pdf_url": reverse("v1:party-protocol-pdf", args=[party.pk]),
+        "pdf_url": absolute(request, reverse("v1:party-protocol-pdf", args=[party.pk])),
     }

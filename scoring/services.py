@@ -1,4 +1,8 @@
-"""Deal services: record, correct and annul deals; each one re-evaluates the party's end."""
+"""Deal services: record, correct and annul deals; each one re-evaluates the party's end.
+
+``end_party`` is the one way a party ends (by the rules here, by a ruling in the referee desk):
+it logs the end, opens the protocol and emits ``party.finished``.
+"""
 
 from __future__ import annotations
 
@@ -184,42 +188,63 @@ def _follow_games(party: Party, totals: Any, decision: PartyDecision, actor: Any
         append_event(party, "game_reopened", actor=actor, data={"game": wanted})
 
 
+def end_party(
+    party: Party,
+    *,
+    winner: str,
+    loser: str = "",
+    reason: str,
+    actor: Any = None,
+    totals: Any = None,
+    event: str = "party_finished",
+    why: str = "",
+    data: dict[str, Any] | None = None,
+    **fields: Any,
+) -> None:
+    """Finish a locked party with its result: every way a party ends goes through here.
+
+    Saves the result (and ``fields``), logs ``event``, opens the protocol and emits
+    ``party.finished`` (the caller bumps the version). ``totals`` default to the party's totals
+    with its result, so a ruling's end carries the regulations' forfeit score.
+    """
+    party.status = Party.Status.FINISHED
+    party.winner, party.loser, party.end_reason = winner, loser, reason
+    party.finished_at = party.finished_at or timezone.now()
+    for name, value in fields.items():
+        setattr(party, name, value)
+    saved = ["status", "winner", "loser", "end_reason", "finished_at"]
+    party.save(update_fields=list(dict.fromkeys([*saved, *fields])))
+    if totals is None:
+        totals = party_totals(party)
+    append_event(
+        party, event, actor=actor, reason=why,
+        data={**(data or {}), "winner": winner, "points": totals.points},
+    )
+    open_protocol(party, actor)
+    webhooks.party_finished(party, totals)
+
+
 def evaluate_party(party: Party, actor: Any = None) -> str:
     """Apply the rule set's decision after a change: finish, reopen, or keep playing.
 
-    The deals and fines are read once, as plain rows; the totals come from the one totals
-    function.
+    Every service calls it after changing a party's deals or fines, so a change of a finished
+    party of a counted round emits ``standings.changed`` here, once. The deals and fines are
+    read once, as plain rows; the totals come from the one totals function.
     """
+    webhooks.record_changed(party)
     if party.end_reason in ("forfeit", "bye", "disqualification"):
         return "finished"
     rows = party_rows(party)
     totals = party_totals(party, rows)
     decision = party_decision(party, rows[0], totals)
     if decision.state == "finished":
-        if (
-            party.status != Party.Status.FINISHED
-            or party.winner != (decision.winner or "")
-            or party.loser != (decision.loser or "")
-        ):
-            party.status = Party.Status.FINISHED
-            party.winner = decision.winner or ""
-            party.loser = decision.loser or ""
-            party.end_reason = decision.reason or ""
-            party.finished_at = party.finished_at or timezone.now()
-            party.save(update_fields=["status", "winner", "loser", "end_reason", "finished_at"])
-            append_event(
-                party,
-                "party_finished",
-                actor=actor,
-                data={
-                    "winner": party.winner,
-                    "loser": party.loser,
-                    "reason": party.end_reason,
-                    "points": totals.points,
-                },
+        winner, loser = decision.winner or "", decision.loser or ""
+        if party.status != Party.Status.FINISHED or (party.winner, party.loser) != (winner, loser):
+            reason = decision.reason or ""
+            end_party(
+                party, winner=winner, loser=loser, reason=reason, actor=actor, totals=totals,
+                data={"winner": winner, "loser": loser, "reason": reason},
             )
-            open_protocol(party, actor)
-            webhooks.party_finished(party, totals)
         return decision.state
     if party.status == Party.Status.FINISHED:
         party.status = Party.Status.IN_PROGRESS
@@ -411,7 +436,6 @@ def _save_changed_deal(
         reason=reason,
         data={"deal": deal.number, "before": before, "after": _deal_data(deal)},
     )
-    webhooks.record_changed(party)
     evaluate_party(party, actor)
     bump_version(party)
     return deal

@@ -26,6 +26,7 @@ from scoring.models import (
     TournamentRole,
     WebhookDelivery,
     WebhookSubscription,
+    who,
 )
 from scoring.webhook_delivery import deliver_webhooks
 from scoring.webhook_urls import check_webhook_url
@@ -98,19 +99,25 @@ def party_ref(party: Party) -> dict[str, Any]:
         sides[side] = {"pair": pair.pk, "name": pair.display_name, "players": players}
     return {
         "id": party.pk,
-        "round": party.round.number,
-        "table": party.table.number if party.table_id else None,
+        "round": party.round_id,
+        "round_number": party.round.number,
+        "table_number": party.table.number if party.table_id else None,
         "status": party.status,
-        "winner": party.winner,
-        "loser": party.loser,
+        "winner": who(party.winner),
+        "loser": who(party.loser),
         "end_reason": party.end_reason,
         "finished_at": party.finished_at.isoformat() if party.finished_at else None,
         "sides": sides,
+        "seats": {seat: player.pk for seat, player in party.seat_players().items()},
     }
 
 
 def party_finished(party: Party, totals: Any) -> None:
-    """Emit ``party.finished`` with the totals as the game counts them."""
+    """Emit ``party.finished`` with the totals as the game counts them.
+
+    Called only by ``scoring.services.end_party``, which every end of a party goes through
+    (by the rules, a forfeit, a disqualification).
+    """
     emit(party.round.tournament_id, "party.finished", lambda: {
         "tournament": tournament_ref(party.round.tournament),
         "party": party_ref(party),
@@ -120,11 +127,16 @@ def party_finished(party: Party, totals: Any) -> None:
 
 
 def record_changed(party: Party) -> None:
-    """Emit ``standings.changed`` when a finished party of a counted round is changed."""
+    """Emit ``standings.changed`` when a finished party of a counted round is changed.
+
+    Called only by ``scoring.services.evaluate_party``, which every change of a party's deals
+    or fines calls (with the party as it was before the re-evaluation).
+    """
     if party.status == Party.Status.FINISHED and party.round.status in COUNTED_ROUNDS:
         emit(party.round.tournament_id, "standings.changed", lambda: {
             "tournament": tournament_ref(party.round.tournament),
-            "reason": "party.changed", "round": party.round.number, "party": party.pk})
+            "reason": "party.changed", "round_number": party.round.number,
+            "party": party.pk})
 
 
 def protocol_signed(party: Party, protocol: Protocol) -> None:
@@ -150,7 +162,7 @@ def round_changed(rnd: Round, event: str) -> None:
     if event == "round.closed":
         emit(tournament.pk, "standings.changed", lambda: {
             "tournament": tournament_ref(tournament), "reason": "round.closed",
-            "round": rnd.number, "party": None})
+            "round_number": rnd.number, "party": None})
 
 
 # -- subscriptions -------------------------------------------------------------------------

@@ -345,7 +345,7 @@ def schedule_round(
     started = Party.objects.filter(round=rnd, pair_b__isnull=False, started_at__isnull=False)
     if rnd.status in (Round.Status.IN_PROGRESS, Round.Status.FINISHED) or started.exists():
         raise ServiceError(
-            "scheduled_start",
+            "starts_at",
             _("The round has started: its scheduled start can no longer change."),
         )
     rnd.scheduled_start = scheduled_start

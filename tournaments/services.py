@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError, Q, QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -189,14 +190,49 @@ _LATIN = str.maketrans({
 """Cyrillic letters in Latin ones, for readable ASCII short names."""
 
 
-def derive_slug(name: str) -> str:
-    """A free ASCII short name from a tournament's name (Cyrillic in Latin; -2, -3… if taken)."""
+SLUG_ATTEMPTS = 5
+"""How many derived slugs creating a tournament tries while other requests take them."""
+
+
+def slug_taken(slug: str) -> bool:
+    """Whether a tournament has this short name."""
+    return Tournament.objects.filter(slug=slug).exists()
+
+
+def derive_slug(name: str, skip: Collection[str] = ()) -> str:
+    """A free ASCII short name from a tournament's name (Cyrillic in Latin; -2, -3… if taken).
+
+    ``skip``: slugs to pass over as taken (another request's insert took them meanwhile).
+    """
     base = slugify(name.lower().translate(_LATIN))[:70].strip("-") or "tournament"
     slug, number = base, 1
-    while Tournament.objects.filter(slug=slug).exists():
+    while slug in skip or slug_taken(slug):
         number += 1
         slug = f"{base}-{number}"
     return slug
+
+
+def _insert_tournament(tournament: Tournament, derived: bool) -> None:
+    """Insert a new tournament, each attempt in a savepoint, against slugs taken meanwhile.
+
+    A slug another request took since it was checked moves on to the next free one if it was
+    derived (a few attempts); a given one is refused naming ``slug``.
+    """
+    tried: list[str] = []
+    for attempt in range(1, SLUG_ATTEMPTS + 1):
+        try:
+            with transaction.atomic():
+                tournament.save(force_insert=True)
+            return
+        except IntegrityError:
+            if not slug_taken(tournament.slug):
+                raise  # not the slug's conflict
+            if not derived or attempt == SLUG_ATTEMPTS:
+                error = tournament.unique_error_message(Tournament, ("slug",))
+                raise ServiceError("slug", error.messages[0]) from None
+            logger.info("tournament slug %s taken meanwhile: the next one", tournament.slug)
+            tried.append(tournament.slug)
+            tournament.slug = derive_slug(tournament.name, skip=tried)
 
 
 def not_a_setting(tournament: Tournament) -> str:
@@ -205,10 +241,10 @@ def not_a_setting(tournament: Tournament) -> str:
     return _("Not a setting of %(game)s.") % {"game": game}
 
 
-def _clean(instance: Any) -> Any:
-    """Run model validation; raise ServiceError naming the first field at fault."""
+def _clean(instance: Any, exclude: Collection[str] | None = None) -> Any:
+    """Run model validation (but of ``exclude``); raise ServiceError naming the first field."""
     try:
-        instance.full_clean()
+        instance.full_clean(exclude=exclude)
     except ValidationError as exc:
         field, messages = next(iter(exc.message_dict.items()))
         raise ServiceError(field, messages[0]) from exc
@@ -229,17 +265,19 @@ def create_tournament(
 
     ``players`` (at a table) and ``kozel_pairs`` change the preset where the rule set lets
     them vary; a format that contradicts the rule set is refused, naming ``format``. Without
-    a ``slug`` one is derived from the name (:func:`derive_slug`).
+    a ``slug`` one is derived from the name (:func:`derive_slug`), the next free one if another
+    request takes it before the insert; a given slug taken meanwhile is refused naming ``slug``.
     """
+    derived = not slug
     slug = slug or derive_slug(name)
     tournament = Tournament(name=name, slug=slug, created_by=organizer, **fields)
     _check_dates(tournament)
-    _clean(tournament)
+    _clean(tournament, exclude=["slug"] if derived else None)  # a derived slug: at the insert
     regulations = Regulations()
     regulations.apply_preset(tournament.rule_set)
     _choose_game(regulations, tournament.rule_set, players, kozel_pairs)
     _check_format(tournament, regulations, "format")
-    tournament.save()
+    _insert_tournament(tournament, derived)
     regulations.tournament = tournament
     _validated(regulations)
     if organizer is not None:

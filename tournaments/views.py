@@ -59,9 +59,12 @@ def _tournament_for(request: HttpRequest, slug: str, manage: bool = False) -> To
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    """Every tournament the visitor may see, newest first."""
+    """Every tournament the visitor may see, newest first; ``?mine=1``: the ones he organizes."""
+    mine = request.GET.get("mine") == "1" and request.user.is_authenticated
     qs = Tournament.objects.all()
-    if not request.user.is_superuser:
+    if mine:
+        qs = permissions.managed_tournaments(request.user)
+    elif not request.user.is_superuser:
         visible = Q(public=True)
         if request.user.is_authenticated:
             visible |= Q(roles__user=request.user) | Q(players__user=request.user)
@@ -69,7 +72,11 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/list.html",
-        {"tournaments": qs, "can_create": permissions.can_create_tournament(request.user)},
+        {
+            "tournaments": qs,
+            "mine": mine,
+            "can_create": permissions.can_create_tournament(request.user),
+        },
     )
 
 

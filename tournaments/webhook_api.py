@@ -16,6 +16,7 @@ from rest_framework.routers import DefaultRouter
 
 from scoring import permissions, webhooks
 from scoring.errors import ServiceError
+from scoring.idempotency import IdempotentMixin
 from scoring.models import WEBHOOK_EVENTS, Tournament, WebhookDelivery, WebhookSubscription
 
 
@@ -73,7 +74,7 @@ def _refused(err: ServiceError) -> ValidationError:
     return ValidationError({err.field: [err.message]})
 
 
-class WebhookSubscriptionViewSet(_OrganizersOnly, viewsets.ModelViewSet):
+class WebhookSubscriptionViewSet(IdempotentMixin, _OrganizersOnly, viewsets.ModelViewSet):
     """The webhooks of the tournaments the user organizes."""
 
     serializer_class = WebhookSubscriptionSerializer
@@ -112,7 +113,7 @@ class WebhookSubscriptionViewSet(_OrganizersOnly, viewsets.ModelViewSet):
         webhooks.delete_subscription(instance)
 
 
-class WebhookDeliveryViewSet(_OrganizersOnly, mixins.ListModelMixin,
+class WebhookDeliveryViewSet(IdempotentMixin, _OrganizersOnly, mixins.ListModelMixin,
                              mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Deliveries of the user's webhooks, newest first; ``replay`` sends one again."""
 

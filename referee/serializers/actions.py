@@ -19,6 +19,7 @@ from referee.serializers.inputs import (
     ActionInput,
     CreatingInput,
     ReasonInput,
+    StrictInput,
     TileField,
     WhoInput,
 )
@@ -318,7 +319,7 @@ PARTY_ACTIONS: dict[str, type[ActionInput]] = {
 # -- helpers without side effects ---------------------------------------------------------------
 
 
-class MoveAdviceInput(serializers.Serializer):
+class MoveAdviceInput(StrictInput):
     """The move-time helper: a player's tiles and the open ends of the line."""
 
     hand = serializers.ListField(child=TileField(), allow_empty=True)

@@ -75,7 +75,27 @@ def check_who(attrs: dict[str, Any], party: Party | None, need: str) -> dict[str
     return attrs
 
 
-class WhoInput(serializers.Serializer):
+class StrictInput(serializers.Serializer):
+    """An input that refuses the fields it does not take when the API asks for it."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        """Refuse fields it does not take when the API asks (``context["strict"]``).
+
+        A misspelt or old name (``winner``, ``absent_side``) would otherwise be dropped
+        silently; page forms carry other fields of theirs and are not strict.
+        """
+        if self.context.get("strict") and hasattr(data, "keys"):
+            unknown = sorted(set(data.keys()) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({
+                    name: [_("Unknown field; this action takes: %(fields)s.")
+                           % {"fields": ", ".join(self.fields)}]
+                    for name in unknown
+                })
+        return super().to_internal_value(data)
+
+
+class WhoInput(StrictInput):
     """Whom an action concerns, named the same way by every action: ``side`` and ``seat``."""
 
     side = serializers.ChoiceField(
@@ -170,7 +190,7 @@ class PlaysField(serializers.Field):
         return value
 
 
-class ActionInput(serializers.Serializer):
+class ActionInput(StrictInput):
     """The fields every party action takes: the version the client last saw."""
 
     version = serializers.IntegerField(
@@ -181,21 +201,6 @@ class ActionInput(serializers.Serializer):
     creates: ClassVar[bool] = False
     """Whether the action makes a record (201) or changes the party (200)."""
 
-    def to_internal_value(self, data: Any) -> Any:
-        """Refuse fields the action does not take when the API asks (``context["strict"]``).
-
-        A misspelt or old name (``winner``, ``absent_side``) would otherwise be dropped
-        silently; page forms carry other fields of theirs and are not strict.
-        """
-        if self.context.get("strict") and hasattr(data, "keys"):
-            unknown = sorted(set(data.keys()) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError({
-                    name: [_("Unknown field; this action takes: %(fields)s.")
-                           % {"fields": ", ".join(self.fields)}]
-                    for name in unknown
-                })
-        return super().to_internal_value(data)
 
     def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
         """Run the action's service on the party (or on ``record``, a deal or penalty of it).

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from scoring.models import (
@@ -18,10 +19,29 @@ from scoring.models import (
     Table,
     TournamentRole,
     side_and_seat,
+    who,
 )
 from scoring.models.event_text import describe_event
 
 # -- output -----------------------------------------------------------------------------------
+
+
+@extend_schema_field({
+    "type": "object",
+    "properties": {"side": {"type": "string"}, "seat": {"type": "string"}},
+    "required": ["side", "seat"],
+    "example": {"side": "a", "seat": ""},
+})
+class WhoField(serializers.Field):
+    """A side-or-seat value as ``{"side": …, "seat": …}`` (both blank when nobody)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("read_only", True)
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Any) -> dict[str, str]:
+        """The side, and the seat where a player (not a side) is meant."""
+        return who(value or "")
 
 
 class ClockSerializer(serializers.Serializer):
@@ -72,7 +92,7 @@ class GameSerializer(serializers.Serializer):
     points = SidesSerializer()
     hands = serializers.IntegerField()
     closed = serializers.BooleanField()
-    winner = serializers.CharField(allow_blank=True)
+    winner = WhoField()
 
 
 class GameClockSerializer(serializers.Serializer):
@@ -104,7 +124,7 @@ class KozelSerializer(serializers.Serializer):
     open = serializers.DictField(child=serializers.BooleanField())
     carry = serializers.IntegerField()
     pair_points = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
-    goat = serializers.CharField(allow_blank=True, help_text=_("The Goat's seat (or pair)."))
+    goat = WhoField(help_text=_("The Goat: a seat, or a side where Kozel is played in pairs."))
     ratings = serializers.DictField(
         child=serializers.IntegerField(),
         allow_null=True,
@@ -148,8 +168,9 @@ class PartySummarySerializer(serializers.Serializer):
     )
     phase_label = serializers.CharField()
     end_reason = serializers.CharField(allow_blank=True)
-    winner = serializers.CharField(allow_blank=True)
-    loser = serializers.CharField(allow_blank=True, help_text=_("Kozel: the Goat."))
+    winner = WhoField(help_text=_("Who won the party: a side, or a seat where every player "
+                                  "keeps his own score."))
+    loser = WhoField(help_text=_("Kozel: the Goat."))
     rule_set = serializers.CharField()
     scored_by = serializers.ChoiceField(
         choices=["side", "seat"],
@@ -296,12 +317,11 @@ class PartyStateSerializer(CountsMixin, PartySummarySerializer):
 
     tournament = serializers.DictField()
     round = serializers.IntegerField()
+    round_number = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
+    table_number = serializers.IntegerField(allow_null=True)
     pairs = PairsSerializer()
     sides = SideRowSerializer(many=True)
-    by_seat = serializers.BooleanField(
-        help_text=_("Whether every player keeps his own score (the sides are the seats).")
-    )
     deal_in_play = serializers.IntegerField()
     deals = DealRowSerializer(many=True)
     penalties = PenaltyRowSerializer(many=True)
@@ -314,6 +334,7 @@ class OverviewRowSerializer(CountsMixin, PartySummarySerializer):
     """A party in the referee's overview."""
 
     table = serializers.IntegerField(allow_null=True)
+    table_number = serializers.IntegerField(allow_null=True)
     pairs = PairsSerializer()
 
 
@@ -322,7 +343,8 @@ class OverviewSerializer(serializers.Serializer):
 
     tournament = serializers.DictField()
     round = serializers.IntegerField(allow_null=True)
-    rounds = serializers.ListField(child=serializers.IntegerField())
+    round_number = serializers.IntegerField(allow_null=True)
+    round_numbers = serializers.ListField(child=serializers.IntegerField())
     parties = OverviewRowSerializer(many=True)
     alert_count = serializers.IntegerField()
 
@@ -331,11 +353,12 @@ class EventSerializer(serializers.ModelSerializer):
     """An entry of the party's event log."""
 
     actor = serializers.CharField(source="actor.username", default=None, read_only=True)
+    created_at = serializers.DateTimeField(source="at", read_only=True)
     summary = serializers.SerializerMethodField()
 
     class Meta:
         model = PartyEvent
-        fields = ["seq", "at", "actor", "kind", "summary", "data", "reason"]
+        fields = ["seq", "created_at", "actor", "kind", "summary", "data", "reason"]
 
     def get_summary(self, event: PartyEvent) -> str:
         """What the event did, in one line of the user's language."""
@@ -435,18 +458,24 @@ class DealRecordSerializer(WhoMixin, serializers.ModelSerializer):
 class PenaltyRecordSerializer(WhoMixin, serializers.ModelSerializer):
     """A warning, fine or disqualification given in a party."""
 
+    player_name = serializers.CharField(source="player.name", default="", read_only=True)
+
     class Meta:
         model = Penalty
-        fields = ["id", "party", "kind", "category", "side", "seat", "player", "points", "mode",
+        fields = ["id", "party", "kind", "category", "side", "seat", "player", "player_name",
+                  "points", "mode",
                   "deal_number", "game", "escalated_from", "cancelled", "reason", "created_at"]
 
 
 class RulingRecordSerializer(WhoMixin, serializers.ModelSerializer):
     """A referee's ruling in a party (out of turn, false pass, touched tile, no-show, …)."""
 
+    player_name = serializers.CharField(source="player.name", default="", read_only=True)
+
     class Meta:
         model = Ruling
-        fields = ["id", "party", "kind", "side", "seat", "player", "choice", "deal_number",
+        fields = ["id", "party", "kind", "side", "seat", "player", "player_name", "choice",
+                  "deal_number",
                   "deal", "penalty", "details", "reason", "created_at"]
 
 

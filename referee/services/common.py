@@ -15,12 +15,10 @@ from django.utils.translation import gettext as _
 
 from referee.rulings import forfeit_result, offender_side
 from scoring.errors import ServiceError, translate_engine_error
-from scoring.eventlog import append_event
-from scoring.locking import open_protocol
 from scoring.models import Pair, Party, PartyDesk, Player
 from scoring.record import bump_version, lock_party
 from scoring.rules import RuleError, RuleSet, get_rule_set, party_side
-from scoring.totals import party_totals
+from scoring.services import end_party
 
 SIDES = ("a", "b")
 
@@ -53,24 +51,11 @@ def _end_by_ruling(
     now = timezone.now()
     if loser:
         data = {**(data or {}), "loser": loser}
-    bump_version(
-        party,
-        status=Party.Status.FINISHED,
-        winner=winner,
-        loser=loser,
-        end_reason=reason,
-        finished_at=now,
-        started_at=party.started_at or now,
-        paused_at=None,
+    end_party(
+        party, winner=winner, loser=loser, reason=reason, actor=actor, event=event, why=why,
+        data=data, finished_at=now, started_at=party.started_at or now, paused_at=None,
     )
-    append_event(
-        party,
-        event,
-        actor=actor,
-        reason=why,
-        data={**(data or {}), "winner": winner, "points": party_totals(party).points},
-    )
-    open_protocol(party, actor)
+    bump_version(party)
 
 
 # -- small checks shared by the services ---------------------------------------------------

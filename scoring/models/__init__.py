@@ -33,7 +33,7 @@ from .webhooks import (
     WebhookSubscription,
     new_webhook_secret,
 )
-from .who import side_and_seat
+from .who import side_and_seat, who
 
 __all__ = [
     "GAME_SETTINGS",
@@ -66,6 +66,7 @@ __all__ = [
     "WebhookSubscription",
     "new_access_token",
     "side_and_seat",
+    "who",
     "new_webhook_secret",
     "print_upload_to",
     "protocol_upload_to",

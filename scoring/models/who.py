@@ -26,3 +26,10 @@ def side_and_seat(record: Any) -> tuple[str, str]:
             (s for s, p in record.party.seat_players().items() if p.pk == record.player_id), ""
         )
     return (record.side if record.side in SIDES else record.side[:1]), seat
+
+
+def who(value: str) -> dict[str, str]:
+    """A side-or-seat value (a party's winner, the Goat) as ``{"side": …, "seat": …}``."""
+    if value in SIDES or not value:
+        return {"side": value or "", "seat": ""}
+    return {"side": value[:1], "seat": value}

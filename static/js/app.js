@@ -77,3 +77,18 @@
   document.addEventListener("DOMContentLoaded", all);
   document.addEventListener("htmx:afterSwap", all);
 })();
+
+// Error pages: "Back to the previous page" goes back in the tab's history when the browser
+// sent no Referer (the button stays hidden without JavaScript or without a page before).
+(function () {
+  function show() {
+    document.querySelectorAll("[data-history-back]").forEach(function (button) {
+      if (window.history.length > 1) { button.hidden = false; }
+    });
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-history-back]");
+    if (button) { event.preventDefault(); window.history.back(); }
+  });
+  document.addEventListener("DOMContentLoaded", show);
+})();

@@ -219,10 +219,10 @@ def test_a_scheduled_start_in_the_past_raises_no_shows(api, make_party):
     party = make_party()
     start = (timezone.now() - timedelta(minutes=10)).replace(microsecond=0)
     response = api.patch(f"/api/v1/rounds/{party.round_id}/",
-                         {"scheduled_start": start.isoformat()}, format="json")
+                         {"starts_at": start.isoformat()}, format="json")
     assert response.status_code == 200, response.data
     assert Round.objects.get(pk=party.round_id).scheduled_start == start
-    assert response.data["scheduled_start"] is not None
+    assert response.data["starts_at"] is not None
     assert tasks.sweep_no_shows() == [party.pk]
     desk = PartyDesk.objects.get(party=party)
     assert desk.no_show_sides == "ab" and desk.no_show_raised_at is not None
@@ -232,7 +232,7 @@ def test_a_scheduled_start_ahead_raises_nothing_yet(api, make_party):
     party = make_party()
     start = timezone.now() + timedelta(minutes=30)
     response = api.patch(f"/api/v1/rounds/{party.round_id}/",
-                         {"scheduled_start": start.isoformat()}, format="json")
+                         {"starts_at": start.isoformat()}, format="json")
     assert response.status_code == 200, response.data
     assert tasks.sweep_no_shows() == []
 
@@ -240,19 +240,19 @@ def test_a_scheduled_start_ahead_raises_nothing_yet(api, make_party):
 @pytest.mark.parametrize("value", ["2026-05-01T10:00:00", "tomorrow"])
 def test_a_scheduled_start_needs_a_time_zone(api, make_party, value):
     party = make_party()
-    response = api.patch(f"/api/v1/rounds/{party.round_id}/", {"scheduled_start": value},
+    response = api.patch(f"/api/v1/rounds/{party.round_id}/", {"starts_at": value},
                          format="json")
     assert response.status_code == 400
-    assert list(response.data) == ["scheduled_start"]
+    assert list(response.data) == ["starts_at"]
     assert Round.objects.get(pk=party.round_id).scheduled_start is None
 
 
 def test_a_started_round_keeps_its_scheduled_start(api, party):
     response = api.patch(f"/api/v1/rounds/{party.round_id}/",
-                         {"scheduled_start": "2026-05-01T10:00:00+03:00"}, format="json")
+                         {"starts_at": "2026-05-01T10:00:00+03:00"}, format="json")
     assert response.status_code == 400
-    assert list(response.data) == ["scheduled_start"]
-    assert "has started" in str(response.data["scheduled_start"][0])
+    assert list(response.data) == ["starts_at"]
+    assert "has started" in str(response.data["starts_at"][0])
     assert Round.objects.get(pk=party.round_id).scheduled_start is None
 
 
@@ -261,7 +261,7 @@ def test_only_organizers_schedule_a_round(make_party, referee_user):
     client = APIClient()
     client.force_authenticate(referee_user)
     response = client.patch(f"/api/v1/rounds/{party.round_id}/",
-                            {"scheduled_start": "2026-05-01T10:00:00+03:00"}, format="json")
+                            {"starts_at": "2026-05-01T10:00:00+03:00"}, format="json")
     assert response.status_code == 403
     assert client.put(f"/api/v1/rounds/{party.round_id}/", {}, format="json").status_code in (
         403, 405

@@ -7,37 +7,14 @@ and results export in the browser at 360 px, the protocol PDF read back with ``p
 from __future__ import annotations
 
 import subprocess
-import threading
 
 import pytest
-from django.core.management import call_command
-from django.db import connection
 from playwright.sync_api import Page
 
 from scoring.models import Party, Tournament
 from tournaments.management.commands.seed_demo import DEMO_PASSWORD, KOZEL_SLUG, UDL_SLUG
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def demo() -> None:
-    """The demo tournaments, seeded in a thread of its own (the protocols' signing runs its
-    own event loop, which Playwright's loop in this thread would refuse)."""
-    errors: list[BaseException] = []
-
-    def seed() -> None:
-        try:
-            call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
-        except BaseException as exc:  # reported in the test's thread
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    worker = threading.Thread(target=seed)
-    worker.start()
-    worker.join()
-    assert not errors, errors
 
 
 def _party(slug: str) -> Party:

@@ -136,7 +136,7 @@ def test_the_api_refuses_a_locked_partys_correction_with_the_pages_403(
     before = snapshot(locked)
     api = APIClient()
     api.force_authenticate(referee_user)
-    body = {**FISH_B_48, "pips": {"a1": 20, "a2": 15, "b1": 5, "b2": 8}, "reason": "опечатка"}
+    body = {"outcome": "fish", "pips": {"a1": 20, "a2": 15, "b1": 5, "b2": 8}, "reason": "опечатка"}
     assert api.post(f"/api/v1/deals/{deal.pk}/correct/", body,
                     format="json").status_code == 403
     assert api.post(f"/api/v1/deals/{deal.pk}/annul/", {"reason": "ошибка"},

@@ -238,7 +238,7 @@ def test_no_show_through_the_api(api, party):
     Party.objects.filter(pk=party.pk).update(started_at=timezone.now() - timedelta(minutes=6))
     response = api.post(url(party, "no-show"), {"side": "a"}, format="json")
     assert response.status_code == 201
-    assert response.json()["party"]["winner"] == "b"
+    assert response.json()["party"]["winner"] == {"side": "b", "seat": ""}
 
 
 def test_correct_and_annul_a_deal(api, party):
@@ -311,11 +311,11 @@ def test_overview_lists_the_round_with_alerts(api, party, make_party, tournament
                          pair_b=tournament.pairs.order_by("id")[3])
     Party.objects.filter(pk=party.pk).update(started_at=timezone.now() - timedelta(minutes=45))
     body = api.get(f"/api/v1/referee/tournaments/{tournament.pk}/overview/").json()
-    assert body["round"] == party.round.number
+    assert (body["round"], body["round_number"]) == (party.round_id, party.round.number)
     rows = {row["id"]: row for row in body["parties"]}
     assert [a["code"] for a in rows[party.pk]["alerts"]] == ["time_expired"]
     assert [a["code"] for a in rows[waiting.pk]["alerts"]] == ["not_started"]
-    assert rows[party.pk]["table"] == 1 and rows[party.pk]["clock"]["seconds_left"] < 0
+    assert rows[party.pk]["table_number"] == 1 and rows[party.pk]["clock"]["seconds_left"] < 0
 
 
 def test_overview_of_a_table_referee_shows_his_tables(api_as, party, make_party, tournament,

@@ -59,7 +59,7 @@ def test_service_records_the_expiry_and_the_leader_wins_the_game_after_the_last_
     assert party.game == 2 and party.game_expired_at is None
     assert party.status == Party.Status.IN_PROGRESS
     state = udl.state()
-    assert state["match"]["games"][0]["winner"] == "a"
+    assert state["match"]["games"][0]["winner"] == {"side": "a", "seat": ""}
     assert state["match"]["game_wins"] == {"a": 1, "b": 0}
 
     # Game 2 has a clock of its own again: it can be declared out of time in turn.

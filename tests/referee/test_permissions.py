@@ -69,8 +69,9 @@ def snapshot(party):
 
 def api_requests(party, records, tournament):
     deal, fine = records["deal"], records["fine"]
-    requests = [("get", f"/api/v1/parties/{party.pk}/", None),
-                ("get", f"/api/v1/parties/{party.pk}/events/", None),
+    # the party itself and its records are public as its public page is (test_party_records);
+    # the event log and every action are its referees'
+    requests = [("get", f"/api/v1/parties/{party.pk}/events/", None),
                 ("get", f"/api/v1/referee/tournaments/{tournament.pk}/overview/", None),
                 ("get", f"/api/v1/referee/tournaments/{tournament.pk}/referees/", None),
                 ("post", f"/api/v1/referee/tournaments/{tournament.pk}/referees/",
@@ -79,7 +80,7 @@ def api_requests(party, records, tournament):
                 ("put", f"/api/v1/referee/tournaments/{tournament.pk}/referee-settings/",
                  {"penalty_preset": "udl", "slow_play_points": 20}),
                 ("post", f"/api/v1/deals/{deal.pk}/correct/",
-                 {"outcome": "fish", "winner": "b", "points": {"a": 0, "b": 5}, "reason": "x"}),
+                 {"outcome": "fish", "side": "b", "points": {"a": 0, "b": 5}, "reason": "x"}),
                 ("post", f"/api/v1/deals/{deal.pk}/annul/", {"reason": "x"}),
                 ("post", f"/api/v1/penalties/{fine.pk}/cancel/", {"reason": "x"})]
     requests += [("post", f"/api/v1/parties/{party.pk}/{name}/", body)
@@ -149,7 +150,8 @@ def test_outsiders_are_refused_every_page(party, records, tournament, outsider):
 def test_refusal_leaks_nothing_of_the_party(party, records, tournament, player_user):
     client = APIClient()
     client.force_authenticate(player_user)
-    response = client.get(f"/api/v1/parties/{party.pk}/")
+    response = client.get(f"/api/v1/parties/{party.pk}/events/")
+    assert response.status_code == 403
     assert "Иван" not in response.content.decode()
 
 

@@ -144,7 +144,8 @@ def test_udl_match_plays_a_game_won_at_the_target_then_the_next_game(desk):
     assert state["phase"] == "next_game"
     assert state["match"]["game_wins"] == {"a": 1, "b": 0}
     assert state["match"]["games"][0] == {
-        "number": 1, "points": {"a": 150, "b": 5}, "hands": 2, "closed": True, "winner": "a"}
+        "number": 1, "points": {"a": 150, "b": 5}, "hands": 2, "closed": True,
+        "winner": {"side": "a", "seat": ""}}
     assert state["match"]["clock"]["limit_seconds"] == 15 * 60
     assert 0 < state["match"]["clock"]["seconds_left"] <= 15 * 60
 
@@ -172,7 +173,7 @@ def test_udl_level_game_at_its_time_goes_to_overtime(client, desk):
     assert "overtime until one scores" in html
     udl.deal(outcome="stopped", plays=[["b1", 5]])
     party = udl.party
-    assert party.game == 2 and udl.state()["match"]["games"][0]["winner"] == "b"
+    assert party.game == 2 and udl.state()["match"]["games"][0]["winner"]["side"] == "b"
 
     # Re-evaluating the party before game 2's first hand (a clock sweep, a cancelled
     # penalty) keeps game 1 won on its clock: the match stays in game 2.
@@ -357,7 +358,7 @@ def test_kozel_goat_ends_the_party_with_the_loser_and_the_ratings(desk):
     party = kozel.party
     assert (party.status, party.loser, party.end_reason) == ("finished", "b1", "target")
     state = kozel.state()
-    assert state["loser"] == "b1" and state["kozel"]["goat"] == "b1"
+    assert state["loser"] == state["kozel"]["goat"] == {"side": "b", "seat": "b1"}
     # Accounts: b1 110, a2 30 (25 + 5), b2 memorized 12 → 0 on the account, a1 0.
     assert state["totals"]["points"] == {"a1": 0, "b1": 110, "a2": 30, "b2": 0}
     assert state["kozel"]["memorized"]["b2"] == 12
@@ -413,7 +414,7 @@ def test_kozel_in_pairs_no_show_of_a_pair_makes_it_the_goat(desk):
     assert (party.winner, party.loser) == ("a", "b")
     state = kozel.state()
     assert state["totals"]["points"] == {"a1": 0, "b1": 101, "a2": 0, "b2": 101}
-    assert state["kozel"]["pair_points"] is None or state["kozel"]["goat"] == "b"
+    assert state["kozel"]["pair_points"] is None or state["kozel"]["goat"]["side"] == "b"
 
 
 # -- the Latin pairs game -------------------------------------------------------------------------
@@ -441,7 +442,7 @@ def test_draw_block_classic_score_per_player(desk, code):
     response = game.post("deal", {"outcome": "domino", "seat": "a1", "points": {"a1": 9}})
     assert response.status_code == 201, response.json()
     state = game.state()
-    assert state["by_seat"] is True
+    assert state["scored_by"] == "seat"
     assert state["totals"]["points"] == {"a1": 9, "b1": 12}
     assert [row["name"] for row in state["sides"]] == ["Иван Петров", "Ольга Морозова"]
     assert Deal.objects.filter(party_id=game.party_id).first().scores == {"a1": 0, "b1": 12}

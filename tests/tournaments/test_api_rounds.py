@@ -32,32 +32,33 @@ def test_whole_round_through_the_api(api, tournament, organizer):
     response = api.post(f"/api/v1/rounds/{rid}/generate/", {}, format="json")
     assert response.status_code == 200, response.data
     draw = response.data
-    assert [p["table"] for p in draw["parties"]] == [1, 2, 3, 4]
+    assert [p["table_number"] for p in draw["parties"]] == [1, 2, 3, 4]
     assert all(sorted(p["seats"]) == ["a1", "a2", "b1", "b2"] for p in draw["parties"])
-    assert all(p["seat_names"]["a1"] for p in draw["parties"])
+    assert all(p["pairs"]["a"]["players"][0]["name"] for p in draw["parties"])
     assert draw["round"]["warnings"] == []
 
     # a manual edit in the draw's own shape (table and seats): pairs B of tables 1, 2 change
-    parties = [{"table": p["table"], "seats": dict(p["seats"])} for p in draw["parties"]]
+    parties = [{"table_number": p["table_number"], "seats": dict(p["seats"])}
+               for p in draw["parties"]]
     first, second = parties[0]["seats"], parties[1]["seats"]
     for seat in ("b1", "b2"):
         first[seat], second[seat] = second[seat], first[seat]
-    moved_pair = draw["parties"][1]["sides"]["b"]["pair"]
+    moved_pair = draw["parties"][1]["pairs"]["b"]["id"]
     response = api.put(f"/api/v1/rounds/{rid}/draw/", {"parties": parties}, format="json")
     assert response.status_code == 200, response.data
-    assert response.data["parties"][0]["sides"]["b"]["pair"] == moved_pair
+    assert response.data["parties"][0]["pairs"]["b"]["id"] == moved_pair
     assert response.data["parties"][0]["seats"]["b1"] == first["b1"]
 
     response = api.put(f"/api/v1/rounds/{rid}/draw/", {"parties": parties[:3]}, format="json")
     assert response.status_code == 400
     assert "Entrants missing from the draw" in response.data["draw"][0]
-    response_a = draw["parties"][3]["sides"]["a"]["pair"]
+    response_a = draw["parties"][3]["pairs"]["a"]["id"]
     left_out = Pair.objects.get(pk=response_a).display_name
     assert left_out in response.data["draw"][0]  # names, not ids
 
     response = api.post(f"/api/v1/rounds/{rid}/swap/", {"first": 1, "second": 4}, format="json")
     assert response.status_code == 200
-    assert response.data["parties"][0]["sides"]["a"]["pair"] == response_a
+    assert response.data["parties"][0]["pairs"]["a"]["id"] == response_a
 
     assert api.post(f"/api/v1/rounds/{rid}/publish/").data["status"] == "published"
     assert api.post(f"/api/v1/rounds/{rid}/start/").data == {"started": 4}
@@ -129,15 +130,16 @@ def test_individual_draw_through_the_api(api, organizer):
         == sorted(p.pk for p in players)
     ids = [p.pk for p in players]
     body = {"parties": [
-        {"table": 1, "seats": {"a1": ids[0], "a2": ids[1], "b1": ids[2], "b2": ids[3]}},
-        {"table": 2, "seats": {"a1": ids[4], "a2": ids[5], "b1": ids[6], "b2": ids[7]}},
+        {"table_number": 1, "seats": {"a1": ids[0], "a2": ids[1], "b1": ids[2], "b2": ids[3]}},
+        {"table_number": 2, "seats": {"a1": ids[4], "a2": ids[5], "b1": ids[6], "b2": ids[7]}},
     ]}
     response = api.put(f"/api/v1/rounds/{rid}/draw/", body, format="json")
     assert response.status_code == 200, response.data
     assert response.data["parties"][0]["seats"] == body["parties"][0]["seats"]
-    assert response.data["parties"][0]["seat_names"]["a2"] == "P1"
+    assert [(p["seat"], p["name"]) for p in response.data["parties"][0]["pairs"]["a"]["players"]
+            ] == [("a1", "P0"), ("a2", "P1")]
     response = api.put(f"/api/v1/rounds/{rid}/draw/",
-                       {"parties": [{"table": 1, "seats": {"a1": ids[0], "c1": ids[1]}}]},
+                       {"parties": [{"table_number": 1, "seats": {"a1": ids[0], "c1": ids[1]}}]},
                        format="json")
     assert response.status_code == 400 and "seats" in response.data["parties"][0]
     formed = Pair.objects.filter(formed_in_round_id=rid)

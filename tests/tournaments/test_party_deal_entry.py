@@ -43,7 +43,7 @@ def state(party):
         ({"outcome": "domino", "winner": "a", "points_a": 200, "points_b": 0}, "points_a", "168"),
         ({"outcome": "fish", "pips_a1": -3, "pips_a2": 5, "pips_b1": 4, "pips_b2": 6},
          "pips a1", "greater than or equal to 0"),
-        ({"outcome": "domino", "points_a": 30, "points_b": 0}, "went_out",
+        ({"outcome": "domino", "points_a": 30, "points_b": 0}, "seat",
          "needs the player who went out or the winning pair"),
         ({"outcome": "sideways", "winner": "a", "points_a": 10}, "outcome", "valid choice"),
     ],

@@ -75,7 +75,8 @@ def test_a_played_round_reaches_the_receiver_signed_and_in_order(
                           headers["X-Domino-Timestamp"], headers["X-Domino-Signature"])
     finished = got[1].json["data"]
     assert finished["tournament"]["slug"] == tournament.slug
-    assert finished["party"]["table"] == 1 and finished["party"]["winner"] == "a"
+    assert finished["party"]["table_number"] == 1
+    assert finished["party"]["winner"] == {"side": "a", "seat": ""}
     assert finished["party"]["sides"]["a"]["players"]
     assert finished["totals"]["points"]["a"] >= 240
     signed = got[5].json["data"]

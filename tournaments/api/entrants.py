@@ -15,6 +15,7 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from scoring.idempotency import IdempotentMixin
 from scoring.models import Pair, Player, Table
 from scoring.permissions import visible_tournaments
 from tournaments.api.common import REFUSED, published_q, require_manage, valid
@@ -146,6 +147,7 @@ MEMBER_REFUSED = {
 
 
 class _TournamentChild(
+    IdempotentMixin,
     mixins.CreateModelMixin,
     mixins.UpdateModelMixin,
     mixins.DestroyModelMixin,
@@ -156,12 +158,14 @@ class _TournamentChild(
     filterset_fields = ["tournament"]
     register: Any
     """The service that adds a member: ``register(tournament, **fields)``."""
+    public_page = ""
+    """The public page whose switch also hides these rows ("entrants"), if any."""
 
     def get_queryset(self) -> QuerySet:
-        """Rows of visible tournaments."""
+        """Rows of visible tournaments (whose public page, if any, is switched on)."""
         model = self.serializer_class.Meta.model
         return model.objects.filter(
-            tournament__in=visible_tournaments(self.request.user)
+            tournament__in=visible_tournaments(self.request.user, self.public_page)
         ).order_by("id")
 
     def get_object(self) -> Any:
@@ -250,6 +254,8 @@ def _register_player(tournament: Any, *, register_side: bool = False, **fields: 
 class PlayerViewSet(_WithdrawMixin, _TournamentChild):
     """Players; in singles each with his side of one player."""
 
+    public_page = "entrants"
+
     serializer_class = PlayerSerializer
     withdraw_service = staticmethod(withdraw_player)
     register = staticmethod(_register_player)
@@ -271,6 +277,8 @@ class PlayerViewSet(_WithdrawMixin, _TournamentChild):
 )
 class PairViewSet(_WithdrawMixin, _TournamentChild):
     """Pairs (in individual tournaments also the pairs each round's draw formed)."""
+
+    public_page = "entrants"
 
     serializer_class = PairSerializer
     filterset_fields = ["tournament", "formed_in_round"]

@@ -9,14 +9,15 @@ from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring import permissions
+from scoring.idempotency import IdempotentMixin
 from scoring.models import GAME_SETTINGS, Regulations, Tournament
-from scoring.permissions import visible_tournaments
+from scoring.permissions import can_see_public_page, visible_tournaments
 from scoring.results import StandingsTable, standings_table
 from scoring.standings import METRICS
 from tournaments.api.common import REFUSED, require_manage
@@ -196,6 +197,7 @@ class RegulationsSerializer(serializers.ModelSerializer):
     partial_update=extend_schema(responses={200: TournamentSerializer, **REFUSED}),
 )
 class TournamentViewSet(
+    IdempotentMixin,
     mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet
 ):
     """Tournaments the user may see; organizers create them and change their own."""
@@ -287,6 +289,8 @@ class TournamentViewSet(
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """The standings after any round, in the regulations' order; equal entrants share."""
         tournament = self.get_object()
+        if not can_see_public_page(request.user, tournament, "standings"):
+            raise NotFound
         after = request.query_params.get("after_round")
         try:
             after_round = int(after) if after else None

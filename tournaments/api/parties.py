@@ -28,10 +28,10 @@ from referee.serializers import (
     PenaltyRecordSerializer,
     RulingRecordSerializer,
 )
-from referee.serializers.outputs import scores_field
+from referee.serializers.outputs import PairsSerializer, WhoField, scores_field
+from referee.sides import pairs_of
 from scoring.models import PARTY_RELATED, Deal, Party, Penalty, Ruling
 from scoring.permissions import visible_tournaments
-from scoring.rules import SEATS
 from scoring.totals import party_totals
 from tournaments.api.common import published_q
 
@@ -68,13 +68,6 @@ def party_links(request: Request, party: Party) -> dict[str, str]:
     return links
 
 
-class SideNameSerializer(serializers.Serializer):
-    """A side of the table: its pair (a single player's side too) and its name."""
-
-    pair = serializers.IntegerField()
-    name = serializers.CharField()
-
-
 class PointsSerializer(serializers.Serializer):
     """A party's points so far."""
 
@@ -87,32 +80,22 @@ class PartyListSerializer(serializers.ModelSerializer):
     tournament = serializers.IntegerField(source="round.tournament_id", read_only=True)
     round_number = serializers.IntegerField(source="round.number", read_only=True)
     table_number = serializers.IntegerField(source="table.number", read_only=True, default=None)
-    sides = serializers.SerializerMethodField()
-    seats = serializers.SerializerMethodField()
+    pairs = serializers.SerializerMethodField()
     totals = serializers.SerializerMethodField()
     links = serializers.SerializerMethodField()
+    winner = WhoField()
+    loser = WhoField(help_text="Kozel: the Goat.")
 
     class Meta:
         model = Party
         fields = ["id", "tournament", "round", "round_number", "table", "table_number",
-                  "sides", "seats", "status", "started_at", "time_expired_at", "finished_at",
+                  "pairs", "status", "started_at", "time_expired_at", "finished_at",
                   "end_reason", "winner", "loser", "version", "totals", "links"]
 
-    @extend_schema_field(serializers.DictField(child=SideNameSerializer(allow_null=True)))
-    def get_sides(self, party: Party) -> dict[str, dict[str, Any] | None]:
-        """Both sides (``b`` is null for a bye)."""
-        return {
-            side: {"pair": pair.pk, "name": pair.display_name} if pair is not None else None
-            for side, pair in (("a", party.pair_a), ("b", party.pair_b))
-        }
-
-    @extend_schema_field(serializers.DictField(
-        child=serializers.IntegerField(),
-        help_text=f"The player id at each seat taken ({', '.join(SEATS)}).",
-    ))
-    def get_seats(self, party: Party) -> dict[str, int]:
-        """The player id at each seat taken."""
-        return {seat: player.pk for seat, player in party.seat_players().items()}
+    @extend_schema_field(PairsSerializer)
+    def get_pairs(self, party: Party) -> dict[str, Any]:
+        """Both sides with their seated players (``b`` is null for a bye)."""
+        return pairs_of(party)
 
     @extend_schema_field(PointsSerializer)
     def get_totals(self, party: Party) -> dict[str, dict[str, int]]:
@@ -142,7 +125,9 @@ class PartyViewSet(PartyActions, viewsets.ReadOnlyModelViewSet):
     def get_queryset(self) -> QuerySet[Party]:
         """Visible parties with what their totals need."""
         return (
-            Party.objects.filter(round__tournament__in=visible_tournaments(self.request.user))
+            Party.objects.filter(
+                round__tournament__in=visible_tournaments(self.request.user, "draw")
+            )
             .filter(published_q(self.request.user, "round__"))
             .select_related(*PARTY_RELATED)
             .prefetch_related("deals", "penalties")
@@ -203,7 +188,7 @@ class _RecordViewSet(viewsets.GenericViewSet):
         model = self.serializer_class.Meta.model
         return (
             model.objects.filter(
-                party__round__tournament__in=visible_tournaments(self.request.user)
+                party__round__tournament__in=visible_tournaments(self.request.user, "draw")
             )
             .filter(published_q(self.request.user, "party__round__"))
             .select_related(*(f"party__{name}" for name in PARTY_RELATED))

@@ -16,9 +16,12 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from referee.serializers.outputs import PairsSerializer, WhoField
+from referee.sides import pairs_of
 from scoring.errors import ServiceError
+from scoring.idempotency import IdempotentMixin
 from scoring.models import Pair, Party, Round, Tournament
-from scoring.permissions import visible_tournaments
+from scoring.permissions import can_see_public_page, visible_tournaments
 from scoring.rules import SEATS
 from tournaments import rounds
 from tournaments.api.common import REFUSED, published_q, require_manage, valid
@@ -28,11 +31,15 @@ class RoundSerializer(serializers.ModelSerializer):
     """A round: its status, the draw's seed and warnings."""
 
     warnings = serializers.SerializerMethodField()
+    starts_at = serializers.DateTimeField(
+        source="scheduled_start", read_only=True, allow_null=True,
+        help_text="When the round is scheduled to start (the no-show wait counts from it).",
+    )
 
     class Meta:
         model = Round
         fields = ["id", "tournament", "number", "status", "seed", "drawn_at",
-                  "scheduled_start", "published_at", "finished_at", "warnings"]
+                  "starts_at", "published_at", "finished_at", "warnings"]
         read_only_fields = fields
 
     def get_warnings(self, rnd: Round) -> list[str]:
@@ -64,7 +71,7 @@ class AwareDateTimeField(serializers.DateTimeField):
 class RoundScheduleSerializer(serializers.Serializer):
     """When the round starts."""
 
-    scheduled_start = AwareDateTimeField(
+    starts_at = AwareDateTimeField(
         allow_null=True,
         help_text="ISO 8601 with the time zone; null to clear. The referees' no-show wait "
         "counts from it (the parties' own start otherwise).",
@@ -87,19 +94,20 @@ SEAT_IDS = serializers.DictField(
 class DrawPartySerializer(serializers.ModelSerializer):
     """A party of a draw: its table, the player at each seat, both sides (b null for a bye).
 
-    ``table`` and ``seats`` are the shape a hand-made draw takes (``PUT …/draw/``) in every
-    format, so a draw read can be edited and sent back.
+    ``table_number`` and ``seats`` are the shape a hand-made draw takes (``PUT …/draw/``) in
+    every format, so a draw read can be edited and sent back.
     """
 
-    table = serializers.IntegerField(source="table.number", read_only=True, default=None)
+    table = serializers.IntegerField(source="table_id", read_only=True, allow_null=True)
+    table_number = serializers.IntegerField(source="table.number", read_only=True, default=None)
     seats = serializers.SerializerMethodField()
-    seat_names = serializers.SerializerMethodField()
-    sides = serializers.SerializerMethodField()
+    pairs = serializers.SerializerMethodField()
     is_bye = serializers.BooleanField(read_only=True)
+    winner = WhoField()
 
     class Meta:
         model = Party
-        fields = ["id", "table", "seats", "seat_names", "sides", "is_bye", "status",
+        fields = ["id", "table", "table_number", "seats", "pairs", "is_bye", "status",
                   "end_reason", "winner", "version"]
 
     @extend_schema_field(SEAT_IDS)
@@ -107,18 +115,10 @@ class DrawPartySerializer(serializers.ModelSerializer):
         """The player id at each seat taken."""
         return {seat: player.pk for seat, player in party.seat_players().items()}
 
-    @extend_schema_field(serializers.DictField(child=serializers.CharField()))
-    def get_seat_names(self, party: Party) -> dict[str, str]:
-        """The player's name at each seat taken."""
-        return {seat: player.name for seat, player in party.seat_players().items()}
-
-    @extend_schema_field(serializers.DictField(child=serializers.DictField(allow_null=True)))
-    def get_sides(self, party: Party) -> dict[str, dict[str, Any] | None]:
-        """Sides a and b: the pair's id and name (b is null for a bye)."""
-        return {
-            side: {"pair": pair.pk, "name": pair.display_name} if pair is not None else None
-            for side, pair in (("a", party.pair_a), ("b", party.pair_b))
-        }
+    @extend_schema_field(PairsSerializer)
+    def get_pairs(self, party: Party) -> dict[str, Any]:
+        """Both sides with their seated players (``b`` is null for a bye)."""
+        return pairs_of(party)
 
 
 class DrawSerializer(serializers.Serializer):
@@ -142,7 +142,7 @@ class GenerateDrawSerializer(serializers.Serializer):
 class DrawEditPartySerializer(serializers.Serializer):
     """One party of a hand-made draw, the same in every format: its table and who sits where."""
 
-    table = serializers.IntegerField(min_value=1, help_text="Table number.")
+    table_number = serializers.IntegerField(min_value=1, help_text="The table's number.")
     seats = serializers.DictField(
         child=serializers.IntegerField(),
         help_text='The player id at each seat, e.g. {"a1": 11, "a2": 12, "b1": 13, "b2": 14}. '
@@ -199,7 +199,9 @@ def _draw_sides(
         return tuple(seats[s] for s in (f"{key}1", f"{key}2") if s in seats)
 
     if tournament.format == Tournament.Format.INDIVIDUAL:
-        return [(p["table"], side(p["seats"], "a"), side(p["seats"], "b")) for p in parties], byes
+        return [
+            (p["table_number"], side(p["seats"], "a"), side(p["seats"], "b")) for p in parties
+        ], byes
     pair_of: dict[frozenset[int], int] = {}
     player_pair: dict[int, int] = {}
     for pair in Pair.objects.filter(tournament=tournament, formed_in_round__isnull=True):
@@ -218,7 +220,7 @@ def _draw_sides(
                       "pair.") % {"index": index + 1, "side": key},
                 )
             found.append(pair_of[frozenset(players)])
-        out.append((party["table"], *found))
+        out.append((party["table_number"], *found))
     unknown = [pid for pid in byes if pid not in player_pair]
     if unknown:
         raise ServiceError(
@@ -229,6 +231,7 @@ def _draw_sides(
 
 
 class RoundViewSet(
+    IdempotentMixin,
     mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet
 ):
     """Rounds and their draws: create → generate → preview/edit/swap → publish → start → close.
@@ -290,14 +293,14 @@ class RoundViewSet(
         responses={200: RoundSerializer, **REFUSED},
         summary="Set the round's scheduled start",
         description="The no-show wait of the referee desk counts from it. Refused (400 naming "
-        "`scheduled_start`) once the round or one of its parties has started, or for a time "
+        "`starts_at`) once the round or one of its parties has started, or for a time "
         "without its time zone.",
     )
     def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Set or clear the scheduled start of a round that has not started."""
         rnd = self._managed()
         data = valid(RoundScheduleSerializer, request.data)
-        rnd = rounds.schedule_round(rnd.pk, data["scheduled_start"], actor=request.user)
+        rnd = rounds.schedule_round(rnd.pk, data["starts_at"], actor=request.user)
         return Response(RoundSerializer(rnd).data)
 
     @extend_schema(
@@ -322,7 +325,10 @@ class RoundViewSet(
     def draw(self, request: Request, pk: str | None = None) -> Response:
         """GET: the draw (a draft only for organizers). PUT: replace it by hand."""
         if request.method == "GET":
-            return self._draw(self.get_object())
+            rnd = self.get_object()
+            if not can_see_public_page(request.user, rnd.tournament, "draw"):
+                raise NotFound
+            return self._draw(rnd)
         rnd = self._managed()
         data = valid(DrawEditSerializer, request.data)
         parties, byes = _draw_sides(rnd.tournament, data["parties"], data["byes"])

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring import permissions
+from scoring.idempotency import IdempotentMixin
 from scoring.permissions import visible_tournaments
 from tournaments.transfer.roster import RosterReport, import_roster
 from tournaments.transfer.sheets import size_error
@@ -70,7 +71,7 @@ def _status(report: RosterReport) -> int:
     return status.HTTP_201_CREATED if report.imported else status.HTTP_200_OK
 
 
-class RosterImportView(APIView):
+class RosterImportView(IdempotentMixin, APIView):
     """Import players and pairs into a tournament (its organizers only)."""
 
     parser_classes = [MultiPartParser, FormParser]

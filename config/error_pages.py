@@ -1,0 +1,51 @@
+"""The 403 and 404 pages: styled, translated, with the way back (the role's home, the page
+before); under /api/ the same errors stay JSON ``{"detail": ...}`` as the API answers them."""
+
+from __future__ import annotations
+
+from django.core.exceptions import DisallowedHost
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
+from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import PermissionDenied as ApiPermissionDenied
+
+from tournaments.home import home_for
+
+API_PREFIX = "/api/"
+
+
+def previous_page(request: HttpRequest) -> str:
+    """The page the visitor came from, if it is on this site and not this page ("" else)."""
+    referer = request.META.get("HTTP_REFERER", "")
+    if not referer or referer == request.build_absolute_uri():
+        return ""
+    try:
+        host = request.get_host()
+    except DisallowedHost:
+        return ""
+    safe = url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={host}, require_https=request.is_secure()
+    )
+    return referer if safe else ""
+
+
+def _error_page(request: HttpRequest, template: str, status: int) -> HttpResponse:
+    """An error page in the site's layout, with links to the user's home and back."""
+    home_url, home_name = home_for(getattr(request, "user", None))
+    context = {"home_url": home_url, "home_name": home_name, "back_url": previous_page(request)}
+    return render(request, template, context, status=status)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """403: the page is not open to this account (JSON under /api/)."""
+    if request.path.startswith(API_PREFIX):
+        return JsonResponse({"detail": str(ApiPermissionDenied.default_detail)}, status=403)
+    return _error_page(request, "403.html", 403)
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """404: no such page, or one hidden from this account (JSON under /api/)."""
+    if request.path.startswith(API_PREFIX):
+        return JsonResponse({"detail": str(NotFound.default_detail)}, status=404)
+    return _error_page(request, "404.html", 404)
