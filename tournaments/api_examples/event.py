@@ -185,12 +185,13 @@ def round_one(scene: Scene) -> None:
     rnd = scene.call("org", "post", "/rounds/", {"tournament": tid}, expect=201)
     rid = scene.ids["round"] = rnd["id"]
     start = scene.rec.clock.now.isoformat().replace("+00:00", "Z")
-    scene.call("org", "patch", f"/rounds/{rid}/", {"scheduled_start": start})
+    scene.call("org", "patch", f"/rounds/{rid}/", {"starts_at": start})
     scene.call("org", "post", f"/rounds/{rid}/generate/", {"seed": 20260516})
     scene.call("org", "post", f"/rounds/{rid}/swap/", {"first": 1, "second": 2})
     draw = scene.call("org", "get", f"/rounds/{rid}/draw/")
-    edited = [{"table": p["table"], "seats": p["seats"]} for p in draw["parties"]]
-    edited[0]["table"], edited[1]["table"] = edited[1]["table"], edited[0]["table"]
+    edited = [{"table_number": p["table_number"], "seats": p["seats"]} for p in draw["parties"]]
+    edited[0]["table_number"], edited[1]["table_number"] = (
+        edited[1]["table_number"], edited[0]["table_number"])
     scene.call("org", "put", f"/rounds/{rid}/draw/", {"parties": edited, "byes": []})
     job = scene.call("org", "post", "/print-jobs/", {"round": rid, "kind": "blank"}, expect=202)
     scene.call("org", "get", f"/print-jobs/{job['id']}/")
@@ -201,5 +202,7 @@ def round_one(scene: Scene) -> None:
     parties = scene.call("org", "get", "/parties/", query={"round": rid})["results"]
     by_table = {p["table_number"]: p for p in parties}
     scene.ids["party"], scene.ids["absent"] = by_table[1]["id"], by_table[2]["id"]
-    scene.ids["party_seats"] = by_table[1]["seats"]
-    scene.ids["absent_seats"] = by_table[2]["seats"]
+    scene.ids["party_seats"] = {
+        player["seat"]: player["id"]
+        for side in by_table[1]["pairs"].values() if side for player in side["players"]
+    }

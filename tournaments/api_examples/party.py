@@ -67,7 +67,7 @@ def _penalties_and_rulings(scene: Scene, pid: int) -> None:
     scene.call("ref", "post", f"/parties/{pid}/false-pass/",
                {"seat": "b1", "reason": "Пропуск хода при наличии камня"}, expect=201)
     scene.call("ref", "get", f"/referee/tournaments/{scene.ids['tournament']}/overview/",
-               query={"round": 1})
+               query={"round_number": 1})
     deal = scene.ids["deal"]
     scene.call("ref", "get", f"/deals/{deal}/")
     scene.call("ref", "post", f"/deals/{deal}/correct/", {
