@@ -205,6 +205,11 @@ SPECTACULAR_SETTINGS = {
     "changelog: docs/api.md.",
     "VERSION": "1.0.0",
     "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.api_schema.attach_examples",
+        "config.api_links.add_links",
+    ],
     "SCHEMA_PATH_PREFIX_INSERT": "",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -226,6 +231,10 @@ SPECTACULAR_SETTINGS = {
         "RulingKindEnum": "scoring.models.Ruling.Kind",
     },
 }
+
+# Recorded request and response examples of each API version (manage.py api_examples --write),
+# shown in the schema.
+API_EXAMPLES_DIR = BASE_DIR / "docs" / "openapi"
 
 # Protocol signing: a key and certificate of the installation (created on first use).
 PROTOCOL_SIGNING_DIR = Path(os.environ.get("PROTOCOL_SIGNING_DIR", BASE_DIR / "var" / "signing"))

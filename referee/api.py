@@ -40,6 +40,7 @@ from referee.serializers import (
     RefereeRoleSerializer,
     RefereeSettingsSerializer,
     TilesPreviewInput,
+    TilesPreviewSerializer,
     record_data,
     winner_and_went_out,
 )
@@ -131,7 +132,7 @@ class PartyActions(IdempotentMixin):
         serializer.is_valid(raise_exception=True)
         return Response(advise(serializer.validated_data))
 
-    @extend_schema(request=TilesPreviewInput, responses={200: dict})
+    @extend_schema(request=TilesPreviewInput, responses={200: TilesPreviewSerializer})
     @action(detail=True, methods=["post"], url_path="tiles-preview", url_name="tiles-preview")
     def tiles_preview(self, request: Request, pk: str | None = None) -> Response:
         """The pips of the tiles picked per player and pair, and the deal's winner and points."""

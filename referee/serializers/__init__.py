@@ -43,6 +43,7 @@ from referee.serializers.outputs import (
     RefereeRoleSerializer,
     RefereeSettingsSerializer,
     RulingRecordSerializer,
+    TilesPreviewSerializer,
     record_data,
 )
 
@@ -75,6 +76,7 @@ __all__ = [
     "RefereeRoleSerializer",
     "RefereeSettingsSerializer",
     "TilesPreviewInput",
+    "TilesPreviewSerializer",
     "form_data",
     "parse_plays",
     "record_data",

@@ -365,6 +365,25 @@ class EventSerializer(serializers.ModelSerializer):
         return describe_event(event.kind, event.data or {})
 
 
+class TilesPreviewSerializer(serializers.Serializer):
+    """The sums of the tiles picked for a deal, and the deal's result by the rule set."""
+
+    pips = serializers.DictField(child=serializers.IntegerField(),
+                                 help_text="Pips left per seat.")
+    pips_by_side = serializers.DictField(child=serializers.IntegerField(),
+                                         help_text='Pips left per side ("a", "b").')
+    outcome = serializers.CharField(allow_blank=True, help_text="domino or fish.")
+    side = serializers.CharField(allow_blank=True, help_text="The side that wins the deal.")
+    seat = serializers.CharField(
+        allow_blank=True,
+        help_text="The seat that wins, where every player keeps his own score; else blank.",
+    )
+    points = scores_field(allow_null=True)
+    error = serializers.CharField(
+        allow_blank=True, help_text="Why the tiles cannot be scored; blank when they can."
+    )
+
+
 class ActionResultSerializer(serializers.Serializer):
     """The party after an action, and the record the action made or changed."""
 

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 
 from tests.factories import PartyFactory, TournamentFactory, TournamentRoleFactory
 
@@ -45,3 +47,13 @@ def field(tournament, make_party, referee_user, make_user) -> Field:
     other_party = PartyFactory(round__tournament=other)  # its own pairs of players, table 1
     TournamentRoleFactory(tournament=other, user=make_user("other-ref"), role="referee")
     return Field(tournament, other, party, deal, penalty, other_party)
+
+
+@pytest.fixture
+def in_process_requests():
+    """Requests share the test's connection and transaction, as Django's test client does."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)

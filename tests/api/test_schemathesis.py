@@ -15,8 +15,7 @@ from typing import Any
 
 import pytest
 import schemathesis
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections, transaction
+from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
@@ -95,16 +94,6 @@ def flatmap_path_parameters(context: Any, path_parameters: dict[str, Any]) -> An
     name = next(iter(path_parameters))
     real = st.sampled_from(ids).map(lambda value: {**path_parameters, name: value})
     return st.one_of(st.just(path_parameters), real)
-
-
-@pytest.fixture
-def in_process_requests():
-    """Requests share the test's connection and transaction, as Django's test client does."""
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
 
 
 def _fuzz(operation: Any, headers: dict[str, str], statuses: Counter[str]) -> int:

@@ -20,8 +20,14 @@ REFUSED = {
         OpenApiTypes.OBJECT,
         description="Refused by the regulations or the round's state: {field: [message]}.",
     ),
-    403: OpenApiResponse(description="Only the tournament's organizers may do this."),
-    404: OpenApiResponse(description="No such round, or not visible to the user."),
+    403: OpenApiResponse(
+        OpenApiTypes.OBJECT,
+        description="Only the tournament's organizers may do this: {detail: message}.",
+    ),
+    404: OpenApiResponse(
+        OpenApiTypes.OBJECT,
+        description="No such round, or not visible to the user: {detail: message}.",
+    ),
 }
 """The refusals every changing round endpoint documents."""
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
@@ -134,8 +135,13 @@ class TableSerializer(_MemberSerializer):
 
 MEMBER_REFUSED = {
     **REFUSED,
-    403: OpenApiResponse(description="Only the tournament's organizers may do this."),
-    404: OpenApiResponse(description="Not found, or not visible to the user."),
+    403: OpenApiResponse(
+        OpenApiTypes.OBJECT,
+        description="Only the tournament's organizers may do this: {detail: message}.",
+    ),
+    404: OpenApiResponse(
+        OpenApiTypes.OBJECT, description="Not found, or not visible to the user: {detail: message}."
+    ),
 }
 """The refusals of creating, changing and deleting players, pairs and tables."""
 

@@ -8,6 +8,7 @@ from django.db.models import QuerySet
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -272,7 +273,9 @@ class RoundViewSet(
     @extend_schema(
         request=RoundCreateSerializer,
         responses={201: RoundSerializer, 409: OpenApiResponse(
-            description="A concurrent request created the round first."), **REFUSED},
+            OpenApiTypes.OBJECT,
+            description="A concurrent request created the round first: {field: [message]}."),
+            **REFUSED},
         summary="Create the next round (a draft)",
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:

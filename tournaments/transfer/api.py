@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, ParseError, PermissionDenied
@@ -92,8 +93,10 @@ class RosterImportView(IdempotentMixin, APIView):
             201: OpenApiResponse(RosterReportSerializer, description="imported"),
             400: OpenApiResponse(RosterReportSerializer, description="refused: nothing was "
                                  "imported; the report names each wrong row and column"),
-            403: OpenApiResponse(description="Only the tournament's organizers import."),
-            404: OpenApiResponse(description="No such tournament, or not visible to the user."),
+            403: OpenApiResponse(OpenApiTypes.OBJECT, description="Only the tournament's "
+                                 "organizers import: {detail: message}."),
+            404: OpenApiResponse(OpenApiTypes.OBJECT, description="No such tournament, or not "
+                                 "visible to the user: {detail: message}."),
         },
         summary="Import players and pairs from CSV or XLSX",
         tags=["tournaments"],
