@@ -14,7 +14,7 @@ from scoring.models import PrintJob, Protocol, Signature
 class SignatureSerializer(serializers.ModelSerializer):
     """A player's signature or refusal, or the referee's countersignature."""
 
-    player_name = serializers.CharField(source="player.name", read_only=True, default=None)
+    player_name = serializers.CharField(source="player.name", read_only=True, default="")
 
     class Meta:
         model = Signature

@@ -189,7 +189,7 @@ def forfeit_party(
     Where every player keeps his own score the absent side's players lose (Kozel: the Goat).
     """
     party = lock_party(party_id, expected_version)
-    _check_side(absent_side, "absent_side")
+    _check_side(absent_side, "side")
     _require_not_finished(party)
     winner, loser = _forfeit_result(party, absent_side)
     _end_by_ruling(

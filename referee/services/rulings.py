@@ -250,11 +250,11 @@ def rule_no_show(
     party, found = _locked_unless_done(Ruling, party_id, client_id, expected_version)
     if found is not None:
         return found
-    _check_side(absent_side, "absent_side")
+    _check_side(absent_side, "side")
     _require_not_finished(party)
     desk = desk_of(party)
     if desk.present(absent_side):
-        raise ServiceError("absent_side", _("That pair was marked present."))
+        raise ServiceError("side", _("That pair was marked present."))
     due = no_show_due_at(party)
     if due is None:
         raise ServiceError(
@@ -262,7 +262,7 @@ def rule_no_show(
         )
     if timezone.now() < due:
         raise ServiceError(
-            "absent_side",
+            "side",
             _("A pair is a no-show only %(minutes)s minutes after the start.")
             % {"minutes": party.round.tournament.regulations.no_show_minutes},
         )

@@ -31,7 +31,7 @@ PARTY_POSTS = {
     "out-of-turn": {"seat": "a1", "choice": "reshuffle"},
     "false-pass": {"seat": "a1"},
     "touched-tile": {"seat": "a1", "fits": False},
-    "no-show": {"absent_side": "b"},
+    "no-show": {"side": "b"},
     "disqualify": {"side": "a", "scope": "tournament", "reason": "x"},
     "undo": {"record": "penalty", "id": 1},
     "move-advice": {"hand": ["1-2"], "open_ends": [1, 3]},

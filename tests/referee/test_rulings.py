@@ -140,7 +140,7 @@ def test_no_show_of_a_pair_marked_present_is_refused(party):
     services.check_in(party.pk, side="b")
     with pytest.raises(ServiceError) as err:
         services.rule_no_show(party.pk, absent_side="b")
-    assert err.value.field == "absent_side"
+    assert err.value.field == "side"
 
 
 def test_no_show_with_check_in_forfeits_to_the_present_pair(party, referee_user, regs):

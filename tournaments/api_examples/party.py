@@ -25,7 +25,9 @@ def play_table_one(scene: Scene) -> None:
     scene.call("org", "post", f"/rounds/{rid}/start/")
     scene.call("ref", "post", f"/parties/{pid}/check-in/", {"side": "a"})
     scene.call("ref", "post", f"/parties/{pid}/check-in/", {"side": "b", "present": True})
-    scene.call("ref", "post", f"/parties/{pid}/pause/", {"reason": "Спор о ходе, вызван судья"})
+    scene.call("ref", "post", f"/parties/{pid}/pause/", {})
+    scene.call("ref", "post", f"/parties/{pid}/pause-reason/",
+               {"reason": "Спор о ходе, вызван судья"})
     scene.call("ref", "post", f"/parties/{pid}/resume/", {"reason": "Спор решён"})
     scene.call("ref", "post", f"/parties/{pid}/move-advice/",
                {"hand": ["3-5", "6-6", "0-1"], "open_ends": [5, 2], "played": ["5-2"]})
@@ -57,6 +59,10 @@ def _penalties_and_rulings(scene: Scene, pid: int) -> None:
     """A warning, a fine, three rulings; then a correction, an annulment, a cancellation."""
     scene.call("ref", "post", f"/parties/{pid}/warning/",
                {"side": "b", "category": "signs", "reason": "Знаки партнёру"}, expect=201)
+    slip = scene.call("ref", "post", f"/parties/{pid}/warning/",
+                      {"side": "a", "category": "conduct"}, expect=201)
+    scene.call("ref", "post", f"/parties/{pid}/undo/",
+               {"record": "penalty", "id": slip["record"]["id"]})  # given to the wrong pair
     fine = scene.call("ref", "post", f"/parties/{pid}/fine/", {
         "seat": "a2", "category": "talking", "points": 10, "reason": "Разговоры за столом",
     }, expect=201)
