@@ -75,3 +75,12 @@ def test_old_paths_answer_with_a_permanent_redirect_keeping_the_method(client, p
     response = client.post("/api/tournaments/", {})
     assert response.status_code == 308
     assert response["Location"] == "/api/v1/tournaments/"
+
+
+def test_an_unsafe_request_to_no_endpoint_is_a_json_404_not_a_csrf_page(party):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/api/v1/tournaments/-5/import/", {})
+    assert (response.status_code, response.json()) == (404, {"detail": "Not found."})
+    assert client.post("/api/tournaments/", {}).status_code == 308
