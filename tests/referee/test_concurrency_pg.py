@@ -59,7 +59,7 @@ def post_change(client, party_id, index, n, version):
     client_id = f"dev{index}-{n}-{uuid.uuid4().hex[:8]}"
     if index % 2 == 0:
         points = 1 + (index + n) % 9
-        body = {"outcome": "domino", "winner": "a", "points": {"a": points, "b": 0}}
+        body = {"outcome": "domino", "side": "a", "points": {"a": points, "b": 0}}
         kind = "deal"
     else:
         points = 25
@@ -144,7 +144,7 @@ def test_twenty_devices_retrying_the_same_key_make_one_deal_each(busy_party, ref
             barrier.wait(timeout=60)
             response = client.post(
                 f"/api/v1/parties/{party.pk}/deal/",
-                {"outcome": "fish", "winner": "a", "points": {"a": 3, "b": 0}},
+                {"outcome": "fish", "side": "a", "points": {"a": 3, "b": 0}},
                 format="json", HTTP_IDEMPOTENCY_KEY=key,
             )
             out.append((key, response.status_code))
