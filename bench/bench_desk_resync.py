@@ -9,7 +9,9 @@ the screen showed — exactly what ``static/js/desk-offline.js`` keeps in Indexe
 devices reconnect at once and replay their queues as the script does: in order, one action at
 a time, ``Accept: application/json``, each sent with the version the server answered for the
 previous one (``referee.offline.answer``'s ``rebase``); a tenth of the answers are "lost" and the
-action is sent again with the same key. Once its queue is empty a device fetches its screen's
+action is sent again with the same key. A warning that the server answers with a question (an
+earlier warning of its kind, replayed first, makes it a fine) is confirmed and sent again, as
+the referee does from the sync bar. Once its queue is empty a device fetches its screen's
 panel after a random wait of 0.3 to 3 s, as the script does after an outage.
 
     .venv/bin/python bench/bench_desk_resync.py               # 3 runs, the median reported
@@ -101,6 +103,7 @@ class Outcome:
     errors: Counter = field(default_factory=Counter)
     replays: int = 0
     retries: int = 0
+    confirmed: int = 0
     latencies: dict[str, list[float]] = field(default_factory=dict)
 
 
@@ -199,6 +202,12 @@ class Device:
                 time.sleep(0.2 * (attempt + 1))
                 continue
             answer = json.loads(raw or b"{}") if raw.startswith(b"{") else {}
+            if answer.get("confirm") and "confirmed=1" not in body:
+                # A warning that is a fine on the server (an earlier one of its kind was
+                # replayed first): the device asks, the referee confirms, the action goes again.
+                outcome.confirmed += 1
+                body += "&confirmed=1"
+                continue
             if status >= 500 or answer.get("busy"):
                 outcome.retries += 1
                 time.sleep(0.05 * (attempt + 1))
@@ -404,7 +413,8 @@ def main() -> int:
                       f"{took:.2f} s, screens refreshed in {screens:.2f} s; "
                       f"unfinished queues {unfinished}, resent "
                       f"{sum(o.retries for o in outcomes)}, replayed by key "
-                      f"{sum(o.replays for o in outcomes)}, lost {run_lost}, "
+                      f"{sum(o.replays for o in outcomes)}, confirmed "
+                      f"{sum(o.confirmed for o in outcomes)}, lost {run_lost}, "
                       f"duplicated {run_dup}; errors: {dict(problems) or 0}")
             times.append(took if not unfinished else float("inf"))
             screen_times.append(screens if not unfinished else float("inf"))

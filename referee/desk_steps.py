@@ -14,6 +14,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from referee import offline
 from referee.consequences import IRREVERSIBLE, Consequences
 from referee.rulings import PenaltyPreset, offender_side
 from scoring.models import Deal, Party, Penalty, Ruling
@@ -22,7 +23,7 @@ from scoring.rules import udl as udl_rules
 
 CONFIRMED = "confirmed"
 """The form field that says the referee confirmed the consequence ("1")."""
-CONFIRM_HEADER = "X-Confirmation-Required"
+CONFIRM_HEADER = offline.CONFIRM_HEADER
 """Set on a confirmation step: the action was not performed (for scripts replaying forms)."""
 UNDO_SESSION = "referee-undo-%s"
 NOT_REPEATED = ("csrfmiddlewaretoken", CONFIRMED)

@@ -47,6 +47,8 @@ PANEL_HEADER = "X-Desk-Panel"
 """Sent by the queue when it wants the panel's HTML (with the action's message) in the answer."""
 SHELL = ("css/app.css", "css/desk-offline.css", "js/htmx.min.js", "js/app.js", "js/desk-offline.js")
 """The static files the party screen needs, kept by the service worker when it installs."""
+CONFIRM_HEADER = "X-Confirmation-Required"
+"""Set on an answer that asks the referee to confirm the action (``referee.desk_steps``)."""
 CONFLICT_FIELDS = ("version", "number")
 """A refusal naming one of these means the party changed meanwhile (a deal number taken)."""
 
@@ -162,6 +164,24 @@ def _payload(party_id: int, result: Any, errors: dict[str, Any], code: int) -> d
         "latest": latest_change(party_id, by=True) if conflict else "",
         "rebase": party_point(party_id),
     }
+
+
+def confirmation(request: HttpRequest, party_id: int, step: dict[str, Any]) -> JsonResponse:
+    """The queue's answer to an irreversible action sent without the referee's confirmation.
+
+    An action queued offline may mean more on the server than on the screen it was tapped on
+    (a warning queued after another of its kind becomes a fine): nothing is done, the key is
+    not claimed, and the device asks the referee with the consequence's text, then sends the
+    action again with ``confirmed=1`` (or drops it).
+    """
+    payload = {
+        "ok": False, "status": 409, "busy": False, "conflict": False,
+        "confirm": step["text"], "error": step["text"], "errors": {},
+        "rebase": party_point(party_id),
+    }
+    response = _respond(request, payload, 409, None)
+    response[CONFIRM_HEADER] = "1"
+    return response
 
 
 def fingerprint(request: HttpRequest) -> str:

@@ -335,6 +335,8 @@ def party_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
         raise Http404
     data = page_data(request.POST, party, input_class)
     step = desk_steps.confirmation_step(request, party, name, data, input_class)
+    if step is not None and offline.wants_json(request):  # queued without the question
+        return offline.confirmation(request, party.pk, step)
     if step is not None:  # an irreversible action: nothing happens before the referee confirms
         return _answer(request, party.pk, confirm_step=step)
     return _perform(request, party, input_class)

@@ -20,6 +20,8 @@
   const LIST_KEY = "desk.listOpen";
   const DOUBLE_TAP_MS = 1500;
   const RETRY_MS = 5000;
+  // An action in one of these states waits for the referee: the queue of its party stops there.
+  const STOPPED = ["failed", "conflict", "confirm"];
 
   function t(name, values) {
     let text = config.getAttribute("data-t-" + name) || name;
@@ -107,6 +109,9 @@
   }
   function withField(fields, name, value) {
     return fields.map((pair) => (pair[0] === name ? [name, String(value)] : pair));
+  }
+  function plusField(fields, name, value) {
+    return fields.filter((pair) => pair[0] !== name).concat([[name, String(value)]]);
   }
 
   // The version (and deal number) to send: along the chain of the queue's own saved actions.
@@ -301,7 +306,7 @@
       let next = null;
       for (const item of items) {
         if (blocked[item.party]) { continue; }
-        if (item.state === "failed" || item.state === "conflict") { blocked[item.party] = true; continue; }
+        if (STOPPED.includes(item.state)) { blocked[item.party] = true; continue; }
         next = item;
         break;
       }
@@ -373,6 +378,13 @@
       return "ok";
     }
     if (answer.busy) { return "busy"; }
+    if (answer.confirm) {  // it means more on the server than on the screen it was tapped on
+      item.state = "confirm";
+      item.reason = answer.confirm;
+      await putItem(item);
+      if (String(item.party) === PARTY) { loadPanel(); }
+      return "confirm";
+    }
     if (response.status >= 500) { item.reason = answer.error; await putItem(item); return "wait"; }
     item.state = answer.conflict ? "conflict" : "failed";
     item.reason = answer.error || t("status", { status: response.status });
@@ -474,7 +486,7 @@
     if (!bar) { return; }
     const mine = items.filter((item) => String(item.party) === PARTY);
     const others = items.length - mine.length;
-    const problem = mine.find((item) => item.state === "conflict") || mine.find((item) => item.state === "failed");
+    const problem = ["conflict", "confirm", "failed"].map((name) => mine.find((item) => item.state === name)).find(Boolean);
     let state = "saved";
     if (problem) { state = problem.state; } else if (mine.length) { state = !online ? "offline" : sending ? "sending" : "pending"; }
     bar.dataset.state = state;
@@ -490,6 +502,7 @@
       offline: t("offline") + " · " + count,
       failed: problem ? t("failed", { reason: problem.reason }) : "",
       conflict: t("conflict"),
+      confirm: t("confirm-needed"),
     }[state];
     bar.appendChild(line);
     if (mine.length && !problem) {
@@ -535,6 +548,13 @@
         box.appendChild(reason);
       }
     }
+    if (problem.state === "confirm") {
+      const question = document.createElement("p");
+      question.className = "desk-sync-question";
+      question.setAttribute("role", "alert");
+      question.textContent = problem.reason;
+      box.appendChild(question);
+    }
     const yours = document.createElement("p");
     yours.className = "desk-sync-yours";
     yours.textContent = t("yours");
@@ -544,6 +564,8 @@
     actions.className = "desk-sync-actions";
     if (problem.state === "conflict") {
       actions.appendChild(button(t("reapply"), () => reapply(problem), "primary desk-reapply"));
+    } else if (problem.state === "confirm") {
+      actions.appendChild(button(t("confirm"), () => confirmItem(problem), "primary desk-confirm"));
     } else {
       actions.appendChild(button(t("retry"), () => retry(problem), "primary desk-retry"));
     }
@@ -584,6 +606,15 @@
     again(item);
     metas[item.party] = meta;
     saveMetaAndItem(meta, item, false).then(refresh).then(() => { render(); pump(); });
+  }
+
+  // The referee confirmed the consequence the server named: the action goes again, confirmed.
+  function confirmItem(item) {
+    item.fields = plusField(item.fields, "confirmed", "1");
+    if (item.sent) { item.sent.fields = plusField(item.sent.fields, "confirmed", "1"); }
+    item.state = "pending";
+    item.reason = "";
+    putItem(item).then(refresh).then(() => { render(); pump(); });
   }
 
   // A refused action is dropped at once; one the server would take (a conflict) after a question.

@@ -176,6 +176,37 @@ def test_a_change_from_another_device_meanwhile_is_a_visible_conflict(
     expect(first.locator("[data-total=b]")).to_have_text("47")
 
 
+def test_a_warning_that_became_a_fine_offline_waits_for_the_referees_confirmation(
+    new_page, live_server, referee_user, party, screenshot
+):
+    """Two talking warnings tapped offline: on the server the second is a fine, so it asks."""
+    page = new_page(phone=True)
+    log_in(page, live_server.url, referee_user.username)
+    open_screen(page, live_server.url, party.pk)
+    page.context.set_offline(True)
+    warning = page.locator("[data-warning=talking-b]")
+    warning.click()
+    page.wait_for_timeout(1600)  # not a double tap: the referee means it twice
+    warning.click()
+    bar = page.locator(SYNC)
+    expect(bar).to_have_attribute("data-pending", "2")
+
+    page.context.set_offline(False)
+    expect(bar).to_have_attribute("data-state", "confirm", timeout=20_000)
+    question = bar.locator(".desk-sync-question")
+    expect(question).to_contain_text("25")
+    screenshot(page, "desk_offline_confirm_360")
+    kinds = list(Penalty.objects.filter(party=party).values_list("kind", flat=True))
+    assert kinds == ["warning"]  # the fine waits for the referee
+
+    page.click(".desk-confirm")
+    expect(bar).to_have_attribute("data-state", "saved", timeout=20_000)
+    kinds = list(Penalty.objects.filter(party=party).order_by("pk").values_list("kind", "points"))
+    assert kinds == [("warning", 0), ("fine", 25)]
+    asked = f"409 {live_server.url}/referee/party/{party.pk}/warning/"
+    assert page.errors == [asked]  # the question, once; no script error
+
+
 def shown_seconds(page: Page) -> int:
     """The party clock as the screen shows it, in seconds."""
     text = page.locator("#scoreboard .clock").first.inner_text().replace("−", "-")

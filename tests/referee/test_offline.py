@@ -181,3 +181,27 @@ def test_another_users_key_is_his_own(ref_client, party, chief_user):
     data = post(chief, party, "deal", deal(2, party.version + 1, client_id="chief"),
                 key="shared").json()
     assert data["ok"] and data["record"]["number"] == 2
+
+
+def test_a_queued_warning_that_became_a_fine_waits_for_the_referees_confirmation(
+    ref_client, party
+):
+    """Two warnings of a kind tapped offline: the second is a fine on the server, so it asks."""
+    first = {"category": "talking", "side": "a", "version": party.version, "client_id": "w1"}
+    assert post(ref_client, party, "warning", first, key="w1").json()["ok"]
+    second = {"category": "talking", "side": "a", "version": party.version + 1,
+              "client_id": "w2"}
+    asked = post(ref_client, party, "warning", second, key="w2")
+    data = asked.json()
+    assert asked.status_code == 409 and asked["X-Confirmation-Required"] == "1"
+    assert data["ok"] is False and data["conflict"] is False
+    assert "fine" in data["confirm"].lower() and data["error"] == data["confirm"]
+    assert data["rebase"]["version"] == party.version + 1
+    assert Penalty.objects.filter(party=party).count() == 1  # nothing done, nothing stored
+    assert not IdempotencyKey.objects.filter(key="w2").exists()
+    confirmed = post(ref_client, party, "warning", {**second, "confirmed": "1"}, key="w2")
+    assert confirmed.status_code == 200 and confirmed.json()["ok"] is True
+    fines = Penalty.objects.filter(party=party, kind=Penalty.Kind.FINE)
+    assert fines.count() == 1 and fines.get().client_id == "w2"
+    again = post(ref_client, party, "warning", {**second, "confirmed": "1"}, key="w2")
+    assert again["Idempotent-Replayed"] == "true" and fines.count() == 1
