@@ -1,4 +1,4 @@
-"""The 403 and 404 pages: styled, translated, with the way back (the role's home, the page
+"""The 403 (a closed page, a failed form token) and 404 pages: styled, translated, with the way back (the role's home, the page
 before); under /api/ the same errors stay JSON ``{"detail": ...}`` as the API answers them."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework.exceptions import NotFound
 from rest_framework.exceptions import PermissionDenied as ApiPermissionDenied
@@ -42,6 +43,23 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
     if request.path.startswith(API_PREFIX):
         return JsonResponse({"detail": str(ApiPermissionDenied.default_detail)}, status=403)
     return _error_page(request, "403.html", 403)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """403 of a form whose security token failed (an old page, cookies off): nothing was saved.
+
+    The referee desk's queue and the API get JSON that the queue shows as the reason.
+    """
+    text = _(
+        "The form's security check failed, so nothing was saved: the page is older than your "
+        "login, or the browser refused its cookie. Reload the page and enter it again."
+    )
+    accept = request.headers.get("Accept", "")
+    if request.path.startswith(API_PREFIX) or "application/json" in accept:
+        body = {"ok": False, "status": 403, "busy": False, "conflict": False,
+                "detail": text, "error": text, "errors": {"csrf": [text]}}
+        return JsonResponse(body, status=403)
+    return _error_page(request, "403_csrf.html", 403)
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

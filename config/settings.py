@@ -31,6 +31,7 @@ ALLOWED_HOSTS = [
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
+CSRF_FAILURE_VIEW = "config.error_pages.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

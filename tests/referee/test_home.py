@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.test import Client
 from django.urls import reverse
 
 from referee.services import pause_clock, start_party
@@ -317,3 +318,32 @@ def test_referee_roles_helper_counts_the_chief(make_user, tournament):
     organizer_only = tournament.roles.get(role="organizer").user
     assert list(refereed_tournaments(chief)) == [tournament]
     assert not refereed_tournaments(organizer_only).exists()
+
+
+def test_a_form_with_a_stale_security_token_answers_the_styled_page(
+    referee_user, live_round
+):
+    """An old page's form (its CSRF token out of date): styled, in Russian, nothing saved."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(referee_user)
+    party, _second = live_round
+    response = client.post(f"/referee/party/{party.pk}/pause/", {"version": party.version},
+                           **RU)
+    assert response.status_code == 403
+    text = response.content.decode()
+    assert "Не сохранено: страница устарела" in text and 'class="error-page"' in text
+    assert "/referee/tables/" in text  # the way back: his home
+    party.refresh_from_db()
+    assert party.paused_at is None
+
+
+def test_the_desk_queue_gets_the_token_failure_as_its_reason(referee_user, live_round):
+    """The offline queue shows why an action was refused, not an unreadable page."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(referee_user)
+    party, _second = live_round
+    response = client.post(f"/referee/party/{party.pk}/pause/", {"version": party.version},
+                           HTTP_ACCEPT="application/json")
+    data = response.json()
+    assert response.status_code == 403 and data["ok"] is False
+    assert "nothing was saved" in data["error"] and data["conflict"] is False
