@@ -1,13 +1,14 @@
-"""The 403 (a closed page, a failed form token) and 404 pages: styled, translated, with the way back (the role's home, the page
-before); under /api/ the same errors stay JSON ``{"detail": ...}`` as the API answers them."""
+"""The 403 (a closed page, a failed form token) and 404 pages: styled, translated, with the way
+back (the role's home, the page before); under /api/ the same errors stay JSON ``{"detail": ...}``
+as the API answers them."""
 
 from __future__ import annotations
 
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils.translation import gettext as _
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import NotFound
 from rest_framework.exceptions import PermissionDenied as ApiPermissionDenied
 
