@@ -168,7 +168,7 @@ def set_pins(page: Page, base: str, names: list[str]) -> None:
 def record_quick(panel: Locator, outcome: str, side: str, points: int) -> None:
     """Quick entry: how it ended, who won, the points."""
     panel.get_by_text(outcome, exact=True).click()
-    panel.get_by_text(f"Pair {side} won", exact=True).click()
+    panel.locator("label", has=panel.locator(f"input[name=winner][value={side.lower()}]")).click()
     panel.locator("#deal-points").fill(str(points))
     panel.get_by_role("button", name="Record the deal").click()
 
