@@ -168,7 +168,8 @@ def set_pins(page: Page, base: str, names: list[str]) -> None:
 def record_quick(panel: Locator, outcome: str, side: str, points: int) -> None:
     """Quick entry: how it ended, who won, the points."""
     panel.get_by_text(outcome, exact=True).click()
-    panel.locator("label", has=panel.page.locator(f"input[name=winner][value={side.lower()}]")).click()
+    winner = panel.page.locator(f"input[name=winner][value={side.lower()}]")
+    panel.locator("label", has=winner).click()
     panel.locator("#deal-points").fill(str(points))
     panel.get_by_role("button", name="Record the deal").click()
 
