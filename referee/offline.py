@@ -38,6 +38,7 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
 from referee.serializers.outputs import RECORD_SERIALIZERS
+from referee.sides import who_names
 from scoring import idempotency
 from scoring.models import Deal, Party, PartyEvent
 from scoring.models.event_text import describe_event
@@ -127,7 +128,8 @@ def is_conflict(code: int, errors: dict[str, Any]) -> bool:
 
 
 def latest_change(party_id: int, by: bool = False) -> str:
-    """The party's latest event as the panel says it (and by whom, when ``by``): one query."""
+    """The party's latest event as the panel says it, naming its pairs and players (and by
+    whom, when ``by``): two queries."""
     user = get_user_model()
     name = _column(user, user.USERNAME_FIELD)
     sql = (
@@ -144,7 +146,11 @@ def latest_change(party_id: int, by: bool = False) -> str:
         return ""
     kind, data, actor = row
     data = PartyEvent._meta.get_field("data").from_db_value(data, None, connection)
-    text = describe_event(kind, data or {})
+    names = who_names(
+        Party.objects.select_related(*(f"pair_{s}__player{n}" for s in "ab" for n in (1, 2)))
+        .get(pk=party_id)
+    )
+    text = describe_event(kind, data or {}, names)
     return f"{text} · {actor}" if by and actor else text
 
 

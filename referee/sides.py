@@ -152,3 +152,13 @@ def layout_extras(party: Party, rule_set: RuleSet, cfg: RulesConfig, totals: Any
         "match": _match(party, cfg, totals) if rule_set.plays_games else None,
         "kozel": _kozel(party, rule_set, cfg, totals) if kozel else None,
     }
+
+
+def who_names(party: Party) -> dict[str, str]:
+    """The name of every side and seat at the table: "a", "b" (pairs) and "a1" … "b2" (players)."""
+    names = {seat: player.name for seat, player in party.seat_players().items()}
+    for side in ("a", "b"):
+        pair = party.pair(side)
+        if pair is not None:
+            names[side] = pair.display_name
+    return names

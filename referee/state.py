@@ -169,7 +169,9 @@ def alerts(party: Party, phase: str, party_desk: PartyDesk) -> list[dict[str, st
         found.append({"code": "paused", "message": _("The clock is paused.")})
     absent = party_desk.absent_sides
     if party_desk.no_show_raised_at and absent and phase != PHASE_FINISHED:
-        names = ", ".join(_("pair %(side)s") % {"side": side.upper()} for side in absent)
+        names = ", ".join(
+            pair.display_name if (pair := party.pair(side)) else side.upper() for side in absent
+        )
         found.append(
             {"code": "no_show", "message": _("No-show candidate: %(pairs)s.") % {"pairs": names}}
         )
@@ -399,7 +401,22 @@ def party_state(party: Party) -> dict[str, Any]:
             {"key": key, "points": row["points"].get(key, 0), "total": totals_after.get(key)}
             for key in keys
         ]
+    state["total_row"] = _total_row(keys, totals, state["deals"])
     return state
+
+
+def _total_row(keys: list[str], totals: Any, deals: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The deals table's closing row: each side's fines and the totals the scoreboard shows
+    (the same ``party_totals``), unless the last deal's running total already is them."""
+    points = {key: totals.points.get(key, 0) for key in keys}
+    fines = {key: totals.fine_points.get(key, 0) for key in keys}
+    last = (deals[-1]["running"] or {}) if deals else {}
+    if not any(fines.values()) and (not deals or {key: last.get(key) for key in keys} == points):
+        return None
+    return {
+        "fines": any(fines.values()),
+        "cells": [{"key": key, "points": fines[key], "total": points[key]} for key in keys],
+    }
 
 
 def _deal_row(deal: Deal, running: Mapping[str, int] | None) -> dict[str, Any]:

@@ -7,7 +7,6 @@ serializers and services as the API. No inline script or style: a strict CSP hol
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django.contrib import messages
@@ -21,8 +20,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from referee import desk_steps, offline, services, state
 from referee.api import advise, preview, referee_roles
-from referee.corrections import deal_entry, may_correct, record_to_correct
-from referee.rulings import ALL_TILES, PRESET_UDL, scores_by_seat
+from referee.corrections import deal_entry, record_to_correct
+from referee.desk_context import FreshIds, flash_place, panel_context, seat_names
 from referee.serializers import (
     PARTY_ACTIONS,
     ActionInput,
@@ -36,25 +35,14 @@ from referee.serializers import (
     TilesPreviewInput,
     form_data,
 )
+from referee.sides import who_names
 from scoring import permissions
 from scoring.errors import ServiceError, translate_engine_error
-from scoring.models import Deal, Party, Penalty, RefereeSettings, Ruling, TournamentRole
+from scoring.models import Deal, Party, Penalty, RefereeSettings, TournamentRole
 from scoring.models.event_text import describe_event
-from scoring.rules import LAYOUT_KOZEL, SEATS, RulesConfig, RuleSet
+from scoring.rules import SEATS
 from scoring.timezones import activate_tournament_zone
 from scoring.web import page_or_fragment, vary_on_htmx
-
-TILES = [(f"{low}-{high}", low, high) for low, high in ALL_TILES]
-RULING_BUTTONS = ("continue", "reshuffle", "fits", "misfit", "false_pass")
-"""The one-tap ruling buttons per seat (each its own form and client id)."""
-
-
-class FreshIds(dict):
-    """Client ids for the forms of one rendering: a new one for every name asked."""
-
-    def __missing__(self, key: str) -> str:
-        self[key] = uuid.uuid4().hex
-        return self[key]
 
 
 def _login_first(request: HttpRequest) -> HttpResponse | None:
@@ -85,115 +73,6 @@ def error_rows(errors: Any, field: str = "") -> list[tuple[str, str]]:
     if isinstance(errors, list):
         return [row for value in errors for row in error_rows(value, field)]
     return [(field, str(errors))]
-
-
-def _seat_names(party: Party) -> list[tuple[str, str]]:
-    """(seat, "A1 · name") of the players at the table under the rule set, in playing order."""
-    rule_set, cfg = state.rules_of(party)
-    return state.seat_names(party, rule_set, cfg)
-
-
-def _warning_cells(
-    code: str, by_kind: dict[str, dict[str, int]], seats: list[tuple[str, str]], by_seat: bool,
-    ids: FreshIds,
-) -> list[dict[str, Any]]:
-    """The warning buttons of one kind: one per pair, or one per player where he keeps his own
-    score (the warnings then escalate per player)."""
-    if not by_seat:
-        return [
-            {"side": side, "seat": "", "label": side.upper(), "title": "",
-             "count": by_kind.get(side, {}).get(code, 0), "id": ids[f"warning-{code}-{side}"],
-             "key": side}
-            for side in ("a", "b")
-        ]
-    return [
-        {"side": seat[0], "seat": seat, "label": seat.upper(), "title": label,
-         "count": by_kind.get(seat, {}).get(code, 0), "id": ids[f"warning-{code}-{seat}"],
-         "key": seat}
-        for seat, label in seats
-    ]
-
-
-def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str, Any]:
-    """Everything the party screen's panel shows, with fresh client ids for its forms."""
-    activate_tournament_zone(party.round.tournament)
-    data = state.party_state(party)
-    ids = FreshIds()
-    by_kind = data["warnings_by_kind"]
-    seats = _seat_names(party)
-    rule_set, cfg = state.rules_of(party)
-    by_seat = scores_by_seat(rule_set, cfg)
-    context = {
-        "party": party,
-        "tournament": party.round.tournament,
-        "regulations": party.round.tournament.regulations,
-        "settings": (desk_settings := services.referee_settings(party.round.tournament)),
-        "udl_slow_play": desk_settings.penalty_preset == PRESET_UDL,
-        "s": data,
-        "events": state.events(party, limit=30),
-        "seats": seats,
-        "side_choices": [
-            (key, f"{key.upper()} · {name}") for key, name in state.side_names(party, rule_set, cfg)
-        ],
-        "seat_rows": [
-            {
-                "seat": seat,
-                "label": label,
-                "ids": {name: ids[f"{name}-{seat}"] for name in RULING_BUTTONS},
-            }
-            for seat, label in seats
-        ],
-        "tiles": TILES,
-        "ends": range(7),
-        "warning_rows": [
-            {
-                "code": c.value,
-                "label": c.label,
-                "a": by_kind["a"].get(c.value, 0),
-                "b": by_kind["b"].get(c.value, 0),
-                "id_a": ids[f"warning-{c.value}-a"],
-                "id_b": ids[f"warning-{c.value}-b"],
-                "cells": _warning_cells(c.value, by_kind, seats, by_seat, ids),
-            }
-            for c in services.WARNING_CATEGORIES
-        ],
-        "entry": deal_entry(party, rule_set, cfg),
-        "correctable": {
-            deal.pk for deal in party.deals.only("pk", "recorded_by_id")
-            if may_correct(request.user, party, deal.recorded_by_id)
-        },
-        "rule_set": rule_set,
-        "cfg": cfg,
-        "by_seat": by_seat,
-        "fine_to_account": rule_set.layout_for(cfg) == LAYOUT_KOZEL,
-        "udl": _udl_context(rule_set, cfg, seats, ids),
-        "fine_kinds": Penalty.Category.choices,
-        "check_in_rows": [(side, data["check_in"][side]) for side in ("a", "b")],
-        "singles": party.pair_a.player2_id is None,
-        "Choice": Ruling.Choice,
-        "cid": ids,
-        **extra,
-    }
-    context.update(desk_steps.panel_safety(context))
-    return context
-
-
-def _udl_context(
-    rule_set: RuleSet, cfg: RulesConfig, seats: list[tuple[str, str]], ids: FreshIds
-) -> dict[str, Any] | None:
-    """The UDL violations block: each violation and its consequence, the slow-play buttons."""
-    if not rule_set.violations:
-        return None
-    return {
-        "violations": [
-            (code, _(label),
-             _(rule_set.consequences[code]) % {"points": cfg.udl_slow_play_points})
-            for code, label in rule_set.violations.items()
-        ],
-        "slow_play": [
-            {"seat": seat, "label": label, "id": ids[f"udl-slow-{seat}"]} for seat, label in seats
-        ],
-    }
 
 
 def page_data(post: Any, party: Party, input_class: type[ActionInput]) -> dict[str, Any]:
@@ -227,10 +106,11 @@ def page_data(post: Any, party: Party, input_class: type[ActionInput]) -> dict[s
 
 def _answer(
     request: HttpRequest, party_id: int, *, done: str = "", error: str = "", code: int = 200,
-    **extra: Any,
+    action: str = "", **extra: Any,
 ) -> HttpResponse:
     """After an action: the panel for htmx; else a redirect, or the page with the error.
 
+    ``action``: the action's name, whose section shows the message (``flash_place``).
     ``extra``: the undo offer (``undo``) after an action, or the confirmation step
     (``confirm_step``) an irreversible action asks first (the page, not a redirect).
     """
@@ -239,7 +119,9 @@ def _answer(
         desk_steps.remember_undo(request, party_id, extra.get("undo"))
         return vary_on_htmx(redirect("referee:party", pk=party_id))
     party = state.party_queryset().get(pk=party_id)
-    context = panel_context(request, party, done=done, error=error, **extra)
+    context = panel_context(
+        request, party, done=done, error=error, flash_at=flash_place(action, party), **extra
+    )
     response = page_or_fragment(
         request, "referee/party.html", "referee/_panel.html", context, code
     )
@@ -268,18 +150,19 @@ def run_page_form(
     return result, {}, 200
 
 
-def _panel_html(request: HttpRequest, party_id: int, **extra: Any) -> str:
+def _panel_html(request: HttpRequest, party_id: int, action: str = "", **extra: Any) -> str:
     """The party screen's panel as it is now, with a message (the offline queue's answers)."""
     party = state.party_queryset().get(pk=party_id)
-    return render_to_string(
-        "referee/_panel.html", panel_context(request, party, **extra), request=request
-    )
+    context = panel_context(request, party, flash_at=flash_place(action, party), **extra)
+    return render_to_string("referee/_panel.html", context, request=request)
 
 
 def _perform(
-    request: HttpRequest, party: Party, input_class: type[ActionInput], record: Any = None
+    request: HttpRequest, party: Party, input_class: type[ActionInput], record: Any = None,
+    action: str = "",
 ) -> HttpResponse:
-    """Run a page form's action (``run_page_form``) and answer the desk's way.
+    """Run a page form's action (``run_page_form``) and answer the desk's way, its message in
+    the section of ``action`` and naming the pairs and players.
 
     The device's action queue asks for JSON (``referee.offline.answer``: once per
     Idempotency-Key, with the party's version after the action).
@@ -298,14 +181,23 @@ def _perform(
             request,
             party.pk,
             run,
-            lambda **extra: _panel_html(request, party.pk, undo=offer.get("undo"), **extra),
+            lambda **extra: _panel_html(
+                request, party.pk, action, undo=offer.get("undo"), **extra
+            ),
         )
     result, errors, code = run_page_form(request.POST, party, request.user, input_class, record)
     if errors:
-        return _answer(request, party.pk, error=_error_text(errors), code=code)
+        return _answer(
+            request, party.pk, error=_error_text(errors), code=code, action=action
+        )
     latest = party.events.order_by("-seq").first()
-    done = describe_event(latest.kind, latest.data or {}) if latest else _("Done.")
-    return _answer(request, party.pk, done=done, undo=services.undo_offer(result, request.user))
+    done = (
+        describe_event(latest.kind, latest.data or {}, who_names(party)) if latest else _("Done.")
+    )
+    return _answer(
+        request, party.pk, done=done, undo=services.undo_offer(result, request.user),
+        action=action,
+    )
 
 
 @require_GET
@@ -323,7 +215,11 @@ def party_screen(request: HttpRequest, pk: int) -> HttpResponse:
 def party_status(request: HttpRequest, pk: int) -> HttpResponse:
     """The scoreboard fragment the party screen polls."""
     party = state.party_for_referee(request.user, pk)
-    return render(request, "referee/_scoreboard.html", {"s": state.party_state(party)})
+    return render(
+        request,
+        "referee/_scoreboard.html",
+        {"s": state.party_state(party), "names": who_names(party)},
+    )
 
 
 @require_POST
@@ -338,8 +234,8 @@ def party_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     if step is not None and offline.wants_json(request):  # queued without the question
         return offline.confirmation(request, party.pk, step)
     if step is not None:  # an irreversible action: nothing happens before the referee confirms
-        return _answer(request, party.pk, confirm_step=step)
-    return _perform(request, party, input_class)
+        return _answer(request, party.pk, confirm_step=step, action=name)
+    return _perform(request, party, input_class, action=name)
 
 
 def deal_correct(request: HttpRequest, pk: int) -> HttpResponse:
@@ -349,7 +245,7 @@ def deal_correct(request: HttpRequest, pk: int) -> HttpResponse:
         return login
     deal, party = record_to_correct(request.user, Deal, pk, "recorded_by_id")
     if request.method == "POST":
-        return _perform(request, party, CorrectDealInput, deal)
+        return _perform(request, party, CorrectDealInput, deal, action="correct")
     rule_set, cfg = state.rules_of(party)
     return render(
         request,
@@ -358,7 +254,8 @@ def deal_correct(request: HttpRequest, pk: int) -> HttpResponse:
             "deal": deal,
             "party": party,
             "tournament": party.round.tournament,
-            "seats": _seat_names(party),
+            "seats": seat_names(party),
+            "names": who_names(party),
             "entry": deal_entry(party, rule_set, cfg, deal),
             "version": party.version,
         },
@@ -369,14 +266,14 @@ def deal_correct(request: HttpRequest, pk: int) -> HttpResponse:
 def deal_annul(request: HttpRequest, pk: int) -> HttpResponse:
     """Annul a recorded deal, with a reason."""
     deal, party = record_to_correct(request.user, Deal, pk, "recorded_by_id")
-    return _perform(request, party, AnnulDealInput, deal)
+    return _perform(request, party, AnnulDealInput, deal, action="correct")
 
 
 @require_POST
 def penalty_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     """Cancel a warning or fine given by mistake, with a reason."""
     penalty, party = record_to_correct(request.user, Penalty, pk, "created_by_id")
-    return _perform(request, party, CancelPenaltyInput, penalty)
+    return _perform(request, party, CancelPenaltyInput, penalty, action="correct")
 
 
 @require_POST
@@ -393,6 +290,7 @@ def move_advice(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         context["error"] = _error_text(serializer.errors)
     context["cid"] = FreshIds()
+    context["names"] = who_names(party)
     context["version"] = party.version
     context["confirm"] = desk_steps.advice_texts(party, context["seat"])
     return render(request, "referee/_advice.html", context)

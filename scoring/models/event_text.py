@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -13,12 +14,18 @@ from .party import Party
 from .referee import Penalty, Ruling
 
 
-def _side(value: object) -> str:
-    """A side or seat as shown ("A", "B", "A, B", "B1")."""
+def _who(value: object, names: Mapping[str, str] | None) -> str:
+    """A side or seat by name where the party's names are known ("Рыбаки", "Алиса Белова"),
+    else as "pair A" or "B1"; several sides ("ab") joined by commas."""
     text = str(value or "")
+    names = names or {}
+    if text in names:
+        return names[text]
     if len(text) == 2 and text[1].isdigit():
         return text.upper()
-    return ", ".join(text.upper())
+    return ", ".join(
+        names.get(side) or _("pair %(side)s") % {"side": side.upper()} for side in text
+    )
 
 
 def _points(points: dict[str, Any]) -> str:
@@ -44,7 +51,7 @@ def _label(choices: Any, value: object) -> str:
     return str(dict(choices).get(value, value or ""))
 
 
-def _undone(d: dict[str, Any]) -> str:
+def _undone(d: dict[str, Any], names: Mapping[str, str] | None) -> str:
     """What an undo took back, and who undid it."""
     record, by = d.get("record"), d.get("by", "")
     if record == "deal":
@@ -52,7 +59,7 @@ def _undone(d: dict[str, Any]) -> str:
     elif record == "penalty":
         what = _("%(kind)s to %(who)s cancelled (%(category)s)") % {
             "kind": _label(Penalty.Kind.choices, d.get("kind")),
-            "who": d.get("player") or _("pair %(side)s") % {"side": _side(d.get("side"))},
+            "who": d.get("player") or _who(d.get("side"), names),
             "category": _label(Penalty.Category.choices, d.get("category")),
         }
     else:
@@ -60,23 +67,30 @@ def _undone(d: dict[str, Any]) -> str:
             part
             for part in (
                 _label(Ruling.Kind.choices, d.get("kind")),
-                str(d.get("seat") or d.get("side") or "").upper(),
+                _who(d.get("seat") or d.get("side"), names) if d.get("seat") or d.get("side")
+                else "",
             )
             if part
         )
     return _("Undone by %(user)s: %(what)s") % {"user": by, "what": what}
 
 
-def describe_event(kind: str, data: dict[str, Any]) -> str:
-    """One line, in the user's language, saying what an event of the log did."""
+def describe_event(
+    kind: str, data: dict[str, Any], names: Mapping[str, str] | None = None
+) -> str:
+    """One line, in the user's language, saying what an event of the log did.
+
+    ``names``: the party's pairs and players by side and seat (``referee.sides.who_names``);
+    without them a side is "pair A" and a seat "B1".
+    """
     d = {**data}
-    who = d.get("player") or _("pair %(side)s") % {"side": _side(d.get("side"))}
+    who = d.get("player") or _who(d.get("seat") or d.get("side"), names)
     texts = {
         "party_started": lambda: _("Party started"),
         "clock_paused": lambda: _("Clock paused"),
         "clock_resumed": lambda: _("Clock resumed"),
         "pause_reason": lambda: _("Reason for the pause given"),
-        "action_undone": lambda: _undone(d),
+        "action_undone": lambda: _undone(d, names),
         "time_expired": lambda: _("Time is up: the deal in play is the last one"),
         "game_time_expired": lambda: _(
             "Game %(game)s: time is up, the deal in play is the last one of the game"
@@ -85,24 +99,22 @@ def describe_event(kind: str, data: dict[str, Any]) -> str:
         "party_reopened": lambda: _("Party reopened"),
         "party_finished": lambda: (
             _("Party finished: the Goat is %(loser)s, %(points)s")
-            % {"loser": _side(d.get("loser")), "points": _points(d.get("points") or {})}
+            % {"loser": _who(d.get("loser"), names), "points": _points(d.get("points") or {})}
             if d.get("loser")
-            else _("Party finished: pair %(winner)s wins, %(a)s : %(b)s")
-            % {
-                "winner": _side(d.get("winner")),
-                "a": (d.get("points") or {}).get("a", 0),
-                "b": (d.get("points") or {}).get("b", 0),
-            }
-            if set(d.get("points") or {}) <= {"a", "b"}
             else _("Party finished: %(winner)s wins, %(points)s")
-            % {"winner": _side(d.get("winner")), "points": _points(d.get("points") or {})}
+            % {"winner": _who(d.get("winner"), names), "points": _points(d.get("points") or {})}
         ),
-        "forfeit": lambda: _("No-show of pair %(absent)s: pair %(winner)s wins by forfeit")
-        % {"absent": _side(d.get("absent")), "winner": _side(d.get("winner"))},
-        "deal_recorded": lambda: _("Deal %(deal)s: %(outcome)s, %(score)s")
+        "forfeit": lambda: _("No-show of %(absent)s: %(winner)s wins by forfeit")
+        % {"absent": _who(d.get("absent"), names), "winner": _who(d.get("winner"), names)},
+        "deal_recorded": lambda: (
+            _("Deal %(deal)s: %(outcome)s, %(winner)s won, %(score)s")
+            if d.get("winner")
+            else _("Deal %(deal)s: %(outcome)s, %(score)s")
+        )
         % {
             "deal": d.get("deal"),
             "outcome": _label(Deal.Outcome.choices, d.get("outcome")),
+            "winner": _who(d.get("winner"), names),
             "score": _score(d),
         },
         "deal_corrected": lambda: _("Deal %(deal)s corrected: %(before)s → %(after)s")
@@ -114,11 +126,11 @@ def describe_event(kind: str, data: dict[str, Any]) -> str:
             % {"deal": d.get("deal"), "before": _score(d, "before")}
         ),
         "check_in": lambda: (
-            _("Pair %(side)s present") if d.get("present") else _("Pair %(side)s not present")
+            _("Present: %(who)s") if d.get("present") else _("Not present: %(who)s")
         )
-        % {"side": _side(d.get("side"))},
-        "no_show_candidate": lambda: _("No-show candidate: pair %(absent)s")
-        % {"absent": _side(d.get("absent"))},
+        % {"who": _who(d.get("side"), names)},
+        "no_show_candidate": lambda: _("No-show candidate: %(absent)s")
+        % {"absent": _who(d.get("absent"), names)},
         "warning": lambda: _("Warning to %(who)s: %(category)s")
         % {"who": who, "category": _label(Penalty.Category.choices, d.get("category"))},
         "fine": lambda: _("Fine to %(who)s: %(category)s, %(points)s points, %(mode)s")
@@ -143,10 +155,10 @@ def describe_event(kind: str, data: dict[str, Any]) -> str:
             "Protocol version %(version)s superseded by version %(new_version)s"
         )
         % {"version": d.get("version"), "new_version": d.get("new_version")},
-        "penalty_cancelled": lambda: _("%(kind)s cancelled (pair %(side)s, %(category)s)")
+        "penalty_cancelled": lambda: _("%(kind)s cancelled (%(who)s, %(category)s)")
         % {
             "kind": _label(Penalty.Kind.choices, d.get("kind")),
-            "side": _side(d.get("side")),
+            "who": who,
             "category": _label(Penalty.Category.choices, d.get("category")),
         },
     }
@@ -155,6 +167,6 @@ def describe_event(kind: str, data: dict[str, Any]) -> str:
     if kind.startswith("ruling_"):
         ruling = _label(Ruling.Kind.choices, kind.removeprefix("ruling_"))
         choice = _label(Ruling.Choice.choices, d.get("choice")) if d.get("choice") else ""
-        seat = d.get("seat", "").upper()
-        return " · ".join(part for part in (ruling, seat or _side(d.get("side")), choice) if part)
+        whom = _who(d.get("seat") or d.get("side"), names) if d.get("seat") or d.get("side") else ""
+        return " · ".join(part for part in (ruling, whom, choice) if part)
     return _label(Party.EndReason.choices, kind) or kind

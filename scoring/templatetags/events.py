@@ -1,6 +1,8 @@
-"""Lines of the party's event log: ``{% load events %}{{ event|event_summary }}``."""
+"""Lines of the party's event log: ``{% load events %}{{ event|event_summary:names }}``."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from django import template
 
@@ -11,6 +13,7 @@ register = template.Library()
 
 
 @register.filter
-def event_summary(event: PartyEvent) -> str:
-    """What the event did, in one line of the user's language."""
-    return describe_event(event.kind, event.data or {})
+def event_summary(event: PartyEvent, names: Mapping[str, str] | None = None) -> str:
+    """What the event did, in one line of the user's language (``names``: the party's pairs
+    and players by side and seat, ``{{ event|event_summary:names }}``)."""
+    return describe_event(event.kind, event.data or {}, names or None)

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scoring.models import Deal, PartyEvent, Penalty
+from tests.e2e.desk_helpers import pick_winner
 from tests.e2e.helpers import PHONE, log_in, page_width, watch_errors
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -31,7 +32,7 @@ def open_screen(page: Page, base_url: str, party_id: int) -> None:
 
 def record_deal(page: Page, side: str, points: str, double_tap: bool = False) -> None:
     """Quick entry: who won, the points, record."""
-    page.locator("#deal-entry").get_by_text(f"Pair {side} won", exact=True).click()
+    pick_winner(page, side.lower())
     page.fill("#deal-points", points)
     if double_tap:
         page.dblclick("#btn-deal")

@@ -54,7 +54,7 @@ def test_second_talking_warning_asks_names_the_fine_and_can_be_undone(
     assert Penalty.objects.filter(party=party).count() == 1  # nothing yet
 
     dialog.get_by_role("button", name="Yes, do it").click()
-    expect(phone.locator(".ref-flash.ok")).to_contain_text("Fine to pair B")
+    expect(phone.locator(".ref-flash.ok")).to_contain_text("Fine to Кузнецы")
     expect(phone.locator("[data-total=b]")).to_have_text("-25")
     undo = phone.locator("#btn-undo")
     expect(undo).to_be_visible()

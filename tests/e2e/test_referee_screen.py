@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.desk_helpers import pick_winner
 from tests.e2e.helpers import PHONE, log_in, page_width
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -55,7 +56,7 @@ def test_party_screen_at_360px(phone, live_server, party, screenshot):
     inside_the_screen(phone, "#scoreboard .clock", touch=False)
 
     # A quick deal: two taps, the number, record — htmx swaps the panel in place.
-    phone.get_by_text("Pair A won", exact=True).click()
+    pick_winner(phone, "a")
     phone.fill("#deal-points", "30")
     phone.click("#btn-deal")
     expect(phone.locator(".ref-flash.ok")).to_contain_text("Deal 1")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scoring.models import Deal, Penalty, RefereeSettings, Ruling, TournamentRole
@@ -36,8 +38,18 @@ def test_party_screen_has_the_main_controls_and_a_strict_csp(ref_client, party):
 def test_scheduled_party_offers_start_check_in_and_no_show(ref_client, make_party):
     party = make_party(table_number=3)
     html = ref_client.get(f"/referee/party/{party.pk}/").content.decode()
-    assert 'id="btn-start"' in html and "Pair A present" in html and "Pair B absent" in html
+    assert 'id="btn-start"' in html and 'class="ref-row ref-checkin"' in html
+    checkin = html[html.index("ref-checkin"):html.index("</section>", html.index("ref-checkin"))]
+    assert "Иван Петров / Сергей Смирнов" in checkin and "Ольга Морозова / Мария Волкова" in checkin
+    assert 'data-ruling="no-show-b"><span class="ref-who"><span class="ref-badge">B</span>' in html
+    assert "absent: forfeit" in html and "Pair B absent" not in html
     assert 'id="btn-deal"' not in html
+
+
+def test_check_in_is_offered_only_before_the_start(ref_client, party):
+    html = ref_client.get(f"/referee/party/{party.pk}/").content.decode()
+    assert "ref-checkin" not in html and f"/referee/party/{party.pk}/check-in/" not in html
+    assert html.index('id="clock-controls"') < html.index('id="deal-entry"')
 
 
 def test_quick_deal_through_htmx_swaps_the_panel(ref_client, party):
@@ -46,7 +58,9 @@ def test_quick_deal_through_htmx_swaps_the_panel(ref_client, party):
         "version": party.version, "client_id": "abc"}, **HX)
     html = response.content.decode()
     assert response.status_code == 200 and html.startswith('<div id="panel"')
-    assert "Deal 1: Domino, 0 : 37" in html
+    flash = html[html.index('id="deal-entry"'):html.index('id="warnings"')]
+    assert "Deal 1: Domino, Ольга Морозова / Мария Волкова won, 0 : 37" in flash
+    assert 'class="ref-flash ok" role="status"' in flash and 'id="undo"' in flash
     assert Deal.objects.get(party=party).points_b == 37
 
 
@@ -84,7 +98,8 @@ def test_tiles_preview_shows_sums_and_the_winner(ref_client, party):
 def test_move_helper_fragment(ref_client, party):
     html = ref_client.post(f"/referee/party/{party.pk}/move-advice/", {
         "hand": ["6-6", "2-3"], "end_1": "6", "end_2": "1", "seat": "b2"}).content.decode()
-    assert "5 s allowed" in html and "False pass by B2" in html
+    assert "5 s allowed" in html and "False pass by" in html
+    assert '<span class="ref-badge">B2</span> <span class="ref-name" title="Мария Волкова">' in html
     html = ref_client.post(f"/referee/party/{party.pk}/move-advice/", {"hand": ["6-6", "2-3"]}
                            ).content.decode()
     assert "20 s allowed" in html  # an empty table: any tile
@@ -94,7 +109,10 @@ def test_warning_button_escalates_to_a_fine(ref_client, party):
     ref_client.post(action(party, "warning"), {"category": "signs", "side": "a"}, **HX)
     html = ref_client.post(action(party, "warning"), {"category": "signs", "side": "a",
                                                       "confirmed": "1"}, **HX).content.decode()
-    assert "Fine to pair A: Signs, 25 points" in html
+    assert "Fine to Иван Петров / Сергей Смирнов: Signs, 25 points" in html
+    warnings = html[html.index('id="warnings"'):html.index('id="rulings"')]
+    assert 'class="ref-flash ok"' in warnings  # the answer next to the warning buttons
+    assert 'data-warning="signs-a"><span class="ref-who"><span class="ref-badge">A</span>' in html
     assert list(Penalty.objects.values_list("kind", flat=True)) == ["warning", "fine"]
 
 
@@ -130,7 +148,8 @@ def test_rulings_through_the_page(ref_client, party):
     ref_client.post(action(party, "out-of-turn"), {"seat": "b1", "choice": "continue",
                                                    "tile": "4-4"})
     html = ref_client.get(f"/referee/party/{party.pk}/").content.decode()
-    assert "Exposed tile" in html and "B1 4-4" in html
+    assert "Exposed tile" in html and '<span class="ref-badge">B1</span>' in html
+    assert 'title="Ольга Морозова">Ольга Морозова</span></span> 4-4' in html
     ref_client.post(action(party, "touched-tile"), {"seat": "a1", "fits": "false",
                                                     "confirmed": "1"})
     ref_client.post(action(party, "false-pass"), {"seat": "b2", "points_a": "0",
@@ -216,3 +235,46 @@ def test_russian_referee_screen(ref_client, party):
     ref_client.cookies["django_language"] = "ru"
     response = ref_client.get(f"/referee/party/{party.pk}/", HTTP_ACCEPT_LANGUAGE="ru")
     assert response.status_code == 200 and 'lang="ru"' in response.content.decode()
+
+
+def test_an_error_is_shown_next_to_the_form_that_caused_it(ref_client, party):
+    html = ref_client.post(action(party, "deal"), {"outcome": "domino", "points": "10"},
+                           **HX).content.decode()
+    deal_entry = html[html.index('id="deal-entry"'):html.index('id="warnings"')]
+    assert 'class="ref-flash error" role="alert"' in deal_entry
+    assert html.count("ref-flash error") == 1
+
+
+def test_deals_table_total_equals_the_scoreboard_with_a_fine(ref_client, party):
+    ref_client.post(action(party, "deal"), {"outcome": "domino", "winner": "a", "points": "30"})
+    ref_client.post(action(party, "fine"), {"category": "signs", "side": "a", "points": "10",
+                                            "confirmed": "1"})
+    html = ref_client.get(f"/referee/party/{party.pk}/").content.decode()
+    totals = re.findall(r'data-total="([ab])">(-?\d+)<', html)
+    board = dict(totals)
+    last_sigma = re.findall(r"<td class=\"nowrap\" data-running>([^<]*)</td>", html)[-1]
+    assert last_sigma == f"{board['a']}:{board['b']}"
+    assert 'id="deals-total"' in html and "Fines" in html
+
+
+def test_no_show_alert_names_the_pair(ref_client, make_party):
+    from django.utils import timezone
+
+    from referee.state import alerts, desk
+    from scoring.models import PartyDesk
+
+    party = make_party()
+    PartyDesk.objects.create(party=party, no_show_raised_at=timezone.now(),
+                             present_a=timezone.now())
+    text = " ".join(a["message"] for a in alerts(party, "scheduled", desk(party)))
+    assert "No-show candidate: Ольга Морозова / Мария Волкова." in text
+    assert "pair B" not in text
+
+
+def test_correct_link_has_a_label(ref_client, party):
+    ref_client.post(action(party, "deal"), {"outcome": "domino", "winner": "a", "points": "10"})
+    html = ref_client.get(f"/referee/party/{party.pk}/").content.decode()
+    deal = Deal.objects.get()
+    link = f'class="button ref-fix" href="/referee/deal/{deal.pk}/correct/">Correct deal 1</a>'
+    assert link in html
+    assert "✎" not in html
