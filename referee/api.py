@@ -26,6 +26,7 @@ from rest_framework.routers import DefaultRouter
 from referee import services, state
 from referee.corrections import record_to_correct
 from referee.rulings import parse_tile, preview_hands
+from referee.sides import who_names
 from referee.serializers import (
     PARTY_ACTIONS,
     ActionInput,
@@ -121,7 +122,8 @@ class PartyActions(IdempotentMixin):
     def events(self, request: Request, pk: str | None = None) -> Response:
         """The party's event log, newest first: who, when, what, why."""
         party = state.party_for_referee(request.user, int(pk))
-        return Response(EventSerializer(state.events(party), many=True).data)
+        context = {"request": request, "names": who_names(party)}
+        return Response(EventSerializer(state.events(party), many=True, context=context).data)
 
     @extend_schema(request=MoveAdviceInput, responses=MoveAdviceSerializer)
     @action(detail=True, methods=["post"], url_path="move-advice", url_name="move-advice")

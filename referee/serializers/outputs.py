@@ -361,8 +361,9 @@ class EventSerializer(serializers.ModelSerializer):
         fields = ["seq", "created_at", "actor", "kind", "summary", "data", "reason"]
 
     def get_summary(self, event: PartyEvent) -> str:
-        """What the event did, in one line of the user's language."""
-        return describe_event(event.kind, event.data or {})
+        """What the event did, in one line of the user's language, naming the pairs and players
+        (the context's ``names``, as the desk and the party page do)."""
+        return describe_event(event.kind, event.data or {}, self.context.get("names"))
 
 
 class TilesPreviewSerializer(serializers.Serializer):
