@@ -57,10 +57,15 @@ TAP_TARGETS = """(min) => {
     if (box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
     if (inRunningText(el)) continue;
     if (box.width < min || box.height < min) {
-      const text = (el.innerText || el.value || el.getAttribute('aria-label') || '').trim();
-      small.push(`<${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}> ` +
-                 `"${text.replace(/\\s+/g, ' ').slice(0, 40)}" ` +
-                 `${Math.round(box.width)}x${Math.round(box.height)}`);
+      const input = el.tagName === 'LABEL' && el.querySelector('input');
+      const text = (el.innerText || el.value || el.getAttribute('aria-label') || el.title ||
+                    (input ? `${input.name}=${input.value}` : '')).trim();
+      const cls = el.classList.length ? '.' + [...el.classList].join('.') : '';
+      small.push({
+        key: `<${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${cls}> ` +
+             `${Math.round(box.width)}x${Math.round(box.height)}`,
+        text: text.replace(/\\s+/g, ' ').slice(0, 40),
+      });
     }
   }
   return small;
@@ -127,8 +132,13 @@ def describe(violations: list[dict[str, Any]]) -> str:
 def small_tap_targets(page: Page) -> list[str]:
     """The visible tap targets under 44 × 44 px (inline links in running text exempt).
 
-    Alike targets (the same tag, text and size) are one line with their count.
+    Alike targets (the same tag, id, classes and size) are one line: their count and the texts
+    of the first few.
     """
-    found = page.evaluate(TAP_TARGETS, TAP)
-    return [f"{line} ×{found.count(line)}" if found.count(line) > 1 else line
-            for line in dict.fromkeys(found)]
+    groups: dict[str, list[str]] = {}
+    for target in page.evaluate(TAP_TARGETS, TAP):
+        groups.setdefault(target["key"], []).append(f'"{target["text"]}"')
+    return [
+        f"{key} ×{len(texts)}: {', '.join(texts[:3])}{' …' if len(texts) > 3 else ''}"
+        for key, texts in groups.items()
+    ]
