@@ -53,8 +53,10 @@ TAP_TARGETS = """(min) => {
   const small = [];
   for (const el of targets) {
     const box = el.getBoundingClientRect();
-    const style = getComputedStyle(el);
-    if (box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
+    // Not drawn (display none, visibility hidden, the content of a closed <details>): no target.
+    if (box.width === 0 || box.height === 0 || !el.checkVisibility({visibilityProperty: true})) {
+      continue;
+    }
     if (inRunningText(el)) continue;
     if (box.width < min || box.height < min) {
       const input = el.tagName === 'LABEL' && el.querySelector('input');
@@ -72,16 +74,16 @@ TAP_TARGETS = """(min) => {
 }"""
 
 
-def phone_context(browser: Browser, lang: str) -> BrowserContext:
+def phone_context(browser: Browser, lang: str, *, axe: bool = False) -> BrowserContext:
     """A 360 × 740 touch phone whose browser asks for ``lang`` (en or ru).
 
-    The site's Content-Security-Policy (``script-src 'self'``) would refuse the inline script
-    ``add_script_tag`` injects axe-core with, so the context bypasses the CSP; the site's own
-    scripts load from 'self' all the same (other browser tests check the policy itself).
+    With ``axe`` the context bypasses the site's Content-Security-Policy (``script-src
+    'self'``), which would refuse the inline script ``add_script_tag`` injects axe-core with;
+    the site's own scripts load from 'self' all the same. Without it the policy holds.
     """
     context = browser.new_context(
         locale=LOCALES[lang], viewport=PHONE, is_mobile=True, has_touch=True,
-        device_scale_factor=2, bypass_csp=True,
+        device_scale_factor=2, bypass_csp=axe,
     )
     context.set_default_timeout(10_000)
     return context
@@ -109,9 +111,16 @@ def in_language(page: Page, lang: str) -> None:
 
 
 def axe_violations(page: Page) -> list[dict[str, Any]]:
-    """Run the vendored axe-core on the page; its violations, every impact."""
-    page.add_script_tag(path=str(AXE))
+    """Run the vendored axe-core on the page (injected once); its violations, every impact."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
     return page.evaluate(AXE_RUN)
+
+
+def unfold(page: Page) -> None:
+    """Open every ``<details>`` of the page (rulings, the tile picker ...), as a user would."""
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    page.wait_for_load_state("networkidle")
 
 
 def blocking(violations: list[dict[str, Any]]) -> list[dict[str, Any]]:
