@@ -46,10 +46,11 @@ BUILT_NAMES = {
 """The players of the tournaments made here (two-player games: a side each)."""
 
 NAME_SHOWN = """(name) => {
-  // Every place the name is drawn, and whether it is drawn whole: no box around it that clips
-  // its content (overflow other than visible: an ellipsis, a hidden overflow, a scroller)
-  // ends before the name does. Occurrences not rendered (a closed dialog or <details>) do
-  // not count.
+  // Every place the name is drawn, and whether it is drawn whole: no box around it that cuts
+  // its content off for good (overflow hidden or clip: an ellipsis, a clipped line) ends
+  // before the name does. A box that scrolls (a wide table on a phone) lets the reader reach
+  // the name, so it does not cut it; occurrences not rendered (a closed dialog or <details>)
+  // do not count. The name must be drawn at least once.
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const cut = [];
   let whole = 0;
@@ -65,7 +66,8 @@ NAME_SHOWN = """(name) => {
     let clipper = null;
     for (let box = el; box && box !== document.body && !clipper; box = box.parentElement) {
       const style = getComputedStyle(box);
-      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+      const cuts = v => v === 'hidden' || v === 'clip';
+      if (!cuts(style.overflowX) && !cuts(style.overflowY)) continue;
       const b = box.getBoundingClientRect();
       const left = b.left + box.clientLeft, top = b.top + box.clientTop;
       const right = left + box.clientWidth, bottom = top + box.clientHeight;
