@@ -8,7 +8,7 @@ Accept-Language, and each page is checked to be served in it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -89,7 +89,7 @@ def _open(browser: Browser, base: str, name: str, lang: str) -> Page:
 
 
 @pytest.fixture
-def opened(browser: Browser) -> Callable[[str, str, str], Page]:
+def opened(browser: Browser) -> Iterator[Callable[[str, str, str], Page]]:
     """Open pages with :func:`_open`; their contexts close after the test."""
     pages: list[Page] = []
 
