@@ -181,6 +181,7 @@ GAME_SETTINGS = (
     "goat_at",
     "memorize_limit",
     "kozel_pairs",
+    "lone_zero_zero_in_fish",
 )
 """Regulations of the games of RULES.md sections 2 and 3, passed to the rule engine as is."""
 
@@ -336,6 +337,9 @@ class Regulations(models.Model):
         _("Kozel: deal totals memorized up to"), default=12, validators=[MaxValueValidator(1000)]
     )
     kozel_pairs = models.BooleanField(_("Kozel: four play as two pairs"), default=False)
+    lone_zero_zero_in_fish = models.BooleanField(
+        _("Classic: a lone 0-0 counts 25 in a fish"), default=False
+    )
 
     class Meta:
         db_table = "tournaments_regulations"

@@ -127,7 +127,9 @@ _CONFIG_CHOICES = {
     "fine_mode": FINE_MODES,
     "fish_variant": FISH_VARIANTS,
 }
-_CONFIG_FLAGS = ("domino_counts_partner", "allow_negative", "kozel_pairs")
+_CONFIG_FLAGS = (
+    "domino_counts_partner", "allow_negative", "kozel_pairs", "lone_zero_zero_in_fish"
+)
 DOUBLE_SIX_TILES = 28
 """Tiles in a double-six set."""
 
@@ -166,6 +168,8 @@ class RulesConfig:
     goat_at: int = 101
     memorize_limit: int = 12
     kozel_pairs: bool = False
+    lone_zero_zero_in_fish: bool = False
+    """Classic: whether a lone 0-0 counts its 25 in a fish too (else its 0 pips)."""
 
     def __post_init__(self) -> None:
         for name, minimum in _CONFIG_MINIMUM.items():
