@@ -167,13 +167,34 @@ class Kozel(HandGame):
         missing = [s for s in self.sides_for(cfg) if s not in facts.points and s != exempt]
         if missing:
             raise RuleError("points", _("Missing for: %(keys)s."), keys=", ".join(missing))
-        if outcome == FISH:
-            return replace(self.fish(values, cfg), game=facts.game)
-        if winner is not None and values[winner]:
+        if outcome != FISH and winner is not None and values[winner]:
             raise RuleError(
                 f"points_{winner}", _("The player who went out holds nothing: 0 points.")
             )
+        self.check_holders(values, exempt, cfg)
+        if outcome == FISH:
+            return replace(self.fish(values, cfg), game=facts.game)
         return DealScore(DOMINO, winner, values, game=facts.game)
+
+    def check_holders(self, values: Mapping[str, int], out: str | None, cfg: RulesConfig) -> None:
+        """Refuse 0 points for a player who still holds tiles (at least 1 pip, or a lone 0-0).
+
+        ``out`` is the player who went out (he alone holds nothing); a lone 0-0 agreed to
+        count 0 lets a holder score 0.
+        """
+        if cfg.zero_zero_value == 0:
+            return
+        for side, value in values.items():
+            if side != out and value == 0:
+                raise RuleError(
+                    f"points_{side}",
+                    _(
+                        "%(seat)s still holds tiles, so his points are at least 1 "
+                        "(a lone 0-0 counts %(value)s)."
+                    ),
+                    seat=side,
+                    value=cfg.zero_zero_value,
+                )
 
     # -- a party --------------------------------------------------------------------------
 
