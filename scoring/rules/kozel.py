@@ -8,7 +8,9 @@ player's account is *open*; a total over it opens the account with the memorized
 open every total counts. Going out resets one's memorized points. A fish is scored "for all"
 (each his own hand) or "for one" (the highest hand takes the sum of all hands, the others'
 memorized points are reset; a tie draws the deal and its sum waits for the next deal's highest
-scorer). Whoever first reaches ``goat_at`` (101) is the Goat and loses.
+scorer). A fish is declared once the six non-doubles of a number are out, even if its double
+is still in a hand (seed 000, the 2-2 example). Whoever first reaches ``goat_at`` (101) is the
+Goat and loses.
 """
 
 from __future__ import annotations
@@ -118,6 +120,8 @@ class Kozel(HandGame):
         "kozel_pairs",
     )
     layout = LAYOUT_KOZEL
+    fish_needs_double = False
+    """A fish once the six non-doubles of a number are out (seed 000: the 2-2 example)."""
     preset = {
         "players": 4,
         "tiles_per_hand": 7,
