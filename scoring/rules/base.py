@@ -284,13 +284,19 @@ class RuleSet(abc.ABC):
         return PartyDecision(FINISHED, winner, reason)
 
     def forfeit(self, winner: str, cfg: RulesConfig) -> dict[str, int]:
-        """Points per side of a party won by forfeit (no-show); default 200 : 0."""
+        """Points per side of a party won by forfeit (no-show); default the target : 0."""
         sides = self.sides_for(cfg)
         self.check_side(winner, "winner", sides)
         return {
-            side: cfg.forfeit_winner_points if side == winner else cfg.forfeit_loser_points
+            side: cfg.forfeit_points() if side == winner else cfg.forfeit_loser_points
             for side in sides
         }
+
+    def forfeit_totals(self, winner: str, cfg: RulesConfig) -> Totals:
+        """Totals of a party decided without play (no-show, bye, disqualification)."""
+        points = self.forfeit(winner, cfg)
+        zero = {side: 0 for side in points}
+        return Totals(points=points, deal_points=dict(points), fine_points=zero)
 
     # -- penalties ------------------------------------------------------------------------
 
