@@ -82,11 +82,12 @@ def _engine_call(call: Any, *args: Any, **kwargs: Any) -> Any:
         raise translate_engine_error(exc) from exc
 
 
-def advise(data: dict[str, Any]) -> dict[str, Any]:
-    """The move-time helper's answer for validated input."""
+def advise(data: dict[str, Any], party: Party | None = None) -> dict[str, Any]:
+    """The move-time helper's answer for validated input (a fish as ``party``'s game has it)."""
     ends = data.get("open_ends")
+    engine = party.round.tournament.engine if party is not None else None
     advice = _engine_call(
-        move_advice,
+        engine.move_advice if engine is not None else move_advice,
         [_engine_call(parse_tile, t, "hand") for t in data["hand"]],
         tuple(ends) if ends else None,
         [_engine_call(parse_tile, t, "played") for t in data.get("played") or []],
@@ -129,10 +130,10 @@ class PartyActions(IdempotentMixin):
     @action(detail=True, methods=["post"], url_path="move-advice", url_name="move-advice")
     def move_advice(self, request: Request, pk: str | None = None) -> Response:
         """Moves possible, the time allowed (5 s, 20 s, 1 min for a fish) and a false pass."""
-        state.party_for_referee(request.user, int(pk), full=False)
+        party = state.party_for_referee(request.user, int(pk), full=False)
         serializer = MoveAdviceInput(data=request.data, context={"strict": True})
         serializer.is_valid(raise_exception=True)
-        return Response(advise(serializer.validated_data))
+        return Response(advise(serializer.validated_data, party))
 
     @extend_schema(request=TilesPreviewInput, responses={200: TilesPreviewSerializer})
     @action(detail=True, methods=["post"], url_path="tiles-preview", url_name="tiles-preview")

@@ -284,7 +284,7 @@ def move_advice(request: HttpRequest, pk: int) -> HttpResponse:
     context: dict[str, Any] = {"party": party, "seat": request.POST.get("seat", "")}
     if serializer.is_valid():
         try:
-            context["advice"] = advise(serializer.validated_data)
+            context["advice"] = advise(serializer.validated_data, party)
         except ServiceError as err:
             context["error"] = err.message
     else:

@@ -241,7 +241,7 @@ def build_protocol_data(party: Party, protocol: Protocol | None = None,
         wins = ""
         seats: list[ProtocolSeat] = []
         if layout == GAMES:
-            games, wins = match_games(party, _play_totals(party, deals, penalties))
+            games, wins = match_games(party, _play_totals(party, deals, penalties, result=True))
             result = ""
         elif layout in (SEATS, KOZEL):
             seats = seat_lines(party, totals, layout)
@@ -336,7 +336,8 @@ def party_sheet(party: Party, deals: Sequence[Deal], penalties: Sequence[Penalty
     games = []
     wins = {"a": 0, "b": 0}
     if layout == GAMES:
-        for number, points, winner in party_games(party, _play_totals(party, deals, penalties)):
+        played = _play_totals(party, deals, penalties, result=True)
+        for number, points, winner in party_games(party, played):
             if winner in wins:
                 wins[winner] += 1
             games.append({

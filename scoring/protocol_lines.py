@@ -100,12 +100,19 @@ def seat_order(party: Party) -> list[str]:
     return list(tournament.engine.seats_for(tournament.regulations.rules_config()))
 
 
-def _play_totals(party: Party, deals: Sequence[Deal], penalties: Sequence[Penalty]) -> Totals:
-    """The totals of the deals as played (the rows' running totals), from ``scoring.totals``."""
+def _play_totals(party: Party, deals: Sequence[Deal], penalties: Sequence[Penalty],
+                 *, result: bool = False) -> Totals:
+    """The totals of the deals as played (the rows' running totals), from ``scoring.totals``.
+
+    With ``result`` a party decided by a ruling has its forfeit totals instead (a match: the
+    games its winner is credited with), as every other view shows it.
+    """
     tournament = party.round.tournament
+    finished = party.status == Party.Status.FINISHED
     return compute_party_totals(
         tournament.rule_set, tournament.regulations.rules_config(), deals, penalties,
-        winner=party.winner if party.status == Party.Status.FINISHED else "", game=party.game)
+        end_reason=party.end_reason if finished and result else "",
+        winner=party.winner if finished else "", game=party.game)
 
 
 def plays_text(deal: Deal) -> str:

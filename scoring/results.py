@@ -256,8 +256,8 @@ def load_party_results(
     one player in singles). Points are the party totals derived from the deals and fines by
     ``compute_party_totals``, added up per side where the engine's sides are seats. Matches of
     games (UDL, All Fives) carry each side's game wins (a forfeit or a bye counts as a match
-    won by ``games_to_win`` games to none); Kozel parties carry every entrant's own score
-    (:func:`own_scores`).
+    won by ``games_to_win`` games to none: the engine's ``forfeit_totals``); Kozel parties
+    carry every entrant's own score (:func:`own_scores`).
     """
     regulations = tournament.regulations
     cfg = regulations.rules_config()
@@ -280,7 +280,6 @@ def load_party_results(
     results: list[PartyResult] = []
     rule_set = tournament.rule_set
     kozel = tournament.engine.layout_for(cfg) == LAYOUT_KOZEL
-    plays_games = tournament.engine.plays_games
     free_for_all = (
         not kozel
         and tournament.engine.side_size(cfg) == 1
@@ -338,8 +337,6 @@ def load_party_results(
             continue
         side = party_side(winner)
         games = by_party_side(getattr(totals, "game_wins", None) or {})
-        if plays_games and end_reason in DECIDED_WITHOUT_PLAY and side in games:
-            games[side] = cfg.games_to_win
         lost = {"a": b, "b": a}.get(side)
         results.append(
             PartyResult(

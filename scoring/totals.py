@@ -70,9 +70,7 @@ def fine_facts(penalties: Iterable[Any]) -> list[FineFact]:
 
 def forfeit_totals(rule_set_code: str, winner: str, cfg: RulesConfig) -> Totals:
     """Totals of a party decided without play (no-show, bye, disqualification)."""
-    points = get_rule_set(rule_set_code).forfeit(winner, cfg)
-    zero = {side: 0 for side in points}
-    return Totals(points=points, deal_points=dict(points), fine_points=zero, running=[], carry=0)
+    return get_rule_set(rule_set_code).forfeit_totals(winner, cfg)
 
 
 def compute_party_totals(

@@ -39,6 +39,10 @@ GAME_SETTING_HELP = {
     "memorize_limit": _(
         "A deal total up to this is memorized until the player's account is open."
     ),
+    "lone_zero_zero_in_fish": _(
+        "A lone 0-0 counts 25 after a domino; in a fish it counts its 0 pips (the lowest "
+        "hand) unless this is on."
+    ),
     "kozel_pairs": _(
         "Four players as two pairs of partners whose points are added up; needs four players "
         "at a table."

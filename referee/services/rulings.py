@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
 from referee.rulings import FINE, WARNING, PenaltyDecision, PenaltyPreset, fine_decision, parse_tile
@@ -261,10 +261,15 @@ def rule_no_show(
             "party", _("Start the party's clock first: the wait for a no-show counts from it.")
         )
     if timezone.now() < due:
+        minutes = party.round.tournament.regulations.no_show_minutes
         raise ServiceError(
             "side",
-            _("A pair is a no-show only %(minutes)s minutes after the start.")
-            % {"minutes": party.round.tournament.regulations.no_show_minutes},
+            ngettext(
+                "A pair is a no-show only %(minutes)s minute after the start.",
+                "A pair is a no-show only %(minutes)s minutes after the start.",
+                minutes,
+            )
+            % {"minutes": minutes},
         )
     reason = _reason(reason)
     winner, loser = _forfeit_result(party, absent_side)

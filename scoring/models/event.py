@@ -181,6 +181,7 @@ GAME_SETTINGS = (
     "goat_at",
     "memorize_limit",
     "kozel_pairs",
+    "lone_zero_zero_in_fish",
 )
 """Regulations of the games of RULES.md sections 2 and 3, passed to the rule engine as is."""
 
@@ -256,7 +257,12 @@ class Regulations(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(60)],
     )
     forfeit_winner_points = models.PositiveIntegerField(
-        _("forfeit: winner's points"), default=200, validators=[MaxValueValidator(10000)]
+        _("forfeit: winner's points"),
+        null=True,
+        blank=True,
+        default=None,
+        validators=[MaxValueValidator(10000)],
+        help_text=_("Empty: the target, the maximum points the regulations provide."),
     )
     forfeit_loser_points = models.PositiveIntegerField(
         _("forfeit: loser's points"), default=0, validators=[MaxValueValidator(10000)]
@@ -336,6 +342,9 @@ class Regulations(models.Model):
         _("Kozel: deal totals memorized up to"), default=12, validators=[MaxValueValidator(1000)]
     )
     kozel_pairs = models.BooleanField(_("Kozel: four play as two pairs"), default=False)
+    lone_zero_zero_in_fish = models.BooleanField(
+        _("Classic: a lone 0-0 counts 25 in a fish"), default=False
+    )
 
     class Meta:
         db_table = "tournaments_regulations"
@@ -347,10 +356,6 @@ class Regulations(models.Model):
 
     def clean(self) -> None:
         """Check settings that depend on each other."""
-        if self.forfeit_winner_points <= self.forfeit_loser_points:
-            raise ValidationError(
-                {"forfeit_winner_points": _("The forfeit winner must get more than the loser.")}
-            )
         order = self.standings_order
         if not isinstance(order, list) or any(key not in METRICS for key in order):
             raise ValidationError(
@@ -360,16 +365,25 @@ class Regulations(models.Model):
         if len(set(order)) != len(order):
             raise ValidationError({"standings_order": _("A standings metric is listed twice.")})
         try:
-            self.rules_config()
+            config = self.rules_config()
         except RuleError as exc:
             error = translate_engine_error(exc)
             raise ValidationError({error.field: error.message}) from exc
+        if config.forfeit_points() <= self.forfeit_loser_points:
+            raise ValidationError(
+                {"forfeit_winner_points": _("The forfeit winner must get more than the loser.")}
+            )
         if self.pairing_system == self.PairingSystem.ROUND_ROBIN and (
             self.tournament_id and self.tournament.format == Tournament.Format.INDIVIDUAL
         ):
             raise ValidationError(
                 {"pairing_system": _("Round robin is for pairs tournaments.")}
             )
+
+    @property
+    def forfeit_points(self) -> int:
+        """The forfeit winner's points in force: the setting, or the target when it is empty."""
+        return self.rules_config().forfeit_points()
 
     def standings_config(self) -> StandingsConfig:
         """A plain snapshot of the standings settings for the standings engine."""

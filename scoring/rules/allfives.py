@@ -210,6 +210,35 @@ class AllFives(HandGame):
             game_wins=count_wins(games, sides),
         )
 
+    def forfeit_totals(self, winner: str, cfg: RulesConfig) -> MatchTotals:
+        """A match decided without play: ``winner`` takes ``games_to_win`` games to none.
+
+        The first game carries the forfeit score (the target : 0 by default), the others
+        0 : 0; every game is closed and won by ``winner``, so each view counts the same wins.
+        """
+        sides = self.sides_for(cfg)
+        points = self.forfeit(winner, cfg)
+        zero = {side: 0 for side in sides}
+        games = [
+            GameScore(
+                number=number,
+                points=dict(points) if number == 1 else dict(zero),
+                deal_points=dict(points) if number == 1 else dict(zero),
+                fine_points=dict(zero),
+                hands=0,
+                closed=True,
+                winner=winner,
+            )
+            for number in range(1, cfg.games_to_win + 1)
+        ]
+        return MatchTotals(
+            points=dict(points),
+            deal_points=dict(points),
+            fine_points=dict(zero),
+            games=games,
+            game_wins=count_wins(games, sides),
+        )
+
     @staticmethod
     def _summed(games: Sequence[GameScore], name: str, sides: Sequence[str]) -> dict[str, int]:
         return {side: sum(getattr(game, name)[side] for game in games) for side in sides}

@@ -61,7 +61,7 @@ from scoring.rules.config import (  # noqa: F401 - the rule sets import these fr
     party_side,
 )
 from scoring.rules.errors import RuleError, _
-from scoring.rules.moves import HAND_SIZE
+from scoring.rules.moves import HAND_SIZE, MoveAdvice, Tile, move_advice
 
 
 class RuleSet(abc.ABC):
@@ -94,6 +94,8 @@ class RuleSet(abc.ABC):
     """The standings order when the regulations name none (None: the standings' default)."""
     move_time: ClassVar[bool] = False
     """Whether the referee screen offers the move-time helper (playable tiles, seconds)."""
+    fish_needs_double: ClassVar[bool] = True
+    """Whether a fish needs the double of the blocking number out too (not in Kozel)."""
     uses_led: ClassVar[bool] = False
     """Whether the referee enters who led each deal (the Latin game breaks a fish's tie)."""
 
@@ -165,6 +167,12 @@ class RuleSet(abc.ABC):
         """The sides playing against ``side`` (under ``cfg`` when the sides vary)."""
         sides = self.sides if cfg is None else self.sides_for(cfg)
         return tuple(other for other in sides if other != side)
+
+    def move_advice(
+        self, hand: Sequence[Tile], open_ends: tuple[int, int] | None, played: Sequence[Tile] = ()
+    ) -> MoveAdvice:
+        """The move-time helper's advice, a fish recognised as this rule set declares it."""
+        return move_advice(hand, open_ends, played, fish_needs_double=self.fish_needs_double)
 
     def check_side(
         self, side: object, field_name: str = "winner", sides: Sequence[str] | None = None
@@ -276,13 +284,19 @@ class RuleSet(abc.ABC):
         return PartyDecision(FINISHED, winner, reason)
 
     def forfeit(self, winner: str, cfg: RulesConfig) -> dict[str, int]:
-        """Points per side of a party won by forfeit (no-show); default 200 : 0."""
+        """Points per side of a party won by forfeit (no-show); default the target : 0."""
         sides = self.sides_for(cfg)
         self.check_side(winner, "winner", sides)
         return {
-            side: cfg.forfeit_winner_points if side == winner else cfg.forfeit_loser_points
+            side: cfg.forfeit_points() if side == winner else cfg.forfeit_loser_points
             for side in sides
         }
+
+    def forfeit_totals(self, winner: str, cfg: RulesConfig) -> Totals:
+        """Totals of a party decided without play (no-show, bye, disqualification)."""
+        points = self.forfeit(winner, cfg)
+        zero = {side: 0 for side in points}
+        return Totals(points=points, deal_points=dict(points), fine_points=zero)
 
     # -- penalties ------------------------------------------------------------------------
 

@@ -117,6 +117,8 @@ _CONFIG_MINIMUM = {
     "goat_at": 1,
     "memorize_limit": 0,
 }
+# Integer settings that may be None (forfeit_winner_points: None is the target).
+_CONFIG_OPTIONAL = ("forfeit_winner_points",)
 # Maximum value of the integer settings that have one.
 _CONFIG_MAXIMUM = {
     "players": 4,
@@ -127,7 +129,9 @@ _CONFIG_CHOICES = {
     "fine_mode": FINE_MODES,
     "fish_variant": FISH_VARIANTS,
 }
-_CONFIG_FLAGS = ("domino_counts_partner", "allow_negative", "kozel_pairs")
+_CONFIG_FLAGS = (
+    "domino_counts_partner", "allow_negative", "kozel_pairs", "lone_zero_zero_in_fish"
+)
 DOUBLE_SIX_TILES = 28
 """Tiles in a double-six set."""
 
@@ -148,7 +152,9 @@ class RulesConfig:
     fine_mode: str = FINE_DEDUCT
     allow_negative: bool = True
     warnings_before_fine: int = 1
-    forfeit_winner_points: int = 200
+    forfeit_winner_points: int | None = None
+    """The forfeit winner's points; None: the target ("the maximum points the regulations
+    provide", RULES.md 1)."""
     forfeit_loser_points: int = 0
     false_pass_points_a: int = 0
     false_pass_points_b: int = 0
@@ -166,10 +172,14 @@ class RulesConfig:
     goat_at: int = 101
     memorize_limit: int = 12
     kozel_pairs: bool = False
+    lone_zero_zero_in_fish: bool = False
+    """Classic: whether a lone 0-0 counts its 25 in a fish too (else its 0 pips)."""
 
     def __post_init__(self) -> None:
         for name, minimum in _CONFIG_MINIMUM.items():
             value = getattr(self, name)
+            if value is None and name in _CONFIG_OPTIONAL:
+                continue
             if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
                 raise RuleError(
                     name,
@@ -214,6 +224,10 @@ class RulesConfig:
         """Build a config from a mapping, ignoring keys that are not settings of the rules."""
         names = {f.name for f in fields(cls)}
         return cls(**{key: value for key, value in values.items() if key in names})
+
+    def forfeit_points(self) -> int:
+        """The points a forfeit credits its winner: the setting, or the target when unset."""
+        return self.target if self.forfeit_winner_points is None else self.forfeit_winner_points
 
     def false_pass_points(self, side: str) -> int:
         """Default points of ``side`` for a deal the referee ended after a false pass."""

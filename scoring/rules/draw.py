@@ -35,12 +35,16 @@ class DrawGame(HandGame):
 
     def score_fish(self, hands: Hands, facts: DealFacts, cfg: RulesConfig) -> DealScore:
         """The lowest hand wins the blocked deal; shared lowest hands: a drawn fish."""
-        left = self.by_side(self.hand_values(hands, cfg))
+        left = self.by_side(self.fish_values(hands, cfg))
         low = lowest(left)
         if len(low) > 1:
             return DealScore(DRAWN_FISH, None, self.zero(cfg), carry=sum(left.values()))
         winner = low[0]
         return DealScore(FISH, winner, self.only(winner, self.fish_points(winner, left), cfg))
+
+    def fish_values(self, hands: Hands, cfg: RulesConfig) -> dict[str, int]:
+        """What each hand counts in a blocked deal: as after a domino, unless a game says not."""
+        return self.hand_values(hands, cfg)
 
     def fish_points(self, winner: str, left: Mapping[str, int]) -> int:
         """What the lowest hand wins in a blocked deal: the others' hands."""

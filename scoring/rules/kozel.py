@@ -8,7 +8,9 @@ player's account is *open*; a total over it opens the account with the memorized
 open every total counts. Going out resets one's memorized points. A fish is scored "for all"
 (each his own hand) or "for one" (the highest hand takes the sum of all hands, the others'
 memorized points are reset; a tie draws the deal and its sum waits for the next deal's highest
-scorer). Whoever first reaches ``goat_at`` (101) is the Goat and loses.
+scorer). A fish is declared once the six non-doubles of a number are out, even if its double
+is still in a hand (seed 000, the 2-2 example). Whoever first reaches ``goat_at`` (101) is the
+Goat and loses.
 """
 
 from __future__ import annotations
@@ -118,6 +120,8 @@ class Kozel(HandGame):
         "kozel_pairs",
     )
     layout = LAYOUT_KOZEL
+    fish_needs_double = False
+    """A fish once the six non-doubles of a number are out (seed 000: the 2-2 example)."""
     preset = {
         "players": 4,
         "tiles_per_hand": 7,
@@ -167,13 +171,34 @@ class Kozel(HandGame):
         missing = [s for s in self.sides_for(cfg) if s not in facts.points and s != exempt]
         if missing:
             raise RuleError("points", _("Missing for: %(keys)s."), keys=", ".join(missing))
-        if outcome == FISH:
-            return replace(self.fish(values, cfg), game=facts.game)
-        if winner is not None and values[winner]:
+        if outcome != FISH and winner is not None and values[winner]:
             raise RuleError(
                 f"points_{winner}", _("The player who went out holds nothing: 0 points.")
             )
+        self.check_holders(values, exempt, cfg)
+        if outcome == FISH:
+            return replace(self.fish(values, cfg), game=facts.game)
         return DealScore(DOMINO, winner, values, game=facts.game)
+
+    def check_holders(self, values: Mapping[str, int], out: str | None, cfg: RulesConfig) -> None:
+        """Refuse 0 points for a player who still holds tiles (at least 1 pip, or a lone 0-0).
+
+        ``out`` is the player who went out (he alone holds nothing); a lone 0-0 agreed to
+        count 0 lets a holder score 0.
+        """
+        if cfg.zero_zero_value == 0:
+            return
+        for side, value in values.items():
+            if side != out and value == 0:
+                raise RuleError(
+                    f"points_{side}",
+                    _(
+                        "%(seat)s still holds tiles, so his points are at least 1 "
+                        "(a lone 0-0 counts %(value)s)."
+                    ),
+                    seat=side,
+                    value=cfg.zero_zero_value,
+                )
 
     # -- a party --------------------------------------------------------------------------
 

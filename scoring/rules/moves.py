@@ -4,11 +4,15 @@ Given a player's hand and the open ends of the line, say which tiles can be play
 distinct moves there are and how long the player may think: 5 seconds for a single possible
 move, 20 for several, 60 when some move would end the deal with a fish. A player who says
 "pass" while he holds a playable tile makes a false pass.
+
+A fish: both ends of the line show one number and every tile of it is on the table. Kozel
+declares it once the six non-doubles are out, even if the double is still in a hand or the
+bazaar (seed 000, the 2-2 example): ``fish_needs_double=False``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from scoring.rules.errors import RuleError, _
@@ -108,14 +112,19 @@ def _read_ends(open_ends: object, played: list[Tile]) -> Tile | None:
 
 
 def move_advice(
-    hand: Sequence[Tile], open_ends: tuple[int, int] | None, played: Sequence[Tile] = ()
+    hand: Sequence[Tile],
+    open_ends: tuple[int, int] | None,
+    played: Sequence[Tile] = (),
+    *,
+    fish_needs_double: bool = True,
 ) -> MoveAdvice:
     """Advise the referee on a player's turn.
 
     ``open_ends`` are the numbers at the two ends of the line, or None for an empty table (any
     tile may start). ``played`` are the tiles on the table; a move makes a fish when it leaves
-    the same number n at both ends and all seven tiles with n are then on the table.
-    Raises RuleError naming ``hand``, ``played`` or ``open_ends`` for impossible input.
+    the same number n at both ends and all seven tiles with n are then on the table (the six
+    non-doubles, without ``fish_needs_double``: Kozel). Raises RuleError naming ``hand``,
+    ``played`` or ``open_ends`` for impossible input.
     """
     hand_tiles = _read_tiles(hand, "hand")
     played_tiles = _read_tiles(played, "played")
@@ -142,7 +151,7 @@ def move_advice(
             placements.add((key, end))  # the same number at both ends is one move
             exposed = key[1] if key[0] == end else key[0]
             other = ends[1 - index]
-            if exposed == other and _all_on_table(exposed, on_table | {key}):
+            if is_fish((exposed, other), on_table | {key}, fish_needs_double=fish_needs_double):
                 can_fish = True
         if fits:
             playable.append(tile)
@@ -165,6 +174,17 @@ def move_advice(
     )
 
 
-def _all_on_table(number: int, tiles: set[Tile]) -> bool:
-    """Whether all seven tiles that carry ``number`` are among ``tiles``."""
-    return all(_normal((number, other)) in tiles for other in range(HIGHEST + 1))
+def is_fish(
+    open_ends: Sequence[int], played: Iterable[Tile], *, fish_needs_double: bool = True
+) -> bool:
+    """Whether the line is a fish: one number n at both ends and every tile of n played.
+
+    Without ``fish_needs_double`` (Kozel) the six non-doubles of n suffice: its double may
+    still be in a hand or the bazaar.
+    """
+    if len(open_ends) != 2 or open_ends[0] != open_ends[1]:
+        return False
+    number = open_ends[0]
+    on_table = {_normal(tile) for tile in played}
+    needed = (other for other in range(HIGHEST + 1) if fish_needs_double or other != number)
+    return all(_normal((number, other)) in on_table for other in needed)

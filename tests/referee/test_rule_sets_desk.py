@@ -521,10 +521,13 @@ def test_party_screen_records_kozel_totals_per_player_and_shows_the_goat(client,
                       "points_a2": "3", "points_b2": "14"}, HTTP_HX_REQUEST="true")
     deal = Deal.objects.get(party_id=kozel.party_id)
     assert deal.scores == {"a1": 0, "b1": 60, "a2": 3, "b2": 14}
+    refused = client.post(url, {"outcome": "domino", "went_out": "a1", "points_b1": "50",
+                                "points_a2": "0", "points_b2": "1"}, HTTP_HX_REQUEST="true")
+    assert "a2 still holds tiles" in refused.content.decode()  # holders score at least 1
     client.post(url, {"outcome": "domino", "went_out": "a1", "points_b1": "50",
-                      "points_a2": "0", "points_b2": "0"}, HTTP_HX_REQUEST="true")
+                      "points_a2": "1", "points_b2": "1"}, HTTP_HX_REQUEST="true")
     html = client.get(f"/referee/party/{kozel.party_id}/").content.decode()
-    assert "Goat" in html and 'data-rating="b1"' in html and 'data-memorized="a2">3<' in html
+    assert "Goat" in html and 'data-rating="b1"' in html and 'data-memorized="a2">4<' in html
 
 
 def test_party_screen_fine_for_a_player_of_a_per_seat_game(client, desk):

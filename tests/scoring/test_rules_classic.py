@@ -55,8 +55,22 @@ def test_fish_lowest_hand_wins_the_difference():
     assert result.points == {"a1": 0, "b1": 0, "a2": 0, "b2": 3 + 15 + 5}
 
 
-def test_fish_with_a_lone_zero_zero_counts_it_25():
-    assert hand(outcome="fish", pips={"a1": 0, "b1": 20}).points == {"a1": 0, "b1": 5}
+def test_fish_with_a_lone_zero_zero_counts_it_25_when_the_regulations_say_so():
+    counted = CLASSIC.config(lone_zero_zero_in_fish=True)
+    assert hand(counted, outcome="fish", pips={"a1": 0, "b1": 20}).points == {"a1": 0, "b1": 5}
+
+
+def test_fish_with_a_lone_zero_zero_by_default_counts_its_0_pips_and_wins():
+    # the seeds give the 25 to the loser after a domino; in a fish 0 pips is the lowest hand
+    assert CFG.lone_zero_zero_in_fish is False
+    result = hand(outcome="fish", pips={"a1": 0, "b1": 20})
+    assert result == DealScore("fish", "a1", {"a1": 20, "b1": 0})
+    with_tiles = hand(FOUR, outcome="fish", tiles={
+        "a1": [(0, 0)], "b1": [(1, 2)], "a2": [(3, 4)], "b2": [(5, 6)],
+    })
+    assert with_tiles.points == {"a1": 3 + 7 + 11, "b1": 0, "a2": 0, "b2": 0}
+    # after a domino the lone 0-0 still counts 25 for the winner
+    assert hand(outcome="domino", went_out="b1", pips={"a1": 0}).points == {"a1": 0, "b1": 25}
 
 
 def test_fish_tie_for_lowest_nobody_scores():

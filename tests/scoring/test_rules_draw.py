@@ -98,4 +98,4 @@ def test_fines_in_a_game_of_three():
 
     totals = DRAW.party_totals([], [FineFact("b1", 10, "award")], THREE)
     assert totals.points == {"a1": 10, "b1": 0, "a2": 10}
-    assert DRAW.forfeit("a2", THREE) == {"a1": 0, "b1": 0, "a2": 200}
+    assert DRAW.forfeit("a2", THREE) == {"a1": 0, "b1": 0, "a2": 100}  # the Draw target

@@ -179,7 +179,7 @@ def _field_names(page: str) -> set[str]:
         ("udl", "pairs", {"tiles_per_hand", "game_minutes", "games_to_win",
                           "udl_slow_play_points"}),
         ("allfives", "pairs", {"tiles_per_hand", "game_minutes", "games_to_win"}),
-        ("classic", "pairs", {"players", "tiles_per_hand"}),
+        ("classic", "pairs", {"players", "tiles_per_hand", "lone_zero_zero_in_fish"}),
         ("kozel", "individual", {"players", "tiles_per_hand", "fish_variant", "zero_zero_value",
                                  "six_six_value", "goat_at", "memorize_limit", "kozel_pairs"}),
     ],

@@ -31,8 +31,9 @@ LEV = "Лев Седьмой / Яков Восьмой"
 @pytest.fixture
 def played(tournament, make_party, referee_user):
     """Round 1: Иван's pair beats Ольга's 240 : 60 with a fine of 25 (215 : 60); Ёлкин's pair
-    beats José's 240 : 120; Пётр's pair has a bye; table 3 is in progress (60 : 0).
-    Round 2 is a draft. Target 201, standings by match points, efectiveness, points, fines."""
+    beats José's 240 : 120; Пётр's pair has a bye (the target, 201 : 0); table 3 is in
+    progress (60 : 0). Round 2 is a draft. Target 201, standings by match points,
+    efectiveness, points, fines."""
     Tournament.objects.filter(pk=tournament.pk).update(language="en")
     Regulations.objects.filter(tournament=tournament).update(
         target=201, standings_order=["match_points", "efectiveness", "points_for", "fines"])
@@ -69,7 +70,7 @@ def test_standings_csv(played):
     assert csv_text(played, "standings") == (
         "Rank,Pair,Players,Note,Match points,Efectiveness,Points for,Fines\r\n"
         f"1,{IVAN},{IVAN},,2,141,215,25\r\n"
-        f"2,{PETR},{PETR},,2,100.5,200,0\r\n"
+        f"2,{PETR},{PETR},,2,100.5,201,0\r\n"  # the bye: the target, 201 (EF 201 / 2)
         f"3,{YOLKIN},{YOLKIN},,2,81,240,0\r\n"
         f"4=,{YURI},{YURI},,0,0,0,0\r\n"
         f"4=,{NINA},{NINA},,0,0,0,0\r\n"
@@ -93,7 +94,7 @@ def test_results_csv(played):
         f"1,1,{IVAN},{OLGA},215,60,{IVAN},Target reached,Finished\r\n"
         f"1,2,{JOSE},{YOLKIN},120,240,{YOLKIN},Target reached,Finished\r\n"
         f"1,3,{YURI},{NINA},60,0,,,In progress\r\n"
-        f"1,,{PETR},bye,200,,{PETR},Bye,Finished\r\n"
+        f"1,,{PETR},bye,201,,{PETR},Bye,Finished\r\n"
     )
 
 
