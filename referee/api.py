@@ -26,7 +26,6 @@ from rest_framework.routers import DefaultRouter
 from referee import services, state
 from referee.corrections import record_to_correct
 from referee.rulings import parse_tile, preview_hands
-from referee.sides import who_names
 from referee.serializers import (
     PARTY_ACTIONS,
     ActionInput,
@@ -45,6 +44,7 @@ from referee.serializers import (
     record_data,
     winner_and_went_out,
 )
+from referee.sides import who_names
 from scoring.errors import translate_engine_error
 from scoring.idempotency import HEADER, IdempotentMixin, request_key
 from scoring.models import Deal, Party, Penalty, TournamentRole

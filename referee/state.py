@@ -44,7 +44,7 @@ from scoring.rules import (
     NEXT_GAME,
     party_side,
 )
-from scoring.services import party_decision
+from scoring.services import evaluated_totals, party_decision
 from scoring.totals import party_rows, party_totals
 
 PHASE_SCHEDULED = "scheduled"
@@ -67,7 +67,7 @@ def _visible_party(user: Any, party_id: int, full: bool = True) -> Party:
     queryset = (
         party_queryset()
         if full
-        else Party.objects.select_related("round__tournament")
+        else Party.objects.select_related("round__tournament__regulations")
     )
     try:
         party = queryset.get(pk=party_id)
@@ -272,6 +272,10 @@ def fresh_summary(party_id: int, party: Party | None = None) -> dict[str, Any]:
     """
     if party is None or party.pk != party_id:
         party = Party.objects.select_related("round__tournament__regulations").get(pk=party_id)
+    evaluated = evaluated_totals(party)
+    if evaluated is not None:  # the service's own evaluation, after its last change
+        rows, totals = evaluated
+        return _summary(party, totals, rows[0])[0]
     rows = party_rows(party)
     return _summary(party, party_totals(party, rows), rows[0])[0]
 

@@ -246,7 +246,8 @@ def evaluate_party(party: Party, actor: Any = None) -> str:
                 data={"winner": winner, "loser": loser, "reason": reason},
             )
         return decision.state
-    if party.status == Party.Status.FINISHED:
+    reopened = party.status == Party.Status.FINISHED
+    if reopened:
         party.status = Party.Status.IN_PROGRESS
         party.winner = ""
         party.loser = ""
@@ -254,8 +255,20 @@ def evaluate_party(party: Party, actor: Any = None) -> str:
         party.finished_at = None
         party.save(update_fields=["status", "winner", "loser", "end_reason", "finished_at"])
         append_event(party, "party_reopened", actor=actor, data={"state": decision.state})
+    game = party.game
     _follow_games(party, totals, decision, actor)
+    if not reopened and party.game == game:  # the party as its totals were made: kept
+        party._evaluated = (rows, totals)  # type: ignore[attr-defined]
     return decision.state
+
+
+def evaluated_totals(party: Party) -> tuple[Any, Any] | None:
+    """The rows and totals ``evaluate_party`` just made for this instance, once (else None).
+
+    A party still in play whose game did not change keeps them until they are asked for, so
+    the answer to an action does not read and add up the party a second time.
+    """
+    return party.__dict__.pop("_evaluated", None)
 
 
 @transaction.atomic

@@ -128,7 +128,7 @@ def _forfeit_result(party: Party, *offenders: str) -> tuple[str, str]:
 
 def _seated(party: Party, offender: str) -> Player | None:
     """The player on a seat (None for a side)."""
-    return party.seat_players().get(offender)
+    return party.seat_player(offender)
 
 
 def _player(party: Party, side: str, seat: str = "", player_id: int | None = None) -> Player | None:

@@ -188,6 +188,17 @@ class Party(models.Model):
         limit = self.round.tournament.regulations.game_minutes * 60
         return limit - (self.elapsed_seconds(now) - self.game_started_seconds)
 
+    def seat_player(self, seat: str) -> Player | None:
+        """The player on one seat ("a1" … "b2"; None for an empty seat or a side): one load."""
+        if len(seat) != 2 or seat[0] not in "ab" or seat[1] not in "12":
+            return None
+        pair = self.pair(seat[0])
+        if pair is None:
+            return None
+        if seat[1] == "1":
+            return pair.player1
+        return pair.player2 if pair.player2_id is not None else None
+
     def seat_players(self) -> dict[str, Player]:
         """The players by seat: a1 and a2 of pair A, b1 and b2 of pair B (present ones only)."""
         seats: dict[str, Player] = {}
