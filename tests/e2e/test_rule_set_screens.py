@@ -37,6 +37,7 @@ from tournaments.services import add_table, create_tournament, register_player
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 WIDTH = PHONE["width"]
+HEIGHT = PHONE["height"]
 GAMES = ("sport", "udl", "allfives", "kozel", "draw")
 LANGUAGES = ("ru", "en")
 BUILT_NAMES = {
@@ -88,6 +89,14 @@ NAME_SHOWN = """(name) => {
   }
   if (cut.length) return cut.join('; ');
   return whole ? null : 'not on the page';
+}"""
+
+
+FIRST_CHOICE_BOTTOM = """() => {
+  const form = document.querySelector('#deal-entry form');
+  const control = [...form.querySelectorAll('button, input, select, label')]
+    .find(el => el.type !== 'hidden' && el.getClientRects().length);
+  return control.getBoundingClientRect().bottom;
 }"""
 
 
@@ -201,6 +210,11 @@ def test_a_party_of_every_rule_set_at_360px(
         in_language(page, lang)
         _check(page, names, screenshot, f"rule-set-{game}-{lang}-referee")
         assert not page.errors, page.errors
+        # The deal form is reached without scrolling: its first choice is on the first screen
+        # (below it the scoreboard stays pinned while the referee fills the form in).
+        page.evaluate("window.scrollTo(0, 0)")
+        first = page.evaluate(FIRST_CHOICE_BOTTOM)
+        assert first <= HEIGHT, f"{game} ({lang}): the deal form's first choice at {first:.0f} px"
 
         public = open_page(public_context)
         public.goto(f"{base}/party/{found.party.pk}/")
