@@ -19,6 +19,7 @@ from referee import services as referee_services
 from referee import state as referee_state
 from referee import views as referee_views
 from referee.corrections import deal_entry
+from referee.sides import who_names
 from referee.serializers import DealInput
 from scoring import permissions
 from scoring.errors import ServiceError
@@ -320,6 +321,7 @@ def party_context(
         "totals": totals,
         "penalties": penalties,
         "events": party.events.select_related("actor").order_by("-seq")[:50],
+        "names": who_names(party),
         "can_referee": can_ref,
         "deal_form": _deal_form(party, next_number, post) if can_ref else None,
         "deal_errors": errors or [],

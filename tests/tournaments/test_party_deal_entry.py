@@ -103,3 +103,13 @@ def test_there_is_one_deal_validator(client, party, referee_user, monkeypatch):
     client.post(f"/referee/party/{party.pk}/deal/", {**data, "number": 2})
     assert seen == [DealInput, DealInput]
     assert Deal.objects.filter(party=party).count() == 2
+
+
+def test_the_party_pages_event_log_names_the_pairs_as_the_desk_does(client, party, referee_user):
+    """The log on the party page says who won by name, never "pair A"."""
+    client.force_login(referee_user)
+    quick = {"outcome": "domino", "winner": "b", "points": "25", "number": 1}
+    client.post(party.get_absolute_url(), {**quick, "version": party.version})
+    html = client.get(party.get_absolute_url()).content.decode()
+    log = re.search(r'<ol class="events">(.*?)</ol>', html, re.S).group(1)
+    assert party.pair_b.display_name in log and "pair B" not in log
