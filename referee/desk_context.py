@@ -144,6 +144,7 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
         ],
         "tiles": TILES,
         "ends": range(7),
+        "helper": rule_set.helper_for(cfg),
         "warning_rows": [
             {
                 "code": c.value,

@@ -51,7 +51,7 @@ from scoring.rules.errors import RuleError, _
 from scoring.rules.kozel import Kozel, KozelTotals
 from scoring.rules.latin import LatinPairs
 from scoring.rules.matches import GameScore, MatchTotals
-from scoring.rules.moves import MoveAdvice, Tile, is_fish, move_advice
+from scoring.rules.moves import MoveAdvice, MoveHelper, Tile, advise, is_fish, move_advice
 from scoring.rules.sport import SportDomino
 from scoring.rules.udl import Consequence, UdlSingles, penalty_for
 
@@ -130,6 +130,7 @@ __all__ = [
     "LatinPairs",
     "MatchTotals",
     "MoveAdvice",
+    "MoveHelper",
     "PartyDecision",
     "RuleError",
     "RuleSet",
@@ -141,6 +142,7 @@ __all__ = [
     "by_party_side",
     "get_rule_set",
     "is_fish",
+    "advise",
     "move_advice",
     "party_side",
     "penalty_for",
