@@ -19,6 +19,7 @@ from referee.rulings import ALL_TILES, SLOW_PLAY, PenaltyPreset, paid_slow_play,
 from referee.sides import who_names
 from scoring.models import Party, Penalty, Ruling
 from scoring.rules import LAYOUT_KOZEL, RulesConfig, RuleSet
+from scoring.rules.moves import MAX_OPEN_ENDS
 from scoring.timezones import activate_tournament_zone
 
 TILES = [(f"{low}-{high}", low, high) for low, high in ALL_TILES]
@@ -145,6 +146,8 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
         "tiles": TILES,
         "ends": range(7),
         "helper": rule_set.helper_for(cfg),
+        "scores_during_play": getattr(rule_set, "scores_during_play", False),
+        "end_slots": range(1, MAX_OPEN_ENDS + 1),
         "warning_rows": [
             {
                 "code": c.value,

@@ -48,6 +48,7 @@ from scoring.rules.block import BlockGame
 from scoring.rules.classic import ClassicGame
 from scoring.rules.draw import DrawGame
 from scoring.rules.errors import RuleError, _
+from scoring.rules.fives import EndsCount, count_open_ends
 from scoring.rules.kozel import Kozel, KozelTotals
 from scoring.rules.latin import LatinPairs
 from scoring.rules.matches import GameScore, MatchTotals
@@ -123,6 +124,7 @@ __all__ = [
     "DealFacts",
     "DealScore",
     "DrawGame",
+    "EndsCount",
     "FineFact",
     "GameScore",
     "Kozel",
@@ -140,6 +142,7 @@ __all__ = [
     "Totals",
     "UdlSingles",
     "by_party_side",
+    "count_open_ends",
     "get_rule_set",
     "is_fish",
     "advise",

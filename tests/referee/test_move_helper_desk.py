@@ -49,3 +49,19 @@ def test_sport_desk_keeps_its_helper_without_the_spinner(client, make_user):
     html = _panel(client, make_desk(make_user, "sport"))
     assert 'id="helper"' in html and 'name="end_3"' not in html
 
+
+@pytest.mark.parametrize("code", ["allfives", "udl"])
+def test_the_desk_counts_the_open_ends_of_a_play(client, make_user, code):
+    desk = make_desk(make_user, code)
+    assert 'id="ends-count"' in _panel(client, desk)
+    page = f"/referee/party/{desk.party_id}/ends-count/"
+    html = client.post(page, {"end_1": "3", "end_2": "6", "double_2": "1"}).content.decode()
+    assert "add up to 15: the play scores 15" in html
+    html = client.post(page, {"end_1": "5", "double_1": "1", "end_2": "0", "double_2": "1"}
+                       ).content.decode()
+    assert "the play scores 10" in html
+    assert "no score" in client.post(page, {"end_1": "3", "end_2": "6"}).content.decode()
+
+
+def test_a_game_without_plays_has_no_open_end_count(client, make_user):
+    assert 'id="ends-count"' not in _panel(client, make_desk(make_user, "sport"))
