@@ -48,7 +48,7 @@ from referee.sides import who_names
 from scoring.errors import translate_engine_error
 from scoring.idempotency import HEADER, IdempotentMixin, request_key
 from scoring.models import Deal, Party, Penalty, TournamentRole
-from scoring.rules import RuleError, get_rule_set, move_advice
+from scoring.rules import RuleError, get_rule_set
 
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
     HEADER,
@@ -82,15 +82,18 @@ def _engine_call(call: Any, *args: Any, **kwargs: Any) -> Any:
         raise translate_engine_error(exc) from exc
 
 
-def advise(data: dict[str, Any], party: Party | None = None) -> dict[str, Any]:
-    """The move-time helper's answer for validated input (a fish as ``party``'s game has it)."""
+def advise(data: dict[str, Any], party: Party) -> dict[str, Any]:
+    """The move-time helper's answer for validated input, by the party's rule set's time per
+    move (a 400 naming ``rule_set`` where its rules set none)."""
     ends = data.get("open_ends")
-    engine = party.round.tournament.engine if party is not None else None
+    tournament = party.round.tournament
     advice = _engine_call(
-        engine.move_advice if engine is not None else move_advice,
+        tournament.engine.move_advice,
         [_engine_call(parse_tile, t, "hand") for t in data["hand"]],
         tuple(ends) if ends else None,
         [_engine_call(parse_tile, t, "played") for t in data.get("played") or []],
+        tournament.regulations.rules_config(),
+        boneyard_empty=data.get("boneyard_empty", False),
     )
     return {
         "playable": [list(tile) for tile in advice.playable],
@@ -98,6 +101,9 @@ def advise(data: dict[str, Any], party: Party | None = None) -> dict[str, Any]:
         "seconds_allowed": advice.seconds_allowed,
         "can_fish": advice.can_fish,
         "pass_is_false": advice.pass_is_false,
+        "must_draw": advice.must_draw,
+        "seconds_after_draw": advice.seconds_after_draw,
+        "rule": _(advice.rule) if advice.rule else "",
     }
 
 
@@ -129,7 +135,8 @@ class PartyActions(IdempotentMixin):
     @extend_schema(request=MoveAdviceInput, responses=MoveAdviceSerializer)
     @action(detail=True, methods=["post"], url_path="move-advice", url_name="move-advice")
     def move_advice(self, request: Request, pk: str | None = None) -> Response:
-        """Moves possible, the time allowed (5 s, 20 s, 1 min for a fish) and a false pass."""
+        """Moves possible and the time allowed by the party's rule set (sport: 5 s, 20 s, 1 min
+        for a fish; UDL: 15 s, 15 s once a drawn tile fits), a false pass or a draw due."""
         party = state.party_for_referee(request.user, int(pk), full=False)
         serializer = MoveAdviceInput(data=request.data, context={"strict": True})
         serializer.is_valid(raise_exception=True)

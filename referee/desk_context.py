@@ -15,10 +15,11 @@ from django.utils.translation import gettext as _
 
 from referee import desk_steps, services, state
 from referee.corrections import deal_entry, may_correct
-from referee.rulings import ALL_TILES, PRESET_UDL, scores_by_seat
+from referee.rulings import ALL_TILES, SLOW_PLAY, PenaltyPreset, paid_slow_play, scores_by_seat
 from referee.sides import who_names
 from scoring.models import Party, Penalty, Ruling
 from scoring.rules import LAYOUT_KOZEL, RulesConfig, RuleSet
+from scoring.rules.moves import MAX_OPEN_ENDS
 from scoring.timezones import activate_tournament_zone
 
 TILES = [(f"{low}-{high}", low, high) for low, high in ALL_TILES]
@@ -124,7 +125,9 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
         "tournament": party.round.tournament,
         "regulations": party.round.tournament.regulations,
         "settings": (desk_settings := services.referee_settings(party.round.tournament)),
-        "udl_slow_play": desk_settings.penalty_preset == PRESET_UDL,
+        "udl_slow_play": paid_slow_play(
+            rule_set, PenaltyPreset(code=desk_settings.penalty_preset), SLOW_PLAY
+        ),
         "s": data,
         "names": names,
         "events": state.events(party, limit=30),
@@ -142,6 +145,9 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
         ],
         "tiles": TILES,
         "ends": range(7),
+        "helper": rule_set.helper_for(cfg),
+        "scores_during_play": getattr(rule_set, "scores_during_play", False),
+        "end_slots": range(1, MAX_OPEN_ENDS + 1),
         "warning_rows": [
             {
                 "code": c.value,

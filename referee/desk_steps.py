@@ -133,7 +133,7 @@ def panel_safety(context: dict[str, Any]) -> dict[str, Any]:
     desk = context["settings"]
     consequences = Consequences(
         party, state["warnings_by_kind"], state["deal_in_play"],
-        PenaltyPreset(code=desk.penalty_preset, slow_play_points=desk.slow_play_points),
+        PenaltyPreset(code=desk.penalty_preset),
     )
     by_seat = context["by_seat"]
     _warning_cells(consequences, context["warning_rows"])

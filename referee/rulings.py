@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from scoring.rules import SEATS, DealFacts, RuleError, RulesConfig, RuleSet, party_side
+from scoring.rules import udl as udl_rules
 from scoring.rules.base import FINE_AWARD
 from scoring.rules.errors import _
 from scoring.rules.hands import HandGame
@@ -34,16 +35,30 @@ ALL_TILES: tuple[Tile, ...] = tuple(
 
 @dataclass(frozen=True)
 class PenaltyPreset:
-    """How violations escalate beyond the regulations' fines (``udl``: paid slow play)."""
+    """How violations escalate beyond the regulations' fines (``udl``: paid slow play).
+
+    The points a paid slow play costs are the regulations' ``udl_slow_play_points`` (one
+    setting, whichever button the referee uses).
+    """
 
     code: str = PRESET_SPORT
-    slow_play_points: int = 20
 
     def __post_init__(self) -> None:
         if self.code not in PRESETS:
             raise RuleError("penalty_preset", _("Unknown penalty rules: %(code)s."), code=self.code)
-        if isinstance(self.slow_play_points, bool) or not isinstance(self.slow_play_points, int):
-            raise RuleError("slow_play_points", _("The points must be a whole number."))
+
+
+def paid_slow_play(rule_set: RuleSet, preset: PenaltyPreset | None, category: str) -> bool:
+    """Whether a violation of ``category`` is slow play paid to the opponent (UDL rule 10).
+
+    So it is in a UDL tournament whatever the desk's penalty rules, and under the UDL penalty
+    rules in any tournament.
+    """
+    if category != SLOW_PLAY:
+        return False
+    return udl_rules.SLOW_PLAY in rule_set.violations or (
+        preset is not None and preset.code == PRESET_UDL
+    )
 
 
 @dataclass(frozen=True)
@@ -73,9 +88,9 @@ def decide_violation(
 
     Sport domino (RULES.md 1): the regulations say how many warnings of one kind come before a
     fine; the fine's points and mode are the regulations'. UDL (RULES.md 2): the first slow
-    play is a warning, every further one pays ``slow_play_points`` to the opponent.
+    play is a warning, every further one pays ``udl_slow_play_points`` to the opponent.
     """
-    if preset.code == PRESET_UDL and category == SLOW_PLAY:
+    if paid_slow_play(rule_set, preset, category) and not rule_set.violations:
         fined = warnings_before >= 1
     else:
         fined = rule_set.fine_for_warning(warnings_before, cfg)
@@ -96,12 +111,13 @@ def fine_decision(
 ) -> PenaltyDecision:
     """A fine for ``side`` as the regulations set it (the referee may name other points).
 
-    Under the UDL preset a fine for slow play is paid to the opponent.
+    A fine for slow play in UDL (:func:`paid_slow_play`) pays ``udl_slow_play_points`` to the
+    opponent.
     """
-    if preset is not None and preset.code == PRESET_UDL and category == SLOW_PLAY:
+    if paid_slow_play(rule_set, preset, category):
         rule_set.check_side(side, "side")
         return PenaltyDecision(
-            FINE, preset.slow_play_points if points is None else points, FINE_AWARD
+            FINE, cfg.udl_slow_play_points if points is None else points, FINE_AWARD
         )
     fine = rule_set.fine(side, cfg, points)
     if fine.points < 1:

@@ -15,6 +15,7 @@ urlpatterns = [
     path("party/<int:pk>/status/", views.party_status, name="party_status"),
     path("party/<int:pk>/move-advice/", views.move_advice, name="move_advice"),
     path("party/<int:pk>/tiles-preview/", views.tiles_preview, name="tiles_preview"),
+    path("party/<int:pk>/ends-count/", views.ends_count, name="ends_count"),
     path("party/<int:pk>/<str:name>/", views.party_action, name="action"),
     path("deal/<int:pk>/correct/", views.deal_correct, name="deal_correct"),
     path("deal/<int:pk>/annul/", views.deal_annul, name="deal_annul"),

@@ -40,7 +40,8 @@ from scoring import permissions
 from scoring.errors import ServiceError, translate_engine_error
 from scoring.models import Deal, Party, Penalty, RefereeSettings, TournamentRole
 from scoring.models.event_text import describe_event
-from scoring.rules import SEATS
+from scoring.rules import SEATS, RuleError, count_open_ends
+from scoring.rules.moves import MAX_OPEN_ENDS
 from scoring.timezones import activate_tournament_zone
 from scoring.web import page_or_fragment, vary_on_htmx
 
@@ -294,6 +295,23 @@ def move_advice(request: HttpRequest, pk: int) -> HttpResponse:
     context["version"] = party.version
     context["confirm"] = desk_steps.advice_texts(party, context["seat"])
     return render(request, "referee/_advice.html", context)
+
+
+@require_POST
+def ends_count(request: HttpRequest, pk: int) -> HttpResponse:
+    """All Fives: the open ends the referee tapped, their sum and the play's score (a fragment)."""
+    state.party_for_referee(request.user, pk, full=False)
+    ends: list[object] = []
+    for n in range(1, MAX_OPEN_ENDS + 1):
+        value = request.POST.get(f"end_{n}", "")
+        if value.isdigit():
+            ends.append((int(value), int(value)) if request.POST.get(f"double_{n}") else int(value))
+    context: dict[str, Any] = {}
+    try:
+        context["count"] = count_open_ends(ends)
+    except RuleError as err:
+        context["error"] = translate_engine_error(err).message
+    return render(request, "referee/_ends_count.html", context)
 
 
 @require_POST

@@ -163,7 +163,7 @@ class PartyDeskAdmin(RecordAdmin):
 
 @admin.register(RefereeSettings)
 class RefereeSettingsAdmin(RecordAdmin):
-    list_display = ("tournament", "penalty_preset", "slow_play_points")
+    list_display = ("tournament", "penalty_preset")
 
 
 @admin.register(IdempotencyKey)

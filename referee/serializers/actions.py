@@ -362,10 +362,19 @@ class MoveAdviceInput(StrictInput):
         required=False,
         allow_null=True,
         min_length=2,
-        max_length=2,
-        help_text=_("The numbers at the two ends of the line; empty for an empty table."),
+        max_length=4,
+        help_text=_(
+            "The numbers at the open ends of the line (two; up to four around a spinner in "
+            "All Fives); empty for an empty table."
+        ),
     )
     played = serializers.ListField(child=TileField(), required=False, default=list)
+    boneyard_empty = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=_("Games with a boneyard: nothing is left to draw, so a player without a "
+                    "move passes."),
+    )
 
 
 class MoveAdviceSerializer(serializers.Serializer):
@@ -376,3 +385,10 @@ class MoveAdviceSerializer(serializers.Serializer):
     seconds_allowed = serializers.IntegerField()
     can_fish = serializers.BooleanField()
     pass_is_false = serializers.BooleanField()
+    must_draw = serializers.BooleanField(
+        help_text=_("No move, and the boneyard has tiles: the player draws.")
+    )
+    seconds_after_draw = serializers.IntegerField(
+        allow_null=True, help_text=_("Seconds once a playable tile is drawn (UDL).")
+    )
+    rule = serializers.CharField(help_text=_("The rule set's time per move in words."))

@@ -244,7 +244,7 @@ def form_data(post: Any) -> dict[str, Any]:
 
     ``points`` with ``winner`` (quick entry), ``points_a``/``points_b``, ``pips_<seat>``,
     ``tiles_<seat>`` (several values), ``hand``/``played`` (several values) and
-    ``end_1``/``end_2``; empty values are left out.
+    ``end_1`` … ``end_4``; empty values are left out.
     """
     data: dict[str, Any] = {}
     for key in post:
@@ -274,7 +274,8 @@ def form_data(post: Any) -> dict[str, Any]:
     for key in ("hand", "played"):
         if key in post:
             data[key] = post.getlist(key)
-    ends = [post.get("end_1"), post.get("end_2")]
-    if all(end not in (None, "") for end in ends):
+    ends = [post.get(f"end_{n}") for n in range(1, 5)]
+    ends = [end for end in ends if end not in (None, "")]
+    if len(ends) >= 2:
         data["open_ends"] = ends
     return data

@@ -393,7 +393,15 @@ class ActionResultSerializer(serializers.Serializer):
 
 
 class RefereeSettingsSerializer(serializers.ModelSerializer):
-    """The tournament's penalty rules beyond its regulations."""
+    """The tournament's penalty rules beyond its regulations.
+
+    ``slow_play_points`` is read-only: the regulations' ``udl_slow_play_points``, the one
+    setting every slow-play button pays.
+    """
+
+    slow_play_points = serializers.IntegerField(
+        source="tournament.regulations.udl_slow_play_points", read_only=True
+    )
 
     class Meta:
         model = RefereeSettings

@@ -24,7 +24,7 @@ def referee_settings(tournament: Tournament) -> RefereeSettings:
 def penalty_preset(tournament: Tournament) -> PenaltyPreset:
     """The plain penalty preset the escalation rules take."""
     found = referee_settings(tournament)
-    return PenaltyPreset(code=found.penalty_preset, slow_play_points=found.slow_play_points)
+    return PenaltyPreset(code=found.penalty_preset)
 
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -175,11 +174,6 @@ class RefereeSettings(models.Model):
     )
     penalty_preset = models.CharField(
         _("penalty rules"), max_length=10, choices=Preset.choices, default=Preset.SPORT
-    )
-    slow_play_points = models.PositiveIntegerField(
-        _("slow play: points paid to the opponent (UDL)"),
-        default=20,
-        validators=[MinValueValidator(1), MaxValueValidator(168)],
     )
 
     class Meta:

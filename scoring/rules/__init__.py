@@ -48,10 +48,11 @@ from scoring.rules.block import BlockGame
 from scoring.rules.classic import ClassicGame
 from scoring.rules.draw import DrawGame
 from scoring.rules.errors import RuleError, _
+from scoring.rules.fives import EndsCount, count_open_ends
 from scoring.rules.kozel import Kozel, KozelTotals
 from scoring.rules.latin import LatinPairs
 from scoring.rules.matches import GameScore, MatchTotals
-from scoring.rules.moves import MoveAdvice, Tile, is_fish, move_advice
+from scoring.rules.moves import MoveAdvice, MoveHelper, Tile, advise, is_fish, move_advice
 from scoring.rules.sport import SportDomino
 from scoring.rules.udl import Consequence, UdlSingles, penalty_for
 
@@ -123,6 +124,7 @@ __all__ = [
     "DealFacts",
     "DealScore",
     "DrawGame",
+    "EndsCount",
     "FineFact",
     "GameScore",
     "Kozel",
@@ -130,6 +132,7 @@ __all__ = [
     "LatinPairs",
     "MatchTotals",
     "MoveAdvice",
+    "MoveHelper",
     "PartyDecision",
     "RuleError",
     "RuleSet",
@@ -139,8 +142,10 @@ __all__ = [
     "Totals",
     "UdlSingles",
     "by_party_side",
+    "count_open_ends",
     "get_rule_set",
     "is_fish",
+    "advise",
     "move_advice",
     "party_side",
     "penalty_for",

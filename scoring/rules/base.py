@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from scoring.rules.config import (  # noqa: F401 - the rule sets import these from base
@@ -61,7 +62,7 @@ from scoring.rules.config import (  # noqa: F401 - the rule sets import these fr
     party_side,
 )
 from scoring.rules.errors import RuleError, _
-from scoring.rules.moves import HAND_SIZE, MoveAdvice, Tile, move_advice
+from scoring.rules.moves import HAND_SIZE, MoveAdvice, MoveHelper, Tile, advise
 
 
 class RuleSet(abc.ABC):
@@ -92,8 +93,9 @@ class RuleSet(abc.ABC):
     marked for translation; ``%(points)s``: the regulations' slow-play points)."""
     standings_order: ClassVar[tuple[str, ...] | None] = None
     """The standings order when the regulations name none (None: the standings' default)."""
-    move_time: ClassVar[bool] = False
-    """Whether the referee screen offers the move-time helper (playable tiles, seconds)."""
+    move_helper: ClassVar[MoveHelper | None] = None
+    """The rule set's time per move for the referee's helper; None: its rules set none, and
+    the referee screen offers no helper."""
     fish_needs_double: ClassVar[bool] = True
     """Whether a fish needs the double of the blocking number out too (not in Kozel)."""
     uses_led: ClassVar[bool] = False
@@ -168,11 +170,35 @@ class RuleSet(abc.ABC):
         sides = self.sides if cfg is None else self.sides_for(cfg)
         return tuple(other for other in sides if other != side)
 
+    def helper_for(self, cfg: RulesConfig) -> MoveHelper | None:
+        """The move-time helper under these regulations (a fish as this rule set declares it,
+        at most the tiles dealt in a hand unless players draw); None: the rules set none."""
+        helper = self.move_helper
+        if helper is None:
+            return None
+        return replace(
+            helper,
+            fish_needs_double=self.fish_needs_double,
+            hand_limit=None if helper.draws else self.hand_size(cfg),
+        )
+
     def move_advice(
-        self, hand: Sequence[Tile], open_ends: tuple[int, int] | None, played: Sequence[Tile] = ()
+        self,
+        hand: Sequence[Tile],
+        open_ends: Sequence[int] | None,
+        played: Sequence[Tile] = (),
+        cfg: RulesConfig | None = None,
+        *,
+        boneyard_empty: bool = False,
     ) -> MoveAdvice:
-        """The move-time helper's advice, a fish recognised as this rule set declares it."""
-        return move_advice(hand, open_ends, played, fish_needs_double=self.fish_needs_double)
+        """The move-time helper's advice under this rule set's time per move.
+
+        Raises RuleError naming ``rule_set`` when the rules set no time per move.
+        """
+        helper = self.helper_for(self.config() if cfg is None else cfg)
+        if helper is None:
+            raise RuleError("rule_set", _("The rules of this game set no time per move."))
+        return advise(helper, hand, open_ends, played, boneyard_empty=boneyard_empty)
 
     def check_side(
         self, side: object, field_name: str = "winner", sides: Sequence[str] | None = None

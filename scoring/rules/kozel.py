@@ -49,7 +49,7 @@ from scoring.rules.hands import (
     lowest,
     round_half_up,
 )
-from scoring.rules.moves import HIGHEST, Tile, _read_tiles
+from scoring.rules.moves import HIGHEST, SPORT_HELPER, Tile, _read_tiles
 
 RATING_BASE = 100
 """A player's rating after a game: (100 − his points) / 10, rounded half up."""
@@ -121,6 +121,7 @@ class Kozel(HandGame):
     )
     layout = LAYOUT_KOZEL
     fish_needs_double = False
+    move_helper = replace(SPORT_HELPER, draws=True)  # sport's seconds; the bazaar: draw
     """A fish once the six non-doubles of a number are out (seed 000: the 2-2 example)."""
     preset = {
         "players": 4,

@@ -27,6 +27,7 @@ class LatinPairs(SportDomino):
         "of the player who led the hand."
     )
     uses_led = True
+    move_helper = None  # seed 004 sets no time per move
     preset = {"target": 200, "domino_counts_partner": True, "tiles_per_hand": 7}
 
     def score_deal(self, facts: DealFacts, cfg: RulesConfig) -> DealScore:

@@ -26,6 +26,7 @@ from scoring.rules.base import (
     is_count,
 )
 from scoring.rules.errors import RuleError, _
+from scoring.rules.moves import SPORT_HELPER
 
 
 class SportDomino(RuleSet):
@@ -37,7 +38,7 @@ class SportDomino(RuleSet):
         "Four players in two pairs. A deal ends in a domino or a fish; the first pair to reach "
         "the target wins the time-limited party."
     )
-    move_time = True
+    move_helper = SPORT_HELPER
     sides = SIDES
     seats = SEATS
 

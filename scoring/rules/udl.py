@@ -24,6 +24,7 @@ from scoring.rules.base import (
     is_count,
 )
 from scoring.rules.errors import RuleError, _
+from scoring.rules.moves import UDL_HELPER
 
 # Violations the referee desk reports ...
 SLOW_PLAY = "slow_play"
@@ -80,6 +81,7 @@ class UdlSingles(AllFives):
         "ends add up to a multiple of five; a match of timed games, won by three game wins."
     )
     settings = ("tiles_per_hand", "game_minutes", "games_to_win", "udl_slow_play_points")
+    move_helper = UDL_HELPER
     violations = {
         SLOW_PLAY: _("Slow play"),
         OUT_OF_TURN: _("Out-of-turn play"),

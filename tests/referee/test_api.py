@@ -281,7 +281,10 @@ def test_move_advice(api, party):
     response = api.post(url(party, "move-advice"),
                         {"hand": ["6-6", "0-3", "1-2"], "open_ends": [6, 3]}, format="json")
     assert response.json() == {"playable": [[6, 6], [0, 3]], "moves": 2, "seconds_allowed": 20,
-                               "can_fish": False, "pass_is_false": True}
+                               "can_fish": False, "pass_is_false": True, "must_draw": False,
+                               "seconds_after_draw": None,
+                               "rule": "5 s for a single possible move, 20 s for several, 1 min "
+                                       "for a move that makes a fish."}
     response = api.post(url(party, "move-advice"), {"hand": ["1-2"], "open_ends": [6, 3]},
                         format="json")
     assert response.json()["seconds_allowed"] == 0 and not response.json()["pass_is_false"]
@@ -350,7 +353,7 @@ def test_organizer_switches_to_the_udl_preset(api_as, organizer, tournament, par
     client = api_as(organizer)
     endpoint = f"/api/v1/referee/tournaments/{tournament.pk}/referee-settings/"
     assert client.get(endpoint).json() == {"penalty_preset": "sport", "slow_play_points": 20}
-    assert client.put(endpoint, {"penalty_preset": "udl", "slow_play_points": 20},
+    assert client.put(endpoint, {"penalty_preset": "udl"},
                       format="json").status_code == 200
     client.post(url(party, "warning"), {"side": "a", "category": "move_time"}, format="json")
     body = client.post(url(party, "warning"), {"side": "a", "category": "move_time"},

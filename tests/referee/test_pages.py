@@ -216,7 +216,7 @@ def test_organizer_assigns_a_referee_and_the_udl_preset(client, organizer, tourn
     client.post(page, {"username": "judge", "role": "referee", "tables": [table.pk]})
     role = TournamentRole.objects.get(user__username="judge")
     assert list(role.tables.all()) == [table]
-    client.post(page, {"penalty_preset": "udl", "slow_play_points": "20"})
+    client.post(page, {"penalty_preset": "udl"})
     assert RefereeSettings.objects.get(tournament=tournament).penalty_preset == "udl"
     client.post(page, {"remove": role.pk})
     assert not TournamentRole.objects.filter(pk=role.pk).exists()

@@ -80,7 +80,7 @@ def api_requests(party, records, tournament):
                  {"username": "player", "role": "chief"}),
                 ("get", f"/api/v1/referee/tournaments/{tournament.pk}/referee-settings/", None),
                 ("put", f"/api/v1/referee/tournaments/{tournament.pk}/referee-settings/",
-                 {"penalty_preset": "udl", "slow_play_points": 20}),
+                 {"penalty_preset": "udl"}),
                 ("post", f"/api/v1/deals/{deal.pk}/correct/",
                  {"outcome": "fish", "side": "b", "points": {"a": 0, "b": 5}, "reason": "x"}),
                 ("post", f"/api/v1/deals/{deal.pk}/annul/", {"reason": "x"}),

@@ -15,7 +15,7 @@ from scoring.rules import RuleError, RulesConfig, get_rule_set
 
 SPORT = get_rule_set("sport")
 SPORT_PRESET = PenaltyPreset()
-UDL = PenaltyPreset(code="udl", slow_play_points=20)
+UDL = PenaltyPreset(code="udl")
 
 
 def decide(before, category="talking", preset=SPORT_PRESET, **cfg):
@@ -59,7 +59,7 @@ def test_udl_preset_leaves_other_violations_to_the_regulations():
 
 
 def test_udl_slow_play_points_are_a_setting():
-    fine = decide(1, "move_time", PenaltyPreset(code="udl", slow_play_points=30))
+    fine = decide(1, "move_time", UDL, udl_slow_play_points=30)
     assert fine.points == 30 and fine.mode == "award"
 
 

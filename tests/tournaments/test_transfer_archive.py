@@ -61,7 +61,7 @@ def demo(protocol_files):
     call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     t = Tournament.objects.get(slug="demo-cup")
     chief, referee = User.objects.get(username="chief"), User.objects.get(username="referee")
-    save_referee_settings(t, penalty_preset="udl", slow_play_points=30)
+    save_referee_settings(t, penalty_preset="udl")
     third = t.rounds.get(number=3)
     started = list(Party.objects.filter(round=third, status=Party.Status.IN_PROGRESS)
                    .order_by("table__number"))

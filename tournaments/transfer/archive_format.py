@@ -93,6 +93,10 @@ SECTIONS = (
     Section("signatures", Signature, "protocol__party__round__tournament"),
 )
 SECTION_OF: dict[type[models.Model], str] = {s.model: s.name for s in SECTIONS}
+RETIRED: dict[type[models.Model], frozenset[str]] = {
+    RefereeSettings: frozenset({"slow_play_points"}),  # the regulations' udl_slow_play_points
+}
+"""Fields an older file may carry that this installation no longer keeps (read and dropped)."""
 
 
 # -- fields ------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from scoring.models import Protocol, Tournament, TournamentRole
 from tournaments.transfer.archive_format import (
     FORMAT,
     ID_LISTS,
+    RETIRED,
     SECTION_OF,
     SECTIONS,
     VERSION,
@@ -143,7 +144,7 @@ class _Importer:
               deferred: list[tuple[str, Any]]) -> tuple[models.Model, dict[str, list[int]]]:
         """An unsaved object of ``model`` from a record, and its many-to-many ids."""
         fields = carried_fields(model)
-        unknown = sorted(set(record) - set(fields) - {"id"})
+        unknown = sorted(set(record) - set(fields) - {"id"} - RETIRED.get(model, frozenset()))
         if unknown:
             raise self.fail(where, _("fields this installation does not know: %(names)s "
                                      "(update it before importing).")
