@@ -19,8 +19,8 @@ from referee import services as referee_services
 from referee import state as referee_state
 from referee import views as referee_views
 from referee.corrections import deal_entry
-from referee.sides import who_names
 from referee.serializers import DealInput
+from referee.sides import who_names
 from scoring import permissions
 from scoring.errors import ServiceError
 from scoring.models import (
