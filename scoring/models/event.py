@@ -182,6 +182,7 @@ GAME_SETTINGS = (
     "memorize_limit",
     "kozel_pairs",
     "lone_zero_zero_in_fish",
+    "latin_individual",
 )
 """Regulations of the games of RULES.md sections 2 and 3, passed to the rule engine as is."""
 
@@ -344,6 +345,11 @@ class Regulations(models.Model):
     kozel_pairs = models.BooleanField(_("Kozel: four play as two pairs"), default=False)
     lone_zero_zero_in_fish = models.BooleanField(
         _("Classic: a lone 0-0 counts 25 in a fish"), default=False
+    )
+    latin_individual = models.BooleanField(
+        _("Latin: four play each for himself"),
+        default=False,
+        help_text=_("Off: four players play as two pairs. Two or three always play alone."),
     )
 
     class Meta:
