@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from scoring.errors import ServiceError, translate_engine_error
 from scoring.models import (
     GAME_SETTINGS,
+    SEATING_SETTINGS,
     Pair,
     Player,
     Regulations,
@@ -27,10 +28,6 @@ from scoring.rules import RULE_SETS, RuleError, RulesConfig, get_rule_set
 from scoring.rules import RuleSet as RuleSetEngine
 
 logger = logging.getLogger(__name__)
-
-
-SEATING_SETTINGS = ("players", "kozel_pairs", "latin_individual")
-"""Settings that change who sits at a table and what a side is (checked like the format)."""
 
 
 def _actor_id(actor: Any) -> Any:

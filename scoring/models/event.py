@@ -185,6 +185,8 @@ GAME_SETTINGS = (
     "latin_individual",
 )
 """Regulations of the games of RULES.md sections 2 and 3, passed to the rule engine as is."""
+SEATING_SETTINGS = ("players", "kozel_pairs", "latin_individual")
+"""Game settings that change who sits at a table and what a side is (checked like the format)."""
 
 
 class Regulations(models.Model):
