@@ -43,6 +43,10 @@ GAME_SETTING_HELP = {
         "A lone 0-0 counts 25 after a domino; in a fish it counts its 0 pips (the lowest "
         "hand) unless this is on."
     ),
+    "latin_individual": _(
+        "Four players each for himself instead of two pairs; two or three players always "
+        "play alone, each for himself."
+    ),
     "kozel_pairs": _(
         "Four players as two pairs of partners whose points are added up; needs four players "
         "at a table."

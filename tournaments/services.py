@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from scoring.errors import ServiceError, translate_engine_error
 from scoring.models import (
     GAME_SETTINGS,
+    SEATING_SETTINGS,
     Pair,
     Player,
     Regulations,
@@ -440,7 +441,8 @@ def update_regulations(tournament_id: int, *, actor: Any = None, **fields: Any) 
 
     Only the game settings of the tournament's rule set (``RuleSet.settings``) are taken;
     another game's is refused, naming it. The players at a table and Kozel's pairs cannot
-    change once a round exists, nor contradict the tournament's format.
+    change once a round exists, nor contradict the tournament's format; neither can the
+    Latin game's ``latin_individual`` (``SEATING_SETTINGS``).
     """
     regulations, _created = Regulations.objects.select_for_update().get_or_create(
         tournament_id=tournament_id
@@ -450,13 +452,13 @@ def update_regulations(tournament_id: int, *, actor: Any = None, **fields: Any) 
         if name in GAME_SETTINGS and name not in tournament.engine.settings:
             raise ServiceError(name, not_a_setting(tournament))
     side_before = _side_size(tournament, regulations)
-    game_before = (regulations.players, regulations.kozel_pairs)
+    game_before = {name: getattr(regulations, name) for name in SEATING_SETTINGS}
     for name, value in fields.items():
         setattr(regulations, name, value)
-    if (regulations.players, regulations.kozel_pairs) != game_before:
-        field = "players" if regulations.players != game_before[0] else "kozel_pairs"
-        _check_game_change(tournament, regulations, field, side_before)
-        _check_format(tournament, regulations, field)
+    changed = [name for name in SEATING_SETTINGS if getattr(regulations, name) != game_before[name]]
+    if changed:
+        _check_game_change(tournament, regulations, changed[0], side_before)
+        _check_format(tournament, regulations, changed[0])
     regulations = _validated(regulations)
     logger.info("regulations changed: tournament=%s fields=%s actor=%s", tournament_id,
                 sorted(fields), _actor_id(actor))

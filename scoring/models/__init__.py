@@ -6,7 +6,14 @@ apps they were first created in.
 
 from .deals import MAX_DEAL_POINTS, Deal
 from .entrants import Pair, Player, Table
-from .event import GAME_SETTINGS, Regulations, Tournament, TournamentRole, new_access_token
+from .event import (
+    GAME_SETTINGS,
+    SEATING_SETTINGS,
+    Regulations,
+    Tournament,
+    TournamentRole,
+    new_access_token,
+)
 from .party import PARTY_RELATED, Party, Round
 from .protocols import (
     PrintJob,
@@ -37,6 +44,7 @@ from .who import side_and_seat, who
 
 __all__ = [
     "GAME_SETTINGS",
+    "SEATING_SETTINGS",
     "MAX_DEAL_POINTS",
     "PARTY_RELATED",
     "SIDE_CHOICES",

@@ -182,8 +182,11 @@ GAME_SETTINGS = (
     "memorize_limit",
     "kozel_pairs",
     "lone_zero_zero_in_fish",
+    "latin_individual",
 )
 """Regulations of the games of RULES.md sections 2 and 3, passed to the rule engine as is."""
+SEATING_SETTINGS = ("players", "kozel_pairs", "latin_individual")
+"""Game settings that change who sits at a table and what a side is (checked like the format)."""
 
 
 class Regulations(models.Model):
@@ -344,6 +347,11 @@ class Regulations(models.Model):
     kozel_pairs = models.BooleanField(_("Kozel: four play as two pairs"), default=False)
     lone_zero_zero_in_fish = models.BooleanField(
         _("Classic: a lone 0-0 counts 25 in a fish"), default=False
+    )
+    latin_individual = models.BooleanField(
+        _("Latin: four play each for himself"),
+        default=False,
+        help_text=_("Off: four players play as two pairs. Two or three always play alone."),
     )
 
     class Meta:

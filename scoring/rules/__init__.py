@@ -50,7 +50,8 @@ from scoring.rules.draw import DrawGame
 from scoring.rules.errors import RuleError, _
 from scoring.rules.fives import EndsCount, count_open_ends
 from scoring.rules.kozel import Kozel, KozelTotals
-from scoring.rules.latin import LatinPairs
+from scoring.rules.latin import LatinGame
+from scoring.rules.latin_alone import LatinAlone
 from scoring.rules.matches import GameScore, MatchTotals
 from scoring.rules.moves import MoveAdvice, MoveHelper, Tile, advise, is_fish, move_advice
 from scoring.rules.sport import SportDomino
@@ -72,7 +73,7 @@ register(AllFives())
 register(DrawGame())
 register(BlockGame())
 register(ClassicGame())
-register(LatinPairs())
+register(LatinGame())
 register(Kozel())
 
 
@@ -129,7 +130,8 @@ __all__ = [
     "GameScore",
     "Kozel",
     "KozelTotals",
-    "LatinPairs",
+    "LatinAlone",
+    "LatinGame",
     "MatchTotals",
     "MoveAdvice",
     "MoveHelper",

@@ -130,7 +130,11 @@ _CONFIG_CHOICES = {
     "fish_variant": FISH_VARIANTS,
 }
 _CONFIG_FLAGS = (
-    "domino_counts_partner", "allow_negative", "kozel_pairs", "lone_zero_zero_in_fish"
+    "domino_counts_partner",
+    "allow_negative",
+    "kozel_pairs",
+    "lone_zero_zero_in_fish",
+    "latin_individual",
 )
 DOUBLE_SIX_TILES = 28
 """Tiles in a double-six set."""
@@ -174,6 +178,8 @@ class RulesConfig:
     kozel_pairs: bool = False
     lone_zero_zero_in_fish: bool = False
     """Classic: whether a lone 0-0 counts its 25 in a fish too (else its 0 pips)."""
+    latin_individual: bool = False
+    """Latin: whether four players play each for himself (else two pairs; 2 or 3 always alone)."""
 
     def __post_init__(self) -> None:
         for name, minimum in _CONFIG_MINIMUM.items():

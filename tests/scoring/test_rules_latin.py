@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.rules import DealFacts, DealScore, LatinPairs, RuleError, get_rule_set
+from scoring.rules import DealFacts, DealScore, LatinGame, RuleError, get_rule_set
 
 LATIN = get_rule_set("latin")
 CFG = LATIN.config()
@@ -20,7 +20,7 @@ def refused(field, cfg=CFG, **facts):
 
 
 def test_latin_registered_for_two_pairs():
-    assert isinstance(LATIN, LatinPairs)
+    assert isinstance(LATIN, LatinGame)
     assert LATIN.sides_for(CFG) == ("a", "b")
     assert LATIN.seats == ("a1", "b1", "a2", "b2")
 

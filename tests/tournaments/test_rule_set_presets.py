@@ -175,7 +175,7 @@ def _field_names(page: str) -> set[str]:
     ("code", "fmt", "shown"),
     [
         ("sport", "pairs", set()),
-        ("latin", "pairs", set()),
+        ("latin", "pairs", {"players", "latin_individual"}),
         ("udl", "pairs", {"tiles_per_hand", "game_minutes", "games_to_win",
                           "udl_slow_play_points"}),
         ("allfives", "pairs", {"tiles_per_hand", "game_minutes", "games_to_win"}),
