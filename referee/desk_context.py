@@ -41,6 +41,7 @@ FLASH_PLACES = {
     "touched-tile": "rulings",
     "no-show": "rulings",
     "disqualify": "rulings",
+    "player-timeout": "rulings",
     "udl-violation": "rulings",
     "correct": "records",
 }

@@ -232,7 +232,7 @@ def evaluate_party(party: Party, actor: Any = None) -> str:
     read once, as plain rows; the totals come from the one totals function.
     """
     webhooks.record_changed(party)
-    if party.end_reason in ("forfeit", "bye", "disqualification"):
+    if party.end_reason in ("forfeit", "bye", "disqualification", "timeout"):
         return "finished"
     rows = party_rows(party)
     totals = party_totals(party, rows)

@@ -150,3 +150,18 @@ def deals_after(rows: Sequence[Any], moment: Any, game: int | None = None) -> in
         and row.recorded_at > moment
         and (game is None or row.game == game)
     )
+
+
+def kozel_ratings(party: Any, totals: Totals) -> dict[str, int] | None:
+    """Each seat's rating after a finished Kozel party, as the engine rates it (else None).
+
+    The desk, the party page, the protocol and the API show this; the standings ask the
+    engine the same question (``Kozel.party_ratings``) per entrant.
+    """
+    tournament = party.round.tournament
+    rule_set, cfg = tournament.engine, tournament.regulations.rules_config()
+    rate = getattr(rule_set, "seat_ratings", None)
+    if rate is None or party.status != "finished" or not totals.points:
+        return None
+    points = {seat: totals.points.get(seat, 0) for seat in rule_set.sides_for(cfg)}
+    return rate(points, cfg, reason=party.end_reason, at_fault=party.loser)

@@ -280,6 +280,21 @@ class NoShowInput(WhoInput, CreatingInput):
         )
 
 
+class PlayerTimeoutInput(WhoInput, CreatingInput):
+    """Kozel: the player on ``seat`` timed out; the game stops by his fault (not the clock)."""
+
+    who = "seat"
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Rule."""
+        data = self.validated_data
+        return services.rule_player_timeout(
+            party.pk, seat=data["seat"], reason=data.get("reason", ""),
+            **self.args(user, client_id),
+        )
+
+
 class UdlViolationInput(WhoInput, CreatingInput):
     """A violation of the UDL tournament rules, with the consequence the rules give it.
 
@@ -344,6 +359,7 @@ PARTY_ACTIONS: dict[str, type[ActionInput]] = {
     "touched-tile": TouchedTileInput,
     "no-show": NoShowInput,
     "disqualify": DisqualifyInput,
+    "player-timeout": PlayerTimeoutInput,
     "udl-violation": UdlViolationInput,
     "undo": UndoInput,
 }

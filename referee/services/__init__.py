@@ -42,6 +42,7 @@ from referee.services.staffing import (
     referee_settings,
     save_referee_settings,
 )
+from referee.services.timeouts import rule_player_timeout
 from referee.services.undo import (
     UNDO_RECORDS,
     undo_action,
@@ -78,6 +79,7 @@ __all__ = [
     "resume_clock",
     "rule_false_pass",
     "rule_no_show",
+    "rule_player_timeout",
     "rule_out_of_turn",
     "rule_touched_tile",
     "rule_udl_violation",

@@ -85,6 +85,7 @@ class Party(models.Model):
         FORFEIT = "forfeit", _("Forfeit (no-show)")
         DISQUALIFICATION = "disqualification", _("Disqualification")
         BYE = "bye", _("Bye")
+        TIMEOUT = "timeout", _("A player's timeout")
 
     class Side(models.TextChoices):
         A = "a", _("Pair A")
