@@ -275,10 +275,13 @@ def record_deal(
     note: str = "",
     client_id: str = "",
     expected_version: int | None = None,
+    play_ended_before_time_up: bool = False,
 ) -> Deal:
     """Record the next deal of a party in progress; a retried client id returns the same deal.
 
-    In a match of games (UDL, All Fives) the deal belongs to the game in play.
+    In a match of games (UDL, All Fives) the deal belongs to the game in play. With
+    ``play_ended_before_time_up`` the referee says the party's time ran out while this deal
+    was counted (or the tiles shuffled): it is not the last deal, one more is played.
     """
     if client_id:
         existing = Deal.objects.filter(party_id=party_id, client_id=client_id).first()
@@ -319,6 +322,7 @@ def record_deal(
         tiles=tiles or None,
         plays=plays or None,
         led=led or "",
+        play_ended_before_time_up=bool(play_ended_before_time_up),
         note=note,
         client_id=client_id,
         recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
@@ -346,6 +350,8 @@ def _deal_data(deal: Deal) -> dict[str, Any]:
         "went_out": deal.went_out,
         "pips": deal.pips,
     }
+    if deal.play_ended_before_time_up:
+        data["play_ended_before_time_up"] = True
     if deal.scores:
         data["scores"] = deal.scores
     if deal.plays:

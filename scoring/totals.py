@@ -23,6 +23,7 @@ class DealRow(NamedTuple):
     game: int = 1
     play_points: dict[str, int] | None = None
     recorded_at: datetime | None = None
+    play_ended_before_time_up: bool = False
 
 
 DEAL_ROW_FIELDS = DealRow._fields
@@ -139,7 +140,12 @@ def party_totals(party: Any, rows: tuple[list[Any], list[Any]] | None = None) ->
 
 
 def deals_after(rows: Sequence[Any], moment: Any, game: int | None = None) -> int:
-    """Deals (not annulled) among ``rows`` recorded after ``moment``, of ``game`` when given."""
+    """Deals (not annulled) among ``rows`` played after ``moment``, of ``game`` when given.
+
+    A deal recorded after ``moment`` whose play ended before it (the time ran out while it was
+    counted or the tiles shuffled: ``play_ended_before_time_up``) does not count: one more deal
+    is played (RULES.md, time).
+    """
     if moment is None:
         return 0
     return sum(
@@ -148,6 +154,7 @@ def deals_after(rows: Sequence[Any], moment: Any, game: int | None = None) -> in
         if row.outcome != Deal.Outcome.ANNULLED
         and row.recorded_at is not None
         and row.recorded_at > moment
+        and not getattr(row, "play_ended_before_time_up", False)
         and (game is None or row.game == game)
     )
 
