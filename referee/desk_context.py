@@ -42,6 +42,7 @@ FLASH_PLACES = {
     "no-show": "rulings",
     "disqualify": "rulings",
     "player-timeout": "rulings",
+    "first-mover": "top",
     "udl-violation": "rulings",
     "correct": "records",
 }

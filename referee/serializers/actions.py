@@ -280,6 +280,18 @@ class NoShowInput(WhoInput, CreatingInput):
         )
 
 
+class FirstMoverInput(WhoInput, ActionInput):
+    """The start-of-party draw: the player on ``seat`` makes the first move (leads deal 1)."""
+
+    who = "seat"
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Record the draw."""
+        return services.record_first_mover(
+            party.pk, seat=self.validated_data["seat"], **self.args(user)
+        )
+
+
 class PlayerTimeoutInput(WhoInput, CreatingInput):
     """Kozel: the player on ``seat`` timed out; the game stops by his fault (not the clock)."""
 
@@ -360,6 +372,7 @@ PARTY_ACTIONS: dict[str, type[ActionInput]] = {
     "no-show": NoShowInput,
     "disqualify": DisqualifyInput,
     "player-timeout": PlayerTimeoutInput,
+    "first-mover": FirstMoverInput,
     "udl-violation": UdlViolationInput,
     "undo": UndoInput,
 }

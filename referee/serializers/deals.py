@@ -161,6 +161,10 @@ class DealInput(DealFields, CreatingInput):
         help_text=_("The deal's number as the device saw it; a deal recorded twice is refused."),
     )
     note = serializers.CharField(required=False, allow_blank=True, max_length=300)
+    fish_by = serializers.ChoiceField(
+        choices=SEAT_CHOICES, required=False, allow_blank=True,
+        help_text=_("A fish: the seat of the player who made it (Kozel: he leads the next deal)."),
+    )
     play_ended_before_time_up = serializers.BooleanField(
         required=False,
         default=False,
@@ -181,6 +185,7 @@ class DealInput(DealFields, CreatingInput):
                 number=data.get("number"),
                 note=data.get("note", ""),
                 play_ended_before_time_up=data.get("play_ended_before_time_up", False),
+                fish_by=data.get("fish_by") or None,
                 **self.args(user, client_id),
             )
         except ServiceError as err:

@@ -65,6 +65,10 @@ class Deal(models.Model):
         ),
     )
     went_out = models.CharField(_("went out"), max_length=2, blank=True)
+    fish_by = models.CharField(
+        _("made the fish"), max_length=2, blank=True,
+        help_text=_("The seat of the player who blocked the line (Kozel: he leads the next deal)."),
+    )
     pips = models.JSONField(_("pips left per player"), null=True, blank=True)
     tiles = models.JSONField(_("tiles left per player"), null=True, blank=True)
     note = models.CharField(_("note"), max_length=300, blank=True)

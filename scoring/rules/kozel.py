@@ -321,6 +321,14 @@ class Kozel(HandGame):
         """Rating points after a game (see :func:`ratings`)."""
         return ratings(points, timed_out)
 
+    def next_leader(self, outcome: str, went_out: str | None, fish_by: str | None) -> str | None:
+        """Who opens the next deal: whoever went out, or made the fish (None: nobody known)."""
+        if outcome == DOMINO:
+            return went_out or None
+        if outcome in (FISH, DRAWN_FISH):
+            return fish_by or None
+        return None
+
     def rated_unit(self, seat: str, cfg: RulesConfig) -> str:
         """Who a seat's rating belongs to: his pair when four play as two pairs, else himself."""
         return pair_of(seat) if cfg.kozel_pairs else seat

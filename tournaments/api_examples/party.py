@@ -172,7 +172,8 @@ def udl_match(scene: Scene) -> None:
 
 
 def kozel_game(scene: Scene) -> None:
-    """A Kozel game of four, each for himself: one deal, then a player's timeout stops it."""
+    """A Kozel game of four, each for himself: the draw for the first move, one deal, then a
+    player's timeout stops it."""
     kozel = scene.call("org", "post", "/tournaments/", {
         "name": "Kozel Cup", "rule_set": "kozel", "format": "individual",
         "start_date": "2026-05-18", "time_zone": "Europe/Moscow", "language": "en",
@@ -188,6 +189,7 @@ def kozel_game(scene: Scene) -> None:
     scene.call("org", "post", f"/rounds/{rid}/publish/")
     scene.call("org", "post", f"/rounds/{rid}/start/")
     pid = scene.call("ref", "get", "/parties/", query={"round": rid})["results"][0]["id"]
+    scene.call("ref", "post", f"/parties/{pid}/first-mover/", {"seat": "a1"})
     scene.call("ref", "post", f"/parties/{pid}/deal/", {
         "outcome": "domino", "seat": "b2", "points": {"a1": 30, "b1": 32, "a2": 13},
     }, expect=201)
