@@ -40,7 +40,7 @@ SIDES = ("a", "b")
 
 IRREVERSIBLE = frozenset({
     "time-up", "game-time-up", "finish", "no-show", "disqualify", "out-of-turn", "false-pass",
-    "touched-tile", "fine", "warning", "udl-violation",
+    "touched-tile", "fine", "warning", "udl-violation", "player-timeout",
 })
 """The page actions that may be irreversible; ``Consequences.of`` says which instance is."""
 
@@ -268,6 +268,15 @@ class Consequences:
         return _("Disqualify %(who)s from this party: %(result)s.") % {
             "who": who, "result": result,
         }
+
+    def _player_timeout(self, data: Mapping[str, Any]) -> str:
+        """Kozel: a player timed out; the game stops and the timeout rule rates it."""
+        seat = data["seat"]
+        decision = self.rule_set.timeout(party_totals(self.party), seat, self.cfg)  # type: ignore[attr-defined]
+        return _(
+            "%(who)s timed out: the game stops now and %(goat)s is the Goat. %(who)s gets no "
+            "rating; every other player gets at least 1."
+        ) % {"who": self.who(seat), "goat": self.who(decision.loser)}
 
     def _offender_of_seat(self, seat: str) -> str:
         """The engine side a ruling about the player on ``seat`` is given to."""

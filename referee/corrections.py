@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from referee import state
 from referee.rulings import scores_by_seat
 from scoring import permissions
+from scoring.leaders import expected_leader
 from scoring.locking import is_locked
 from scoring.models import Deal, Party
 from scoring.rules import LAYOUT_KOZEL, RulesConfig, RuleSet
@@ -100,7 +101,10 @@ def deal_entry(
         "plays": rule_set.plays_games,
         "play_values": PLAY_VALUES,
         "play_rows": [(seat, label) for seat, label in seats],
-        "led": rule_set.uses_led,
+        "led": True,
+        "led_tie_break": rule_set.uses_led,
+        "next_led": expected_leader(party) if deal is None else "",
+        "fish_by": kind == LAYOUT_KOZEL and deal is None,
         "max_points": cfg.max_deal_points,
         "step": 5 if rule_set.plays_games else 1,
     }

@@ -42,6 +42,8 @@ FLASH_PLACES = {
     "touched-tile": "rulings",
     "no-show": "rulings",
     "disqualify": "rulings",
+    "player-timeout": "rulings",
+    "first-mover": "top",
     "udl-violation": "rulings",
     "correct": "records",
 }

@@ -150,6 +150,12 @@ def panel_safety(context: dict[str, Any]) -> dict[str, Any]:
         "disqualify_keys": disqualify_keys,
         "fine": fine,
         "fine_keys": fine_keys,
+        "player_timeout": [
+            (seat, consequences.of("player-timeout", {"seat": seat}))
+            for seat in consequences.seats()
+        ]
+        if state.get("kozel")
+        else [],
     }
     udl = context.get("udl")
     if udl:

@@ -6,14 +6,14 @@ extras: a match's games (``RuleSet.plays_games``) and Kozel's accounts (``LAYOUT
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 from scoring.models import Party
-from scoring.rules import LAYOUT_KOZEL, RuleError, RulesConfig, RuleSet, by_party_side
+from scoring.rules import LAYOUT_KOZEL, RulesConfig, RuleSet, by_party_side
 from scoring.rules.matches import as_match
+from scoring.totals import kozel_ratings
 
 
 def _player_row(party: Party, seat: str) -> dict[str, Any] | None:
@@ -78,27 +78,9 @@ def seat_names(party: Party, rule_set: RuleSet, cfg: RulesConfig) -> list[tuple[
     ]
 
 
-def _kozel_ratings(party: Party, rule_set: RuleSet, points: Mapping[str, int]) -> Any:
-    """Each player's rating after a finished Kozel party (None while it is played).
-
-    A party a ruling stopped (a no-show, a disqualification) counts as stopped by that
-    player's timeout: he gets nothing, the others at least 1.
-    """
-    if party.status != Party.Status.FINISHED or not points:
-        return None
-    timed_out = None
-    if party.end_reason in (Party.EndReason.FORFEIT, Party.EndReason.DISQUALIFICATION):
-        timed_out = party.loser if party.loser in points else None
-    try:
-        return rule_set.ratings(dict(points), timed_out)  # type: ignore[attr-defined]
-    except RuleError:
-        return None
-
-
 def _kozel(party: Party, rule_set: RuleSet, cfg: RulesConfig, totals: Any) -> dict[str, Any]:
     """Kozel: memorized points, open accounts, the drawn fish's carry, the Goat, the ratings."""
     sides = rule_set.sides_for(cfg)
-    points = {side: totals.points.get(side, 0) for side in sides}
     memorized = getattr(totals, "memorized", {}) or {}
     opened = getattr(totals, "open", {}) or {}
     return {
@@ -111,7 +93,7 @@ def _kozel(party: Party, rule_set: RuleSet, cfg: RulesConfig, totals: Any) -> di
         "carry": totals.carry,
         "pair_points": getattr(totals, "pair_points", None),
         "goat": party.loser if party.status == Party.Status.FINISHED else "",
-        "ratings": _kozel_ratings(party, rule_set, points),
+        "ratings": kozel_ratings(party, totals),
     }
 
 

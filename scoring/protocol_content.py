@@ -274,8 +274,18 @@ def build_protocol_data(party: Party, protocol: Protocol | None = None,
             game_wins=wins,
             seats=seats,
             goat=side_name(party, party.loser) if finished and layout == KOZEL else "",
+            first_move=_first_move(party),
         )
         return with_signatures(party, content, signatures)
+
+
+def _first_move(party: Party) -> str:
+    """The start-of-party draw's winner as the protocol names him ("A1 · name"), or ""."""
+    if not party.first_mover:
+        return ""
+    player = party.seat_players().get(party.first_mover)
+    name = player.name if player is not None else ""
+    return " · ".join(part for part in (party.first_mover.upper(), name) if part)
 
 
 def build_blank_data(party: Party) -> ProtocolData:

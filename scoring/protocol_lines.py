@@ -27,7 +27,7 @@ from scoring.protocols import (
     ProtocolSide,
 )
 from scoring.rules import MatchTotals, Totals
-from scoring.totals import compute_party_totals
+from scoring.totals import compute_party_totals, kozel_ratings
 
 
 def party_players(party: Party) -> list[tuple[str, Player]]:
@@ -224,9 +224,9 @@ def seat_lines(party: Party, totals: Totals, layout: str) -> list[ProtocolSeat]:
     players = party.seat_players()
     finished = party.status == Party.Status.FINISHED
     kozel = layout == KOZEL
-    ratings: dict[str, int] = {}
-    if layout == KOZEL and finished and totals.points:
-        ratings = party.round.tournament.engine.ratings(totals.points)
+    ratings = (kozel_ratings(party, totals) if kozel else None) or {}
+    memorized = getattr(totals, "memorized", {})  # a forfeit's totals have none
+    opened = getattr(totals, "open", {})
     lines = []
     for seat in seat_order(party):
         player = players.get(seat)
@@ -235,8 +235,8 @@ def seat_lines(party: Party, totals: Totals, layout: str) -> list[ProtocolSeat]:
             name=player.name if player else "",
             points=totals.points.get(seat, 0),
             fines=totals.fine_points.get(seat, 0),
-            memorized=totals.memorized.get(seat, 0) if kozel else None,
-            opened=totals.open.get(seat, False) if kozel else None,
+            memorized=memorized.get(seat, 0) if kozel else None,
+            opened=opened.get(seat, False) if kozel else None,
             rating=ratings.get(seat),
             goat=finished and _is(party.loser, seat),
             winner=finished and _is(party.winner, seat),

@@ -24,7 +24,7 @@ from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from scoring.models import Deal, Pair, Party, Penalty, Player, Round, Tournament
 from scoring.rules import LAYOUT_KOZEL, Kozel, RulesConfig, Totals, by_party_side, party_side
-from scoring.rules.kozel import pair_of, rating, ratings
+from scoring.rules.config import REASON_BYE
 from scoring.standings import (
     METRICS,
     OwnScore,
@@ -155,33 +155,20 @@ def own_scores(
 ) -> dict[int, OwnScore]:
     """Each entrant's own result of a Kozel party: points, rating points, Goat, fines.
 
-    The rating after a game is (100 − the player's points) / 10 rounded half up (per pair when
-    four play as two pairs). The Goat is the party's ``loser``: a seat, a pair of
-    ``kozel_pairs``, or a whole side ("a", "b") that forfeited. A game stopped by a player's
-    timeout (the party ended on time, or by a forfeit or a disqualification) follows the
-    timeout rule: the player who stopped it (the loser; every player of a forfeiting side)
-    gets nothing, every other player (his points − their points) / 10, but at least 1. A bye
-    (``totals`` None) counts as a game without points: (100 − 0) / 10.
+    The ratings are the engine's (``Kozel.party_ratings``: per pair when four play as two
+    pairs), as every page shows them. The Goat is the party's ``loser``: a seat, a pair of
+    ``kozel_pairs``, or a whole side ("a", "b") that forfeited. A bye (``totals`` None) counts
+    as a game without points: (100 − 0) / 10.
     """
     engine = Kozel()
     seats = [seat for seat in engine.sides_for(cfg) if seat in seat_entrants]
-    unit_of = {seat: pair_of(seat) if cfg.kozel_pairs else seat for seat in seats}
+    unit_of = {seat: engine.rated_unit(seat, cfg) for seat in seats}
     points = {seat: totals.points.get(seat, 0) if totals else 0 for seat in seats}
     fines = {seat: totals.fine_points.get(seat, 0) if totals else 0 for seat in seats}
-    unit_points: dict[str, int] = {}
-    for seat in seats:
-        unit = unit_of[seat]
-        unit_points[unit] = unit_points.get(unit, 0) + points[seat]
-    goats = [u for u in unit_points if loser and loser in (u, party_side(u))]
-    stopped = end_reason in (Party.EndReason.TIME, *FORFEIT_REASONS)
-    if totals is None:
-        unit_ratings = {unit: rating(0) for unit in unit_points}
-    elif stopped and goats:
-        timed_out = max(goats, key=unit_points.__getitem__)
-        unit_ratings = ratings(unit_points, timed_out)
-        unit_ratings.update(dict.fromkeys(goats, 0))
-    else:
-        unit_ratings = ratings(unit_points)
+    unit_ratings = engine.party_ratings(
+        points, cfg, reason=end_reason if totals else REASON_BYE, at_fault=loser
+    )
+    goats = [unit for unit in unit_ratings if engine.is_at_fault(unit, loser, cfg)]
     scores: dict[int, OwnScore] = {}
     for entrant in dict.fromkeys(seat_entrants[seat] for seat in seats):
         mine = [seat for seat in seats if seat_entrants[seat] == entrant]

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from scoring import webhooks
 from scoring.errors import ServiceError, translate_engine_error
 from scoring.eventlog import append_event
+from scoring.leaders import settle_leader
 from scoring.locking import assert_party_editable, open_protocol
 from scoring.models import Deal, Party
 from scoring.record import bump_version, lock_party
@@ -232,7 +233,7 @@ def evaluate_party(party: Party, actor: Any = None) -> str:
     read once, as plain rows; the totals come from the one totals function.
     """
     webhooks.record_changed(party)
-    if party.end_reason in ("forfeit", "bye", "disqualification"):
+    if party.end_reason in ("forfeit", "bye", "disqualification", "timeout"):
         return "finished"
     rows = party_rows(party)
     totals = party_totals(party, rows)
@@ -288,10 +289,15 @@ def record_deal(
     note: str = "",
     client_id: str = "",
     expected_version: int | None = None,
+    play_ended_before_time_up: bool = False,
+    fish_by: str | None = None,
 ) -> Deal:
     """Record the next deal of a party in progress; a retried client id returns the same deal.
 
-    In a match of games (UDL, All Fives) the deal belongs to the game in play.
+    In a match of games (UDL, All Fives) the deal belongs to the game in play. With
+    ``play_ended_before_time_up`` the referee says the party's time ran out while this deal
+    was counted (or the tiles shuffled): it is not the last deal, one more is played. ``led``
+    defaults to the leader the rules name (``scoring.leaders``); ``fish_by`` made a fish.
     """
     if client_id:
         existing = Deal.objects.filter(party_id=party_id, client_id=client_id).first()
@@ -319,6 +325,7 @@ def record_deal(
         )
     if outcome == Deal.Outcome.ANNULLED:
         raise ServiceError("outcome", _("A deal is annulled by a ruling, not recorded."))
+    led, fish_by = settle_leader(party, outcome, led, fish_by)
     facts = _facts(
         outcome, winner, went_out, pips, points, tiles=tiles, plays=plays, led=led, game=party.game
     )
@@ -332,6 +339,8 @@ def record_deal(
         tiles=tiles or None,
         plays=plays or None,
         led=led or "",
+        fish_by=fish_by,
+        play_ended_before_time_up=bool(play_ended_before_time_up),
         note=note,
         client_id=client_id,
         recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
@@ -359,6 +368,11 @@ def _deal_data(deal: Deal) -> dict[str, Any]:
         "went_out": deal.went_out,
         "pips": deal.pips,
     }
+    if deal.play_ended_before_time_up:
+        data["play_ended_before_time_up"] = True
+    for name in ("led", "fish_by"):
+        if getattr(deal, name):
+            data[name] = getattr(deal, name)
     if deal.scores:
         data["scores"] = deal.scores
     if deal.plays:

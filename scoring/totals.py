@@ -23,6 +23,7 @@ class DealRow(NamedTuple):
     game: int = 1
     play_points: dict[str, int] | None = None
     recorded_at: datetime | None = None
+    play_ended_before_time_up: bool = False
 
 
 DEAL_ROW_FIELDS = DealRow._fields
@@ -139,7 +140,12 @@ def party_totals(party: Any, rows: tuple[list[Any], list[Any]] | None = None) ->
 
 
 def deals_after(rows: Sequence[Any], moment: Any, game: int | None = None) -> int:
-    """Deals (not annulled) among ``rows`` recorded after ``moment``, of ``game`` when given."""
+    """Deals (not annulled) among ``rows`` played after ``moment``, of ``game`` when given.
+
+    A deal recorded after ``moment`` whose play ended before it (the time ran out while it was
+    counted or the tiles shuffled: ``play_ended_before_time_up``) does not count: one more deal
+    is played (RULES.md, time).
+    """
     if moment is None:
         return 0
     return sum(
@@ -148,5 +154,21 @@ def deals_after(rows: Sequence[Any], moment: Any, game: int | None = None) -> in
         if row.outcome != Deal.Outcome.ANNULLED
         and row.recorded_at is not None
         and row.recorded_at > moment
+        and not getattr(row, "play_ended_before_time_up", False)
         and (game is None or row.game == game)
     )
+
+
+def kozel_ratings(party: Any, totals: Totals) -> dict[str, int] | None:
+    """Each seat's rating after a finished Kozel party, as the engine rates it (else None).
+
+    The desk, the party page, the protocol and the API show this; the standings ask the
+    engine the same question (``Kozel.party_ratings``) per entrant.
+    """
+    tournament = party.round.tournament
+    rule_set, cfg = tournament.engine, tournament.regulations.rules_config()
+    rate = getattr(rule_set, "seat_ratings", None)
+    if rate is None or party.status != "finished" or not totals.points:
+        return None
+    points = {seat: totals.points.get(seat, 0) for seat in rule_set.sides_for(cfg)}
+    return rate(points, cfg, reason=party.end_reason, at_fault=party.loser)

@@ -49,6 +49,8 @@ COMMAND_TIMEOUT = 900
 # carry each at the value shown (the migration's default), then the files compare as before.
 ADDED_FIELDS: dict[str, dict[str, Any]] = {
     "regulations": {"lone_zero_zero_in_fish": False},
+    "parties": {"first_mover": ""},
+    "deals": {"play_ended_before_time_up": False, "fish_by": ""},
 }
 # Values a data migration changes on purpose, per section of the export: (before, after).
 # scoring 0007: the old forfeit default of 200 becomes empty, "the target".

@@ -280,6 +280,33 @@ class NoShowInput(WhoInput, CreatingInput):
         )
 
 
+class FirstMoverInput(WhoInput, ActionInput):
+    """The start-of-party draw: the player on ``seat`` makes the first move (leads deal 1)."""
+
+    who = "seat"
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Record the draw."""
+        return services.record_first_mover(
+            party.pk, seat=self.validated_data["seat"], **self.args(user)
+        )
+
+
+class PlayerTimeoutInput(WhoInput, CreatingInput):
+    """Kozel: the player on ``seat`` timed out; the game stops by his fault (not the clock)."""
+
+    who = "seat"
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Rule."""
+        data = self.validated_data
+        return services.rule_player_timeout(
+            party.pk, seat=data["seat"], reason=data.get("reason", ""),
+            **self.args(user, client_id),
+        )
+
+
 class UdlViolationInput(WhoInput, CreatingInput):
     """A violation of the UDL tournament rules, with the consequence the rules give it.
 
@@ -344,6 +371,8 @@ PARTY_ACTIONS: dict[str, type[ActionInput]] = {
     "touched-tile": TouchedTileInput,
     "no-show": NoShowInput,
     "disqualify": DisqualifyInput,
+    "player-timeout": PlayerTimeoutInput,
+    "first-mover": FirstMoverInput,
     "udl-violation": UdlViolationInput,
     "undo": UndoInput,
 }

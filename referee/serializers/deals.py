@@ -161,6 +161,18 @@ class DealInput(DealFields, CreatingInput):
         help_text=_("The deal's number as the device saw it; a deal recorded twice is refused."),
     )
     note = serializers.CharField(required=False, allow_blank=True, max_length=300)
+    fish_by = serializers.ChoiceField(
+        choices=SEAT_CHOICES, required=False, allow_blank=True,
+        help_text=_("A fish: the seat of the player who made it (Kozel: he leads the next deal)."),
+    )
+    play_ended_before_time_up = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=_(
+            "The party's time ran out while this deal was counted or the tiles shuffled: its "
+            "play ended in time, so it is not the last deal."
+        ),
+    )
 
     def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
         """Record the deal."""
@@ -172,6 +184,8 @@ class DealInput(DealFields, CreatingInput):
                 tiles=data.get("tiles") or None,
                 number=data.get("number"),
                 note=data.get("note", ""),
+                play_ended_before_time_up=data.get("play_ended_before_time_up", False),
+                fish_by=data.get("fish_by") or None,
                 **self.args(user, client_id),
             )
         except ServiceError as err:

@@ -19,6 +19,7 @@ from referee.services.clock import (
     start_party,
 )
 from referee.services.common import SIDES, deal_in_play, desk_of
+from referee.services.first_move import record_first_mover
 from referee.services.penalties import (
     WARNING_CATEGORIES,
     PenaltyTarget,
@@ -42,6 +43,7 @@ from referee.services.staffing import (
     referee_settings,
     save_referee_settings,
 )
+from referee.services.timeouts import rule_player_timeout
 from referee.services.undo import (
     UNDO_RECORDS,
     undo_action,
@@ -77,7 +79,9 @@ __all__ = [
     "referee_settings",
     "resume_clock",
     "rule_false_pass",
+    "record_first_mover",
     "rule_no_show",
+    "rule_player_timeout",
     "rule_out_of_turn",
     "rule_touched_tile",
     "rule_udl_violation",

@@ -56,7 +56,19 @@ class Deal(models.Model):
     )
     play_points = models.JSONField(_("points made during play per side"), null=True, blank=True)
     led = models.CharField(_("led the deal"), max_length=2, blank=True)
+    play_ended_before_time_up = models.BooleanField(
+        _("play ended before the time ran out"),
+        default=False,
+        help_text=_(
+            "The party's time ran out while this deal was counted or the tiles shuffled: it is "
+            "not the last deal, one more is played."
+        ),
+    )
     went_out = models.CharField(_("went out"), max_length=2, blank=True)
+    fish_by = models.CharField(
+        _("made the fish"), max_length=2, blank=True,
+        help_text=_("The seat of the player who blocked the line (Kozel: he leads the next deal)."),
+    )
     pips = models.JSONField(_("pips left per player"), null=True, blank=True)
     tiles = models.JSONField(_("tiles left per player"), null=True, blank=True)
     note = models.CharField(_("note"), max_length=300, blank=True)

@@ -141,6 +141,9 @@ def describe_event(
             "mode": _label(Penalty.Mode.choices, d.get("mode")),
         },
         "disqualification": lambda: _("Disqualification of %(who)s") % {"who": who},
+        "first_mover": lambda: _("First move (the draw): %(who)s") % {"who": who},
+        "player_timeout": lambda: _("%(who)s timed out: the game stops, the Goat is %(loser)s")
+        % {"who": who, "loser": _who(d.get("loser"), names)},
         "protocol_opened": lambda: _("Protocol version %(version)s opened for signatures")
         % {"version": d.get("version")},
         "protocol_signed": lambda: _("Protocol signed by %(player)s")

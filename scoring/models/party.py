@@ -85,6 +85,7 @@ class Party(models.Model):
         FORFEIT = "forfeit", _("Forfeit (no-show)")
         DISQUALIFICATION = "disqualification", _("Disqualification")
         BYE = "bye", _("Bye")
+        TIMEOUT = "timeout", _("A player's timeout")
 
     class Side(models.TextChoices):
         A = "a", _("Pair A")
@@ -120,6 +121,10 @@ class Party(models.Model):
     paused_at = models.DateTimeField(_("clock paused at"), null=True, blank=True)
     paused_seconds = models.FloatField(_("seconds paused"), default=0)
     time_expired_at = models.DateTimeField(_("time expired at"), null=True, blank=True)
+    first_mover = models.CharField(
+        _("first move (the start-of-party draw)"), max_length=2, blank=True,
+        help_text=_("The seat of the player whose tile had the most pips: he leads deal 1."),
+    )
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     end_reason = models.CharField(
         _("how the party ended"), max_length=20, choices=EndReason.choices, blank=True

@@ -229,6 +229,7 @@ class Ruling(RefereeRecord):
         TOUCHED_TILE = "touched_tile", _("Touched tile")
         NO_SHOW = "no_show", _("No-show")
         DISQUALIFICATION = "disqualification", _("Disqualification")
+        TIMEOUT = "timeout", _("Player timed out")
 
     class Choice(models.TextChoices):
         CONTINUE = "continue", _("Continue: the exposed tile is played first")

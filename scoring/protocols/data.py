@@ -75,6 +75,7 @@ DEFAULT_LABELS: dict[str, str] = {
     "goat": "Goat",
     "rating": "Rating",
     "not_open": "– : the account is not open yet; memorized points wait beside it.",
+    "first_move": "First move (draw)",
 }
 
 #: The same captions in Russian, for callers that have no translation catalogue at hand.
@@ -140,6 +141,7 @@ RUSSIAN_LABELS: dict[str, str] = {
     "goat": "Козёл",
     "rating": "Рейтинг",
     "not_open": "– : запись ещё не открыта; очки «в уме» указаны рядом.",
+    "first_move": "Первый ход (жребий)",
 }
 
 
@@ -282,6 +284,8 @@ class ProtocolData:
     game_wins: str = ""
     seats: list[ProtocolSeat] = field(default_factory=list)
     goat: str = ""
+    first_move: str = ""
+    """Who won the start-of-party draw for the first move ("A1 · name"), if recorded."""
 
     def label(self, key: str) -> str:
         """Return the caption for ``key``: the caller's, else the English default."""
@@ -308,7 +312,7 @@ KOZEL = "kozel"
 #: The fields added for the games of RULES.md sections 2 and 3, with their empty values: the
 #: fingerprint leaves them out while empty, so a sport protocol's fingerprint is unchanged.
 EXTENSION_FIELDS: dict[str, tuple[str, ...]] = {
-    "protocol": ("layout", "games", "game_wins", "seats", "goat"),
+    "protocol": ("layout", "games", "game_wins", "seats", "goat", "first_move"),
     "deal": ("game", "plays", "seat_points", "seat_running", "memorized", "opened"),
 }
 

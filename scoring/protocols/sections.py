@@ -179,6 +179,7 @@ def result_block(data: ProtocolData) -> Block:
     end_lines = wrap(data.end_reason, REGULAR, 9, CONTENT_W - 90, max_lines=2)
     first, winner = _result_lines(data)
     height = 17 + (12 if winner is not None else -3) + 12 * len(end_lines)
+    height += 12 if data.first_move else 0
 
     def pair(page: Page, x: float, y: float, caption: str, value: str, size: float) -> float:
         page.write(x, y, caption, REGULAR, 9, gray=0.35)
@@ -201,6 +202,12 @@ def result_block(data: ProtocolData) -> Block:
             if index == 0:
                 page.write(MARGIN, y, caption, REGULAR, 9, gray=0.35)
             page.write(MARGIN + max(text_width(caption, REGULAR, 9) + 5, 80), y, line, REGULAR, 9)
+        if data.first_move:
+            y -= 12
+            caption = data.label("first_move")
+            page.write(MARGIN, y, caption, REGULAR, 9, gray=0.35)
+            value = fit(data.first_move, REGULAR, 9, CONTENT_W - 90)
+            page.write(MARGIN + max(text_width(caption, REGULAR, 9) + 5, 80), y, value, REGULAR, 9)
 
     return Block(height, draw)
 

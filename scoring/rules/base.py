@@ -44,6 +44,7 @@ from scoring.rules.config import (  # noqa: F401 - the rule sets import these fr
     REASON_FORFEIT,
     REASON_TARGET,
     REASON_TIME,
+    REASON_TIMEOUT,
     REFEREE,
     SCORE_OUTCOMES,
     SEATS,

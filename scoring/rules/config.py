@@ -56,7 +56,12 @@ REASON_TARGET = "target"
 REASON_TIME = "time"
 REASON_FORFEIT = "forfeit"
 REASON_DISQUALIFICATION = "disqualification"
-END_REASONS = (REASON_TARGET, REASON_TIME, REASON_FORFEIT, REASON_DISQUALIFICATION)
+REASON_TIMEOUT = "timeout"
+"""One player's timeout stopped the game (Kozel, seed 000): not the party's clock running out."""
+REASON_BYE = "bye"
+END_REASONS = (
+    REASON_TARGET, REASON_TIME, REASON_FORFEIT, REASON_DISQUALIFICATION, REASON_TIMEOUT
+)
 
 # How a rule set's parties are laid out (RuleSet.layout_for): the referee screen, the party
 # page, the protocol, the standings and the exports all follow it.

@@ -29,8 +29,11 @@ from scoring.rules.base import (
     FISH_FOR_ALL,
     LAST_DEAL,
     LAYOUT_KOZEL,
+    REASON_DISQUALIFICATION,
+    REASON_FORFEIT,
     REASON_TARGET,
     REASON_TIME,
+    REASON_TIMEOUT,
     DealFacts,
     DealScore,
     FineFact,
@@ -54,6 +57,8 @@ from scoring.rules.moves import HIGHEST, SPORT_HELPER, Tile, _read_tiles
 RATING_BASE = 100
 """A player's rating after a game: (100 − his points) / 10, rounded half up."""
 RATING_DIVISOR = 10
+STOPPED_BY_A_PLAYER = (REASON_TIMEOUT, REASON_FORFEIT, REASON_DISQUALIFICATION)
+"""Ends of a party stopped by a player's fault: the timeout rule rates it (seed 000)."""
 
 
 @dataclass(frozen=True)
@@ -316,6 +321,63 @@ class Kozel(HandGame):
     def ratings(self, points: Mapping[str, int], timed_out: str | None = None) -> dict[str, int]:
         """Rating points after a game (see :func:`ratings`)."""
         return ratings(points, timed_out)
+
+    def next_leader(self, outcome: str, went_out: str | None, fish_by: str | None) -> str | None:
+        """Who opens the next deal: whoever went out, or made the fish (None: nobody known)."""
+        if outcome == DOMINO:
+            return went_out or None
+        if outcome in (FISH, DRAWN_FISH):
+            return fish_by or None
+        return None
+
+    def rated_unit(self, seat: str, cfg: RulesConfig) -> str:
+        """Who a seat's rating belongs to: his pair when four play as two pairs, else himself."""
+        return pair_of(seat) if cfg.kozel_pairs else seat
+
+    def party_ratings(
+        self, points: Mapping[str, int], cfg: RulesConfig, *, reason: str, at_fault: str = ""
+    ) -> dict[str, int]:
+        """The ratings after a finished party, per rated unit (seat, or pair with ``kozel_pairs``).
+
+        The one place a Kozel party is rated. ``points`` are each seat's points (fines
+        included), ``reason`` how the party ended (an engine ``REASON_*``; a bye rates zero
+        points), ``at_fault`` the party's loser: a seat, a pair, or a whole side. A party
+        stopped by a player (his timeout, a forfeit, a disqualification) follows the timeout
+        rule: the units at fault get nothing, the others (the highest at fault's points − theirs)
+        / 10, at least 1. Ended by the target or by the party's clock: (100 − points) / 10.
+        """
+        units: dict[str, int] = {}
+        for seat, value in points.items():
+            unit = self.rated_unit(seat, cfg)
+            units[unit] = units.get(unit, 0) + value
+        faulty = [unit for unit in units if self.is_at_fault(unit, at_fault, cfg)]
+        if reason not in STOPPED_BY_A_PLAYER or not faulty:
+            return ratings(units)
+        rated = ratings(units, max(faulty, key=units.__getitem__))
+        rated.update(dict.fromkeys(faulty, 0))
+        return rated
+
+    def is_at_fault(self, unit: str, at_fault: str, cfg: RulesConfig) -> bool:
+        """Whether a rated unit is (or belongs to) the party's loser ``at_fault``."""
+        if not at_fault:
+            return False
+        return at_fault in (unit, pair_of(unit)) or self.rated_unit(at_fault, cfg) == unit
+
+    def seat_ratings(
+        self, points: Mapping[str, int], cfg: RulesConfig, *, reason: str, at_fault: str = ""
+    ) -> dict[str, int]:
+        """:meth:`party_ratings` as every seat shows it (a pair's rating on both its seats)."""
+        rated = self.party_ratings(points, cfg, reason=reason, at_fault=at_fault)
+        return {seat: rated[self.rated_unit(seat, cfg)] for seat in points}
+
+    def timeout(self, totals: Totals, seat: str, cfg: RulesConfig) -> PartyDecision:
+        """A party stopped by one player's timeout: he (his pair, in pairs) is the Goat.
+
+        The deals' points stand; the winner is the one with the fewest points among the others,
+        if he is alone there.
+        """
+        seat = self.check_side(seat, "seat", self.sides_for(cfg))
+        return self._goat(self._counted(totals, cfg), [self.rated_unit(seat, cfg)], REASON_TIMEOUT)
 
 
 def rating(points: int) -> int:

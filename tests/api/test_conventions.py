@@ -2,11 +2,12 @@
 real answers: paths, names, the side/seat vocabulary, pagination and the error shapes.
 
 Schema part: every path under /api/v1/; snake_case body properties; none of the old names;
-a property whose enum is the sides is ``side``, one whose enum is seats is ``seat`` or
-``led``; a list (GET on a collection) is paged (count, next, previous, results) except the
-whole lists beneath a party; every operation documents 400/403/404 with an object body and
-every unsafe one 409 and 422 too. Answers part: 400 {field: [message]} naming the field sent,
-403 and 404 {detail: message}, a page's keys.
+a property whose enum is the sides is ``side``, one whose enum is seats is ``seat`` or a
+seat's part in the deal (``led``, ``fish_by``); a list (GET on a collection) is paged
+(count, next, previous, results) except the whole lists beneath a party; every operation
+documents 400/403/404 with an object body and every unsafe one 409 and 422 too. Answers
+part: 400 {field: [message]} naming the field sent, 403 and 404 {detail: message}, a page's
+keys.
 """
 
 from __future__ import annotations
@@ -103,14 +104,14 @@ def test_no_property_has_a_name_of_the_old_vocabulary(document):
 
 
 def test_sides_are_named_side_and_seats_seat_or_led(document):
-    """An enum of the sides is `side`; an enum of seats is `seat` or `led`."""
+    """An enum of the sides is `side`; an enum of seats is `seat`, `led` or `fish_by`."""
     def test(name: str, prop: dict) -> str:
         """Why the property is misnamed for its enum (blank when it is not)."""
         values = enum_values(document, prop)
         if values == SIDES and name != "side":
             return "its enum is the sides: name it `side`"
-        if values and values <= SEATS and name not in ("seat", "led"):
-            return "its enum is seats: name it `seat` (or `led`)"
+        if values and values <= SEATS and name not in ("seat", "led", "fish_by"):
+            return "its enum is seats: name it `seat` (or `led`, `fish_by`)"
         return ""
 
     wrong = _findings(document, test)

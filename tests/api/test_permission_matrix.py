@@ -196,6 +196,10 @@ OPS = [
     Op("POST", PARTY + "no-show/", REFEREES, 400, _party, lambda w: {"side": "b"}),
     Op("POST", PARTY + "disqualify/", REFEREES, 201, _party,
        lambda w: {"side": "b", "scope": "party", "reason": "Грубость"}),
+    # A sport-domino party: a player's timeout is Kozel's ruling, refused by the game (400).
+    Op("POST", PARTY + "player-timeout/", REFEREES, 400, _party, lambda w: {"seat": "b1"}),
+    # The party has its deal 1: the draw for the first move is refused by its state (400).
+    Op("POST", PARTY + "first-mover/", REFEREES, 400, _party, lambda w: {"seat": "b1"}),
     # The referee who gave the warning takes it back; another referee may not (400: refused
     # by the rule of the undo, not by the role).
     Op("POST", PARTY + "undo/", REFEREES, 200, _party,

@@ -13,7 +13,7 @@ import itertools
 
 import pytest
 
-from referee.services import give_warning, mark_time_expired, start_party
+from referee.services import give_warning, mark_time_expired, rule_player_timeout, start_party
 from scoring.models import Deal, Pair, Party, PartyEvent, Round, Table
 from scoring.results import standings_table
 from scoring.services import record_deal
@@ -208,18 +208,31 @@ def test_kozel_worked_example_rating_8_and_standings_order(organizer):
 def test_kozel_worked_example_ratings_after_a_timeout(organizer):
     party = kozel_party(organizer)
     deal(party, outcome="domino", went_out=SERG, pips={MASHA: 20, ALEX: 20, OLYA: 13})
-    mark_time_expired(party.pk, actor=organizer)
-    assert fresh(party).status == Party.Status.IN_PROGRESS  # the deal in play is the last
     deal(party, outcome="domino", went_out=OLYA, pips={MASHA: 10, ALEX: 12, SERG: 5})
+    rule_player_timeout(party.pk, seat=ALEX, actor=organizer)
     finished = fresh(party)
     assert totals(finished).points == {MASHA: 30, ALEX: 32, OLYA: 13, SERG: 0}
-    assert (finished.status, finished.end_reason, finished.loser) == ("finished", "time", ALEX)
+    assert (finished.status, finished.end_reason, finished.loser) == ("finished", "timeout", ALEX)
 
     rows = standings(party)
     ratings = {name: metrics["rating_points"] for name, (_rank, metrics) in rows.items()}
     # Alex stopped the game at 32: he gets nothing; Masha 30 -> 0.2 -> at least 1;
     # Olya 13 -> 1.9 -> 2; Serg 0 -> 3.2 -> 3
     assert ratings == {"Маша Masha": 1, "Алекс Alex": 0, "Оля Olya": 2, "Серж Serg": 3}
+
+
+def test_kozel_party_ended_by_its_clock_is_nobodys_timeout(organizer):
+    party = kozel_party(organizer)
+    deal(party, outcome="domino", went_out=SERG, pips={MASHA: 20, ALEX: 20, OLYA: 13})
+    mark_time_expired(party.pk, actor=organizer)
+    assert fresh(party).status == Party.Status.IN_PROGRESS  # the deal in play is the last
+    deal(party, outcome="domino", went_out=OLYA, pips={MASHA: 10, ALEX: 12, SERG: 5})
+    finished = fresh(party)
+    assert (finished.status, finished.end_reason, finished.loser) == ("finished", "time", ALEX)
+    rows = standings(party)
+    ratings = {name: metrics["rating_points"] for name, (_rank, metrics) in rows.items()}
+    # the plain (100 - points) / 10: Alex, the Goat at 32, still gets 6.8 -> 7
+    assert ratings == {"Маша Masha": 7, "Алекс Alex": 7, "Оля Olya": 9, "Серж Serg": 10}
 
 
 # -- UDL singles (RULES.md 2) ------------------------------------------------------------------

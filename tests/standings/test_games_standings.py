@@ -120,11 +120,19 @@ def test_own_scores_rate_every_player_and_mark_the_goat():
     }
 
 
-@pytest.mark.parametrize("end_reason", ["time", "forfeit", "disqualification"])
+@pytest.mark.parametrize("end_reason", ["timeout", "forfeit", "disqualification"])
 def test_own_scores_follow_the_timeout_rule_when_a_player_stopped_the_game(end_reason):
     totals = _kozel_totals({"a1": 30, "b1": 32, "a2": 13, "b2": 0})
     scores = own_scores(RulesConfig(), totals, SEATS, end_reason=end_reason, loser="b1")
     assert {e: s.rating for e, s in scores.items()} == {11: 1, 12: 0, 13: 2, 14: 3}
+    assert scores[12].goat
+
+
+def test_own_scores_of_a_party_ended_by_its_clock_use_the_plain_formula():
+    # the party's clock running out is nobody's timeout (issue #13): (100 - points) / 10
+    totals = _kozel_totals({"a1": 30, "b1": 32, "a2": 13, "b2": 0})
+    scores = own_scores(RulesConfig(), totals, SEATS, end_reason="time", loser="b1")
+    assert {e: s.rating for e, s in scores.items()} == {11: 7, 12: 7, 13: 9, 14: 10}
     assert scores[12].goat
 
 

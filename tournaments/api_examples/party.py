@@ -171,6 +171,32 @@ def udl_match(scene: Scene) -> None:
     }, expect=201)
 
 
+def kozel_game(scene: Scene) -> None:
+    """A Kozel game of four, each for himself: the draw for the first move, one deal, then a
+    player's timeout stops it."""
+    kozel = scene.call("org", "post", "/tournaments/", {
+        "name": "Kozel Cup", "rule_set": "kozel", "format": "individual",
+        "start_date": "2026-05-18", "time_zone": "Europe/Moscow", "language": "en",
+    }, expect=201)
+    tid = kozel["id"]
+    for name in ("Masha", "Alex", "Olya", "Serg"):
+        scene.call("org", "post", "/players/", {"tournament": tid, "name": name}, expect=201)
+    scene.call("org", "post", "/tables/", {"tournament": tid, "number": 1}, expect=201)
+    scene.call("org", "post", f"/referee/tournaments/{tid}/referees/",
+               {"username": "ref", "role": "referee"}, expect=201)
+    rid = scene.call("org", "post", "/rounds/", {"tournament": tid}, expect=201)["id"]
+    scene.call("org", "post", f"/rounds/{rid}/generate/", {"seed": 7})
+    scene.call("org", "post", f"/rounds/{rid}/publish/")
+    scene.call("org", "post", f"/rounds/{rid}/start/")
+    pid = scene.call("ref", "get", "/parties/", query={"round": rid})["results"][0]["id"]
+    scene.call("ref", "post", f"/parties/{pid}/first-mover/", {"seat": "a1"})
+    scene.call("ref", "post", f"/parties/{pid}/deal/", {
+        "outcome": "domino", "seat": "b2", "points": {"a1": 30, "b1": 32, "a2": 13},
+    }, expect=201)
+    scene.call("ref", "post", f"/parties/{pid}/player-timeout/",
+               {"seat": "b1", "reason": "Не успел сделать ход"}, expect=201)
+
+
 def refusals(scene: Scene) -> None:
     """A few refusals kept as the error examples of their operations."""
     tid, pid = scene.ids["tournament"], scene.ids["party"]
@@ -198,5 +224,6 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     sign_off(scene)
     close_round(scene)
     udl_match(scene)
+    kozel_game(scene)
     refusals(scene)
     return scene.rec.written()

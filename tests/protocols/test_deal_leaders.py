@@ -1,0 +1,102 @@
+"""Issue #13, item 10: who leads each deal.
+
+Every deal may record its first mover (``Deal.led``). Kozel's next deal is led by whoever
+went out or made the fish: the services default to him and refuse another, the desk
+preselects him. Sport domino's start-of-party draw for the first move leads deal 1 and is
+printed on the protocol.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from referee.services import record_first_mover
+from scoring.errors import ServiceError
+from scoring.models import PartyEvent, TournamentRole
+from scoring.protocol_content import build_protocol_data
+from scoring.protocols import render_protocol
+from scoring.services import record_deal
+from tests.scoring.test_worked_examples_services import ALEX, MASHA, OLYA, SERG, kozel_party
+
+from .conftest import pdf_text, play_out
+
+pytestmark = pytest.mark.django_db
+
+FISH = {"outcome": "fish", "pips": {MASHA: 3, ALEX: 30, OLYA: 25, SERG: 10}}
+
+
+def test_kozel_next_deal_is_led_by_who_went_out_or_made_the_fish(organizer):
+    party = kozel_party(organizer)
+    first = record_deal(party.pk, actor=organizer, outcome="domino", went_out=SERG,
+                        pips={MASHA: 5, ALEX: 20, OLYA: 12}, led=MASHA)
+    assert first.led == MASHA
+    # Serg went out: he opens deal 2, whether the referee names him or not
+    fish = record_deal(party.pk, actor=organizer, fish_by=OLYA, **FISH)
+    assert (fish.led, fish.fish_by) == (SERG, OLYA)
+    # Olya made the fish: deal 3 is hers; another leader is refused and nothing is recorded
+    with pytest.raises(ServiceError) as refused:
+        record_deal(party.pk, actor=organizer, outcome="domino", went_out=ALEX,
+                    pips={MASHA: 1, OLYA: 2, SERG: 3}, led=ALEX)
+    assert refused.value.field == "led" and "A2 leads this deal" in str(refused.value.message)
+    assert party.deals.count() == 2
+    third = record_deal(party.pk, actor=organizer, outcome="domino", went_out=ALEX,
+                        pips={MASHA: 1, OLYA: 2, SERG: 3}, led=OLYA)
+    assert third.led == OLYA
+    logged = PartyEvent.objects.filter(party=party, kind="deal_recorded").order_by("id")
+    assert [e.data.get("led") for e in logged] == [MASHA, SERG, OLYA]
+
+
+def test_the_kozel_desk_preselects_the_next_leader_and_asks_who_made_the_fish(client,
+                                                                              organizer):
+    party = kozel_party(organizer)
+    TournamentRole.objects.create(tournament=party.round.tournament, user=organizer,
+                                  role="referee")
+    record_deal(party.pk, actor=organizer, outcome="domino", went_out=SERG,
+                pips={MASHA: 5, ALEX: 20, OLYA: 12})
+    client.force_login(organizer)
+    desk = client.get(reverse("referee:party", args=[party.pk])).content.decode()
+    select = re.search(r'<select name="led"[^>]*>(.*?)</select>', desk, re.S).group(1)
+    assert re.search(r'<option value="b2" selected>[^<]*Серж Serg', select)
+    assert 'name="fish_by"' in desk
+
+
+def test_sport_draw_for_the_first_move_leads_deal_one_and_is_on_the_protocol(
+    party, referee_user, protocol_env, tmp_path
+):
+    api = APIClient()
+    api.force_authenticate(referee_user)
+    response = api.post(f"/api/v1/parties/{party.pk}/first-mover/", {"seat": "b1"},
+                        format="json")
+    assert response.status_code == 200, response.json()
+    party.refresh_from_db()
+    assert party.first_mover == "b1"
+    name = party.seat_players()["b1"].name
+    assert PartyEvent.objects.filter(party=party, kind="first_mover").exists()
+
+    finished = play_out(party, referee_user)
+    assert finished.deals.get(number=1).led == "b1"
+    with pytest.raises(ServiceError):
+        record_first_mover(party.pk, seat="a1", actor=referee_user)
+    data = build_protocol_data(finished)
+    assert data.first_move == f"B1 · {name}"
+    text = " ".join(pdf_text(render_protocol(data), tmp_path).split())
+    assert f"{data.label('first_move')} B1 · {name}" in text  # the tournament's language
+
+
+def test_deal_ones_leader_is_the_draws_winner_when_none_was_recorded(party, referee_user):
+    # the desk's one select: deal 1's first mover is the start-of-party draw's winner
+    record_deal(party.pk, actor=referee_user, outcome="domino", went_out="a1",
+                pips={"a1": 0, "a2": 10, "b1": 20, "b2": 30}, led="a2")
+    party.refresh_from_db()
+    assert party.first_mover == "a2"
+    with pytest.raises(ServiceError) as refused:
+        record_first_mover(party.pk, seat="b1", actor=referee_user)
+    assert refused.value.field == "seat"
+    with pytest.raises(ServiceError) as unknown:
+        record_deal(party.pk, actor=referee_user, outcome="domino", went_out="a1",
+                    pips={"a1": 0, "a2": 10, "b1": 20, "b2": 30}, led="c1")
+    assert unknown.value.field == "led"
