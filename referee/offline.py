@@ -37,7 +37,7 @@ from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
-from referee.serializers.outputs import RECORD_SERIALIZERS
+from referee.serializers.records import RECORD_SERIALIZERS
 from referee.sides import who_names
 from scoring import idempotency
 from scoring.models import Deal, Party, PartyEvent

@@ -35,15 +35,17 @@ from referee.serializers.inputs import (
 )
 from referee.serializers.outputs import (
     ActionResultSerializer,
-    DealRecordSerializer,
     EventSerializer,
     OverviewSerializer,
     PartyStateSerializer,
-    PenaltyRecordSerializer,
     RefereeRoleSerializer,
     RefereeSettingsSerializer,
-    RulingRecordSerializer,
     TilesPreviewSerializer,
+)
+from referee.serializers.records import (
+    DealRecordSerializer,
+    PenaltyRecordSerializer,
+    RulingRecordSerializer,
     record_data,
 )
 
