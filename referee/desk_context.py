@@ -105,6 +105,7 @@ def _udl_context(
     penalty_for = getattr(rule_set, "penalty_for", None)
     return {
         "violations": violations,
+        "breaks_minutes": getattr(rule_set, "no_breaks_last_minutes", None),
         "disqualifying": [
             text for code, _label, text in violations
             if penalty_for is not None and penalty_for(code, 0, cfg).ends_match

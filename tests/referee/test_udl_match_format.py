@@ -90,18 +90,24 @@ def test_udl_best_of_three_forfeit_counts_two_games(desk):
 
 def test_udl_desk_shows_the_break_rule_and_the_last_fifteen_minutes(desk):
     udl = desk("udl")
-    board = _screen(udl, "party_status")
-    assert 'id="udl-breaks"' in board
-    assert "permission; none in the last 15 minutes" in board
+    screen = _screen(udl, "party")
+    assert 'id="udl-breaks-rule"' in screen
+    assert "permission; none in the last 15 minutes" in screen
+    assert 'id="udl-breaks"' not in _screen(udl, "party_status")
     Party.objects.filter(pk=udl.party_id).update(
         started_at=timezone.now() - timedelta(minutes=31)
     )
-    assert "Last 15 minutes: no breaks" in _screen(udl, "party_status")
+    board = _screen(udl, "party_status")
+    assert 'id="udl-breaks"' in board and "Last 15 minutes: no breaks" in board
 
 
 def test_break_rule_is_udl_only(desk):
     fives = desk("allfives")
+    Party.objects.filter(pk=fives.party_id).update(
+        started_at=timezone.now() - timedelta(minutes=31)
+    )
     assert 'id="udl-breaks"' not in _screen(fives, "party_status")
+    assert 'id="udl-breaks-rule"' not in _screen(fives, "party")
 
 
 def test_broken_equipment_disqualifies_with_a_lifetime_ban(desk):
