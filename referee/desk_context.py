@@ -100,11 +100,17 @@ def _udl_context(
     """The UDL violations block: each violation and its consequence, the slow-play buttons."""
     if not rule_set.violations:
         return None
+    violations = [
+        (code, _(label), _(rule_set.consequences[code]) % {"points": cfg.udl_slow_play_points})
+        for code, label in rule_set.violations.items()
+    ]
+    penalty_for = getattr(rule_set, "penalty_for", None)
     return {
-        "violations": [
-            (code, _(label),
-             _(rule_set.consequences[code]) % {"points": cfg.udl_slow_play_points})
-            for code, label in rule_set.violations.items()
+        "violations": violations,
+        "breaks_minutes": getattr(rule_set, "no_breaks_last_minutes", None),
+        "disqualifying": [
+            text for code, _label, text in violations
+            if penalty_for is not None and penalty_for(code, 0, cfg).ends_match
         ],
         "slow_play": [
             {"seat": seat, "label": label, "id": ids[f"udl-slow-{seat}"]} for seat, label in seats

@@ -11,7 +11,14 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from scoring.models import Party
-from scoring.rules import LAYOUT_KOZEL, RulesConfig, RuleSet, by_party_side
+from scoring.rules import (
+    LAYOUT_KOZEL,
+    MATCH_BEST_OF_THREE,
+    RulesConfig,
+    RuleSet,
+    by_party_side,
+    wins_needed,
+)
 from scoring.rules.matches import as_match
 from scoring.totals import kozel_ratings
 
@@ -97,6 +104,16 @@ def _kozel(party: Party, rule_set: RuleSet, cfg: RulesConfig, totals: Any) -> di
     }
 
 
+def _breaks(party: Party, rule_set: RuleSet) -> dict[str, Any] | None:
+    """The rule set's break rule (UDL): none without the referee, none in the last minutes."""
+    minutes = getattr(rule_set, "no_breaks_last_minutes", None)
+    if minutes is None:
+        return None
+    left = party.seconds_left() if party.started_at else None
+    last = left is not None and party.status != Party.Status.FINISHED and left <= minutes * 60
+    return {"minutes": minutes, "last": last}
+
+
 def _match(party: Party, cfg: RulesConfig, totals: Any) -> dict[str, Any]:
     """A match of games (UDL, All Fives): the game in play, each game's score, game wins."""
     match = as_match(totals)
@@ -114,7 +131,8 @@ def _match(party: Party, cfg: RulesConfig, totals: Any) -> dict[str, Any]:
     wins = {side: match.game_wins.get(side, 0) for side in ("a", "b")}
     return {
         "game": party.game,
-        "games_to_win": cfg.games_to_win,
+        "games_to_win": wins_needed(cfg),
+        "best_of_three": cfg.match_format == MATCH_BEST_OF_THREE,
         "game_wins": wins,
         "games": games,
         "clock": {
@@ -132,6 +150,7 @@ def layout_extras(party: Party, rule_set: RuleSet, cfg: RulesConfig, totals: Any
     kozel = rule_set.layout_for(cfg) == LAYOUT_KOZEL
     return {
         "match": _match(party, cfg, totals) if rule_set.plays_games else None,
+        "breaks": _breaks(party, rule_set),
         "kozel": _kozel(party, rule_set, cfg, totals) if kozel else None,
     }
 

@@ -27,6 +27,10 @@ GAME_SETTING_HELP = {
         "four, each for himself, need the individual format."
     ),
     "games_to_win": _("A match is won by the first player to win this many games."),
+    "match_format": _(
+        "UDL: a match to the game wins set above (the seed's \"to three wins\"), or best of "
+        "three (the first to two wins; 45 minutes for 15-minute games)."
+    ),
     "udl_slow_play_points": _(
         "A repeated slow play costs the player these points, paid to the opponent."
     ),

@@ -385,8 +385,10 @@ def rule_udl_violation(
     Slow play: a warning, then ``udl_slow_play_points`` paid to the opponent in the game in
     play (a fine in award mode), every time after the first. Out-of-turn play: the tile is
     exposed (the out-of-turn ruling, "continue"). Hiding tiles: disqualified from the match;
-    slamming and leaving: disqualified from the tournament; misconduct: removed from it. The
-    existing warning, fine, out-of-turn and disqualification services apply it.
+    slamming and leaving: disqualified from the tournament; misconduct: removed from it;
+    equipment broken by slamming: disqualified and banned for life (the ruling's reason and
+    ``details`` carry the rule). The existing warning, fine, out-of-turn and disqualification
+    services apply it.
     """
     found = _existing_record(party_id, client_id)
     if found is not None:
@@ -419,10 +421,14 @@ def rule_udl_violation(
         )
     if consequence.ends_match:
         scope = Ruling.Choice.TOURNAMENT if consequence.ends_tournament else Ruling.Choice.PARTY
+        rule = gettext(rule_set.consequences.get(violation, label)) % {
+            "points": cfg.udl_slow_play_points
+        }
         return disqualify(
-            party.pk, side=side, scope=scope, reason=_reason(reason) or label, seat=seat,
+            party.pk, side=side, scope=scope, reason=_reason(reason) or rule, seat=seat,
             player_id=player.pk if player else None,
-            details={"violation": violation, "consequence": consequence.kind},
+            details={"violation": violation, "consequence": consequence.kind, "rule": rule,
+                     "lifetime_ban": consequence.lifetime_ban},
             client_id=client_id, actor=actor,
         )
 

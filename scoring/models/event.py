@@ -174,6 +174,7 @@ GAME_SETTINGS = (
     "tiles_per_hand",
     "game_minutes",
     "games_to_win",
+    "match_format",
     "udl_slow_play_points",
     "fish_variant",
     "zero_zero_value",
@@ -208,6 +209,12 @@ class Regulations(models.Model):
     class FirstRound(models.TextChoices):
         SEEDING = "seeding", _("By seeding (rating)")
         LOT = "lot", _("By lot")
+
+    class MatchFormat(models.TextChoices):
+        TO_WINS = "to_wins", _("To the game wins set (UDL: to three wins)")
+        BEST_OF_THREE = "best_of_three", _(
+            "Best of three: the first to two wins, at most three games"
+        )
 
     class FishVariant(models.TextChoices):
         FOR_ALL = "for_all", _("Fish for all: each scores his own hand")
@@ -318,6 +325,12 @@ class Regulations(models.Model):
         _("game wins to win a match"),
         default=1,
         validators=[MinValueValidator(1), MaxValueValidator(9)],
+    )
+    match_format = models.CharField(
+        _("match format"),
+        max_length=16,
+        choices=MatchFormat.choices,
+        default=MatchFormat.TO_WINS,
     )
     udl_slow_play_points = models.PositiveIntegerField(
         _("slow play: points paid to the opponent"),

@@ -25,6 +25,9 @@ from scoring.rules.base import (
     LAYOUT_SEATS,
     LAYOUT_SIDES,
     LAYOUTS,
+    MATCH_BEST_OF_THREE,
+    MATCH_FORMATS,
+    MATCH_TO_WINS,
     NEXT_GAME,
     OVERTIME,
     REASON_TARGET,
@@ -43,6 +46,7 @@ from scoring.rules.base import (
     Totals,
     by_party_side,
     party_side,
+    wins_needed,
 )
 from scoring.rules.block import BlockGame
 from scoring.rules.classic import ClassicGame
@@ -104,6 +108,9 @@ __all__ = [
     "FISH_FOR_ONE",
     "LAST_DEAL",
     "LAYOUTS",
+    "MATCH_BEST_OF_THREE",
+    "MATCH_FORMATS",
+    "MATCH_TO_WINS",
     "LAYOUT_GAMES",
     "LAYOUT_KOZEL",
     "LAYOUT_SEATS",
@@ -150,6 +157,7 @@ __all__ = [
     "advise",
     "move_advice",
     "party_side",
+    "wins_needed",
     "penalty_for",
     "register",
     "rule_set_choices",

@@ -30,6 +30,7 @@ from scoring.rules.base import (
     RulesConfig,
     Totals,
     is_count,
+    wins_needed,
 )
 from scoring.rules.errors import RuleError, _
 from scoring.rules.hands import (
@@ -211,7 +212,7 @@ class AllFives(HandGame):
         )
 
     def forfeit_totals(self, winner: str, cfg: RulesConfig) -> MatchTotals:
-        """A match decided without play: ``winner`` takes ``games_to_win`` games to none.
+        """A match decided without play: ``winner`` takes the games needed (:func:`wins_needed`).
 
         The first game carries the forfeit score (the target : 0 by default), the others
         0 : 0; every game is closed and won by ``winner``, so each view counts the same wins.
@@ -229,7 +230,7 @@ class AllFives(HandGame):
                 closed=True,
                 winner=winner,
             )
-            for number in range(1, cfg.games_to_win + 1)
+            for number in range(1, wins_needed(cfg) + 1)
         ]
         return MatchTotals(
             points=dict(points),

@@ -37,6 +37,9 @@ from scoring.rules.config import (  # noqa: F401 - the rule sets import these fr
     LAYOUT_SEATS,
     LAYOUT_SIDES,
     LAYOUTS,
+    MATCH_BEST_OF_THREE,
+    MATCH_FORMATS,
+    MATCH_TO_WINS,
     NEXT_GAME,
     OVERTIME,
     PARTY_STATES,
@@ -61,6 +64,7 @@ from scoring.rules.config import (  # noqa: F401 - the rule sets import these fr
     by_party_side,
     is_count,
     party_side,
+    wins_needed,
 )
 from scoring.rules.errors import RuleError, _
 from scoring.rules.moves import HAND_SIZE, MoveAdvice, MoveHelper, Tile, advise

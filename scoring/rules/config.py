@@ -43,6 +43,12 @@ FISH_FOR_ONE = "for_one"
 FISH_VARIANTS = (FISH_FOR_ALL, FISH_FOR_ONE)
 """Kozel: after a fish each player scores his own hand, or the highest hand takes them all."""
 
+MATCH_TO_WINS = "to_wins"
+MATCH_BEST_OF_THREE = "best_of_three"
+MATCH_FORMATS = (MATCH_TO_WINS, MATCH_BEST_OF_THREE)
+"""A match of games: to ``games_to_win`` game wins, or best of three (first to two, at most
+three games); UDL's seed reads both ways (RULES.md 2)."""
+
 # PartyDecision.state and .reason values.
 CONTINUE = "continue"
 LAST_DEAL = "last_deal"
@@ -133,6 +139,7 @@ _CONFIG_CHOICES = {
     "drawn_fish": DRAWN_FISH_CHOICES,
     "fine_mode": FINE_MODES,
     "fish_variant": FISH_VARIANTS,
+    "match_format": MATCH_FORMATS,
 }
 _CONFIG_FLAGS = (
     "domino_counts_partner",
@@ -174,6 +181,8 @@ class RulesConfig:
     tiles_per_hand: int = 0
     game_minutes: int = 15
     games_to_win: int = 1
+    match_format: str = MATCH_TO_WINS
+    """To ``games_to_win`` game wins, or best of three (:func:`wins_needed`)."""
     udl_slow_play_points: int = 20
     fish_variant: str = FISH_FOR_ALL
     zero_zero_value: int = 10
@@ -325,3 +334,8 @@ class PartyDecision:
     def finished(self) -> bool:
         """Whether the party is over."""
         return self.state == FINISHED
+
+
+def wins_needed(cfg: RulesConfig) -> int:
+    """Game wins that take the match: two in a best of three, else ``games_to_win``."""
+    return 2 if cfg.match_format == MATCH_BEST_OF_THREE else cfg.games_to_win

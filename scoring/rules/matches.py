@@ -1,7 +1,8 @@
 """A party played as a match of games (All Fives, UDL): each game a sequence of hands.
 
 A game is won at the target or, when its clock runs out, by the higher score (a tie goes to
-overtime until one player scores); a match is won by the first to ``games_to_win`` games.
+overtime until one player scores); a match is won by the first to ``games_to_win`` games
+(two in a best of three).
 Every hand and fine carries the number of its game; the games are closed in order.
 """
 
@@ -20,6 +21,7 @@ from scoring.rules.base import (
     PartyDecision,
     RulesConfig,
     Totals,
+    wins_needed,
 )
 from scoring.rules.hands import highest
 
@@ -97,14 +99,16 @@ def game_decision(decision: PartyDecision) -> PartyDecision:
 def decide_match(
     game_wins: Mapping[str, int], cfg: RulesConfig, *, time_expired: bool = False
 ) -> PartyDecision:
-    """After a game: the match is won by ``games_to_win`` game wins, else the next game.
+    """After a game: the match is won by :func:`wins_needed` game wins, else the next game.
+
+    To ``games_to_win`` wins, or in a best of three the first to two (so at most three games).
 
     When the match's own clock has run out, the player with more game wins takes it; level
     game wins mean one more game.
     """
     leaders = highest(game_wins)
     best = game_wins[leaders[0]]
-    if best >= cfg.games_to_win and len(leaders) == 1:
+    if best >= wins_needed(cfg) and len(leaders) == 1:
         return PartyDecision(FINISHED, leaders[0], REASON_TARGET)
     if time_expired and len(leaders) == 1:
         return PartyDecision(FINISHED, leaders[0], REASON_TIME)

@@ -1,8 +1,9 @@
 """UDL singles (RULES.md section 2): the Universal Domino League's All Fives tournaments.
 
 All Fives scoring (see :mod:`scoring.rules.allfives`) with the league's rules on top: a match
-is won by the first to three game wins, each game lasting 15 minutes (the higher score wins at
-time, a tie goes to overtime until one player scores); a player with no points on the board
+is won by the first to three game wins (or, by the ``match_format`` setting, best of three:
+the first to two, at most three games), each game lasting 15 minutes (the higher score wins
+at time, a tie goes to overtime until one player scores); a player with no points on the board
 cannot collect the opponent's pips after a domino; both players blocked with equal pips score
 nothing. Slow play is warned once, then every further one pays 20 points to the opponent; the
 other violations (:func:`penalty_for`) disqualify or remove the player.
@@ -18,6 +19,7 @@ from scoring.rules.base import (
     DOMINO,
     DRAWN_FISH_NOBODY,
     FINE_AWARD,
+    MATCH_TO_WINS,
     DealScore,
     FineFact,
     RulesConfig,
@@ -30,6 +32,7 @@ from scoring.rules.moves import UDL_HELPER
 SLOW_PLAY = "slow_play"
 OUT_OF_TURN = "out_of_turn"
 SLAMMING = "slamming"
+BROKEN_EQUIPMENT = "broken_equipment"
 HIDING_TILES = "hiding_tiles"
 MISCONDUCT = "misconduct"
 LEAVING = "leaving"
@@ -45,6 +48,7 @@ UDL_PENALTIES: Mapping[str, tuple[str, ...]] = {
     SLOW_PLAY: (WARNING, POINTS_TO_OPPONENT),
     OUT_OF_TURN: (EXPOSED_TILE,),
     SLAMMING: (DISQUALIFIED_FROM_TOURNAMENT,),
+    BROKEN_EQUIPMENT: (DISQUALIFIED_FROM_TOURNAMENT,),
     HIDING_TILES: (DISQUALIFIED_FROM_MATCH,),
     MISCONDUCT: (REMOVED_FROM_TOURNAMENT,),
     LEAVING: (DISQUALIFIED_FROM_TOURNAMENT,),
@@ -53,6 +57,8 @@ UDL_PENALTIES: Mapping[str, tuple[str, ...]] = {
 
 _ENDS_MATCH = (DISQUALIFIED_FROM_MATCH, DISQUALIFIED_FROM_TOURNAMENT, REMOVED_FROM_TOURNAMENT)
 _ENDS_TOURNAMENT = (DISQUALIFIED_FROM_TOURNAMENT, REMOVED_FROM_TOURNAMENT)
+LIFETIME_BAN = frozenset({BROKEN_EQUIPMENT})
+"""Violations that ban the player from UDL tournaments for life (he pays for the damage)."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +66,8 @@ class Consequence:
     """What a violation costs the player under the UDL rules.
 
     ``points`` are paid to the opponent (a fine in ``"award"`` mode); ``ends_match`` means the
-    player loses the match by disqualification, ``ends_tournament`` that he is out of it.
+    player loses the match by disqualification, ``ends_tournament`` that he is out of it;
+    ``lifetime_ban`` that he is banned from UDL tournaments for life and pays for the damage.
     """
 
     violation: str
@@ -68,6 +75,7 @@ class Consequence:
     points: int = 0
     ends_match: bool = False
     ends_tournament: bool = False
+    lifetime_ban: bool = False
 
 
 class UdlSingles(AllFives):
@@ -80,12 +88,21 @@ class UdlSingles(AllFives):
         "Two players, each a side. All Fives scoring: points during play whenever the open "
         "ends add up to a multiple of five; a match of timed games, won by three game wins."
     )
-    settings = ("tiles_per_hand", "game_minutes", "games_to_win", "udl_slow_play_points")
+    settings = (
+        "tiles_per_hand",
+        "game_minutes",
+        "games_to_win",
+        "match_format",
+        "udl_slow_play_points",
+    )
     move_helper = UDL_HELPER
+    no_breaks_last_minutes = 15
+    """No break without an official's permission, and none in a round's last 15 minutes."""
     violations = {
         SLOW_PLAY: _("Slow play"),
         OUT_OF_TURN: _("Out-of-turn play"),
         SLAMMING: _("Slamming dominoes"),
+        BROKEN_EQUIPMENT: _("Equipment broken by slamming"),
         HIDING_TILES: _("Hiding dominoes"),
         MISCONDUCT: _("Misconduct"),
         LEAVING: _("Leaving the table"),
@@ -98,7 +115,14 @@ class UdlSingles(AllFives):
         OUT_OF_TURN: _(
             "Out-of-turn play: the tile is exposed and must be played at the first opportunity."
         ),
-        SLAMMING: _("Slamming dominoes: disqualification from the tournament."),
+        SLAMMING: _(
+            "Slamming dominoes: disqualification from the tournament; breaking equipment also "
+            "means a lifetime ban."
+        ),
+        BROKEN_EQUIPMENT: _(
+            "Equipment broken by slamming: disqualification from the tournament, a lifetime ban "
+            "from UDL tournaments, and the player pays for the damage."
+        ),
         HIDING_TILES: _("Hiding dominoes: disqualification from the match, without warning."),
         MISCONDUCT: _("Misconduct: removal from the tournament, without warning."),
         LEAVING: _("Leaving the table: disqualification from the tournament, no substitutions."),
@@ -108,6 +132,7 @@ class UdlSingles(AllFives):
         "players": 2,
         "tiles_per_hand": 7,
         "games_to_win": 3,
+        "match_format": MATCH_TO_WINS,
         "game_minutes": 15,
         "party_minutes": 45,
         "udl_slow_play_points": 20,
@@ -148,7 +173,8 @@ def penalty_for(violation: str, earlier: int = 0, cfg: RulesConfig | None = None
     Slow play: a warning while ``earlier`` is below ``warnings_before_fine`` (one by default),
     then ``udl_slow_play_points`` (20) paid to the opponent each time. Out of turn: the tile is
     exposed and must be played at the first opportunity. Slamming and leaving: disqualified
-    from the tournament; hiding tiles: from the match; misconduct: removed from the tournament.
+    from the tournament; hiding tiles: from the match; misconduct: removed from the tournament;
+    equipment broken by slamming: disqualified, banned for life and liable for the damage.
     """
     steps = UDL_PENALTIES.get(violation)
     if steps is None:
@@ -165,4 +191,5 @@ def penalty_for(violation: str, earlier: int = 0, cfg: RulesConfig | None = None
         points=cfg.udl_slow_play_points if kind == POINTS_TO_OPPONENT else 0,
         ends_match=kind in _ENDS_MATCH,
         ends_tournament=kind in _ENDS_TOURNAMENT,
+        lifetime_ban=violation in LIFETIME_BAN,
     )

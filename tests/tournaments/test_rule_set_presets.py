@@ -176,7 +176,7 @@ def _field_names(page: str) -> set[str]:
     [
         ("sport", "pairs", set()),
         ("latin", "pairs", {"players", "latin_individual"}),
-        ("udl", "pairs", {"tiles_per_hand", "game_minutes", "games_to_win",
+        ("udl", "pairs", {"tiles_per_hand", "game_minutes", "games_to_win", "match_format",
                           "udl_slow_play_points"}),
         ("allfives", "pairs", {"tiles_per_hand", "game_minutes", "games_to_win"}),
         ("classic", "pairs", {"players", "tiles_per_hand", "lone_zero_zero_in_fish"}),

@@ -1,0 +1,125 @@
+"""UDL singles (issue #13, item 12): the match format, the break rule, the lifetime ban.
+
+The match format is a regulations setting (to three wins by default, as the seed says, or
+best of three: the first to two wins); the desk shows the break rule next to the clock and
+the disqualification form carries the UDL rules that end a match, the lifetime ban among them.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring.models import Party, Ruling
+from scoring.rules import (
+    FINISHED,
+    MATCH_BEST_OF_THREE,
+    MATCH_TO_WINS,
+    NEXT_GAME,
+    RulesConfig,
+    get_rule_set,
+    wins_needed,
+)
+from scoring.rules.matches import decide_match
+from scoring.rules.udl import BROKEN_EQUIPMENT, penalty_for
+from tests.referee.test_rule_sets_desk import make_desk
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def desk(make_user):
+    def make(code, **kwargs):
+        return make_desk(make_user, code, **kwargs)
+
+    return make
+
+
+def _win_game(udl) -> None:
+    """Player A goes out with the opponent's 150 pips left: a game won at the target."""
+    udl.deal(outcome="domino", went_out="a1", pips={"b1": 150}, plays=[["a1", 5]])
+
+
+def _screen(udl, name: str) -> str:
+    client = Client()
+    client.force_login(udl.referee)
+    response = client.get(reverse(f"referee:{name}", args=[udl.party_id]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_udl_preset_plays_to_three_wins_and_best_of_three_takes_two():
+    cfg = get_rule_set("udl").config()
+    assert (cfg.match_format, cfg.games_to_win, wins_needed(cfg)) == (MATCH_TO_WINS, 3, 3)
+    best = RulesConfig(games_to_win=3, match_format=MATCH_BEST_OF_THREE)
+    assert wins_needed(best) == 2
+    assert decide_match({"a": 2, "b": 1}, best).state == FINISHED
+    assert decide_match({"a": 2, "b": 1}, cfg).state == NEXT_GAME
+    assert decide_match({"a": 1, "b": 1}, best).state == NEXT_GAME
+
+
+def test_udl_to_three_wins_goes_on_after_two_game_wins(desk):
+    udl = desk("udl")
+    _win_game(udl)
+    _win_game(udl)
+    party = udl.party
+    assert (party.status, party.game) == (Party.Status.IN_PROGRESS, 3)
+    assert udl.state()["match"]["games_to_win"] == 3
+
+
+def test_udl_best_of_three_is_won_by_two_game_wins(desk):
+    udl = desk("udl", match_format="best_of_three")
+    assert udl.state()["match"]["games_to_win"] == 2
+    _win_game(udl)
+    _win_game(udl)
+    party = udl.party
+    assert (party.status, party.winner) == (Party.Status.FINISHED, "a")
+    assert udl.state()["match"]["game_wins"] == {"a": 2, "b": 0}
+
+
+def test_udl_best_of_three_forfeit_counts_two_games(desk):
+    udl = desk("udl", match_format="best_of_three")
+    response = udl.post("udl-violation", {"violation": "hiding_tiles", "side": "b"})
+    assert response.status_code == 201, response.json()
+    assert udl.state()["match"]["game_wins"] == {"a": 2, "b": 0}
+
+
+def test_udl_desk_shows_the_break_rule_and_the_last_fifteen_minutes(desk):
+    udl = desk("udl")
+    screen = _screen(udl, "party")
+    assert 'id="udl-breaks-rule"' in screen
+    assert "permission; none in the last 15 minutes" in screen
+    assert 'id="udl-breaks"' not in _screen(udl, "party_status")
+    Party.objects.filter(pk=udl.party_id).update(
+        started_at=timezone.now() - timedelta(minutes=31)
+    )
+    board = _screen(udl, "party_status")
+    assert 'id="udl-breaks"' in board and "Last 15 minutes: no breaks" in board
+
+
+def test_break_rule_is_udl_only(desk):
+    fives = desk("allfives")
+    Party.objects.filter(pk=fives.party_id).update(
+        started_at=timezone.now() - timedelta(minutes=31)
+    )
+    assert 'id="udl-breaks"' not in _screen(fives, "party_status")
+    assert 'id="udl-breaks-rule"' not in _screen(fives, "party")
+
+
+def test_broken_equipment_disqualifies_with_a_lifetime_ban(desk):
+    assert penalty_for(BROKEN_EQUIPMENT).lifetime_ban
+    assert not penalty_for("slamming").lifetime_ban
+    udl = desk("udl")
+    screen = _screen(udl, "party")
+    assert 'id="udl-dq-reasons"' in screen and "a lifetime ban from UDL tournaments" in screen
+    response = udl.post("udl-violation", {"violation": BROKEN_EQUIPMENT, "seat": "a1"})
+    assert response.status_code == 201, response.json()
+    ruling = Ruling.objects.get(party_id=udl.party_id)
+    assert (ruling.kind, ruling.choice, ruling.side) == ("disqualification", "tournament", "a")
+    assert ruling.details["lifetime_ban"] is True
+    assert "lifetime ban" in ruling.reason and "pays for the damage" in ruling.reason
+    assert udl.party.pair_a.player1.disqualified is True
