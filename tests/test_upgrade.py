@@ -48,7 +48,8 @@ COMMAND_TIMEOUT = 900
 # Fields added since OLD_SCHEMA_COMMIT, per section of the export: an upgraded record must
 # carry each at the value shown (the migration's default), then the files compare as before.
 ADDED_FIELDS: dict[str, dict[str, Any]] = {
-    "regulations": {"lone_zero_zero_in_fish": False, "match_format": "to_wins"},
+    "regulations": {"lone_zero_zero_in_fish": False, "match_format": "to_wins",
+                    "latin_individual": False},
     "parties": {"first_mover": ""},
     "deals": {"play_ended_before_time_up": False, "fish_by": ""},
 }
