@@ -285,7 +285,7 @@ def test_round_from_registration_to_signed_protocol(
     panel.get_by_text("Domino", exact=True).click()
     panel.get_by_text("Detailed: who went out, pips per player").click()
     panel.get_by_label("Went out").select_option("b1")
-    seats = panel.locator("#deal-entry details").first
+    seats = panel.locator("#deal-entry details", has_text="Detailed: who went out, pips per player")
     seats.locator("input[name=pips_a1]").fill("20")
     seats.locator("input[name=pips_a2]").fill("15")
     seats.locator("input[name=pips_b2]").fill("10")
