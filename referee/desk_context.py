@@ -166,7 +166,7 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
         ],
         "entry": deal_entry(party, rule_set, cfg),
         "correctable": {
-            deal.pk for deal in party.deals.only("pk", "recorded_by_id")
+            deal.pk for deal in party.deals.all()  # prefetched with the party
             if may_correct(request.user, party, deal.recorded_by_id)
         },
         "rule_set": rule_set,

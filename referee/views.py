@@ -39,7 +39,6 @@ from referee.sides import who_names
 from scoring import permissions
 from scoring.errors import ServiceError, translate_engine_error
 from scoring.models import Deal, Party, Penalty, RefereeSettings, TournamentRole
-from scoring.models.event_text import describe_event
 from scoring.rules import SEATS, RuleError, count_open_ends
 from scoring.rules.moves import MAX_OPEN_ENDS
 from scoring.timezones import activate_tournament_zone
@@ -191,10 +190,7 @@ def _perform(
         return _answer(
             request, party.pk, error=_error_text(errors), code=code, action=action
         )
-    latest = party.events.order_by("-seq").first()
-    done = (
-        describe_event(latest.kind, latest.data or {}, who_names(party)) if latest else _("Done.")
-    )
+    done = offline.latest_change(party.pk) or _("Done.")  # as the queue's answer says it
     return _answer(
         request, party.pk, done=done, undo=services.undo_offer(result, request.user),
         action=action,

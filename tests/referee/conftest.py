@@ -71,3 +71,14 @@ def table_referee(make_user, tournament):
     role = TournamentRoleFactory(tournament=tournament, user=make_user("table2-ref"))
     role.tables.set([tournament.tables.get(number=2)])
     return role.user
+
+
+@pytest.fixture
+def desk(make_user):
+    """A started party of a rule set, its referee and an API client (``desk("udl")``)."""
+    from tests.referee.test_rule_sets_desk import make_desk
+
+    def make(code, **kwargs):
+        return make_desk(make_user, code, **kwargs)
+
+    return make

@@ -13,17 +13,8 @@ import pytest
 from referee import services
 from scoring.errors import ServiceError
 from scoring.models import Party
-from tests.referee.test_rule_sets_desk import make_desk
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def desk(make_user):
-    def make(code, **kwargs):
-        return make_desk(make_user, code, **kwargs)
-
-    return make
 
 
 def _events(party_id, kind="game_time_expired"):

@@ -118,14 +118,6 @@ class Desk:
         return scoring.record_deal(self.party_id, actor=self.referee, **facts)
 
 
-@pytest.fixture
-def desk(make_user):
-    def make(code, **kwargs):
-        return make_desk(make_user, code, **kwargs)
-
-    return make
-
-
 # -- UDL: a match of timed games ------------------------------------------------------------
 
 

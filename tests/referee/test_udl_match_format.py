@@ -26,17 +26,8 @@ from scoring.rules import (
 )
 from scoring.rules.matches import decide_match
 from scoring.rules.udl import BROKEN_EQUIPMENT, penalty_for
-from tests.referee.test_rule_sets_desk import make_desk
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def desk(make_user):
-    def make(code, **kwargs):
-        return make_desk(make_user, code, **kwargs)
-
-    return make
 
 
 def _win_game(udl) -> None:

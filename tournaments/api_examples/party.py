@@ -141,6 +141,20 @@ def close_round(scene: Scene) -> None:
     scene.call("org", "delete", f"/rounds/{spare['id']}/", expect=204)
 
 
+
+def _started_party(scene: Scene, tid: int) -> int:
+    """Table 1, the referee "ref", a round drawn, published and started: its party's id."""
+    scene.call("org", "post", "/tables/", {"tournament": tid, "number": 1}, expect=201)
+    scene.call("org", "post", f"/referee/tournaments/{tid}/referees/",
+               {"username": "ref", "role": "referee"}, expect=201)
+    rid = scene.call("org", "post", "/rounds/", {"tournament": tid}, expect=201)["id"]
+    scene.call("org", "post", f"/rounds/{rid}/generate/", {"seed": 7})
+    scene.call("org", "post", f"/rounds/{rid}/publish/")
+    scene.call("org", "post", f"/rounds/{rid}/start/")
+    pid = scene.call("ref", "get", "/parties/", query={"round": rid})["results"][0]["id"]
+    return pid
+
+
 def udl_match(scene: Scene) -> None:
     """A singles UDL match: a violation of its rules, the game's time up, a disqualification."""
     udl = scene.call("org", "post", "/tournaments/", {
@@ -152,14 +166,7 @@ def udl_match(scene: Scene) -> None:
     for name in ("Ana Souza", "Carlos Mendes"):
         scene.call("org", "post", "/players/", {"tournament": tid, "name": name,
                                                  "register_side": True}, expect=201)
-    scene.call("org", "post", "/tables/", {"tournament": tid, "number": 1}, expect=201)
-    scene.call("org", "post", f"/referee/tournaments/{tid}/referees/",
-               {"username": "ref", "role": "referee"}, expect=201)
-    rid = scene.call("org", "post", "/rounds/", {"tournament": tid}, expect=201)["id"]
-    scene.call("org", "post", f"/rounds/{rid}/generate/", {"seed": 7})
-    scene.call("org", "post", f"/rounds/{rid}/publish/")
-    scene.call("org", "post", f"/rounds/{rid}/start/")
-    pid = scene.call("ref", "get", "/parties/", query={"round": rid})["results"][0]["id"]
+    pid = _started_party(scene, tid)
     scene.call("ref", "post", f"/parties/{pid}/udl-violation/",
                {"violation": "slow_play", "seat": "b1", "reason": "Долгий ход"}, expect=201)
     scene.rec.clock.advance(minutes=18)
@@ -181,14 +188,7 @@ def kozel_game(scene: Scene) -> None:
     tid = kozel["id"]
     for name in ("Masha", "Alex", "Olya", "Serg"):
         scene.call("org", "post", "/players/", {"tournament": tid, "name": name}, expect=201)
-    scene.call("org", "post", "/tables/", {"tournament": tid, "number": 1}, expect=201)
-    scene.call("org", "post", f"/referee/tournaments/{tid}/referees/",
-               {"username": "ref", "role": "referee"}, expect=201)
-    rid = scene.call("org", "post", "/rounds/", {"tournament": tid}, expect=201)["id"]
-    scene.call("org", "post", f"/rounds/{rid}/generate/", {"seed": 7})
-    scene.call("org", "post", f"/rounds/{rid}/publish/")
-    scene.call("org", "post", f"/rounds/{rid}/start/")
-    pid = scene.call("ref", "get", "/parties/", query={"round": rid})["results"][0]["id"]
+    pid = _started_party(scene, tid)
     scene.call("ref", "post", f"/parties/{pid}/first-mover/", {"seat": "a1"})
     scene.call("ref", "post", f"/parties/{pid}/deal/", {
         "outcome": "domino", "seat": "b2", "points": {"a1": 30, "b1": 32, "a2": 13},
