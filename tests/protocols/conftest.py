@@ -126,3 +126,20 @@ def player_users(finished_party, make_user):
         users.append(user)
     finished_party.refresh_from_db()
     return users
+
+
+def sign_off(party, player_users, referee_user):
+    """Every player of ``party`` signs on his login, then the referee countersigns."""
+    from scoring.protocol_content import party_players
+    from scoring.protocol_services import countersign, sign_as_player
+
+    for user, (_seat, player) in zip(player_users, party_players(party), strict=True):
+        sign_as_player(party.pk, player_id=player.pk, actor=user)
+    return countersign(party.pk, actor=referee_user)
+
+
+@pytest.fixture
+def signed(finished_party, player_users, referee_user):
+    """The finished party's protocol signed off: ``(protocol, its signed PDF)``."""
+    protocol = sign_off(finished_party, player_users, referee_user)
+    return protocol, protocol.file.read()
