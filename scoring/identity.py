@@ -5,6 +5,7 @@ any listed in ``PROTOCOL_TRUSTED_CERTS``."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from django.conf import settings
@@ -16,6 +17,8 @@ from scoring.protocols import (
     get_signer,
     trusted_in,
 )
+
+logger = logging.getLogger(__name__)
 
 
 def signing_paths() -> tuple[Path, Path]:
@@ -45,7 +48,12 @@ def extra_trusted_certificates() -> list[Path]:
     found: list[Path] = []
     for entry in settings.PROTOCOL_TRUSTED_CERTS:
         path = Path(entry)
-        found.extend(sorted(path.glob("*.pem")) if path.is_dir() else [path])
+        if path.is_dir():
+            found.extend(sorted(path.glob("*.pem")))
+        elif path.is_file():
+            found.append(path)
+        else:  # one wrong entry must not make every protocol unverifiable
+            logger.warning("PROTOCOL_TRUSTED_CERTS: %s is neither a file nor a folder", path)
     return found
 
 

@@ -104,3 +104,40 @@ def test_restore_drill_gives_identical_tournaments_and_verifiable_protocols(data
     again = subprocess.run([sys.executable, "manage.py", "restore", str(archive)], cwd=TREE,
                            env=fresh, capture_output=True, text=True, timeout=600)
     assert again.returncode != 0 and "the database is not empty" in again.stderr
+
+
+# -- archives that are refused before anything is written -------------------------------------
+
+
+def _archive(path: Path, members: dict[str, bytes], sha256: dict[str, str]) -> Path:
+    """A backup-shaped tar.gz holding ``members`` and a manifest claiming ``sha256``."""
+    import io
+    import tarfile
+
+    manifest = {"format": "domino-backup", "version": 1, "engine": "sqlite", "sha256": sha256}
+    with tarfile.open(path, "w:gz") as tar:
+        for name, data in {"manifest.json": json.dumps(manifest).encode(), **members}.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+@pytest.mark.parametrize(("members", "claimed", "message"), [
+    ({"database/db.sqlite3": b"x", "media/protocols/a.pdf": b"changed"},
+     {"database/db.sqlite3": "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881",
+      "media/protocols/a.pdf": "0" * 64}, "damaged"),
+    ({"media/../../etc/evil": b"x"}, {"media/../../etc/evil": "0" * 64}, "unsafe name"),
+    ({}, {"media/protocols/a.pdf": "0" * 64}, "lacks media/protocols/a.pdf"),
+])
+def test_a_damaged_or_unsafe_archive_is_refused_and_nothing_is_written(
+        members, claimed, message, tmp_path, settings):
+    from tournaments.backup import BackupError, restore_backup
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.PROTOCOL_SIGNING_DIR = tmp_path / "signing"
+    archive = _archive(tmp_path / "b.tar.gz", members, claimed)
+    with pytest.raises(BackupError, match=message):
+        restore_backup(archive)
+    assert not (tmp_path / "media").exists() and not (tmp_path / "signing").exists()
+    assert not (tmp_path.parent / "etc").exists()

@@ -216,7 +216,7 @@ def test_configured_identity_trusts_extra_certificates(client, signed, organizer
     kept = tmp_path / "kept"
     kept.mkdir()
     (kept / "2025.pem").write_bytes(old_cert.read_bytes())
-    settings.PROTOCOL_TRUSTED_CERTS = [str(kept)]
+    settings.PROTOCOL_TRUSTED_CERTS = [str(tmp_path / "typo.pem"), str(kept)]  # one wrong
     assert_authentic(client, organizer, protocol)
     with pytest.raises(CommandError, match="PROTOCOL_TRUSTED_CERTS"):
         call_command("signing_identity", "rotate", stdout=io.StringIO())
