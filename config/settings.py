@@ -230,6 +230,8 @@ SPECTACULAR_SETTINGS = {
         "PenaltyCategoryEnum": "scoring.models.Penalty.Category",
         "PenaltyKindEnum": "scoring.models.Penalty.Kind",
         "RulingKindEnum": "scoring.models.Ruling.Kind",
+        "ProtocolStatusEnum": "scoring.models.Protocol.Status",
+        "ProtocolProblemEnum": "scoring.models.Protocol.Problem",
     },
 }
 
