@@ -367,9 +367,9 @@ def look_up(public_id: str = "", short_code: str = "") -> Verification:
 
 def verify_upload(pdf: bytes) -> Verification:
     """Validate an uploaded PDF's signature and find the signed file it is (by SHA-256)."""
-    result = protocol_checks.validate(pdf)
-    problem = protocol_checks.signature_problem(result)
     digest = sha256_hex(pdf)
+    result = protocol_checks.validate(pdf, digest)
+    problem = protocol_checks.signature_problem(result)
     protocol = protocol_queryset().filter(sha256=digest).first()
     if protocol is not None:
         return _with_latest(protocol, result=result, file_matches=True,
