@@ -9,8 +9,8 @@ from django.urls import reverse
 from referee.services import cancel_penalty
 from scoring.errors import ServiceError
 from scoring.models import Deal, PartyEvent, Penalty, Protocol, Signature
-from scoring.protocol_content import party_players
 from scoring.pins import PIN_ATTEMPTS, set_signing_pin
+from scoring.protocol_content import party_players
 from scoring.protocol_services import (
     countersign,
     record_refusal,
