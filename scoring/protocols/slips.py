@@ -14,7 +14,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
 from .fonts import BOLD, REGULAR, register_fonts
-from .layout import Page, fit, wrap
+from .layout import Page, fit, text_width, wrap
 from .qr import draw_qr
 
 PAGE_W, PAGE_H = A4
@@ -55,13 +55,15 @@ def _draw_slip(page: Page, slip: Slip, x: float, y_top: float) -> None:
     text_w = SLIP_W - 2 * PAD - (QR_SIZE + PAD if slip.qr_url else 0)
     left = x + PAD
     y = y_top - PAD - 8
-    page.write(left, y, fit(slip.heading, REGULAR, 8, text_w), REGULAR, 8, gray=0.35)
+    page.write(left, y, fit(slip.heading, REGULAR, 8, SLIP_W - 2 * PAD), REGULAR, 8, gray=0.35)
     y -= 17
     page.write(left, y, fit(slip.name, BOLD, 13, text_w), BOLD, 13)
     if slip.code:
         y -= 15
         page.write(left, y, fit(slip.code_label, REGULAR, 8, text_w), REGULAR, 8)
-        size = 22 if len(slip.code) <= 10 else 13
+        size = 22.0  # the code is never cut: smaller type until it fits
+        while size > 8 and text_width(slip.code, BOLD, size) > text_w:
+            size -= 1
         y -= size + 2
         page.write(left, y, fit(slip.code, BOLD, size, text_w), BOLD, size)
     y -= 6
@@ -72,7 +74,7 @@ def _draw_slip(page: Page, slip: Slip, x: float, y_top: float) -> None:
                 return
             page.write(left, y, line, REGULAR, 7.5)
     if slip.qr_url:
-        draw_qr(page, slip.qr_url, x + SLIP_W - PAD - QR_SIZE, y_top - PAD - 4, QR_SIZE)
+        draw_qr(page, slip.qr_url, x + SLIP_W - PAD - QR_SIZE, y_top - PAD - 14, QR_SIZE)
 
 
 def render_slips(slips: list[Slip], *, title: str = "", language: str = "") -> bytes:
