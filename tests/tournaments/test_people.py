@@ -284,3 +284,21 @@ def test_the_desk_names_players_without_a_pin(client, make_party, referee_user, 
     block = html.split('id="no-pin"', 1)[1].split("</p>", 1)[0]
     assert party.pair_a.player2.name in block and party.pair_b.player1.name in block
     assert first.name not in block
+
+
+def test_api_player_changes_his_pin_only_with_the_old_one(tournament, organizer, make_user):
+    from rest_framework.test import APIClient
+
+    player = tournament.players.get(name="Иван Петров")
+    player.user = make_user("ivan-api", password="ivan-pass-123")
+    player.save()
+    api = APIClient()
+    api.force_authenticate(player.user)
+    url = "/api/v1/signing-pins/"
+    assert api.post(url, {"player": player.pk, "pin": "1111"}).status_code == 204  # his first
+    refused = api.post(url, {"player": player.pk, "pin": "2222"})
+    assert refused.status_code == 400 and "current" in refused.json()
+    pins.check_pin(player, "1111")
+    assert api.post(url, {"player": player.pk, "pin": "2222", "current": "1111"}
+                    ).status_code == 204
+    pins.check_pin(player, "2222")
