@@ -12,6 +12,7 @@ from django.contrib.auth.views import PasswordResetConfirmView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from referee import accounts, services, state
@@ -44,19 +45,21 @@ def account_rows(request: HttpRequest, tournament: Tournament, users: list[Any]
 
 def invitation_slips(request: HttpRequest, tournament: Tournament, users: list[Any],
                      filename: str) -> HttpResponse:
-    """A PDF of invitation slips (login, link, its QR code) for those who wait for one."""
+    """A PDF of invitation slips (login, link, its QR code), in the tournament's language."""
     until = accounts.invitation_expires().strftime("%d.%m.%Y")
     slips = []
-    for user in users:
-        link = invitation_link(request, user)
-        slips.append(Slip(
-            heading=_("%(tournament)s · invitation") % {"tournament": tournament.name},
-            name=user.first_name or user.username, code_label=_("Your login"),
-            code=user.username,
-            lines=[_("Scan the code or open the link and choose your password. The link "
-                     "works once, until %(until)s.") % {"until": until}, link],
-            qr_url=link))
-    pdf = render_slips(slips, title=_("Invitations"), language=tournament.language)
+    with translation.override(tournament.language):
+        for user in users:
+            link = invitation_link(request, user)
+            slips.append(Slip(
+                heading=_("%(tournament)s · invitation") % {"tournament": tournament.name},
+                name=user.first_name or user.username, code_label=_("Your login"),
+                code=user.username,
+                lines=[_("Scan the code or open the link and choose your password. The link "
+                         "works once, until %(until)s.") % {"until": until}, link],
+                qr_url=link))
+        title = _("Invitations")
+    pdf = render_slips(slips, title=title, language=tournament.language)
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["Cache-Control"] = "private, no-store"
@@ -98,8 +101,12 @@ def _assigned(request: HttpRequest, user: Any, role: str) -> None:
         messages.success(request, _("%(name)s is a referee now.") % {"name": name})
 
 
-def _account_action(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
-    """Invite again, mail the invitation, print its slip or revoke access."""
+ACCOUNT_ACTIONS = ("revoke", "invite", "mail", "slip")
+"""The buttons of an issued account (each posts the account's user id)."""
+
+
+def account_action(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
+    """Invite again, mail the invitation, print its slip (the PDF) or revoke access."""
     post = request.POST
     if "revoke" in post:
         account = accounts.revoke_access(tournament, post["revoke"], actor=request.user)
@@ -107,8 +114,8 @@ def _account_action(request: HttpRequest, tournament: Tournament) -> HttpRespons
                          % {"name": account.user.username})
     elif "invite" in post:
         account = accounts.invite(tournament, post["invite"], actor=request.user)
-        messages.success(request, _("A new invitation for %(name)s is below: copy, print or "
-                                    "mail it.") % {"name": account.user.username})
+        messages.success(request, _("%(name)s can be invited again: print the invitation.")
+                         % {"name": account.user.username})
     elif "mail" in post:
         account = accounts.issued_account(tournament, post["mail"])
         accounts.mail_invitation(tournament, account.user_id,
@@ -129,8 +136,8 @@ def _change_referees(request: HttpRequest, tournament: Tournament) -> HttpRespon
     or save the penalty rules."""
     post = request.POST
     try:
-        if any(key in post for key in ("revoke", "invite", "mail", "slip")):
-            return _account_action(request, tournament)
+        if any(key in post for key in ACCOUNT_ACTIONS):
+            return account_action(request, tournament)
         if "remove" in post:
             TournamentRole.objects.filter(pk=post["remove"], tournament=tournament,
                                           role__in=[TournamentRole.Role.REFEREE,

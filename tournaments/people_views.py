@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from referee import accounts
-from referee.staff_views import account_rows, invitation_slips
+from referee.staff_views import ACCOUNT_ACTIONS, account_action, account_rows, invitation_slips
 from scoring import pins
 from scoring.errors import ServiceError
 from scoring.models import SigningPin, Tournament
@@ -56,25 +56,16 @@ def _post(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
     elif "make_account" in post:
         accounts.make_player_accounts(tournament, actor=actor, player_ids=[post["make_account"]])
         messages.success(request, _("The account was made: print the invitation."))
-    elif "invitations" in post or "slip" in post:
+    elif "invitations" in post:
         waiting = [a.user for a in tournament.issued_accounts.select_related("user")
                    .filter(user__players__tournament=tournament).order_by("user__first_name")
                    if accounts.invitable(a)]
-        if "slip" in post:
-            waiting = [user for user in waiting if str(user.pk) == post["slip"]]
         if not waiting:
             raise ServiceError("user", _("No player waits for an invitation."))
-        with translation.override(tournament.language):
-            return invitation_slips(request, tournament, waiting,
-                                    f"invitations-{tournament.slug}.pdf")
-    elif "revoke" in post:
-        account = accounts.revoke_access(tournament, post["revoke"], actor=actor)
-        messages.success(request, _("%(name)s can no longer log in.")
-                         % {"name": account.user.username})
-    elif "invite" in post:
-        account = accounts.invite(tournament, post["invite"], actor=actor)
-        messages.success(request, _("%(name)s can be invited again: print the invitation.")
-                         % {"name": account.user.username})
+        return invitation_slips(request, tournament, waiting,
+                                f"invitations-{tournament.slug}.pdf")
+    elif any(key in post for key in ACCOUNT_ACTIONS):
+        return account_action(request, tournament)
     return None
 
 

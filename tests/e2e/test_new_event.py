@@ -45,16 +45,6 @@ Anna Müller,,1250
 PASSWORD = "domino-desk-2026"
 
 
-@pytest.fixture
-def signing(settings, tmp_path):
-    """The installation's signing key and stored files in a temporary directory."""
-    settings.PROTOCOL_SIGNING_DIR = tmp_path / "signing"
-    settings.PROTOCOL_SIGNING_KEY = ""
-    settings.PROTOCOL_SIGNING_CERT = ""
-    settings.MEDIA_ROOT = tmp_path / "media"
-    return settings
-
-
 def watch_urls(page: Page, seen: list[str]) -> None:
     """Note every URL the page requests (to prove that no admin page was needed)."""
     page.on("request", lambda request: seen.append(request.url))
@@ -105,7 +95,7 @@ def accept_invitation(page: Page, link: str, username: str, full_name: str) -> N
     expect(page.locator("header .who")).to_have_text(full_name)
 
 
-def test_an_organizer_runs_a_new_event_alone(new_page, live_server, organizer, signing,
+def test_an_organizer_runs_a_new_event_alone(new_page, live_server, organizer, protocol_files,
                                               tmp_path, screenshot):
     base = live_server.url
     seen: list[str] = []
