@@ -232,8 +232,8 @@ def test_the_new_pages_in_russian_on_a_phone_and_a_desktop(
     from referee import accounts
     from scoring.models import Round as RoundModel
 
-    accounts.create_referee_account(tournament, actor=organizer, full_name="Анна Судья",
-                                    role="referee")
+    anna = accounts.create_referee_account(tournament, actor=organizer, full_name="Анна Судья",
+                                           role="referee")
     accounts.make_player_accounts(tournament, actor=organizer)
     RoundModel.objects.create(tournament=tournament, number=1)
     base = live_server.url
@@ -244,7 +244,8 @@ def test_the_new_pages_in_russian_on_a_phone_and_a_desktop(
         size = "360" if phone else "desktop"
         for name, path in (("people", f"/t/{tournament.slug}/people/"),
                            ("referees", f"/referee/t/{tournament.slug}/referees/"),
-                           ("round", f"/t/{tournament.slug}/rounds/1/")):
+                           ("round", f"/t/{tournament.slug}/rounds/1/"),
+                           ("invitation", accounts.invitation_path(anna))):
             page.goto(base + path)
             expect(page.locator("html")).to_have_attribute("lang", "ru")
             screenshot(page, f"ru_{name}_{size}")

@@ -175,12 +175,13 @@ def test_an_account_made_elsewhere_is_not_invited_or_revoked(tournament, organiz
         accounts.revoke_access(tournament, made.pk, actor=organizer)
 
 
-@pytest.mark.parametrize("who", ["stranger", "referee", "player", "other_organizer"])
+@pytest.mark.parametrize("who", ["stranger", "referee", "chief", "player", "other_organizer"])
 def test_only_the_tournaments_organizer_makes_accounts_and_pins(
-        client, tournament, make_user, referee_user, who):
+        client, tournament, make_user, referee_user, chief_user, who):
     actor = {
         "stranger": lambda: make_user("nobody"),
         "referee": lambda: referee_user,
+        "chief": lambda: chief_user,
         "player": lambda: _player_with_login(tournament, make_user),
         "other_organizer": lambda: TournamentFactory(
             slug="elsewhere", organizer=make_user("org2", organizer=True)).roles.get().user,
@@ -302,3 +303,23 @@ def test_api_player_changes_his_pin_only_with_the_old_one(tournament, organizer,
     assert api.post(url, {"player": player.pk, "pin": "2222", "current": "1111"}
                     ).status_code == 204
     pins.check_pin(player, "2222")
+
+
+def test_roster_import_makes_player_accounts_when_asked(client, organizer, make_user):
+    import base64
+
+    cup = TournamentFactory(slug="import-cup", organizer=organizer)
+    roster = "name,partner\nПётр Сидоров,Илья Козлов\nИлья Козлов,\n".encode()
+    url = reverse("tournaments:import", args=[cup.slug])
+    client.force_login(organizer)
+    carried = {"content": base64.b64encode(roster).decode(), "filename": "r.csv",
+               "action": "import"}
+    response = client.post(url, {**carried, "make_accounts": "1"}, follow=True)
+    assert response.redirect_chain[-1][0] == _people(cup)
+    assert "2 player accounts were made: print the invitations." in response.content.decode()
+    assert sorted(cup.players.values_list("user__username", flat=True)) == [
+        "ilya.kozlov", "petr.sidorov"]
+    # without the option, no account
+    other = TournamentFactory(slug="import-cup-2", organizer=organizer)
+    client.post(reverse("tournaments:import", args=[other.slug]), carried)
+    assert other.players.count() == 2 and not other.players.filter(user__isnull=False).exists()
