@@ -131,6 +131,12 @@ def test_revoke_access_stops_login_and_the_invitation(client, tournament, organi
     path = accounts.invitation_path(user)
     user.set_password("secret-pass-77")
     user.save()
+    from django.test import Client
+
+    his_phone = Client()
+    his_phone.force_login(user)
+    tables = reverse("referee:my_tables")
+    assert his_phone.get(tables).status_code == 200
     client.force_login(organizer)
     html = client.post(_referees(tournament), {"revoke": user.pk}, follow=True).content.decode()
     assert "gone.ref can no longer log in." in html
@@ -139,6 +145,7 @@ def test_revoke_access_stops_login_and_the_invitation(client, tournament, organi
     assert not user.is_active and not user.has_usable_password()
     client.logout()
     assert not client.login(username="gone.ref", password="secret-pass-77")
+    assert his_phone.get(tables).status_code == 302  # his open session ends too
     assert "no longer works" in client.get(path, follow=True).content.decode()
     # giving access back makes a new invitation
     client.force_login(organizer)
@@ -323,3 +330,19 @@ def test_roster_import_makes_player_accounts_when_asked(client, organizer, make_
     other = TournamentFactory(slug="import-cup-2", organizer=organizer)
     client.post(reverse("tournaments:import", args=[other.slug]), carried)
     assert other.players.count() == 2 and not other.players.filter(user__isnull=False).exists()
+
+
+def test_the_sign_off_names_players_without_a_pin(client, make_party, referee_user, organizer):
+    from scoring.models import Party
+
+    party = make_party()
+    Party.objects.filter(pk=party.pk).update(status=Party.Status.FINISHED)
+    for player in (party.pair_a.player1, party.pair_a.player2, party.pair_b.player1):
+        pins.set_signing_pin(player.pk, "1234", actor=organizer)
+    client.force_login(referee_user)
+    html = client.get(reverse("tournaments:party", args=[party.pk])).content.decode()
+    block = html.split('id="no-pin"', 1)[1].split("</p>", 1)[0]
+    assert party.pair_b.player2.name in block and party.pair_a.player1.name not in block
+    pins.set_signing_pin(party.pair_b.player2.pk, "1234", actor=organizer)
+    assert 'id="no-pin"' not in client.get(reverse("tournaments:party", args=[party.pk])
+                                           ).content.decode()
