@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
+from django.core.validators import validate_email
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -90,6 +91,11 @@ def _new_user(tournament: Tournament, actor: Any, full_name: str, email: str = "
     else:
         username = _free_username(username_from(full_name))
     email = (email or "").strip()
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError as err:
+            raise ServiceError("email", err.messages[0]) from err
     user = User(username=username, first_name=full_name[:150], email=email)
     user.set_unusable_password()
     user.save()

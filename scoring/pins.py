@@ -74,34 +74,38 @@ def _store(player: Player, pin: str) -> SigningPin:
     return found
 
 
-@transaction.atomic
 def set_signing_pin(player_id: int, pin: str, *, actor: Any, current: str = "") -> SigningPin:
     """Set a player's signing PIN (4 to 8 digits, stored hashed).
 
     An organizer of the player's tournament sets it as he likes. The player himself sets his
-    first PIN on his login; to change one he has, he gives the old PIN or his password.
+    first PIN on his login; to change one he has, he gives his password or the old PIN (a
+    wrong old PIN counts towards the lock, as at the table).
     """
     player = _player(player_id)
     if not permissions.can_set_signing_pin(actor, player):
         raise PermissionDenied
     pin = _valid(pin)
-    if not permissions.can_manage(actor, player.tournament):
-        existing = SigningPin.objects.select_for_update().filter(player=player).first()
-        if existing is not None and not _proves_identity(actor, existing, current):
-            raise ServiceError("current", _("Type your current PIN or your password."))
-    logger.info("signing PIN set: player=%s actor=%s", player.pk, getattr(actor, "pk", None))
-    return _store(player, pin)
+    if not permissions.can_manage(actor, player.tournament) and (
+        SigningPin.objects.filter(player=player).exists()
+    ):
+        _prove_identity(actor, player, current)
+    with transaction.atomic():
+        logger.info("signing PIN set: player=%s actor=%s", player.pk, getattr(actor, "pk", None))
+        return _store(player, pin)
 
 
-def _proves_identity(actor: Any, existing: SigningPin, current: str) -> bool:
-    """The old PIN (not locked) or the account's password."""
+def _prove_identity(actor: Any, player: Player, current: str) -> None:
+    """The account's password, or the old PIN (checked and counted like a signing attempt)."""
     current = (current or "").strip()
+    refused = ServiceError("current", _("Type your current PIN or your password."))
     if not current:
-        return False
-    locked = existing.locked_until and existing.locked_until > timezone.now()
-    if not locked and pin_matches(current, existing.pin_hash):
-        return True
-    return bool(actor.has_usable_password() and actor.check_password(current))
+        raise refused
+    if actor.has_usable_password() and actor.check_password(current):
+        return
+    try:
+        check_pin(player, current)
+    except ServiceError as err:
+        raise refused from err
 
 
 @dataclass(frozen=True)

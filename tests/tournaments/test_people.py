@@ -346,3 +346,17 @@ def test_the_sign_off_names_players_without_a_pin(client, make_party, referee_us
     pins.set_signing_pin(party.pair_b.player2.pk, "1234", actor=organizer)
     assert 'id="no-pin"' not in client.get(reverse("tournaments:party", args=[party.pk])
                                            ).content.decode()
+
+
+def test_guessing_the_old_pin_counts_towards_the_lock(tournament, organizer, make_user):
+    player = tournament.players.get(name="Иван Петров")
+    player.user = make_user("ivan-guess", password="ivan-pass-123")
+    player.save()
+    pins.set_signing_pin(player.pk, "1111", actor=organizer)
+    for guess in range(pins.PIN_ATTEMPTS):
+        with pytest.raises(ServiceError) as refused:
+            pins.set_signing_pin(player.pk, "2222", actor=player.user, current=f"{guess:04d}2")
+        assert refused.value.field == "current"
+    with pytest.raises(ServiceError, match="Too many wrong PINs"):
+        pins.check_pin(player, "1111")  # locked at the table too
+    pins.set_signing_pin(player.pk, "2222", actor=player.user, current="ivan-pass-123")
