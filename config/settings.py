@@ -120,6 +120,12 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:home"  # by role: tournaments.home.home_for
 LOGOUT_REDIRECT_URL = "tournaments:list"
+# An invitation link (referee.accounts) works once, for this long.
+PASSWORD_RESET_TIMEOUT = int(float(os.environ.get("INVITATION_DAYS", "7")) * 86400)
+# No mail server by default: mails (invitations) are written to files under var/mail.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(BASE_DIR / "var" / "mail"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "domino@localhost")
 
 LANGUAGE_CODE = os.environ.get("LANGUAGE_CODE", "en")
 LANGUAGES = [("en", _("English")), ("ru", _("Russian"))]

@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
 
-from scoring import permissions, printing, protocol_services
+from scoring import permissions, pins, printing, protocol_services
 from scoring.idempotency import IdempotentMixin
 from scoring.locking import current_protocol
 from scoring.models import PARTY_RELATED, Party, PrintJob, Protocol
@@ -216,8 +216,9 @@ class SigningPinViewSet(IdempotentMixin, viewsets.ViewSet):
         """Set the PIN (stored hashed)."""
         data = PinInput(data=request.data)
         data.is_valid(raise_exception=True)
-        protocol_services.set_signing_pin(
-            data.validated_data["player"], data.validated_data["pin"], actor=request.user)
+        pins.set_signing_pin(
+            data.validated_data["player"], data.validated_data["pin"], actor=request.user,
+            current=data.validated_data["current"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.hashers import check_password, make_password
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
 from django.db import transaction
@@ -33,7 +30,8 @@ from scoring.locking import (
     open_protocol,
     supersede,
 )
-from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Protocol, Signature, SigningPin
+from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Protocol, Signature
+from scoring.pins import check_pin
 from scoring.protocol_content import (
     build_protocol_data,
     content_fingerprint,
@@ -49,11 +47,8 @@ from scoring.protocols import (
 )
 from scoring.record import bump_version, lock_party
 
-PIN_PATTERN = re.compile(r"^\d{4,8}$")
 logger = logging.getLogger(__name__)
 
-PIN_ATTEMPTS = 5
-PIN_LOCK_MINUTES = 15
 SIGN_REASON = "Party protocol signed off by the players and the referee"
 
 
@@ -120,61 +115,6 @@ def _add_signature(protocol: Protocol, signatures: list[Signature], player: Play
         protocol=protocol, role=Signature.Role.PLAYER, player=player,
         user=actor if getattr(actor, "is_authenticated", False) else None,
         content_fingerprint=fingerprint, **fields)
-
-
-# -- PINs ----------------------------------------------------------------------------------
-
-
-def set_signing_pin(player_id: int, pin: str, *, actor: Any) -> SigningPin:
-    """Set a player's signing PIN (4 to 8 digits, stored hashed)."""
-    player = Player.objects.select_related("tournament").filter(pk=player_id).first()
-    if player is None:
-        raise ServiceError("player", _("No such player."))
-    if not permissions.can_set_signing_pin(actor, player):
-        raise PermissionDenied
-    pin = (pin or "").strip()
-    if not PIN_PATTERN.match(pin):
-        raise ServiceError("pin", _("A PIN is 4 to 8 digits."))
-    found, _created = SigningPin.objects.update_or_create(
-        player=player,
-        defaults={"pin_hash": make_password(pin), "failed_attempts": 0, "locked_until": None},
-    )
-    return found
-
-
-def check_pin(player: Player, pin: str) -> None:
-    """Refuse a wrong PIN; after repeated failures the PIN is locked for a while.
-
-    The attempt is counted in its own transaction, so that a failure stays counted although
-    the refusal rolls back everything else.
-    """
-    with transaction.atomic():
-        error = _pin_error(player, pin)
-    if error:
-        raise ServiceError("pin", error)
-
-
-def _pin_error(player: Player, pin: str) -> str:
-    """Check and count one PIN attempt; return why it is refused ("" when it is right)."""
-    found = SigningPin.objects.select_for_update().filter(player=player).first()
-    if found is None:
-        return _("%(name)s has no signing PIN: sign when logged in, or ask the organizer for "
-                 "a PIN.") % {"name": player.name}
-    if found.locked_until and found.locked_until > timezone.now():
-        return _("Too many wrong PINs: try again in a few minutes.")
-    if check_password(pin or "", found.pin_hash):
-        if found.failed_attempts:
-            found.failed_attempts = 0
-            found.save(update_fields=["failed_attempts"])
-        return ""
-    found.failed_attempts += 1
-    if found.failed_attempts >= PIN_ATTEMPTS:
-        found.failed_attempts = 0
-        found.locked_until = timezone.now() + timedelta(minutes=PIN_LOCK_MINUTES)
-        logger.warning("signing PIN of player %s locked after %s wrong PINs", player.pk,
-                       PIN_ATTEMPTS)
-    found.save(update_fields=["failed_attempts", "locked_until"])
-    return _("Wrong PIN.")
 
 
 # -- sign-off ------------------------------------------------------------------------------
