@@ -322,7 +322,10 @@ class Kozel(HandGame):
         """Rating points after a game (see :func:`ratings`)."""
         return ratings(points, timed_out)
 
-    def next_leader(self, outcome: str, went_out: str | None, fish_by: str | None) -> str | None:
+    def next_leader(
+        self, outcome: str, went_out: str | None, fish_by: str | None, led: str | None,
+        cfg: RulesConfig,
+    ) -> str | None:
         """Who opens the next deal: whoever went out, or made the fish (None: nobody known)."""
         if outcome == DOMINO:
             return went_out or None
