@@ -109,7 +109,7 @@ def _breaks(party: Party, rule_set: RuleSet) -> dict[str, Any] | None:
     minutes = getattr(rule_set, "no_breaks_last_minutes", None)
     if minutes is None:
         return None
-    left = party.seconds_left() if party.started_at else None
+    left = party.seconds_left() if party.started_at else None  # None: no clock
     last = left is not None and party.status != Party.Status.FINISHED and left <= minutes * 60
     return {"minutes": minutes, "last": last}
 

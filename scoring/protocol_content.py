@@ -143,7 +143,7 @@ def _end_reason(party: Party, extra_deal: bool) -> str:
         text = f"{text} · {regulations.goat_at}"
     elif party.end_reason == Party.EndReason.TARGET and layout != GAMES:  # games: the wins
         text = f"{text} · {regulations.target}"
-    elif party.end_reason == Party.EndReason.TIME:
+    elif party.end_reason == Party.EndReason.TIME and regulations.party_minutes is not None:
         minutes = _("min")
         text = f"{text} · {regulations.party_minutes} {minutes}"
     if extra_deal:

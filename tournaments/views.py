@@ -326,7 +326,7 @@ def party_context(
         "deal_form": _deal_form(party, next_number, post) if can_ref else None,
         "deal_errors": errors or [],
         "next_number": next_number,
-        "seconds_left": int(party.seconds_left()) if party.started_at else None,
+        "seconds_left": int(party.seconds_left()) if party.started_at and party.has_clock else None,
         "game_seconds_left": int(party.game_seconds_left())
         if party.started_at and party.round.tournament.plays_games and not party.finished_at
         else None,
