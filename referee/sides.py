@@ -10,6 +10,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from scoring.match_format import match_format_text
 from scoring.models import Party
 from scoring.rules import (
     LAYOUT_KOZEL,
@@ -133,6 +134,7 @@ def _match(party: Party, cfg: RulesConfig, totals: Any) -> dict[str, Any]:
         "game": party.game,
         "games_to_win": wins_needed(cfg),
         "best_of_three": cfg.match_format == MATCH_BEST_OF_THREE,
+        "format": match_format_text(cfg),
         "game_wins": wins,
         "games": games,
         "clock": {
