@@ -57,8 +57,9 @@ def settle_leader(party: Party, outcome: str, led: Any, fish_by: Any) -> tuple[s
     """The deal's leader and fish maker as recorded: checked seats, the rules' leader by default.
 
     A leader other than the one the rules name (the draw's winner for deal 1, Kozel's player
-    who went out or made the fish, Latin's player after the last leader) is refused. ``fish_by`` is kept for a fish only. Deal 1's
-    leader, where no draw was recorded, is the draw's winner: the locked party keeps him.
+    who went out or made the fish, Latin's player after the last leader) is refused.
+    ``fish_by`` is kept for a fish only. Deal 1's leader, where no draw was recorded, is the
+    draw's winner: the locked party keeps him.
     """
     led = _seat(party, led or "", "led")
     fish_by = _seat(party, fish_by or "", "fish_by") if outcome == "fish" else ""
