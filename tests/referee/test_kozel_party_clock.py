@@ -94,6 +94,14 @@ def test_a_kozel_party_from_the_preset_has_no_clock_and_time_never_ends_it(organ
     page = browser.get(party.get_absolute_url()).content.decode()
     assert 'class="clock' not in page and " min</span>" not in page
     assert "No party clock: the party ends by its rules" in page
+    slug = party.round.tournament.slug
+    tables = browser.get(reverse("referee:my_tables")).content.decode()
+    overview = browser.get(reverse("referee:overview", args=[slug])).content.decode()
+    hall = browser.get(reverse("tournaments:hall", args=[slug]), {"panel": "running-1"})
+    assert party.pair_a.player1.name in tables and "mt-clock" not in tables
+    assert 'class="clock"' not in overview
+    hall = hall.content.decode()
+    assert "Маша Masha" in hall and "data-seconds-left" not in hall  # its row, no clock
 
     deal(party, **SECOND)
     assert fresh(party).status == Party.Status.IN_PROGRESS  # time never made it the last deal
@@ -112,6 +120,10 @@ def test_a_kozel_party_with_a_clock_set_still_ends_by_the_clock(organizer):
     assert state["clock"]["limit_seconds"] == 30 * 60
     desk = _desk(browser, party)
     assert 'id="btn-time-up"' in desk and 'class="clock ref-clock"' in desk
+    slug = party.round.tournament.slug
+    assert "mt-clock" in browser.get(reverse("referee:my_tables")).content.decode()
+    hall = browser.get(reverse("tournaments:hall", args=[slug]), {"panel": "running-1"})
+    assert "data-seconds-left" in hall.content.decode()
 
     _hours_pass(party, 31)
     assert tasks.sweep_party_clocks() == [party.pk]
