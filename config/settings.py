@@ -17,6 +17,12 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_int(name: str, default: int) -> int:
+    """Read a whole number from the environment."""
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
 DEBUG = env_bool("DEBUG", True)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
@@ -265,6 +271,17 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Uploads: every kind has its cap, refused with a message naming it (nothing is written).
+# Request bodies: Django keeps at most this much of a form in memory (larger files go to disk).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 1024)
+FILE_UPLOAD_MAX_MEMORY_SIZE = env_int("FILE_UPLOAD_MAX_MEMORY_SIZE", 2 * 1024 * 1024)
+ROSTER_UPLOAD_MAX_BYTES = env_int("ROSTER_UPLOAD_MAX_BYTES", 1024 * 1024)
+ROSTER_MAX_ROWS = env_int("ROSTER_MAX_ROWS", 2000)
+ROSTER_XLSX_MAX_UNPACKED_BYTES = env_int("ROSTER_XLSX_MAX_UNPACKED_BYTES", 8 * 1024 * 1024)
+TOURNAMENT_IMPORT_MAX_BYTES = env_int("TOURNAMENT_IMPORT_MAX_BYTES", 100 * 1024 * 1024)
+TOURNAMENT_IMPORT_MAX_DEPTH = env_int("TOURNAMENT_IMPORT_MAX_DEPTH", 32)
+VERIFY_UPLOAD_MAX_BYTES = env_int("VERIFY_UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
 
 # Webhooks: private, loopback and link-local receivers are refused unless allowed here.
 WEBHOOK_ALLOW_PRIVATE_NETWORKS = env_bool("WEBHOOK_ALLOW_PRIVATE_NETWORKS", False)
