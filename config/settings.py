@@ -1,6 +1,7 @@
 """Django settings, read from the environment; embedded defaults when nothing is set."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -52,6 +53,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "tournaments",
     "scoring",
     "referee",
@@ -70,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 CONTENT_SECURITY_POLICY = (
@@ -123,6 +126,29 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Logins: django-axes counts failures (in the database, shared by every process) and locks a
+# username from an address; its check runs before the password is looked at.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_COOLOFF_MINUTES = env_int("LOGIN_COOLOFF_MINUTES", 15)
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # the message's minutes stay true
+AXES_DISABLE_ACCESS_LOG = True  # successful logins are not logged (the lockouts are)
+AXES_CLIENT_IP_CALLABLE = "scoring.lockouts.client_address"
+AXES_LOCKOUT_CALLABLE = "tournaments.lockout_views.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+# Behind N reverse proxies the client's address is the N-th from the right of X-Forwarded-For.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+# Signing PINs on the table device; protocol uploads to the verification page per address.
+SIGNING_PIN_FAILURE_LIMIT = env_int("SIGNING_PIN_FAILURE_LIMIT", 5)
+SIGNING_PIN_COOLOFF_MINUTES = env_int("SIGNING_PIN_COOLOFF_MINUTES", 15)
+VERIFY_UPLOADS_PER_HOUR = env_int("VERIFY_UPLOADS_PER_HOUR", 30)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:home"  # by role: tournaments.home.home_for
 LOGOUT_REDIRECT_URL = "tournaments:list"

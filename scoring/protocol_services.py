@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
@@ -23,8 +24,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import permissions, webhooks
-from scoring.errors import ServiceError
+from scoring import lockouts, permissions, webhooks
+from scoring.errors import LockedOut, ServiceError
 from scoring.eventlog import append_event
 from scoring.identity import certificate_path, installation_signer
 from scoring.locking import (
@@ -53,8 +54,6 @@ from scoring.record import bump_version, lock_party
 PIN_PATTERN = re.compile(r"^\d{4,8}$")
 logger = logging.getLogger(__name__)
 
-PIN_ATTEMPTS = 5
-PIN_LOCK_MINUTES = 15
 SIGN_REASON = "Party protocol signed off by the players and the referee"
 
 
@@ -143,48 +142,59 @@ def set_signing_pin(player_id: int, pin: str, *, actor: Any) -> SigningPin:
     return found
 
 
-def check_pin(player: Player, pin: str) -> None:
-    """Refuse a wrong PIN; after repeated failures the PIN is locked for a while.
+def check_pin(player: Player, pin: str, address: str | None = None) -> None:
+    """Refuse a wrong PIN; after ``SIGNING_PIN_FAILURE_LIMIT`` wrong ones in a row the PIN is
+    locked for ``SIGNING_PIN_COOLOFF_MINUTES`` (even the right one is refused) and the lockout
+    is logged with the address it came from.
 
     The attempt is counted in its own transaction, so that a failure stays counted although
     the refusal rolls back everything else.
     """
     with transaction.atomic():
-        error = _pin_error(player, pin)
+        error, locked = _pin_error(player, pin, address)
+    if locked:
+        raise LockedOut("pin", error)
     if error:
         raise ServiceError("pin", error)
 
 
-def _pin_error(player: Player, pin: str) -> str:
-    """Check and count one PIN attempt; return why it is refused ("" when it is right)."""
+def _pin_error(player: Player, pin: str, address: str | None) -> tuple[str, bool]:
+    """Check and count one PIN attempt: why it is refused ("" when it is right), and whether
+    the PIN is locked."""
     found = SigningPin.objects.select_for_update().filter(player=player).first()
     if found is None:
         return _("%(name)s has no signing PIN: sign when logged in, or ask the organizer for "
-                 "a PIN.") % {"name": player.name}
+                 "a PIN.") % {"name": player.name}, False
     if found.locked_until and found.locked_until > timezone.now():
-        return _("Too many wrong PINs: try again in a few minutes.")
+        return lockouts.retry_message("pin", found.locked_until), True
     if check_password(pin or "", found.pin_hash):
         if found.failed_attempts:
             found.failed_attempts = 0
             found.save(update_fields=["failed_attempts"])
-        return ""
+        return "", False
     found.failed_attempts += 1
-    if found.failed_attempts >= PIN_ATTEMPTS:
+    if found.failed_attempts >= settings.SIGNING_PIN_FAILURE_LIMIT:
         found.failed_attempts = 0
-        found.locked_until = timezone.now() + timedelta(minutes=PIN_LOCK_MINUTES)
+        found.locked_until = timezone.now() + timedelta(
+            minutes=settings.SIGNING_PIN_COOLOFF_MINUTES)
+        found.save(update_fields=["failed_attempts", "locked_until"])
         logger.warning("signing PIN of player %s locked after %s wrong PINs", player.pk,
-                       PIN_ATTEMPTS)
+                       settings.SIGNING_PIN_FAILURE_LIMIT)
+        lockouts.record_pin_lockout(found, address)
+        return lockouts.retry_message("pin", found.locked_until), True
     found.save(update_fields=["failed_attempts", "locked_until"])
-    return _("Wrong PIN.")
+    return _("Wrong PIN."), False
 
 
 # -- sign-off ------------------------------------------------------------------------------
 
 
-def sign_as_player(party_id: int, *, player_id: int, actor: Any, pin: str = "") -> Signature:
+def sign_as_player(party_id: int, *, player_id: int, actor: Any, pin: str = "",
+                   address: str | None = None) -> Signature:
     """A player confirms the protocol: on his own login, or with his PIN on the table device.
 
     The table device is the party referee's login; a player signs only his own party, once.
+    ``address`` is the device's, for the log of a PIN's lockout.
     """
     party = Party.objects.select_related(*PARTY_RELATED).filter(pk=party_id).first()
     if party is None:
@@ -193,7 +203,7 @@ def sign_as_player(party_id: int, *, player_id: int, actor: Any, pin: str = "") 
     if pin:
         if not permissions.can_run_sign_off(actor, party):
             raise PermissionDenied
-        check_pin(player, pin)
+        check_pin(player, pin, address)
         method = Signature.Method.PIN
     elif permissions.can_sign_protocol_as(actor, party, player):
         method = Signature.Method.LOGIN

@@ -2,13 +2,22 @@
 
 from django.urls import include, path
 
-from tournaments import home, player_views, public_views, round_views, views, webhook_views
+from tournaments import (
+    home,
+    lockout_views,
+    player_views,
+    public_views,
+    round_views,
+    views,
+    webhook_views,
+)
 
 app_name = "tournaments"
 
 urlpatterns = [
     path("", views.tournament_list, name="list"),
     path("home/", home.home, name="home"),
+    path("lockouts/", lockout_views.lockout_log, name="lockouts"),
     path("t/new/", views.tournament_create, name="create"),
     path("t/<str:slug>/", views.tournament_detail, name="detail"),
     path("t/<str:slug>/edit/", views.tournament_edit, name="edit"),

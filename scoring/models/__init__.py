@@ -14,6 +14,7 @@ from .event import (
     TournamentRole,
     new_access_token,
 )
+from .lockouts import Lockout
 from .party import PARTY_RELATED, Party, Round
 from .protocols import (
     PrintJob,
@@ -52,6 +53,7 @@ __all__ = [
     "AppendOnlyError",
     "Deal",
     "IdempotencyKey",
+    "Lockout",
     "Pair",
     "Party",
     "PartyDesk",

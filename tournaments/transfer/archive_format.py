@@ -15,6 +15,7 @@ from scoring.errors import ServiceError
 from scoring.models import (
     Deal,
     IdempotencyKey,
+    Lockout,
     Pair,
     Party,
     PartyDesk,
@@ -45,6 +46,7 @@ LEFT_OUT: dict[type[models.Model], str] = {
     SigningPin: "credentials: players set new PINs",
     PrintJob: "an expiring cache of round prints, printed again on demand",
     IdempotencyKey: "a client's retry memory, not tournament data",
+    Lockout: "this installation's security log (who was locked out, from where)",
     WebhookSubscription: "an organizer's receivers and secrets on this installation",
     WebhookDelivery: "what this installation sent to those receivers",
 }
