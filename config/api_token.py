@@ -18,10 +18,8 @@ from scoring import lockouts
 
 def locked_response(username: str | None, address: str | None) -> Response:
     """429 ``{detail}``: this username is locked from this address, for so many minutes."""
-    until = lockouts.login_locked_until(username, address)
-    seconds = max(1, int((until - lockouts.timezone.now()).total_seconds()))
-    return Response({"detail": lockouts.retry_message("login", until)}, status=429,
-                    headers={"Retry-After": str(seconds)})
+    message, seconds = lockouts.login_refusal(username, address)
+    return Response({"detail": message}, status=429, headers={"Retry-After": str(seconds)})
 
 
 class ObtainToken(ObtainAuthToken):

@@ -92,6 +92,13 @@ def login_locked_until(username: str | None, address: str | None) -> datetime:
     return (latest or timezone.now()) + login_cooloff()
 
 
+def login_refusal(username: str | None, address: str | None) -> tuple[str, int]:
+    """What a locked login is told, and the seconds left (for ``Retry-After``)."""
+    until = login_locked_until(username, address)
+    seconds = max(1, int((until - timezone.now()).total_seconds()))
+    return retry_message("login", until), seconds
+
+
 def record_login_lockout(request: Any, username: str | None, address: str | None) -> Lockout:
     """Write a login lockout to the log once (a refused attempt while locked adds nothing)."""
     kind = Lockout.Kind.TOKEN if request.path.startswith("/api/") else Lockout.Kind.LOGIN

@@ -10,7 +10,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import lockouts, permissions
@@ -23,15 +22,13 @@ def lockout_response(request: HttpRequest, original_response: Any = None,
     again with the translated message and the minutes left, status 429; JSON under /api/."""
     username = (credentials or {}).get("username") or request.POST.get("username", "")
     address = getattr(request, "axes_ip_address", None) or lockouts.client_address(request)
-    until = lockouts.login_locked_until(username, address)
-    message = lockouts.retry_message("login", until)
-    seconds = str(max(1, int((until - timezone.now()).total_seconds())))
+    message, seconds = lockouts.login_refusal(username, address)
     if request.path.startswith("/api/"):
         response: HttpResponse = JsonResponse({"detail": message}, status=429)
     else:
         response = render(request, "registration/locked_out.html",
                           {"message": message, "username": username}, status=429)
-    response["Retry-After"] = seconds
+    response["Retry-After"] = str(seconds)
     return response
 
 

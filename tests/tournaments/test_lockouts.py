@@ -4,6 +4,9 @@ message with the minutes left, and the organizer's log that lists the lockouts a
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from datetime import timedelta
 
 import pytest
@@ -224,3 +227,31 @@ def test_a_referee_or_anonymous_visitor_has_no_lockout_log(client, referee_user)
     assert client.get(reverse("tournaments:lockouts")).status_code == 302  # to the login
     client.force_login(referee_user)
     assert client.get(reverse("tournaments:lockouts")).status_code == 403
+
+
+REDIS = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/4"
+COUNT_TWO_UPLOADS = """
+import django, os
+os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+django.setup()
+from django.test import RequestFactory
+from scoring.lockouts import verify_upload_refusal
+request = RequestFactory().post("/verify/", REMOTE_ADDR="10.9.9.9")
+print([verify_upload_refusal(request) for _ in range(2)])
+"""
+
+
+def test_the_upload_count_is_shared_by_processes_through_redis(settings, db):
+    """Another process (a second gunicorn worker) counts in the same Redis."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": REDIS}}
+    settings.VERIFY_UPLOADS_PER_HOUR = 2
+    cache.clear()
+    env = {**os.environ, "REDIS_URL": REDIS, "VERIFY_UPLOADS_PER_HOUR": "2"}
+    other = subprocess.run([sys.executable, "-c", COUNT_TWO_UPLOADS], env=env, check=True,
+                           capture_output=True, text=True, cwd=settings.BASE_DIR)
+    assert other.stdout.strip() == "['', '']"
+    refused = Client(REMOTE_ADDR="10.9.9.9").post(
+        reverse("scoring:verify"), {"pdf": SimpleUploadedFile("p.pdf", b"%PDF-1.4")})
+    assert refused.status_code == 429
+    cache.clear()
