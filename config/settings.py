@@ -299,7 +299,8 @@ LOGGING = {
 }
 
 # Uploads: every kind has its cap, refused with a message naming it (nothing is written).
-# Request bodies: Django keeps at most this much of a form in memory (larger files go to disk).
+# Django's: a request body without its files (keep it above 4/3 of ROSTER_UPLOAD_MAX_BYTES: the
+# roster preview carries the file in its form, base64), and an upload kept in memory.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = env_int("FILE_UPLOAD_MAX_MEMORY_SIZE", 2 * 1024 * 1024)
 ROSTER_UPLOAD_MAX_BYTES = env_int("ROSTER_UPLOAD_MAX_BYTES", 1024 * 1024)
