@@ -262,6 +262,8 @@ SPECTACULAR_SETTINGS = {
         "PenaltyCategoryEnum": "scoring.models.Penalty.Category",
         "PenaltyKindEnum": "scoring.models.Penalty.Kind",
         "RulingKindEnum": "scoring.models.Ruling.Kind",
+        "ProtocolStatusEnum": "scoring.models.Protocol.Status",
+        "ProtocolProblemEnum": "scoring.models.Protocol.Problem",
     },
 }
 
@@ -274,6 +276,11 @@ PROTOCOL_SIGNING_DIR = Path(os.environ.get("PROTOCOL_SIGNING_DIR", BASE_DIR / "v
 PROTOCOL_SIGNING_KEY = os.environ.get("PROTOCOL_SIGNING_KEY", "")
 PROTOCOL_SIGNING_CERT = os.environ.get("PROTOCOL_SIGNING_CERT", "")
 PROTOCOL_SIGNING_KEY_PASSPHRASE = os.environ.get("PROTOCOL_SIGNING_KEY_PASSPHRASE", "")
+# Extra certificates verification trusts besides the current one and those a rotation kept in
+# PROTOCOL_SIGNING_DIR/trusted/: PEM files or folders of them, separated by os.pathsep (":").
+PROTOCOL_TRUSTED_CERTS = [
+    entry for entry in os.environ.get("PROTOCOL_TRUSTED_CERTS", "").split(os.pathsep) if entry
+]
 # The site's public address: the QR code of a protocol leads to its verification page there.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 # How long a round's print PDF is kept for download (and reused for the same input).

@@ -37,7 +37,9 @@ from scoring.serializers import (
     RefuseInput,
     SignatureSerializer,
     SignInput,
+    VerificationSerializer,
     party_protocol_data,
+    verification_data,
 )
 from scoring.views import pdf_response
 
@@ -155,6 +157,15 @@ class ProtocolViewSet(viewsets.ReadOnlyModelViewSet):
         """This version's PDF: its signed file, or a draft while it awaits signatures."""
         protocol = self.get_object()
         return pdf_response(*protocol_services.protocol_download(protocol.party, protocol))
+
+    @extend_schema(responses=VerificationSerializer)
+    @action(detail=True, methods=["get"])
+    def verification(self, request: Request, public_id: str | None = None) -> Response:
+        """As the verification page: authentic only if the stored file's SHA-256 matches and
+        its PAdES signature validates against a certificate this installation trusts."""
+        protocol = self.get_object()
+        verification = protocol_services.look_up(public_id=protocol.public_id)
+        return Response(VerificationSerializer(verification_data(verification, request)).data)
 
 
 class PrintJobViewSet(IdempotentMixin, mixins.CreateModelMixin, mixins.RetrieveModelMixin,

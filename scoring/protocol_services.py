@@ -24,10 +24,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import lockouts, permissions, webhooks
+from scoring import lockouts, permissions, protocol_checks, webhooks
 from scoring.errors import LockedOut, ServiceError
 from scoring.eventlog import append_event
-from scoring.identity import certificate_path, installation_signer
+from scoring.identity import installation_signer
 from scoring.locking import (
     current_protocol,
     normalise_short_code,
@@ -47,7 +47,6 @@ from scoring.protocols import (
     protocol_fingerprint,
     render_protocol,
     sha256_hex,
-    verify_pdf,
 )
 from scoring.record import bump_version, lock_party
 
@@ -297,36 +296,47 @@ def protocol_download(party: Party, protocol: Protocol | None) -> tuple[bytes, s
 # -- verification --------------------------------------------------------------------------
 
 
+#: An uploaded file that is validly signed, but is no file this installation issued.
+UNKNOWN_FILE = "unknown"
+
+
 @dataclass(frozen=True)
 class Verification:
-    """What the verification page says about a protocol or an uploaded file."""
+    """What the verification page says about a protocol or an uploaded file.
+
+    ``problem`` is why it is not authentic: a ``Protocol.Problem`` (the stored or uploaded
+    file failed its check) or ``UNKNOWN_FILE``; empty when it is authentic.
+    """
 
     protocol: Protocol | None = None
     latest: Protocol | None = None
     result: VerifyResult | None = None
     print_job: PrintJob | None = None
     file_matches: bool = False
+    problem: str = ""
 
     @property
     def authentic(self) -> bool:
-        """A file: validly signed here and known; a looked-up protocol: signed here."""
+        """A file: validly signed here and known; a looked-up protocol: signed, file checked."""
         if self.result is not None:
-            return self.result.ok and (self.file_matches or self.print_job is not None)
-        return self.protocol is not None and self.protocol.is_signed
+            return not self.problem
+        return self.protocol is not None and self.protocol.is_signed and not self.problem
 
     @property
-    def problem(self) -> str:
-        """Why an uploaded file is not authentic, in the visitor's language."""
-        result = self.result
-        if result is None or self.authentic:
-            return ""
-        if result.error is not None:
-            return _("The file carries no signature that can be checked.")
-        if not (result.intact and result.valid) or result.modified:
-            return _("The file was changed after it was signed.")
-        if not result.trusted:
-            return _("The file was not signed by this installation.")
-        return _("The signature is valid, but this installation never issued this file.")
+    def state(self) -> str:
+        """``authentic``, ``unverified`` (a copy whose file fails its check) or ``awaiting``."""
+        if self.authentic:
+            return "authentic"
+        if self.result is None and self.protocol is not None and not self.protocol.is_signed:
+            return "awaiting"
+        return "unverified"
+
+    @property
+    def reason(self) -> str:
+        """Why it is not authentic, in the visitor's language ("" when it is)."""
+        if self.problem == UNKNOWN_FILE:
+            return _("The signature is valid, but this installation never issued this file.")
+        return protocol_checks.problem_text(self.problem)
 
     @property
     def newer(self) -> Protocol | None:
@@ -351,26 +361,34 @@ def protocol_queryset() -> Any:
 
 
 def look_up(public_id: str = "", short_code: str = "") -> Verification:
-    """A protocol version by its public id (the QR code) or its short code (typed in)."""
+    """A protocol version by its public id (the QR code) or its short code (typed in).
+
+    A signed version's stored file is checked (SHA-256 and signature) before it is called
+    authentic.
+    """
     protocol = None
     if public_id:
         protocol = protocol_queryset().filter(public_id=public_id).first()
     elif short_code:
         protocol = protocol_queryset().filter(short_code=normalise_short_code(short_code)).first()
-    return _with_latest(protocol)
+    problem = protocol_checks.stored_problem(protocol) if protocol is not None else ""
+    return _with_latest(protocol, problem=problem)
 
 
 def verify_upload(pdf: bytes) -> Verification:
     """Validate an uploaded PDF's signature and find the signed file it is (by SHA-256)."""
-    result = verify_pdf(pdf, certificate_path())
     digest = sha256_hex(pdf)
+    result = protocol_checks.validate(pdf, digest)
+    problem = protocol_checks.signature_problem(result)
     protocol = protocol_queryset().filter(sha256=digest).first()
     if protocol is not None:
-        return _with_latest(protocol, result=result, file_matches=True)
+        return _with_latest(protocol, result=result, file_matches=True,
+                            problem=protocol.unverified or problem)
     job = PrintJob.objects.select_related("round__tournament").filter(sha256=digest).first()
     if job is not None:
-        return Verification(result=result, print_job=job)
+        return Verification(result=result, print_job=job, problem=problem)
     claimed = None
     if result.public_id:  # the file names a protocol, but it is not that protocol's file
         claimed = protocol_queryset().filter(public_id=result.public_id).first()
-    return _with_latest(claimed, result=result, file_matches=False)
+    return _with_latest(claimed, result=result, file_matches=False,
+                        problem=problem or UNKNOWN_FILE)

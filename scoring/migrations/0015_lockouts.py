@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0013_udl_match_format'),
+        ('scoring', '0014_protocol_unverified_copy'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
