@@ -11,10 +11,10 @@ from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.urls import Resolver404, include, path, re_path, resolve
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.exceptions import NotFound
 from rest_framework.routers import DefaultRouter
 
+from config.api_token import obtain_token
 from referee.api import router as referee_router
 from scoring.api import router as protocols_router
 from tournaments.api import router as tournaments_router
@@ -56,7 +56,7 @@ def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
 
 
 v1_patterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", obtain_token, name="api-token"),
     path("schema/", SpectacularAPIView.as_view(api_version="v1"), name="api-schema"),
     path(
         "docs/",

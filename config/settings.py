@@ -1,6 +1,7 @@
 """Django settings, read from the environment; embedded defaults when nothing is set."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -15,6 +16,12 @@ def env_bool(name: str, default: bool) -> bool:
     if value is None:
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_int(name: str, default: int) -> int:
+    """Read a whole number from the environment."""
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
 
 
 DEBUG = env_bool("DEBUG", True)
@@ -46,6 +53,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "tournaments",
     "scoring",
     "referee",
@@ -64,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 CONTENT_SECURITY_POLICY = (
@@ -117,6 +126,29 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Logins: django-axes counts failures (in the database, shared by every process) and locks a
+# username from an address; its check runs before the password is looked at.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_COOLOFF_MINUTES = env_int("LOGIN_COOLOFF_MINUTES", 15)
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # the message's minutes stay true
+AXES_DISABLE_ACCESS_LOG = True  # successful logins are not logged (the lockouts are)
+AXES_CLIENT_IP_CALLABLE = "scoring.lockouts.client_address"
+AXES_LOCKOUT_CALLABLE = "tournaments.lockout_views.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+# Behind N reverse proxies the client's address is the N-th from the right of X-Forwarded-For.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+# Signing PINs on the table device; protocol uploads to the verification page per address.
+SIGNING_PIN_FAILURE_LIMIT = env_int("SIGNING_PIN_FAILURE_LIMIT", 5)
+SIGNING_PIN_COOLOFF_MINUTES = env_int("SIGNING_PIN_COOLOFF_MINUTES", 15)
+VERIFY_UPLOADS_PER_HOUR = env_int("VERIFY_UPLOADS_PER_HOUR", 30)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:home"  # by role: tournaments.home.home_for
 LOGOUT_REDIRECT_URL = "tournaments:list"
@@ -278,6 +310,18 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Uploads: every kind has its cap, refused with a message naming it (nothing is written).
+# Django's: a request body without its files (keep it above 4/3 of ROSTER_UPLOAD_MAX_BYTES: the
+# roster preview carries the file in its form, base64), and an upload kept in memory.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 1024)
+FILE_UPLOAD_MAX_MEMORY_SIZE = env_int("FILE_UPLOAD_MAX_MEMORY_SIZE", 2 * 1024 * 1024)
+ROSTER_UPLOAD_MAX_BYTES = env_int("ROSTER_UPLOAD_MAX_BYTES", 1024 * 1024)
+ROSTER_MAX_ROWS = env_int("ROSTER_MAX_ROWS", 2000)
+ROSTER_XLSX_MAX_UNPACKED_BYTES = env_int("ROSTER_XLSX_MAX_UNPACKED_BYTES", 8 * 1024 * 1024)
+TOURNAMENT_IMPORT_MAX_BYTES = env_int("TOURNAMENT_IMPORT_MAX_BYTES", 100 * 1024 * 1024)
+TOURNAMENT_IMPORT_MAX_DEPTH = env_int("TOURNAMENT_IMPORT_MAX_DEPTH", 32)
+VERIFY_UPLOAD_MAX_BYTES = env_int("VERIFY_UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
 
 # Webhooks: private, loopback and link-local receivers are refused unless allowed here.
 WEBHOOK_ALLOW_PRIVATE_NETWORKS = env_bool("WEBHOOK_ALLOW_PRIVATE_NETWORKS", False)

@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
 
-from scoring import permissions, pins, printing, protocol_services
+from scoring import lockouts, permissions, pins, printing, protocol_services
 from scoring.idempotency import IdempotentMixin
 from scoring.locking import current_protocol
 from scoring.models import PARTY_RELATED, Party, PrintJob, Protocol
@@ -90,7 +90,9 @@ class PartyProtocolViewSet(IdempotentMixin, viewsets.ViewSet):
         """The party's current protocol version, its signatures and all versions."""
         return self._state(self._party(pk))
 
-    @extend_schema(request=SignInput, responses={201: SignatureSerializer})
+    @extend_schema(request=SignInput, responses={201: SignatureSerializer, 429: OpenApiResponse(
+        OpenApiTypes.OBJECT, description="The player's PIN is locked after repeated wrong "
+        "PINs: {pin: [message with the minutes left]}.")})
     @action(detail=True, methods=["post"])
     def sign(self, request: Request, pk: str | None = None) -> Response:
         """A player of this party signs (own login, or PIN on the referee's device); once."""
@@ -99,7 +101,7 @@ class PartyProtocolViewSet(IdempotentMixin, viewsets.ViewSet):
         data.is_valid(raise_exception=True)
         signature = protocol_services.sign_as_player(
             party.pk, player_id=data.validated_data["player"], actor=request.user,
-            pin=data.validated_data.get("pin", ""))
+            pin=data.validated_data.get("pin", ""), address=lockouts.client_address(request))
         return Response(SignatureSerializer(signature).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=RefuseInput, responses={201: SignatureSerializer})

@@ -26,6 +26,13 @@ class ConflictError(ServiceError):
     status_code = 409
 
 
+class LockedOut(ServiceError):
+    """Locked for a while after repeated failures (a signing PIN): HTTP 429; the message says
+    for how long."""
+
+    status_code = 429
+
+
 def translate_engine_error(err: Exception) -> ServiceError:
     """Turn a plain-Python engine error (message template + params) into a translated one."""
     field = getattr(err, "field", "__all__")

@@ -1,9 +1,10 @@
 """Players' signing PINs: set one, generate them in bulk for slips, change one's own, check one.
 
 A PIN is stored only as a salted PBKDF2 hash. A PIN is a few digits, so its strength is the
-lock after repeated wrong attempts (``PIN_ATTEMPTS``), not the hash's cost: PINs are hashed with
-fewer iterations than passwords (``PinHasher``) so that a whole tournament's PINs are generated
-in one request. A generated PIN exists in clear only in the slips' PDF of that request.
+lock after repeated wrong attempts (``settings.SIGNING_PIN_FAILURE_LIMIT``), not the hash's
+cost: PINs are hashed with fewer iterations than passwords (``PinHasher``) so that a whole
+tournament's PINs are generated in one request. A generated PIN exists in clear only in the
+slips' PDF of that request.
 """
 
 from __future__ import annotations
@@ -15,19 +16,18 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher, check_password
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import permissions
-from scoring.errors import ServiceError
+from scoring import lockouts, permissions
+from scoring.errors import LockedOut, ServiceError
 from scoring.models import Player, SigningPin, Tournament
 
 PIN_PATTERN = re.compile(r"^\d{4,8}$")
-PIN_ATTEMPTS = 5
-PIN_LOCK_MINUTES = 15
 #: Digits of a generated PIN (a player may choose 4 to 8 himself).
 GENERATED_DIGITS = 6
 logger = logging.getLogger(__name__)
@@ -149,36 +149,45 @@ def players_without_pin(players: list[Player]) -> list[Player]:
     return [player for player in players if player.pk not in with_pin]
 
 
-def check_pin(player: Player, pin: str) -> None:
-    """Refuse a wrong PIN; after repeated failures the PIN is locked for a while.
+def check_pin(player: Player, pin: str, address: str | None = None) -> None:
+    """Refuse a wrong PIN; after ``SIGNING_PIN_FAILURE_LIMIT`` wrong ones in a row the PIN is
+    locked for ``SIGNING_PIN_COOLOFF_MINUTES`` (even the right one is refused) and the lockout
+    is logged with the address it came from.
 
     The attempt is counted in its own transaction, so that a failure stays counted although
     the refusal rolls back everything else.
     """
     with transaction.atomic():
-        error = _pin_error(player, pin)
+        error, locked = _pin_error(player, pin, address)
+    if locked:
+        raise LockedOut("pin", error)
     if error:
         raise ServiceError("pin", error)
 
 
-def _pin_error(player: Player, pin: str) -> str:
-    """Check and count one PIN attempt; return why it is refused ("" when it is right)."""
+def _pin_error(player: Player, pin: str, address: str | None) -> tuple[str, bool]:
+    """Check and count one PIN attempt: why it is refused ("" when it is right), and whether
+    the PIN is locked."""
     found = SigningPin.objects.select_for_update().filter(player=player).first()
     if found is None:
         return _("%(name)s has no signing PIN: sign when logged in, or ask the organizer for "
-                 "a PIN.") % {"name": player.name}
+                 "a PIN.") % {"name": player.name}, False
     if found.locked_until and found.locked_until > timezone.now():
-        return _("Too many wrong PINs: try again in a few minutes.")
+        return lockouts.retry_message("pin", found.locked_until), True
     if pin_matches(pin, found.pin_hash):
         if found.failed_attempts:
             found.failed_attempts = 0
             found.save(update_fields=["failed_attempts"])
-        return ""
+        return "", False
     found.failed_attempts += 1
-    if found.failed_attempts >= PIN_ATTEMPTS:
+    if found.failed_attempts >= settings.SIGNING_PIN_FAILURE_LIMIT:
         found.failed_attempts = 0
-        found.locked_until = timezone.now() + timedelta(minutes=PIN_LOCK_MINUTES)
+        found.locked_until = timezone.now() + timedelta(
+            minutes=settings.SIGNING_PIN_COOLOFF_MINUTES)
+        found.save(update_fields=["failed_attempts", "locked_until"])
         logger.warning("signing PIN of player %s locked after %s wrong PINs", player.pk,
-                       PIN_ATTEMPTS)
+                       settings.SIGNING_PIN_FAILURE_LIMIT)
+        lockouts.record_pin_lockout(found, address)
+        return lockouts.retry_message("pin", found.locked_until), True
     found.save(update_fields=["failed_attempts", "locked_until"])
-    return _("Wrong PIN.")
+    return _("Wrong PIN."), False

@@ -120,10 +120,12 @@ def _add_signature(protocol: Protocol, signatures: list[Signature], player: Play
 # -- sign-off ------------------------------------------------------------------------------
 
 
-def sign_as_player(party_id: int, *, player_id: int, actor: Any, pin: str = "") -> Signature:
+def sign_as_player(party_id: int, *, player_id: int, actor: Any, pin: str = "",
+                   address: str | None = None) -> Signature:
     """A player confirms the protocol: on his own login, or with his PIN on the table device.
 
     The table device is the party referee's login; a player signs only his own party, once.
+    ``address`` is the device's, for the log of a PIN's lockout.
     """
     party = Party.objects.select_related(*PARTY_RELATED).filter(pk=party_id).first()
     if party is None:
@@ -132,7 +134,7 @@ def sign_as_player(party_id: int, *, player_id: int, actor: Any, pin: str = "") 
     if pin:
         if not permissions.can_run_sign_off(actor, party):
             raise PermissionDenied
-        check_pin(player, pin)
+        check_pin(player, pin, address)
         method = Signature.Method.PIN
     elif permissions.can_sign_protocol_as(actor, party, player):
         method = Signature.Method.LOGIN

@@ -5,16 +5,18 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring import permissions, pins, printing, protocol_services
+from scoring import lockouts, permissions, pins, printing, protocol_services
 from scoring.errors import ServiceError
 from scoring.forms import PinForm, VerifyForm
 from scoring.locking import current_protocol
@@ -22,8 +24,6 @@ from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Round, Signin
 from scoring.templatetags.protocols import section_context
 from scoring.timezones import activate_tournament_zone
 from scoring.web import page_or_fragment, vary_on_htmx
-
-MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 
 
 def _visible_party(request: HttpRequest, pk: int) -> Party:
@@ -71,7 +71,8 @@ def protocol_sign(request: HttpRequest, pk: int) -> HttpResponse:
     party = _visible_party(request, pk)
     return _after_sign_off(
         request, party, protocol_services.sign_as_player, _("Signed."),
-        player_id=request.POST.get("player", ""), pin=request.POST.get("pin", "").strip())
+        player_id=request.POST.get("player", ""), pin=request.POST.get("pin", "").strip(),
+        address=lockouts.client_address(request))
 
 
 @require_POST
@@ -120,18 +121,27 @@ def verify(request: HttpRequest) -> HttpResponse:
         form = VerifyForm(initial={"code": request.GET["code"]})
         form.not_found = True
     verification = None
+    status = 200
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data.get("pdf")
         if upload is not None:
-            if upload.size > MAX_UPLOAD_BYTES:
-                form.add_error("pdf", _("The file is too large for a protocol."))
+            refused = lockouts.verify_upload_refusal(request)
+            limit = settings.VERIFY_UPLOAD_MAX_BYTES
+            if refused:
+                form.add_error("pdf", refused)
+                status = 429
+            elif upload.size > limit:
+                form.add_error("pdf", _("The file is too large for a protocol (at most "
+                                        "%(size)s).") % {"size": filesizeformat(limit)})
+                status = 400
             else:
                 verification = protocol_services.verify_upload(upload.read())
         elif form.cleaned_data.get("code"):
             query = urlencode({"code": form.cleaned_data["code"]})
             return redirect(f"{reverse('scoring:verify')}?{query}")
     return render(request, "scoring/verify.html", {
-        "form": form, "verification": verification, "uploaded": verification is not None})
+        "form": form, "verification": verification, "uploaded": verification is not None},
+        status=status)
 
 
 def verify_protocol(request: HttpRequest, public_id: str) -> HttpResponse:

@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from tournaments import (
     home,
+    lockout_views,
     people_views,
     player_views,
     public_views,
@@ -17,6 +18,7 @@ app_name = "tournaments"
 urlpatterns = [
     path("", views.tournament_list, name="list"),
     path("home/", home.home, name="home"),
+    path("lockouts/", lockout_views.lockout_log, name="lockouts"),
     path("t/new/", views.tournament_create, name="create"),
     path("t/<str:slug>/", views.tournament_detail, name="detail"),
     path("t/<str:slug>/edit/", views.tournament_edit, name="edit"),

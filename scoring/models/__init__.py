@@ -15,6 +15,7 @@ from .event import (
     TournamentRole,
     new_access_token,
 )
+from .lockouts import Lockout
 from .party import PARTY_RELATED, Party, Round
 from .protocols import (
     PrintJob,
@@ -53,6 +54,7 @@ __all__ = [
     "AppendOnlyError",
     "Deal",
     "IdempotencyKey",
+    "Lockout",
     "Pair",
     "Party",
     "PartyDesk",

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from referee.services import cancel_penalty
 from scoring.errors import ServiceError
 from scoring.models import Deal, PartyEvent, Penalty, Protocol, Signature
-from scoring.pins import PIN_ATTEMPTS, set_signing_pin
+from scoring.pins import set_signing_pin
 from scoring.protocol_content import party_players
 from scoring.protocol_services import (
     countersign,
@@ -97,7 +98,7 @@ def test_pin_on_the_referee_device(finished_party, referee_user, organizer):
 def test_wrong_pins_are_counted_and_lock_the_pin(finished_party, referee_user, organizer):
     a1 = players(finished_party)[0]
     set_signing_pin(a1.pk, "4711", actor=organizer)
-    for _attempt in range(PIN_ATTEMPTS):
+    for _attempt in range(settings.SIGNING_PIN_FAILURE_LIMIT):
         with pytest.raises(ServiceError, match=".") as err:
             sign_as_player(finished_party.pk, player_id=a1.pk, actor=referee_user, pin="0000")
         assert err.value.field == "pin"

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from unittest import mock
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.exceptions import PermissionDenied
@@ -144,7 +145,8 @@ def test_revoke_access_stops_login_and_the_invitation(client, tournament, organi
     user.refresh_from_db()
     assert not user.is_active and not user.has_usable_password()
     client.logout()
-    assert not client.login(username="gone.ref", password="secret-pass-77")
+    refused = client.post(reverse("login"), {"username": "gone.ref", "password": "secret-pass-77"})
+    assert refused.status_code == 200 and "_auth_user_id" not in client.session
     assert his_phone.get(tables).status_code == 302  # his open session ends too
     assert "no longer works" in client.get(path, follow=True).content.decode()
     # giving access back makes a new invitation
@@ -353,7 +355,7 @@ def test_guessing_the_old_pin_counts_towards_the_lock(tournament, organizer, mak
     player.user = make_user("ivan-guess", password="ivan-pass-123")
     player.save()
     pins.set_signing_pin(player.pk, "1111", actor=organizer)
-    for guess in range(pins.PIN_ATTEMPTS):
+    for guess in range(settings.SIGNING_PIN_FAILURE_LIMIT):
         with pytest.raises(ServiceError) as refused:
             pins.set_signing_pin(player.pk, "2222", actor=player.user, current=f"{guess:04d}2")
         assert refused.value.field == "current"

@@ -27,7 +27,9 @@ penalties, rulings, the party event log, protocols (each signed PDF in base64) a
   print jobs (an expiring cache, printed again on demand), API idempotency keys and login
   tokens (not tournament data).
 
-The import runs in one transaction; stored PDF files are removed again if it fails.
+The import runs in one transaction; stored PDF files are removed again if it fails. A file
+larger than ``TOURNAMENT_IMPORT_MAX_BYTES`` or nesting deeper than
+``TOURNAMENT_IMPORT_MAX_DEPTH`` is refused before anything is read into the database.
 """
 
 from __future__ import annotations
@@ -52,10 +54,17 @@ from tournaments.transfer.archive_format import (
     Section,
     carried_fields,
 )
-from tournaments.transfer.archive_import import free_slug, import_tournament, load
+from tournaments.transfer.archive_import import (
+    free_slug,
+    import_tournament,
+    load,
+    nesting_depth,
+    size_error,
+)
 
 __all__ = [
     "FORMAT", "ID_LISTS", "LEFT_OUT", "LEFT_OUT_FIELDS", "SECTIONS", "SECTION_OF", "VERSION",
     "ArchiveError", "Section", "carried_fields", "dumps", "export_bytes", "export_filename",
-    "export_tournament", "free_slug", "import_tournament", "load", "section_counts", "summary",
+    "export_tournament", "free_slug", "import_tournament", "load", "nesting_depth",
+    "section_counts", "size_error", "summary",
 ]

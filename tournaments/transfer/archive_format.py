@@ -16,6 +16,7 @@ from scoring.models import (
     Deal,
     IdempotencyKey,
     IssuedAccount,
+    Lockout,
     Pair,
     Party,
     PartyDesk,
@@ -47,6 +48,7 @@ LEFT_OUT: dict[type[models.Model], str] = {
     IssuedAccount: "logins of this installation: the importing organizer makes and invites his own",
     PrintJob: "an expiring cache of round prints, printed again on demand",
     IdempotencyKey: "a client's retry memory, not tournament data",
+    Lockout: "this installation's security log (who was locked out, from where)",
     WebhookSubscription: "an organizer's receivers and secrets on this installation",
     WebhookDelivery: "what this installation sent to those receivers",
 }

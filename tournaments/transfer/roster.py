@@ -26,6 +26,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -35,7 +36,6 @@ from scoring.models import Player, Tournament
 from tournaments.services import register_pair, register_player, registers_sides
 from tournaments.transfer.sheets import SheetError, read_rows, table_bytes
 
-MAX_ROWS = 2000
 #: The columns, each with the header names it is recognised by (compared loosely).
 COLUMNS: dict[str, tuple[str, ...]] = {
     "name": ("name", "player", "player name", "имя", "игрок", "фио"),
@@ -204,15 +204,13 @@ def _columns(header: list[str]) -> list[str | None]:
 
 def parse_roster(filename: str, content: bytes) -> list[RosterRow]:
     """The rows of an uploaded roster file (SheetError when it cannot be read as one)."""
-    rows = read_rows(filename, content)
+    rows = read_rows(filename, content, max_rows=settings.ROSTER_MAX_ROWS)
     if not rows:
         raise SheetError(_("The file is empty."))
     (_number, header), *data = rows
     columns = _columns(header)
     if not data:
         raise SheetError(_("The file has no rows below its header."))
-    if len(data) > MAX_ROWS:
-        raise SheetError(_("The file has more than %(max)s rows.") % {"max": MAX_ROWS})
     parsed = []
     for number, cells in data:
         values = {column: "" for column in COLUMNS}

@@ -11,16 +11,23 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from django.conf import settings
+from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 
 CSV_TYPE = "text/csv; charset=utf-8"
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CONTENT_TYPES = {"csv": CSV_TYPE, "xlsx": XLSX_TYPE}
-MAX_UPLOAD_BYTES = 1024 * 1024
+#: The columns of an uploaded XLSX sheet that are read (a roster has six).
+MAX_COLUMNS = 64
+#: What makes a spreadsheet read a cell as a formula (OWASP's list for CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?")
 #: The time every entry of a written XLSX carries (the earliest a zip file can hold).
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 XLSX_CREATOR = "domino-tournaments"
@@ -49,6 +56,23 @@ def number_text(value: float | int) -> str:
     return str(int(value))
 
 
+def spreadsheet_safe(value: Cell) -> Cell:
+    """A cell that no spreadsheet runs as a formula: text starting with ``= + - @``, a tab or a
+    carriage return gets a leading apostrophe (OWASP's advice); numbers, and text that is only a
+    number such as ``-15``, stay as they are. Every CSV and XLSX export goes through it."""
+    if isinstance(value, str) and value[:1] in FORMULA_START and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def unguarded(text: str) -> str:
+    """An uploaded cell without the apostrophe ``spreadsheet_safe`` put before a formula sign,
+    so that an exported name imports back as it was."""
+    if text[:1] == "'" and text[1:2] in FORMULA_START:
+        return text[1:]
+    return text
+
+
 def cell_text(value: Cell) -> str:
     """A cell as the text CSV holds."""
     if value is None:
@@ -64,16 +88,23 @@ def _xlsx_value(value: Cell) -> Cell:
     """A cell as XLSX holds it: whole floats as integers, so both formats show the same."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    return value
+    return spreadsheet_safe(value)
+
+
+def _append(worksheet: object, values: Iterable[Cell]) -> None:
+    """Add a row; its text cells are strings (type ``s``), never formulas."""
+    worksheet.append([_xlsx_value(value) for value in values])  # type: ignore[attr-defined]
+    for cell in worksheet[worksheet.max_row]:  # type: ignore[index, attr-defined]
+        if isinstance(cell.value, str):
+            cell.data_type = "s"
 
 
 def to_csv(sheet: Sheet) -> bytes:
     """The sheet as CSV bytes (UTF-8 with BOM, CRLF line ends)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(sheet.header)
-    for row in sheet.rows:
-        writer.writerow([cell_text(value) for value in row])
+    for row in (sheet.header, *sheet.rows):
+        writer.writerow([cell_text(spreadsheet_safe(value)) for value in row])
     return out.getvalue().encode("utf-8-sig")
 
 
@@ -100,12 +131,12 @@ def to_xlsx(sheet: Sheet) -> bytes:
     workbook = Workbook()
     worksheet = workbook.active
     worksheet.title = _sheet_title(sheet.title)
-    worksheet.append(sheet.header)
+    _append(worksheet, sheet.header)
     for cell in worksheet[1]:
         cell.font = Font(bold=True)
     worksheet.freeze_panes = "A2"
     for row in sheet.rows:
-        worksheet.append([_xlsx_value(value) for value in row])
+        _append(worksheet, row)
     for index, title in enumerate(sheet.header, start=1):
         width = max([len(cell_text(title))] + [len(cell_text(r[index - 1])) for r in sheet.rows])
         worksheet.column_dimensions[get_column_letter(index)].width = min(60, width + 2)
@@ -147,20 +178,42 @@ def _text(value: object) -> str:
     return str(value)
 
 
-def _read_xlsx(content: bytes) -> list[list[str]]:
-    """The first worksheet's rows as text."""
+class TooManyRows(SheetError):
+    """More rows than the limit: found while reading, before the rest of the file is read."""
+
+
+def _xlsx_rows(content: bytes) -> Iterator[list[str]]:
+    """The first worksheet's rows as text, read one at a time (openpyxl's read-only mode).
+
+    The sheet's declared size is ignored (a few bytes can claim a million rows by 16,384
+    columns) and only the first ``MAX_COLUMNS`` columns are kept; a workbook that unpacks to
+    more than ``ROSTER_XLSX_MAX_UNPACKED_BYTES`` is refused before it is parsed.
+    """
     from openpyxl import load_workbook
 
     try:
+        unpacked = sum(info.file_size for info in zipfile.ZipFile(io.BytesIO(content)).infolist())
+    except (zipfile.BadZipFile, ValueError) as exc:
+        raise SheetError(_("The file is not a readable XLSX workbook.")) from exc
+    limit = settings.ROSTER_XLSX_MAX_UNPACKED_BYTES
+    if unpacked > limit:
+        raise SheetError(_("The workbook unpacks to more than %(size)s.")
+                         % {"size": filesizeformat(limit)})
+    try:
         workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-        try:
-            rows = [[_text(v) for v in row] for row in workbook.worksheets[0].iter_rows(
-                values_only=True)]
-        finally:
-            workbook.close()
     except Exception as exc:  # openpyxl raises many kinds on a damaged file
         raise SheetError(_("The file is not a readable XLSX workbook.")) from exc
-    return rows
+    try:
+        worksheet = workbook.worksheets[0]
+        worksheet.reset_dimensions()
+        for row in worksheet.iter_rows(max_col=MAX_COLUMNS, values_only=True):
+            yield [] if row.count(None) == len(row) else [_text(v) for v in row]
+    except SheetError:
+        raise
+    except Exception as exc:
+        raise SheetError(_("The file is not a readable XLSX workbook.")) from exc
+    finally:
+        workbook.close()
 
 
 def _decode(content: bytes) -> str:
@@ -174,20 +227,19 @@ def _decode(content: bytes) -> str:
             raise SheetError(_("Save the CSV file in UTF-8.")) from exc
 
 
-def _read_csv(content: bytes) -> list[list[str]]:
-    """The rows of a CSV file; the delimiter (comma, semicolon or tab) is detected."""
+def _csv_rows(content: bytes) -> Iterator[list[str]]:
+    """The rows of a CSV file, one at a time; the delimiter (comma, semicolon or tab) is
+    detected on the first line."""
     text = _decode(content)
     if "\x00" in text:
         raise SheetError(_("The file is not a CSV or XLSX table."))
     first_line = text.split("\n", 1)[0]
     try:
-        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(
-            first_line, delimiters=",;\t"
-        )
+        delimiter = csv.Sniffer().sniff(first_line, delimiters=",;\t").delimiter
     except csv.Error:
-        dialect = csv.excel
-    try:
-        return [list(row) for row in csv.reader(io.StringIO(text), dialect)]
+        delimiter = ","
+    try:  # only the delimiter is guessed: quotes are Excel's (an apostrophe is text)
+        yield from csv.reader(io.StringIO(text), csv.excel, delimiter=delimiter)
     except csv.Error as exc:
         raise SheetError(_("The CSV file cannot be read: %(error)s") % {"error": exc}) from exc
 
@@ -198,28 +250,33 @@ def is_xlsx(filename: str, content: bytes) -> bool:
 
 
 def size_error(size: int) -> str:
-    """Why an upload of ``size`` bytes is refused ("" when it is not too large)."""
-    if size <= MAX_UPLOAD_BYTES:
+    """Why a roster upload of ``size`` bytes is refused ("" when it is not too large)."""
+    limit = settings.ROSTER_UPLOAD_MAX_BYTES
+    if size <= limit:
         return ""
-    return _("The file is too large (at most %(mb)s MB).") % {
-        "mb": MAX_UPLOAD_BYTES // (1024 * 1024)}
+    return _("The file is too large (at most %(size)s).") % {"size": filesizeformat(limit)}
 
 
-def read_rows(filename: str, content: bytes) -> list[tuple[int, list[str]]]:
+def read_rows(filename: str, content: bytes, max_rows: int | None = None
+              ) -> list[tuple[int, list[str]]]:
     """The non-empty rows of an uploaded CSV or XLSX file, each with its row number (from 1).
 
-    Cells are stripped text; rows whose cells are all empty are left out but keep their
-    numbers counted, so that a row number is what the organizer sees in his spreadsheet.
+    Cells are stripped text without an export's formula guard (``unguarded``); rows whose
+    cells are all empty are left out but keep their numbers counted, so that a row number is
+    what the organizer sees in his spreadsheet. With ``max_rows``, reading stops (and
+    ``TooManyRows`` is raised) at the first non-empty row past that many below the first.
     """
     if size_error(len(content)):
         raise SheetError(size_error(len(content)))
     if not content.strip():
         raise SheetError(_("The file is empty."))
-    rows = _read_xlsx(content) if is_xlsx(filename, content) else _read_csv(content)
-    out = []
+    rows = _xlsx_rows(content) if is_xlsx(filename, content) else _csv_rows(content)
+    out: list[tuple[int, list[str]]] = []
     for number, row in enumerate(rows, start=1):
-        cells = [cell.strip() for cell in row]
+        cells = [unguarded(cell.strip()) for cell in row]
         if any(cells):
+            if max_rows is not None and len(out) > max_rows:
+                raise TooManyRows(_("The file has more than %(max)s rows.") % {"max": max_rows})
             out.append((number, cells))
     return out
 

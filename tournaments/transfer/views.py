@@ -60,6 +60,8 @@ class RosterUploadForm(forms.Form):
             content = base64.b64decode(data.get("content") or "", validate=True)
         except (binascii.Error, ValueError):
             content = b""
+        if size_error(len(content)):
+            raise forms.ValidationError({"file": size_error(len(content))})
         if not content:
             raise forms.ValidationError({"file": _("Choose a file.")})
         data["upload"] = (data.get("filename") or "upload.csv", content)
@@ -212,10 +214,12 @@ def tournament_upload(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied
     form = TournamentFileForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
         try:
+            if archive.size_error(upload.size):
+                raise archive.ArchiveError(archive.size_error(upload.size))
             tournament = archive.import_tournament(
-                form.cleaned_data["file"].read(), slug=form.cleaned_data["slug"] or None,
-                actor=request.user)
+                upload.read(), slug=form.cleaned_data["slug"] or None, actor=request.user)
         except archive.ArchiveError as err:
             form.add_error("file", err.message)
         else:
