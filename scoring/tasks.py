@@ -15,7 +15,7 @@ from scoring.models import PrintJob, WebhookDelivery
 from scoring.printing import render_print_job
 from scoring.webhook_delivery import deliver_webhooks
 
-MISSED_AFTER = timedelta(seconds=30)
+MISSED_AFTER = timedelta(minutes=2)
 """A queued print or a due delivery left this long was not sent (the broker was down)."""
 
 

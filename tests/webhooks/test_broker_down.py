@@ -36,7 +36,7 @@ def test_deals_answer_with_the_broker_down_and_the_sweep_delivers_in_order(
     broker_at(None)
     celery_app.conf.task_always_eager = True  # the worker: here, in-process
     assert sweep_missed_sends() == {"print_jobs": [], "webhooks": []}  # not missed yet
-    WebhookDelivery.objects.update(created_at=timezone.now() - timedelta(minutes=1))
+    WebhookDelivery.objects.update(created_at=timezone.now() - timedelta(minutes=3))
     assert sweep_missed_sends()["webhooks"] == [subscription.pk]
     sent = receiver.wait_for(waiting)
     assert len(sent) == waiting
