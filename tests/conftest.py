@@ -182,6 +182,29 @@ def _new_broker_pools() -> None:
 
 
 @pytest.fixture
+def hanging_port():
+    """A local port that accepts connections and never answers: a Redis or broker that hangs."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    held = []
+
+    def accept() -> None:
+        while True:
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield server.getsockname()[1]
+    server.close()
+    for connection in held:
+        connection.close()
+
+
+@pytest.fixture
 def broker_at():
     """``broker_at(url)``: send tasks through the broker at ``url`` (not run here) for the test.
 

@@ -7,8 +7,6 @@ is logged; the change is committed and the beat's sweep finds the work from the 
 from __future__ import annotations
 
 import logging
-import socket
-import threading
 import time
 from datetime import timedelta
 
@@ -87,31 +85,11 @@ def test_broker_down_a_round_closes_and_the_lost_send_is_logged(
     assert "not sent" in caplog.text
 
 
-@pytest.fixture
-def hanging_broker():
-    """A port that accepts connections and never answers: a broker that hangs."""
-    server = socket.create_server(("127.0.0.1", 0))
-    held = []
-
-    def accept() -> None:
-        while True:
-            try:
-                held.append(server.accept()[0])
-            except OSError:
-                return
-
-    threading.Thread(target=accept, daemon=True).start()
-    yield f"redis://127.0.0.1:{server.getsockname()[1]}/0"
-    server.close()
-    for connection in held:
-        connection.close()
-
-
 @pytest.mark.parametrize(("broker", "seconds"), [("down", 1.5), ("hanging", 3.5)])
 def test_a_send_to_a_broker_down_or_hanging_gives_up_in_seconds(
-    broker, seconds, broker_at, hanging_broker
+    broker, seconds, broker_at, hanging_port
 ):
-    broker_at(DEAD_BROKER if broker == "down" else hanging_broker)
+    broker_at(DEAD_BROKER if broker == "down" else f"redis://127.0.0.1:{hanging_port}/0")
     started = time.monotonic()
     assert expire_party_clock.send_quietly((1,)) is False
     assert time.monotonic() - started < seconds  # refused at once; one 2 s socket timeout

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import logging
-import socket
-import threading
 
 import pytest
 from django.core.cache import cache
@@ -13,26 +11,6 @@ from tests.conftest import DEAD_BROKER
 from tests.tournaments.test_public_pages import _url, played  # noqa: F401 - the fixture
 
 PUBLIC_PAGES = ("detail", "standings", "current_draw", "hall", "results")
-
-
-@pytest.fixture
-def hanging_port():
-    """A port that accepts connections and never answers: a Redis that hangs."""
-    server = socket.create_server(("127.0.0.1", 0))
-    held = []
-
-    def accept() -> None:
-        while True:
-            try:
-                held.append(server.accept()[0])
-            except OSError:
-                return
-
-    threading.Thread(target=accept, daemon=True).start()
-    yield server.getsockname()[1]
-    server.close()
-    for connection in held:
-        connection.close()
 
 
 def _redis_cache_at(settings, url: str) -> None:
