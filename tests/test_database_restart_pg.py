@@ -6,31 +6,21 @@ Runs only against PostgreSQL (DATABASE_URL), as CI does.
 
 from __future__ import annotations
 
-import psycopg
 import pytest
 from django.conf import settings
 from django.db import OperationalError, close_old_connections, connection
 
 from scoring.models import Tournament
+from tests.pg import ONLY_ON_POSTGRES, other_connection
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-        reason="needs PostgreSQL (DATABASE_URL); CI sets it",
-    ),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = [*ONLY_ON_POSTGRES, pytest.mark.django_db(transaction=True)]
 
 
 def _drop_the_connection() -> int:
     """Terminate this thread's database session from another connection, as a restart does."""
     connection.ensure_connection()
     pid = connection.connection.info.backend_pid
-    db = connection.settings_dict
-    with psycopg.connect(host=db["HOST"] or "127.0.0.1", port=db["PORT"] or 5432,
-                         user=db["USER"], password=db["PASSWORD"] or None,
-                         dbname=db["NAME"], autocommit=True) as other:
+    with other_connection(autocommit=True) as other:
         other.execute("SELECT pg_terminate_backend(%s)", [pid])
     return pid
 

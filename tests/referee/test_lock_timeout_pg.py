@@ -9,22 +9,13 @@ from __future__ import annotations
 
 import time
 
-import psycopg
 import pytest
-from django.conf import settings
-from django.db import connection
 from rest_framework.test import APIClient
 
 from scoring.models import Party
+from tests.pg import ONLY_ON_POSTGRES, other_connection
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-        reason="needs PostgreSQL (DATABASE_URL); CI sets it",
-    ),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = [*ONLY_ON_POSTGRES, pytest.mark.django_db(transaction=True)]
 
 BUSY = "Another change of this party is still being saved. Try again in a moment."
 
@@ -36,11 +27,7 @@ def held_party(party, settings):
     ``held_party.release()`` ends that transaction.
     """
     settings.PARTY_LOCK_TIMEOUT_SECONDS = 0.5
-    db = connection.settings_dict
-    other = psycopg.connect(
-        host=db["HOST"] or "127.0.0.1", port=db["PORT"] or 5432, user=db["USER"],
-        password=db["PASSWORD"] or None, dbname=db["NAME"],
-    )
+    other = other_connection()
     other.execute(f"SELECT 1 FROM {Party._meta.db_table} WHERE id = %s FOR UPDATE", [party.pk])
     party.release = other.rollback
     yield party
