@@ -123,6 +123,12 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:home"  # by role: tournaments.home.home_for
 LOGOUT_REDIRECT_URL = "tournaments:list"
+# An invitation link (referee.accounts) works once, for this long.
+PASSWORD_RESET_TIMEOUT = int(float(os.environ.get("INVITATION_DAYS", "7")) * 86400)
+# No mail server by default: mails (invitations) are written to files under var/mail.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(BASE_DIR / "var" / "mail"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "domino@localhost")
 
 LANGUAGE_CODE = os.environ.get("LANGUAGE_CODE", "en")
 LANGUAGES = [("en", _("English")), ("ru", _("Russian"))]
@@ -257,6 +263,8 @@ SPECTACULAR_SETTINGS = {
         "PenaltyCategoryEnum": "scoring.models.Penalty.Category",
         "PenaltyKindEnum": "scoring.models.Penalty.Kind",
         "RulingKindEnum": "scoring.models.Ruling.Kind",
+        "ProtocolStatusEnum": "scoring.models.Protocol.Status",
+        "ProtocolProblemEnum": "scoring.models.Protocol.Problem",
     },
 }
 
@@ -269,6 +277,11 @@ PROTOCOL_SIGNING_DIR = Path(os.environ.get("PROTOCOL_SIGNING_DIR", BASE_DIR / "v
 PROTOCOL_SIGNING_KEY = os.environ.get("PROTOCOL_SIGNING_KEY", "")
 PROTOCOL_SIGNING_CERT = os.environ.get("PROTOCOL_SIGNING_CERT", "")
 PROTOCOL_SIGNING_KEY_PASSPHRASE = os.environ.get("PROTOCOL_SIGNING_KEY_PASSPHRASE", "")
+# Extra certificates verification trusts besides the current one and those a rotation kept in
+# PROTOCOL_SIGNING_DIR/trusted/: PEM files or folders of them, separated by os.pathsep (":").
+PROTOCOL_TRUSTED_CERTS = [
+    entry for entry in os.environ.get("PROTOCOL_TRUSTED_CERTS", "").split(os.pathsep) if entry
+]
 # The site's public address: the QR code of a protocol leads to its verification page there.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 # How long a round's print PDF is kept for download (and reused for the same input).

@@ -4,10 +4,13 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from referee.staff_views import InvitationView
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/invitation/<uidb64>/<token>/", InvitationView.as_view(), name="invitation"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include("config.api_urls")),
     path("referee/", include("referee.urls")),

@@ -212,7 +212,11 @@ class Consequences:
 
     def _time_up(self, data: Mapping[str, Any]) -> str:
         """Time is up: the deal in play is the last one (and how much the clock still shows)."""
-        if self.party.status != Party.Status.IN_PROGRESS or self.party.time_expired_at:
+        if (
+            self.party.status != Party.Status.IN_PROGRESS
+            or self.party.time_expired_at
+            or not self.party.has_clock
+        ):
             return ""  # nothing would happen (the service refuses or changes nothing)
         text = _("Time is up for %(party)s: deal %(deal)s, in play, is the last one.") % {
             "party": self.table(), "deal": self.deal,

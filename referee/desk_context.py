@@ -18,6 +18,8 @@ from referee.corrections import deal_entry, may_correct
 from referee.rulings import ALL_TILES, SLOW_PLAY, PenaltyPreset, paid_slow_play, scores_by_seat
 from referee.sides import who_names
 from scoring.models import Party, Penalty, Ruling
+from scoring.pins import players_without_pin
+from scoring.protocol_content import party_players
 from scoring.rules import LAYOUT_KOZEL, RulesConfig, RuleSet
 from scoring.rules.moves import MAX_OPEN_ENDS
 from scoring.timezones import activate_tournament_zone
@@ -118,6 +120,13 @@ def _udl_context(
     }
 
 
+def without_pin(party: Party) -> list[Any]:
+    """The party's players who have no signing PIN (they sign on their own login only)."""
+    if party.is_bye:
+        return []
+    return players_without_pin([player for _seat, player in party_players(party)])
+
+
 def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str, Any]:
     """Everything the party screen's panel shows, with fresh client ids for its forms."""
     activate_tournament_zone(party.round.tournament)
@@ -176,6 +185,7 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
         "udl": _udl_context(rule_set, cfg, seats, ids),
         "fine_kinds": Penalty.Category.choices,
         "check_in_rows": [(side, data["check_in"][side]) for side in ("a", "b")],
+        "no_pin": without_pin(party) if party.status == Party.Status.SCHEDULED else [],
         "singles": party.pair_a.player2_id is None,
         "Choice": Ruling.Choice,
         "cid": ids,

@@ -70,7 +70,11 @@ def _side(row: dict[str, Any], key: str) -> dict[str, Any]:
 def table_row(row: dict[str, Any]) -> dict[str, Any]:
     """A row of ``state.overview`` as My tables shows it (sides by name, the clock's text)."""
     seconds = row["clock"]["seconds_left"]
-    running = row["clock"]["started_at"] is not None and row["status"] != Party.Status.FINISHED
+    running = (
+        row["clock"]["started_at"] is not None
+        and seconds is not None  # None: the party has no clock
+        and row["status"] != Party.Status.FINISHED
+    )
     return {
         "id": row["id"],
         "table_number": row["table_number"],

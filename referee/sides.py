@@ -10,6 +10,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from scoring.match_format import match_format_text
 from scoring.models import Party
 from scoring.rules import (
     LAYOUT_KOZEL,
@@ -109,7 +110,7 @@ def _breaks(party: Party, rule_set: RuleSet) -> dict[str, Any] | None:
     minutes = getattr(rule_set, "no_breaks_last_minutes", None)
     if minutes is None:
         return None
-    left = party.seconds_left() if party.started_at else None
+    left = party.seconds_left() if party.started_at else None  # None: no clock
     last = left is not None and party.status != Party.Status.FINISHED and left <= minutes * 60
     return {"minutes": minutes, "last": last}
 
@@ -133,6 +134,7 @@ def _match(party: Party, cfg: RulesConfig, totals: Any) -> dict[str, Any]:
         "game": party.game,
         "games_to_win": wins_needed(cfg),
         "best_of_three": cfg.match_format == MATCH_BEST_OF_THREE,
+        "format": match_format_text(cfg),
         "game_wins": wins,
         "games": games,
         "clock": {

@@ -163,7 +163,7 @@ def alerts(party: Party, phase: str, party_desk: PartyDesk) -> list[dict[str, st
         found.append({"code": "time_expired", "message": str(PHASE_LABELS[phase])})
     elif phase in ("next_game", "overtime"):
         found.append({"code": phase, "message": str(PHASE_LABELS[phase])})
-    elif phase == "continue" and party.seconds_left() <= 0:
+    elif phase == "continue" and party.time_is_out():
         found.append({"code": "time_expired", "message": _("Time is up.")})
     if party.paused_at and phase != PHASE_FINISHED:
         found.append({"code": "paused", "message": _("The clock is paused.")})
@@ -292,7 +292,8 @@ def _summary(
     totals = totals or party_totals(party)
     rule_set, cfg = rules_of(party)
     phase = party_phase(party, totals, deal_rows)
-    seconds_left = int(party.seconds_left()) if party.started_at else None
+    left = party.seconds_left() if party.started_at else None
+    seconds_left = None if left is None else int(left)
     return {
         "id": party.pk,
         "version": party.version,
@@ -307,7 +308,7 @@ def _summary(
             "started_at": party.started_at,
             "paused": party.paused_at is not None,
             "seconds_left": seconds_left,
-            "limit_seconds": party.round.tournament.regulations.party_minutes * 60,
+            "limit_seconds": party.limit_seconds,
             "time_expired_at": party.time_expired_at,
         },
         "scored_by": "seat" if scores_by_seat(rule_set, cfg) else "side",

@@ -25,13 +25,19 @@ def expire_party_clock(party_id: int) -> bool:
 
 @shared_task(base=RecordTask)
 def sweep_party_clocks() -> list[int]:
-    """Find running parties whose time ran out and mark them (the beat runs this often)."""
+    """Find running parties whose time ran out and mark them (the beat runs this often).
+
+    Parties without a clock (``party_minutes`` empty, the Kozel preset) are never swept.
+    """
     marked = []
     running = Party.objects.filter(
-        status=Party.Status.IN_PROGRESS, time_expired_at__isnull=True, paused_at__isnull=True
+        status=Party.Status.IN_PROGRESS,
+        time_expired_at__isnull=True,
+        paused_at__isnull=True,
+        round__tournament__regulations__party_minutes__isnull=False,
     ).select_related("round__tournament__regulations")
     for party in running:
-        if party.seconds_left() <= 0 and _unless_busy(expire_party_clock, party.pk):
+        if party.time_is_out() and _unless_busy(expire_party_clock, party.pk):
             marked.append(party.pk)
     return marked
 

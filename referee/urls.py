@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from referee import home, offline, views
+from referee import home, offline, staff_views, views
 
 app_name = "referee"
 
@@ -10,7 +10,7 @@ urlpatterns = [
     path("tables/", home.my_tables_page, name="my_tables"),
     path("sw.js", offline.service_worker, name="service_worker"),
     path("t/<str:slug>/", views.overview, name="overview"),
-    path("t/<str:slug>/referees/", views.referees, name="referees"),
+    path("t/<str:slug>/referees/", staff_views.referees, name="referees"),
     path("party/<int:pk>/", views.party_screen, name="party"),
     path("party/<int:pk>/status/", views.party_status, name="party_status"),
     path("party/<int:pk>/move-advice/", views.move_advice, name="move_advice"),

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -19,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from referee import desk_steps, offline, services, state
-from referee.api import advise, preview, referee_roles
+from referee.api import advise, preview
 from referee.corrections import deal_entry, record_to_correct
 from referee.desk_context import FreshIds, flash_place, panel_context, seat_names
 from referee.serializers import (
@@ -31,14 +30,13 @@ from referee.serializers import (
     DealFields,
     FineInput,
     MoveAdviceInput,
-    RefereeSettingsSerializer,
     TilesPreviewInput,
     form_data,
 )
 from referee.sides import who_names
 from scoring import permissions
 from scoring.errors import ServiceError, translate_engine_error
-from scoring.models import Deal, Party, Penalty, RefereeSettings, TournamentRole
+from scoring.models import Deal, Party, Penalty
 from scoring.rules import SEATS, RuleError, count_open_ends
 from scoring.rules.moves import MAX_OPEN_ENDS
 from scoring.timezones import activate_tournament_zone
@@ -353,57 +351,3 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
             "can_manage": permissions.can_manage(request.user, tournament),
         },
     )
-
-
-def referees(request: HttpRequest, slug: str) -> HttpResponse:
-    """Organizers assign referees (optionally to tables) and set the penalty rules."""
-    if (login := _login_first(request)) is not None:
-        return login
-    tournament = state.tournament_for_referee(request.user, manage=True, slug=slug)
-    if request.method == "POST":
-        _change_referees(request, tournament)
-        return redirect("referee:referees", slug=slug)
-    return render(
-        request,
-        "referee/referees.html",
-        {
-            "tournament": tournament,
-            "roles": referee_roles(tournament.pk),
-            "tables": tournament.tables.all(),
-            "settings": services.referee_settings(tournament),
-            "presets": RefereeSettings.Preset.choices,
-            "Role": TournamentRole.Role,
-        },
-    )
-
-
-def _change_referees(request: HttpRequest, tournament: Any) -> None:
-    """Apply the referees page's form: assign, remove, or save the penalty rules."""
-    post = request.POST
-    if "remove" in post:
-        TournamentRole.objects.filter(
-            pk=post["remove"],
-            tournament=tournament,
-            role__in=[TournamentRole.Role.REFEREE, TournamentRole.Role.CHIEF],
-        ).delete()
-        messages.success(request, _("The referee was removed."))
-        return
-    if "penalty_preset" in post:
-        serializer = RefereeSettingsSerializer(data=post)
-        if serializer.is_valid():
-            services.save_referee_settings(tournament, **serializer.validated_data)
-            messages.success(request, _("Saved."))
-        else:
-            messages.error(request, _error_text(serializer.errors))
-        return
-    user = get_user_model().objects.filter(username=post.get("username", "").strip()).first()
-    if user is None:
-        messages.error(request, _("No user with that name."))
-        return
-    tables = list(tournament.tables.filter(pk__in=post.getlist("tables")))
-    try:
-        services.assign_referee(tournament, user=user, role=post.get("role", ""), tables=tables)
-    except ServiceError as err:
-        messages.error(request, err.message)
-    else:
-        messages.success(request, _("%(name)s is a referee now.") % {"name": user.username})

@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
 
-from scoring import permissions, printing, protocol_services
+from scoring import permissions, pins, printing, protocol_services
 from scoring.idempotency import IdempotentMixin
 from scoring.locking import current_protocol
 from scoring.models import PARTY_RELATED, Party, PrintJob, Protocol
@@ -37,7 +37,9 @@ from scoring.serializers import (
     RefuseInput,
     SignatureSerializer,
     SignInput,
+    VerificationSerializer,
     party_protocol_data,
+    verification_data,
 )
 from scoring.views import pdf_response
 
@@ -154,6 +156,15 @@ class ProtocolViewSet(viewsets.ReadOnlyModelViewSet):
         protocol = self.get_object()
         return pdf_response(*protocol_services.protocol_download(protocol.party, protocol))
 
+    @extend_schema(responses=VerificationSerializer)
+    @action(detail=True, methods=["get"])
+    def verification(self, request: Request, public_id: str | None = None) -> Response:
+        """As the verification page: authentic only if the stored file's SHA-256 matches and
+        its PAdES signature validates against a certificate this installation trusts."""
+        protocol = self.get_object()
+        verification = protocol_services.look_up(public_id=protocol.public_id)
+        return Response(VerificationSerializer(verification_data(verification, request)).data)
+
 
 class PrintJobViewSet(IdempotentMixin, mixins.CreateModelMixin, mixins.RetrieveModelMixin,
                       viewsets.GenericViewSet):
@@ -205,8 +216,9 @@ class SigningPinViewSet(IdempotentMixin, viewsets.ViewSet):
         """Set the PIN (stored hashed)."""
         data = PinInput(data=request.data)
         data.is_valid(raise_exception=True)
-        protocol_services.set_signing_pin(
-            data.validated_data["player"], data.validated_data["pin"], actor=request.user)
+        pins.set_signing_pin(
+            data.validated_data["player"], data.validated_data["pin"], actor=request.user,
+            current=data.validated_data["current"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

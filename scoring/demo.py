@@ -3,10 +3,9 @@ would sign them, so a newcomer sees signed, verifiable protocols at once."""
 
 from __future__ import annotations
 
-from django.contrib.auth.hashers import make_password
-
 from scoring.locking import current_protocol
 from scoring.models import PARTY_RELATED, Party, Protocol, SigningPin, Tournament, TournamentRole
+from scoring.pins import hash_pin
 from scoring.protocol_content import party_players
 from scoring.protocol_services import countersign, sign_as_player
 
@@ -20,7 +19,7 @@ def sign_demo_protocols(tournament: Tournament) -> int:
     Each player signs on his own login and the referee who started the party countersigns
     (the chief referee when nobody did). Returns how many protocols were signed.
     """
-    pin_hash = make_password(DEMO_PIN)
+    pin_hash = hash_pin(DEMO_PIN)
     for player in tournament.players.all():
         SigningPin.objects.update_or_create(player=player, defaults={"pin_hash": pin_hash})
     chief = (TournamentRole.objects.filter(tournament=tournament, role=TournamentRole.Role.CHIEF)

@@ -29,14 +29,24 @@ class VerifyForm(forms.Form):
 
 
 class PinForm(forms.Form):
-    """A player's personal signing PIN, typed twice."""
+    """A player's personal signing PIN, typed twice (a player changing his: and the old one)."""
 
+    current = forms.CharField(
+        label=_("Your current PIN or your password"), max_length=128, required=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
     pin = forms.CharField(label=_("PIN (4 to 8 digits)"), min_length=4, max_length=8,
                           widget=forms.PasswordInput(attrs={"inputmode": "numeric",
                                                             "autocomplete": "new-password"}))
     again = forms.CharField(label=_("The PIN again"), max_length=8,
                             widget=forms.PasswordInput(attrs={"inputmode": "numeric",
                                                               "autocomplete": "new-password"}))
+
+    def __init__(self, *args: Any, ask_current: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if ask_current:
+            self.fields["current"].required = True
+        else:
+            del self.fields["current"]
 
     def clean(self) -> dict[str, Any]:
         """Both entries must match."""

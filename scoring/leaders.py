@@ -1,5 +1,6 @@
 """Who leads a deal (RULES.md): the start-of-party draw gives deal 1; in Kozel whoever went
-out or made the fish opens the next one. The rule set says it; the deal records it."""
+out or made the fish opens the next one, in Latin the player after the last leader. The rule
+set says it; the deal records it."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ def expected_leader(party: Party) -> str:
     """The seat that leads the party's next deal by the rules, or "" when they do not say.
 
     Deal 1: the winner of the start-of-party draw (``Party.first_mover``), if recorded. Later
-    deals: the rule set's ``next_leader`` of the last deal (Kozel); an annulled deal is
+    deals: the rule set's ``next_leader`` of the last deal (Kozel, Latin); an annulled deal is
     started again by the player who had the right, so it passes its own leader on.
     """
-    rule_set = party.round.tournament.engine
+    tournament = party.round.tournament
+    rule_set = tournament.engine
     deals = list(
         Deal.objects.filter(party_id=party.pk)
         .order_by("-number")
@@ -32,7 +34,10 @@ def expected_leader(party: Party) -> str:
             if deal.led:
                 return deal.led
             continue
-        return (follow(deal.outcome, deal.went_out, deal.fish_by) or "") if follow else ""
+        if follow is None:
+            return ""
+        cfg = tournament.regulations.rules_config()
+        return follow(deal.outcome, deal.went_out, deal.fish_by, deal.led, cfg) or ""
     return party.first_mover
 
 
@@ -52,8 +57,9 @@ def settle_leader(party: Party, outcome: str, led: Any, fish_by: Any) -> tuple[s
     """The deal's leader and fish maker as recorded: checked seats, the rules' leader by default.
 
     A leader other than the one the rules name (the draw's winner for deal 1, Kozel's player
-    who went out or made the fish) is refused. ``fish_by`` is kept for a fish only. Deal 1's
-    leader, where no draw was recorded, is the draw's winner: the locked party keeps him.
+    who went out or made the fish, Latin's player after the last leader) is refused.
+    ``fish_by`` is kept for a fish only. Deal 1's leader, where no draw was recorded, is the
+    draw's winner: the locked party keeps him.
     """
     led = _seat(party, led or "", "led")
     fish_by = _seat(party, fish_by or "", "fish_by") if outcome == "fish" else ""

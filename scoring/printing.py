@@ -56,6 +56,21 @@ def round_parties(rnd: Round) -> list[Party]:
     )
 
 
+def signed_protocols(parties: list[Party]) -> dict[int, Protocol]:
+    """The signed protocol of each of ``parties`` that has one, by party id (one query)."""
+    return {
+        p.party_id: p
+        for p in Protocol.objects.filter(party__in=parties, status=Protocol.Status.SIGNED)
+    }
+
+
+def unsigned_parties(rnd: Round) -> list[Party]:
+    """The round's parties (byes excluded) whose protocol is not signed yet, by table."""
+    parties = round_parties(rnd)
+    signed = signed_protocols(parties)
+    return [party for party in parties if party.pk not in signed]
+
+
 def round_items(rnd: Round, kind: str) -> tuple[list[ProtocolData], int]:
     """What a round's print holds, and how many tables it leaves out (not signed yet).
 
@@ -65,10 +80,7 @@ def round_items(rnd: Round, kind: str) -> tuple[list[ProtocolData], int]:
     parties = round_parties(rnd)
     if kind == PrintJob.Kind.BLANK:
         return [build_blank_data(party) for party in parties], 0
-    signed = {
-        p.party_id: p
-        for p in Protocol.objects.filter(party__in=parties, status=Protocol.Status.SIGNED)
-    }
+    signed = signed_protocols(parties)
     items = [protocol_data_from_dict(signed[p.pk].data) for p in parties if p.pk in signed]
     return items, len(parties) - len(items)
 

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from scoring.match_format import match_format_text
 from scoring.models import Deal, Party, Penalty, Protocol, Ruling, Signature
 from scoring.protocol_lines import (
     _clock,
@@ -143,7 +144,7 @@ def _end_reason(party: Party, extra_deal: bool) -> str:
         text = f"{text} · {regulations.goat_at}"
     elif party.end_reason == Party.EndReason.TARGET and layout != GAMES:  # games: the wins
         text = f"{text} · {regulations.target}"
-    elif party.end_reason == Party.EndReason.TIME:
+    elif party.end_reason == Party.EndReason.TIME and regulations.party_minutes is not None:
         minutes = _("min")
         text = f"{text} · {regulations.party_minutes} {minutes}"
     if extra_deal:
@@ -153,10 +154,17 @@ def _end_reason(party: Party, extra_deal: bool) -> str:
 
 
 def _labels(party: Party, language: str) -> dict[str, str]:
-    """The captions in ``language``; where a side is one player, penalties name his seat."""
+    """The captions in ``language``; where a side is one player, penalties name his seat.
+
+    A match of games adds ``match_format``, how the match is won (the games' heading).
+    """
+    tournament = party.round.tournament
     labels = labels_for(language)
-    if party.round.tournament.singles:
+    if tournament.singles:
         labels["side"] = labels["seat"]
+    if tournament.plays_games:
+        with translation.override(language):
+            labels["match_format"] = match_format_text(tournament.regulations.rules_config())
     return labels
 
 

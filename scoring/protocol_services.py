@@ -11,29 +11,27 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.hashers import check_password, make_password
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import permissions, webhooks
+from scoring import permissions, protocol_checks, webhooks
 from scoring.errors import ServiceError
 from scoring.eventlog import append_event
-from scoring.identity import certificate_path, installation_signer
+from scoring.identity import installation_signer
 from scoring.locking import (
     current_protocol,
     normalise_short_code,
     open_protocol,
     supersede,
 )
-from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Protocol, Signature, SigningPin
+from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Protocol, Signature
+from scoring.pins import check_pin
 from scoring.protocol_content import (
     build_protocol_data,
     content_fingerprint,
@@ -46,15 +44,11 @@ from scoring.protocols import (
     protocol_fingerprint,
     render_protocol,
     sha256_hex,
-    verify_pdf,
 )
 from scoring.record import bump_version, lock_party
 
-PIN_PATTERN = re.compile(r"^\d{4,8}$")
 logger = logging.getLogger(__name__)
 
-PIN_ATTEMPTS = 5
-PIN_LOCK_MINUTES = 15
 SIGN_REASON = "Party protocol signed off by the players and the referee"
 
 
@@ -121,61 +115,6 @@ def _add_signature(protocol: Protocol, signatures: list[Signature], player: Play
         protocol=protocol, role=Signature.Role.PLAYER, player=player,
         user=actor if getattr(actor, "is_authenticated", False) else None,
         content_fingerprint=fingerprint, **fields)
-
-
-# -- PINs ----------------------------------------------------------------------------------
-
-
-def set_signing_pin(player_id: int, pin: str, *, actor: Any) -> SigningPin:
-    """Set a player's signing PIN (4 to 8 digits, stored hashed)."""
-    player = Player.objects.select_related("tournament").filter(pk=player_id).first()
-    if player is None:
-        raise ServiceError("player", _("No such player."))
-    if not permissions.can_set_signing_pin(actor, player):
-        raise PermissionDenied
-    pin = (pin or "").strip()
-    if not PIN_PATTERN.match(pin):
-        raise ServiceError("pin", _("A PIN is 4 to 8 digits."))
-    found, _created = SigningPin.objects.update_or_create(
-        player=player,
-        defaults={"pin_hash": make_password(pin), "failed_attempts": 0, "locked_until": None},
-    )
-    return found
-
-
-def check_pin(player: Player, pin: str) -> None:
-    """Refuse a wrong PIN; after repeated failures the PIN is locked for a while.
-
-    The attempt is counted in its own transaction, so that a failure stays counted although
-    the refusal rolls back everything else.
-    """
-    with transaction.atomic():
-        error = _pin_error(player, pin)
-    if error:
-        raise ServiceError("pin", error)
-
-
-def _pin_error(player: Player, pin: str) -> str:
-    """Check and count one PIN attempt; return why it is refused ("" when it is right)."""
-    found = SigningPin.objects.select_for_update().filter(player=player).first()
-    if found is None:
-        return _("%(name)s has no signing PIN: sign when logged in, or ask the organizer for "
-                 "a PIN.") % {"name": player.name}
-    if found.locked_until and found.locked_until > timezone.now():
-        return _("Too many wrong PINs: try again in a few minutes.")
-    if check_password(pin or "", found.pin_hash):
-        if found.failed_attempts:
-            found.failed_attempts = 0
-            found.save(update_fields=["failed_attempts"])
-        return ""
-    found.failed_attempts += 1
-    if found.failed_attempts >= PIN_ATTEMPTS:
-        found.failed_attempts = 0
-        found.locked_until = timezone.now() + timedelta(minutes=PIN_LOCK_MINUTES)
-        logger.warning("signing PIN of player %s locked after %s wrong PINs", player.pk,
-                       PIN_ATTEMPTS)
-    found.save(update_fields=["failed_attempts", "locked_until"])
-    return _("Wrong PIN.")
 
 
 # -- sign-off ------------------------------------------------------------------------------
@@ -287,36 +226,47 @@ def protocol_download(party: Party, protocol: Protocol | None) -> tuple[bytes, s
 # -- verification --------------------------------------------------------------------------
 
 
+#: An uploaded file that is validly signed, but is no file this installation issued.
+UNKNOWN_FILE = "unknown"
+
+
 @dataclass(frozen=True)
 class Verification:
-    """What the verification page says about a protocol or an uploaded file."""
+    """What the verification page says about a protocol or an uploaded file.
+
+    ``problem`` is why it is not authentic: a ``Protocol.Problem`` (the stored or uploaded
+    file failed its check) or ``UNKNOWN_FILE``; empty when it is authentic.
+    """
 
     protocol: Protocol | None = None
     latest: Protocol | None = None
     result: VerifyResult | None = None
     print_job: PrintJob | None = None
     file_matches: bool = False
+    problem: str = ""
 
     @property
     def authentic(self) -> bool:
-        """A file: validly signed here and known; a looked-up protocol: signed here."""
+        """A file: validly signed here and known; a looked-up protocol: signed, file checked."""
         if self.result is not None:
-            return self.result.ok and (self.file_matches or self.print_job is not None)
-        return self.protocol is not None and self.protocol.is_signed
+            return not self.problem
+        return self.protocol is not None and self.protocol.is_signed and not self.problem
 
     @property
-    def problem(self) -> str:
-        """Why an uploaded file is not authentic, in the visitor's language."""
-        result = self.result
-        if result is None or self.authentic:
-            return ""
-        if result.error is not None:
-            return _("The file carries no signature that can be checked.")
-        if not (result.intact and result.valid) or result.modified:
-            return _("The file was changed after it was signed.")
-        if not result.trusted:
-            return _("The file was not signed by this installation.")
-        return _("The signature is valid, but this installation never issued this file.")
+    def state(self) -> str:
+        """``authentic``, ``unverified`` (a copy whose file fails its check) or ``awaiting``."""
+        if self.authentic:
+            return "authentic"
+        if self.result is None and self.protocol is not None and not self.protocol.is_signed:
+            return "awaiting"
+        return "unverified"
+
+    @property
+    def reason(self) -> str:
+        """Why it is not authentic, in the visitor's language ("" when it is)."""
+        if self.problem == UNKNOWN_FILE:
+            return _("The signature is valid, but this installation never issued this file.")
+        return protocol_checks.problem_text(self.problem)
 
     @property
     def newer(self) -> Protocol | None:
@@ -341,26 +291,34 @@ def protocol_queryset() -> Any:
 
 
 def look_up(public_id: str = "", short_code: str = "") -> Verification:
-    """A protocol version by its public id (the QR code) or its short code (typed in)."""
+    """A protocol version by its public id (the QR code) or its short code (typed in).
+
+    A signed version's stored file is checked (SHA-256 and signature) before it is called
+    authentic.
+    """
     protocol = None
     if public_id:
         protocol = protocol_queryset().filter(public_id=public_id).first()
     elif short_code:
         protocol = protocol_queryset().filter(short_code=normalise_short_code(short_code)).first()
-    return _with_latest(protocol)
+    problem = protocol_checks.stored_problem(protocol) if protocol is not None else ""
+    return _with_latest(protocol, problem=problem)
 
 
 def verify_upload(pdf: bytes) -> Verification:
     """Validate an uploaded PDF's signature and find the signed file it is (by SHA-256)."""
-    result = verify_pdf(pdf, certificate_path())
     digest = sha256_hex(pdf)
+    result = protocol_checks.validate(pdf, digest)
+    problem = protocol_checks.signature_problem(result)
     protocol = protocol_queryset().filter(sha256=digest).first()
     if protocol is not None:
-        return _with_latest(protocol, result=result, file_matches=True)
+        return _with_latest(protocol, result=result, file_matches=True,
+                            problem=protocol.unverified or problem)
     job = PrintJob.objects.select_related("round__tournament").filter(sha256=digest).first()
     if job is not None:
-        return Verification(result=result, print_job=job)
+        return Verification(result=result, print_job=job, problem=problem)
     claimed = None
     if result.public_id:  # the file names a protocol, but it is not that protocol's file
         claimed = protocol_queryset().filter(public_id=result.public_id).first()
-    return _with_latest(claimed, result=result, file_matches=False)
+    return _with_latest(claimed, result=result, file_matches=False,
+                        problem=problem or UNKNOWN_FILE)

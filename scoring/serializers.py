@@ -32,8 +32,11 @@ class ProtocolSerializer(serializers.ModelSerializer):
     class Meta:
         model = Protocol
         fields = ["public_id", "party", "version", "status", "short_code", "reason",
-                  "fingerprint", "sha256", "created_at", "signed_at", "superseded_at",
-                  "signatures", "pdf_url", "verify_url"]
+                  "fingerprint", "sha256", "unverified", "created_at", "signed_at",
+                  "superseded_at", "signatures", "pdf_url", "verify_url"]
+        extra_kwargs = {"unverified": {
+            "help_text": "Set when the version was imported and its signed file did not "
+                         "validate here (an unverified copy): why. Empty otherwise."}}
 
     def get_pdf_url(self, protocol: Protocol) -> str:
         """The API address of this version's PDF (signed file, else a draft)."""
@@ -43,6 +46,48 @@ class ProtocolSerializer(serializers.ModelSerializer):
     def get_verify_url(self, protocol: Protocol) -> str:
         """The public verification page of this version."""
         return absolute(self.context.get("request"), protocol.get_absolute_url())
+
+
+class VerificationSerializer(serializers.Serializer):
+    """What the verification page says about a protocol version, its stored file checked now."""
+
+    public_id = serializers.CharField()
+    short_code = serializers.CharField()
+    version = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Protocol.Status.choices)
+    state = serializers.ChoiceField(
+        choices=["authentic", "unverified", "awaiting"],
+        help_text="authentic: signed, and the stored file matches its SHA-256 and its "
+                  "signature validates against a certificate this installation trusts; "
+                  "unverified: signed, but the file fails that check (or was imported as an "
+                  "unverified copy); awaiting: not signed yet.")
+    authentic = serializers.BooleanField()
+    problem = serializers.ChoiceField(
+        choices=[("", "none"), *Protocol.Problem.choices], allow_blank=True,
+        help_text="Why it is not authentic (empty when it is, or while awaiting signatures).")
+    reason = serializers.CharField(allow_blank=True,
+                                   help_text="The problem in the request's language.")
+    latest_version = serializers.IntegerField(help_text="The party's newest version.")
+    sha256 = serializers.CharField(allow_blank=True, help_text="The signed file's SHA-256.")
+    fingerprint = serializers.CharField(allow_blank=True,
+                                        help_text="The data SHA-256 printed on the protocol.")
+    signed_at = serializers.DateTimeField(allow_null=True)
+    verify_url = serializers.CharField(help_text="The public verification page.")
+
+
+def verification_data(verification: Any, request: Any = None) -> dict[str, Any]:
+    """The ``VerificationSerializer`` payload of a looked-up protocol version."""
+    protocol = verification.protocol
+    latest = verification.latest or protocol
+    return {
+        "public_id": protocol.public_id, "short_code": protocol.short_code,
+        "version": protocol.version, "status": protocol.status,
+        "state": verification.state, "authentic": verification.authentic,
+        "problem": verification.problem, "reason": verification.reason,
+        "latest_version": latest.version, "sha256": protocol.sha256,
+        "fingerprint": protocol.fingerprint, "signed_at": protocol.signed_at,
+        "verify_url": absolute(request, protocol.get_absolute_url()),
+    }
 
 
 class PartyProtocolSerializer(serializers.Serializer):
@@ -83,6 +128,9 @@ class PinInput(serializers.Serializer):
 
     player = serializers.IntegerField()
     pin = serializers.CharField(max_length=8)
+    current = serializers.CharField(
+        max_length=128, required=False, default="", write_only=True,
+        help_text="The player changing his own PIN: the old PIN or his password.")
 
 
 class PrintJobInput(serializers.Serializer):

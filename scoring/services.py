@@ -82,11 +82,14 @@ def _store_score(deal: Deal, score: Any) -> None:
 
 
 def expiry_moment(party: Party, seconds_left: float | None = None) -> Any:
-    """The moment the party's (or given) time ran out, or None while time is left or paused."""
+    """The moment the party's (or given) time ran out, or None while time is left or paused.
+
+    A party without a clock (``party_minutes`` empty) never runs out of time.
+    """
     if not party.started_at or party.paused_at:
         return None
     left = party.seconds_left() if seconds_left is None else seconds_left
-    if left > 0:
+    if left is None or left > 0:
         return None
     return timezone.now() + timezone.timedelta(seconds=left)
 
@@ -138,7 +141,7 @@ def party_decision(
     rule_set = get_rule_set(tournament.rule_set)
     cfg = tournament.regulations.rules_config()
     running = party.started_at is not None and party.paused_at is None
-    match_expired = party.time_expired_at is not None or (running and party.seconds_left() <= 0)
+    match_expired = party.time_expired_at is not None or (running and party.time_is_out())
     if rule_set.plays_games:
         game_expired = party.game_expired_at is not None or (
             running and party.game_seconds_left() <= 0

@@ -14,11 +14,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring import permissions, printing, protocol_services
+from scoring import permissions, pins, printing, protocol_services
 from scoring.errors import ServiceError
 from scoring.forms import PinForm, VerifyForm
 from scoring.locking import current_protocol
-from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Round
+from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Round, SigningPin
 from scoring.templatetags.protocols import section_context
 from scoring.timezones import activate_tournament_zone
 from scoring.web import page_or_fragment, vary_on_htmx
@@ -154,16 +154,21 @@ def _round_for_printing(request: HttpRequest, round_id: int) -> Round:
 
 @login_required
 def round_print(request: HttpRequest, round_id: int) -> HttpResponse:
-    """Print a round: start (or reuse) a blank or signed print and follow its progress."""
+    """Print a round: start (or reuse) a blank or signed print and follow its progress (here,
+    or on the round page when the form came from there)."""
     rnd = _round_for_printing(request, round_id)
     if request.method == "POST":
+        back_to_round = request.POST.get("back") == "round"
         try:
             job = printing.request_print_job(rnd.pk, request.POST.get("kind", ""),
                                              actor=request.user)
         except ServiceError as err:
             messages.error(request, err.message)
         else:
-            return redirect("scoring:print_job", pk=job.pk)
+            if not back_to_round:
+                return redirect("scoring:print_job", pk=job.pk)
+        if back_to_round:  # the round page shows the job's progress
+            return redirect(f"{rnd.get_absolute_url()}#print")
     jobs = rnd.print_jobs.all()[:10]
     return render(request, "scoring/round_print.html", {
         "round": rnd, "tournament": rnd.tournament, "jobs": jobs, "Kind": PrintJob.Kind})
@@ -196,20 +201,24 @@ def print_job_download(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def signing_pin(request: HttpRequest, pk: int) -> HttpResponse:
-    """Set a player's signing PIN (the player himself, or an organizer)."""
+    """Set a player's signing PIN: an organizer, or the player (his old PIN or password to
+    change one he has)."""
     player = get_object_or_404(Player.objects.select_related("tournament"), pk=pk)
     if not permissions.can_set_signing_pin(request.user, player):
         raise PermissionDenied
-    form = PinForm(request.POST or None)
+    organizer = permissions.can_manage(request.user, player.tournament)
+    has_pin = SigningPin.objects.filter(player=player).exists()
+    form = PinForm(request.POST or None, ask_current=has_pin and not organizer)
     if request.method == "POST" and form.is_valid():
         try:
-            protocol_services.set_signing_pin(player.pk, form.cleaned_data["pin"],
-                                              actor=request.user)
+            pins.set_signing_pin(player.pk, form.cleaned_data["pin"], actor=request.user,
+                                 current=form.cleaned_data.get("current", ""))
         except ServiceError as err:
-            form.add_error("pin" if err.field == "pin" else None, err.message)
+            form.add_error(err.field if err.field in form.fields else None, err.message)
         else:
             messages.success(request, _("The signing PIN was saved."))
-            return redirect(player.tournament)
+            if organizer:
+                return redirect(player.tournament)
+            return redirect("tournaments:player_area", slug=player.tournament.slug)
     return render(request, "scoring/signing_pin.html", {
-        "form": form, "player": player, "tournament": player.tournament})
-
+        "form": form, "player": player, "tournament": player.tournament, "has_pin": has_pin})

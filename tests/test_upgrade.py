@@ -18,6 +18,7 @@ created and dropped here) when ``DATABASE_URL`` names PostgreSQL, as in CI.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -52,6 +53,7 @@ ADDED_FIELDS: dict[str, dict[str, Any]] = {
                     "latin_individual": False},
     "parties": {"first_mover": ""},
     "deals": {"play_ended_before_time_up": False, "fish_by": ""},
+    "protocols": {"unverified": ""},
 }
 # Values a data migration changes on purpose, per section of the export: (before, after).
 # scoring 0007: the old forfeit default of 200 becomes empty, "the target".
@@ -153,10 +155,16 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     url = _postgres_url()
     if url is None:
         pytest.skip("DATABASE_URL does not name PostgreSQL (CI sets it); SQLite ran instead")
+    with scratch_postgres(url, f"{dj_database_url.parse(url)['NAME']}_upgrade") as scratch:
+        yield scratch
+
+
+@contextlib.contextmanager
+def scratch_postgres(url: str, name: str) -> Iterator[str]:
+    """A new, empty PostgreSQL database ``name`` on ``url``'s server, dropped at the end."""
     import psycopg
 
     config = dj_database_url.parse(url)
-    name = f"{config['NAME']}_upgrade"
     server = {
         "dbname": "postgres",
         "user": config["USER"] or None,

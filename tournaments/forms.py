@@ -9,6 +9,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from scoring.match_format import match_format_text
 from scoring.models import GAME_SETTINGS, Pair, Player, Regulations, Table, Tournament
 from scoring.rules import RULE_SETS
 from scoring.standings import DEFAULT_ORDER, METRICS
@@ -117,7 +118,9 @@ def rule_set_guide() -> list[dict[str, Any]]:
                 "sides": sides,
                 "players": players,
                 "target": target,
-                "games_to_win": cfg.games_to_win if engine.plays_games else None,
+                "match_format": match_format_text(cfg)
+                if engine.plays_games and cfg.games_to_win > 1
+                else "",
                 "formats": suits,
             }
         )

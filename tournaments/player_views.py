@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from scoring import permissions
 from scoring.errors import ServiceError
-from scoring.models import Party, Player, Protocol, Tournament
+from scoring.models import Party, Player, Protocol, SigningPin, Tournament
 from scoring.timezones import activate_tournament_zone
 from tournaments.public_views.history import HistoryRow, player_history
 from tournaments.public_views.table_map import absolute, qr_svgs
@@ -98,6 +98,7 @@ def _area(request: HttpRequest, tournament: Tournament, player: Player, *,
         "via_link": via_link,
         "signs_here": signs_here,
         "personal_link": personal_link(player) if signs_here else "",
+        "has_pin": signs_here and SigningPin.objects.filter(player=player).exists(),
         "Status": Party.Status,
         "live": tournament.status == Tournament.Status.RUNNING,
     }))

@@ -24,7 +24,8 @@ from django.views.decorators.http import require_POST
 
 from scoring import permissions
 from scoring.errors import ServiceError
-from scoring.models import Pair, Party, Player, Round, Tournament
+from scoring.models import Pair, Party, Player, PrintJob, Round, Tournament
+from scoring.printing import unsigned_parties
 from scoring.results import StandingsTable, standings_table
 from scoring.totals import party_totals
 from scoring.web import page_or_fragment
@@ -113,6 +114,12 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         tables = list(tournament.tables.order_by("number").values_list("number", flat=True))
         context["generate_form"] = GenerateDrawForm(initial={"seed": rnd.seed})
         context["swap_form"] = SwapTablesForm(tables=tables)
+        if request.GET.get("close") and rnd.status in LIVE:
+            context["unsigned"] = unsigned_parties(rnd)
+    if permissions.can_print_round(request.user, tournament) and context["rows"]:
+        context["can_print"] = True
+        context["print_job"] = rnd.print_jobs.first()
+        context["Kind"] = PrintJob.Kind
     return _render(request, "tournaments/round.html", "tournaments/_round_draw.html", context)
 
 
@@ -255,13 +262,27 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
                 % {"count": count},
             )
     elif action == "close":
-        _act(request, rounds.close_round, rnd.pk, success=_("The round is closed."))
+        return _close(request, rnd)
     elif action == "delete":
         if _act(request, rounds.delete_round, rnd.pk, success=_("The round was deleted.")):
             return redirect("tournaments:rounds", slug=slug)
     else:
         raise Http404
     return back
+
+
+def _close(request: HttpRequest, rnd: Round) -> HttpResponse:
+    """Close the round; with protocols still unsigned, first list them and ask to confirm."""
+    unsigned = unsigned_parties(rnd)
+    finished = all(party.status == Party.Status.FINISHED for party in unsigned)
+    if unsigned and finished and request.POST.get("confirm") != "1":
+        return redirect(f"{rnd.get_absolute_url()}?close=1#close")
+    done = ngettext("The round is closed; %(count)d protocol is not signed yet.",
+                    "The round is closed; %(count)d protocols are not signed yet.",
+                    len(unsigned)) % {"count": len(unsigned)} if unsigned else _(
+        "The round is closed: every protocol is signed.")
+    _act(request, rounds.close_round, rnd.pk, success=done)
+    return redirect(rnd.get_absolute_url())
 
 
 def _entrant_choices(draw_field: Any) -> list[tuple[int, str]]:

@@ -2,7 +2,15 @@
 
 from django.urls import include, path
 
-from tournaments import home, player_views, public_views, round_views, views, webhook_views
+from tournaments import (
+    home,
+    people_views,
+    player_views,
+    public_views,
+    round_views,
+    views,
+    webhook_views,
+)
 
 app_name = "tournaments"
 
@@ -27,6 +35,7 @@ urlpatterns = [
     path("t/<str:slug>/player/<int:pk>/", public_views.player_page, name="player"),
     path("t/<str:slug>/hall/", public_views.hall, name="hall"),
     path("t/<str:slug>/me/", player_views.tournament_area, name="player_area"),
+    path("t/<str:slug>/people/", people_views.people, name="people"),
     path("t/<str:slug>/links/", player_views.personal_links, name="personal_links"),
     path("me/", player_views.my_tournaments, name="my_area"),
     path("p/<str:token>/", player_views.personal_area, name="personal_area"),

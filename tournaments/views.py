@@ -23,6 +23,7 @@ from referee.serializers import DealInput
 from referee.sides import who_names
 from scoring import permissions
 from scoring.errors import ServiceError
+from scoring.match_format import match_format_text
 from scoring.models import (
     PARTY_RELATED,
     Pair,
@@ -326,7 +327,10 @@ def party_context(
         "deal_form": _deal_form(party, next_number, post) if can_ref else None,
         "deal_errors": errors or [],
         "next_number": next_number,
-        "seconds_left": int(party.seconds_left()) if party.started_at else None,
+        "seconds_left": int(party.seconds_left()) if party.started_at and party.has_clock else None,
+        "match_format": match_format_text(party.round.tournament.regulations.rules_config())
+        if party.round.tournament.plays_games
+        else "",
         "game_seconds_left": int(party.game_seconds_left())
         if party.started_at and party.round.tournament.plays_games and not party.finished_at
         else None,

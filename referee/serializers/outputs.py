@@ -47,8 +47,13 @@ class ClockSerializer(serializers.Serializer):
 
     started_at = serializers.DateTimeField(allow_null=True)
     paused = serializers.BooleanField()
-    seconds_left = serializers.IntegerField(allow_null=True)
-    limit_seconds = serializers.IntegerField()
+    seconds_left = serializers.IntegerField(
+        allow_null=True, help_text=_("Null before the start, or when the party has no clock.")
+    )
+    limit_seconds = serializers.IntegerField(
+        allow_null=True,
+        help_text=_("Null: the party has no clock (party_minutes empty, the Kozel preset)."),
+    )
     time_expired_at = serializers.DateTimeField(allow_null=True)
 
 

@@ -122,10 +122,20 @@ def resume_clock(
 def mark_time_expired(
     party_id: int, *, actor: Any = None, expected_version: int | None = None
 ) -> Party:
-    """Note that the party's time ran out: the deal in play is the last one (idempotent)."""
+    """Note that the party's time ran out: the deal in play is the last one (idempotent).
+
+    A party without a clock (``party_minutes`` empty) has no time to run out: the referee's
+    request is refused naming ``clock``, the clock worker's does nothing.
+    """
     party = lock_party(party_id, expected_version)
     if party.status != Party.Status.IN_PROGRESS or party.time_expired_at:
         return party
+    if not party.has_clock:
+        if actor is None:
+            return party
+        raise ServiceError(
+            "clock", _("This party has no clock: it ends by its rules, not by time.")
+        )
     moment = expiry_moment(party)
     if moment is None:
         if actor is None:

@@ -4,6 +4,7 @@ Every model of the project lives here (the lowest Django layer); tables keep the
 apps they were first created in.
 """
 
+from .access import IssuedAccount
 from .deals import MAX_DEAL_POINTS, Deal
 from .entrants import Pair, Player, Table
 from .event import (
@@ -67,6 +68,7 @@ __all__ = [
     "Ruling",
     "Signature",
     "SigningPin",
+    "IssuedAccount",
     "Table",
     "Tournament",
     "TournamentRole",

@@ -234,8 +234,11 @@ class Regulations(models.Model):
     )
     party_minutes = models.PositiveIntegerField(
         _("time limit of a party (minutes)"),
+        null=True,
+        blank=True,
         default=40,
         validators=[MinValueValidator(1), MaxValueValidator(180)],
+        help_text=_("Empty: no party clock; the party ends only by its rules (Kozel's preset)."),
     )
     domino_counts_partner = models.BooleanField(
         _("a domino counts the partner's pips"),

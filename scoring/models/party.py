@@ -183,10 +183,26 @@ class Party(models.Model):
         end = self.finished_at or self.paused_at or now or timezone.now()
         return max(0.0, (end - self.started_at).total_seconds() - self.paused_seconds)
 
-    def seconds_left(self, now: timezone.datetime | None = None) -> float:
-        """Seconds until the party's time limit (negative after it)."""
-        limit = self.round.tournament.regulations.party_minutes * 60
-        return limit - self.elapsed_seconds(now)
+    @property
+    def limit_seconds(self) -> int | None:
+        """The party's time limit in seconds; None when the regulations set no party clock."""
+        minutes = self.round.tournament.regulations.party_minutes
+        return None if minutes is None else minutes * 60
+
+    @property
+    def has_clock(self) -> bool:
+        """Whether the party has a clock (the Kozel preset has none: it ends by its rules)."""
+        return self.limit_seconds is not None
+
+    def seconds_left(self, now: timezone.datetime | None = None) -> float | None:
+        """Seconds until the party's time limit (negative after it); None without a clock."""
+        limit = self.limit_seconds
+        return None if limit is None else limit - self.elapsed_seconds(now)
+
+    def time_is_out(self, now: timezone.datetime | None = None) -> bool:
+        """Whether the party's clock has run out (never for a party without a clock)."""
+        left = self.seconds_left(now)
+        return left is not None and left <= 0
 
     def game_seconds_left(self, now: timezone.datetime | None = None) -> float:
         """Seconds until the time limit of the game in play (matches of games only)."""

@@ -42,6 +42,17 @@ class Protocol(models.Model):
         SIGNED = "signed", _("Signed")
         SUPERSEDED = "superseded", _("Superseded")
 
+    class Problem(models.TextChoices):
+        """Why a stored or uploaded file is not an authentic protocol (an unverified copy)."""
+
+        MISSING = "missing", _("The signed file is missing.")
+        ALTERED = "altered", _("The file does not match the SHA-256 recorded when it was signed.")
+        UNSIGNED = "unsigned", _("The file carries no signature that can be checked.")
+        MODIFIED = "modified", _("The file was changed after it was signed.")
+        UNTRUSTED = "untrusted", _(
+            "The file was not signed by a certificate this installation trusts.")
+        OTHER = "other", _("The signed file belongs to another protocol.")
+
     party = models.ForeignKey(
         "scoring.Party",
         verbose_name=_("party"),
@@ -59,6 +70,9 @@ class Protocol(models.Model):
     sha256 = models.CharField(_("file SHA-256"), max_length=64, blank=True, db_index=True)
     file = models.FileField(_("signed PDF"), upload_to=protocol_upload_to, blank=True)
     data = models.JSONField(_("signed data"), null=True, blank=True)
+    unverified = models.CharField(
+        _("unverified copy"), max_length=20, choices=Problem.choices, blank=True,
+        help_text=_("Set on import when the file's signature did not validate here: why."))
     created_at = models.DateTimeField(_("opened at"), auto_now_add=True)
     signed_at = models.DateTimeField(_("signed at"), null=True, blank=True)
     superseded_at = models.DateTimeField(_("superseded at"), null=True, blank=True)

@@ -24,12 +24,15 @@ from .fingerprint import canonical_json, protocol_fingerprint
 from .fonts import missing_glyphs, register_fonts
 from .render import render_batch, render_blank, render_protocol
 from .signing import (
+    TRUSTED_DIRNAME,
     ProtocolSigner,
     SigningError,
     VerifyResult,
     ensure_signing_identity,
     get_signer,
+    rotate_signing_identity,
     sha256_hex,
+    trusted_in,
     verify_pdf,
 )
 
@@ -39,6 +42,7 @@ __all__ = [
     "KOZEL",
     "RUSSIAN_LABELS",
     "SEATS",
+    "TRUSTED_DIRNAME",
     "ProtocolData",
     "ProtocolDeal",
     "ProtocolGame",
@@ -61,6 +65,8 @@ __all__ = [
     "render_batch",
     "render_blank",
     "render_protocol",
+    "rotate_signing_identity",
     "sha256_hex",
+    "trusted_in",
     "verify_pdf",
 ]

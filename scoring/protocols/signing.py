@@ -6,8 +6,11 @@
 * ``ProtocolSigner`` loads the key once and signs with a fixed ``bytes_reserved`` so that
   pyHanko does not make a trial signature to size the field; ``get_signer`` caches one per
   process.
-* ``verify_pdf`` validates with pyHanko against the installation's certificate as the only
-  trust root and never raises on bad input.
+* ``rotate_signing_identity`` makes a new key and certificate; the old certificate is kept
+  in ``trusted/`` (verification only: the old key is deleted), so older protocols still verify.
+* ``verify_pdf`` validates with pyHanko against the installation's certificates (the current
+  one and the retired or extra ones it trusts) as the only trust roots; it never raises on bad
+  input.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import os
 import re
 import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,14 +54,19 @@ __all__ = [
     "ProtocolSigner",
     "SigningError",
     "VerifyResult",
+    "TRUSTED_DIRNAME",
     "ensure_signing_identity",
     "get_signer",
+    "rotate_signing_identity",
+    "trusted_in",
     "sha256_hex",
     "verify_pdf",
 ]
 
 KEY_FILENAME = "protocol-signing-key.pem"
 CERT_FILENAME = "protocol-signing-cert.pem"
+#: Certificates kept for verification only (retired by a rotation, or added by hand).
+TRUSTED_DIRNAME = "trusted"
 #: Space kept for the CMS signature, in hex digits (pyHanko's unit): 8192 digits = 4 KiB of
 #: DER. An ECDSA signature with a self-signed certificate needs about 1 kB, a real certificate
 #: with a short chain fits too. Fixed, so pyHanko makes no trial signature to size it; if a
@@ -138,6 +146,16 @@ def _self_signed_certificate(key: ec.EllipticCurvePrivateKey,
     )
 
 
+def _new_identity(key_path: Path, cert_path: Path, common_name: str) -> None:
+    """Write a fresh EC P-256 key (owner-only) and its self-signed certificate."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption())
+    cert = _self_signed_certificate(key, common_name)
+    _write_private(key_path, pem, 0o600)
+    _write_private(cert_path, cert.public_bytes(serialization.Encoding.PEM), 0o644)
+
+
 def ensure_signing_identity(directory: Path | str,
                             common_name: str = "Domino tournaments") -> tuple[Path, Path]:
     """Create the installation's signing key and certificate in ``directory`` if missing.
@@ -157,20 +175,50 @@ def ensure_signing_identity(directory: Path | str,
             return key_path, cert_path
         if cert_path.is_file():
             raise SigningError(f"{cert_path} exists but its key {key_path} is missing")
-        if key_path.is_file():
-            loaded = serialization.load_pem_private_key(key_path.read_bytes(), password=None)
-            if not isinstance(loaded, ec.EllipticCurvePrivateKey):
-                raise SigningError(f"{key_path} is not an EC private key")
-            key = loaded
-        else:
-            key = ec.generate_private_key(ec.SECP256R1())
-            pem = key.private_bytes(serialization.Encoding.PEM,
-                                    serialization.PrivateFormat.PKCS8,
-                                    serialization.NoEncryption())
-            _write_private(key_path, pem, 0o600)
-        cert = _self_signed_certificate(key, common_name)
+        if not key_path.is_file():
+            _new_identity(key_path, cert_path, common_name)
+            return key_path, cert_path
+        loaded = serialization.load_pem_private_key(key_path.read_bytes(), password=None)
+        if not isinstance(loaded, ec.EllipticCurvePrivateKey):
+            raise SigningError(f"{key_path} is not an EC private key")
+        cert = _self_signed_certificate(loaded, common_name)
         _write_private(cert_path, cert.public_bytes(serialization.Encoding.PEM), 0o644)
     return key_path, cert_path
+
+
+def trusted_in(directory: Path | str) -> list[Path]:
+    """Return the certificates kept for verification in ``directory/trusted`` (PEM files)."""
+    folder = Path(directory) / TRUSTED_DIRNAME
+    return sorted(folder.glob("*.pem")) if folder.is_dir() else []
+
+
+def rotate_signing_identity(directory: Path | str,
+                            common_name: str = "Domino tournaments") -> tuple[Path, Path | None]:
+    """Replace the key and certificate in ``directory`` with new ones; keep the old cert trusted.
+
+    The old certificate is copied to ``trusted/<date>-<fingerprint>.pem`` first (so protocols
+    it signed keep verifying), then the new key and certificate replace the old pair; the old
+    key is gone (nothing can sign with it any more). Returns ``(new_cert, retired_cert)``;
+    ``retired_cert`` is None when there was no identity yet.
+    """
+    directory = Path(directory)
+    key_path, cert_path = directory / KEY_FILENAME, directory / CERT_FILENAME
+    directory.mkdir(parents=True, exist_ok=True)
+    retired = None
+    with _directory_lock(directory):
+        if cert_path.is_file():
+            old = cert_path.read_bytes()
+            try:
+                cert = x509.load_pem_x509_certificate(old)
+            except ValueError as exc:
+                raise SigningError(f"{cert_path} is not a PEM certificate: {exc}") from exc
+            stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+            fingerprint = cert.fingerprint(hashes.SHA256()).hex()[:16]
+            (directory / TRUSTED_DIRNAME).mkdir(exist_ok=True)
+            retired = directory / TRUSTED_DIRNAME / f"{stamp}-{fingerprint}.pem"
+            _write_private(retired, old, 0o644)
+        _new_identity(key_path, cert_path, common_name)
+    return cert_path, retired
 
 
 # --------------------------------------------------------------------------- signing
@@ -216,6 +264,16 @@ class _PadesSigner(signers.SimpleSigner):
 
 
 
+def _check_pair(signer: signers.SimpleSigner, key_path: Path | str,
+                cert_path: Path | str) -> None:
+    """Refuse a key that is not the certificate's (e.g. read halfway through a rotation)."""
+    key = serialization.load_der_private_key(signer.signing_key.dump(), password=None)
+    public = key.public_key().public_bytes(serialization.Encoding.DER,
+                                           serialization.PublicFormat.SubjectPublicKeyInfo)
+    if public != signer.signing_cert.public_key.dump():
+        raise SigningError(f"the key {key_path} does not belong to the certificate {cert_path}")
+
+
 class ProtocolSigner:
     """Signs PDFs with one key and certificate, loaded once (PAdES B-B, invisible field)."""
 
@@ -229,6 +287,7 @@ class ProtocolSigner:
                                            key_passphrase=key_passphrase)
         if signer is None:  # pyHanko logs the reason and returns None
             raise SigningError(f"cannot load signing key {key_path} / certificate {cert_path}")
+        _check_pair(signer, key_path, cert_path)
         self._signer = _PadesSigner(signer)
         self.key_path = Path(key_path)
         self.cert_path = Path(cert_path)
@@ -354,9 +413,20 @@ def _trust_root(cert_path: Path) -> object:
     root = _roots.get(key)
     if root is None:
         root = load_cert_from_pemder(str(cert_path))
-        _roots.clear()
+        if len(_roots) > 64:  # old files replaced many times over
+            _roots.clear()
         _roots[key] = root
     return root
+
+
+TrustedCerts = Path | str | Sequence[Path | str]
+
+
+def _trust_roots(trusted: TrustedCerts) -> list[object]:
+    paths = [trusted] if isinstance(trusted, (str, Path)) else list(trusted)
+    if not paths:
+        raise SigningError("no trusted certificate is configured")
+    return [_trust_root(Path(path)) for path in paths]
 
 
 def _protocol_keywords(reader: PdfFileReader) -> dict[str, str]:
@@ -368,14 +438,17 @@ def _protocol_keywords(reader: PdfFileReader) -> dict[str, str]:
     return match.groupdict() if match else {}
 
 
-def verify_pdf(pdf: bytes, cert_path: Path | str) -> VerifyResult:
-    """Validate the (first) signature of ``pdf`` against the installation's certificate.
+def verify_pdf(pdf: bytes, trusted: TrustedCerts) -> VerifyResult:
+    """Validate the (first) signature of ``pdf`` against the trusted certificate(s).
+
+    ``trusted`` is one certificate file or a list of them (the installation's current one,
+    those retired by a rotation, extra ones configured); each is a trust root.
 
     Never raises for bad input: an unreadable file, a file without a signature or a broken
     certificate path all come back with ``ok`` False and ``error`` set.
     """
     try:
-        root = _trust_root(Path(cert_path))
+        roots = _trust_roots(trusted)
     except Exception as exc:
         return VerifyResult.failure(f"cannot load the trust certificate: {exc}")
     try:
@@ -386,7 +459,7 @@ def verify_pdf(pdf: bytes, cert_path: Path | str) -> VerifyResult:
     if not embedded:
         return VerifyResult.failure("the PDF has no signature")
     try:
-        context = ValidationContext(trust_roots=[root], allow_fetching=False)
+        context = ValidationContext(trust_roots=roots, allow_fetching=False)
         status = validate_pdf_signature(embedded[0], context)
     except Exception as exc:
         return VerifyResult.failure(f"the signature cannot be validated: {exc}",

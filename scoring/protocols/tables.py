@@ -136,17 +136,29 @@ def game_deal_blocks(data: ProtocolData) -> list[Block]:
 
 
 def games_summary(data: ProtocolData) -> list[Block]:
-    """Every game's final score and winner, the official score card's own lines."""
+    """Every game's final score and winner, then each player's games won and lost: the UDL
+    official score card's own lines (seed 003 item 16)."""
     columns = [(data.label("game"), 60.0, "left"), (data.label("score"), 100.0, "left"),
                (data.label("winner"), CONTENT_W - 160, "left")]
     head = table_header(columns)
     repeat = _repeated(data, "games", head)
-    blocks = [section_title(data.label("games")), head]
+    title = data.label("games")
+    if data.labels.get("match_format"):  # how the match is won: to N wins, best of three
+        title = f"{title} · {data.labels['match_format']}"
+    blocks = [section_title(title), head]
     for index, game in enumerate(data.games):
         row = text_row([str(game.number), f"{game.points_a} : {game.points_b}", game.winner],
                        columns, index % 2 == 1, {}, bold=(1,))
         row.repeat = repeat
         blocks.append(row)
+    tally = []
+    for side in data.sides:
+        won = sum(1 for game in data.games if game.winner == side.name)
+        lost = sum(1 for game in data.games if game.winner and game.winner != side.name)
+        tally.append(f"{side.name}: {data.label('won')} {won}, {data.label('lost')} {lost}")
+    footer = line_block(" · ".join(tally), rule=True)
+    footer.repeat = repeat
+    blocks.append(footer)
     return blocks
 
 

@@ -128,8 +128,9 @@ _CONFIG_MINIMUM = {
     "goat_at": 1,
     "memorize_limit": 0,
 }
-# Integer settings that may be None (forfeit_winner_points: None is the target).
-_CONFIG_OPTIONAL = ("forfeit_winner_points",)
+# Integer settings that may be None (forfeit_winner_points: None is the target; party_minutes:
+# None is no party clock).
+_CONFIG_OPTIONAL = ("forfeit_winner_points", "party_minutes")
 # Maximum value of the integer settings that have one.
 _CONFIG_MAXIMUM = {
     "players": 4,
@@ -161,7 +162,8 @@ class RulesConfig:
     """
 
     target: int = 200
-    party_minutes: int = 40
+    party_minutes: int | None = 40
+    """The party's time limit; None: the party has no clock (the Kozel preset, seed 000)."""
     domino_counts_partner: bool = True
     drawn_fish: str = DRAWN_FISH_NOBODY
     fine_points: int = 25

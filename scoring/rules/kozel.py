@@ -131,6 +131,7 @@ class Kozel(HandGame):
     preset = {
         "players": 4,
         "tiles_per_hand": 7,
+        "party_minutes": None,  # seed 000 sets no party clock; one stays possible as a setting
         "goat_at": 101,
         "memorize_limit": 12,
         "zero_zero_value": 10,
@@ -271,8 +272,8 @@ class Kozel(HandGame):
         """The Goat: the first to reach ``goat_at`` (the pair, when playing in pairs) loses.
 
         Several reaching it in one deal: the highest is the Goat (a tie at the top: one more
-        deal). When the party's time runs out the deal in play is finished, then the player
-        with the most points is the Goat. ``winner`` is the one with the fewest points, if he
+        deal). Where a party clock is set and runs out, the deal in play is finished, then the
+        player with the most points is the Goat. ``winner`` is the one with the fewest points, if he
         is alone there; ``loser`` the Goat.
         """
         if not is_count(deals_after_expiry):
@@ -322,7 +323,10 @@ class Kozel(HandGame):
         """Rating points after a game (see :func:`ratings`)."""
         return ratings(points, timed_out)
 
-    def next_leader(self, outcome: str, went_out: str | None, fish_by: str | None) -> str | None:
+    def next_leader(
+        self, outcome: str, went_out: str | None, fish_by: str | None, led: str | None,
+        cfg: RulesConfig,
+    ) -> str | None:
         """Who opens the next deal: whoever went out, or made the fish (None: nobody known)."""
         if outcome == DOMINO:
             return went_out or None

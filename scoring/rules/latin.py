@@ -7,7 +7,7 @@ sport domino scores a deal, with the Latin rules: a pair that dominoes scores al
 left, the partner's included; a blocked deal goes to the pair with the lowest total, which
 scores as usual; a tie goes to the pair of the player who led the deal ("la mano"), or the
 one sitting nearest after him, so a Latin deal always has a winner (``DealFacts.led`` names
-the seat that led).
+the seat that led). Each later deal is led by the player after the last deal's leader.
 """
 
 from __future__ import annotations
@@ -79,6 +79,20 @@ class LatinGame(SportDomino):
     ) -> str:
         """Return ``side`` if it is one of ``sides`` (default: any the game may have)."""
         return super().check_side(side, field_name, ALL_SIDES if sides is None else sides)
+
+    def next_leader(
+        self, outcome: str, went_out: str | None, fish_by: str | None, led: str | None,
+        cfg: RulesConfig,
+    ) -> str | None:
+        """Who leads the next deal: the player after the last deal's leader in playing order.
+
+        Seed 004, "Следующие раунды": the lead passes on to the next player (counter-clockwise),
+        who may start with any tile. None when the last deal's leader is not known.
+        """
+        seats = self.seats_for(cfg)
+        if led not in seats:
+            return None
+        return seats[(seats.index(led) + 1) % len(seats)]
 
     # -- a deal ---------------------------------------------------------------------------
 

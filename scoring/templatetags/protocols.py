@@ -9,6 +9,7 @@ from django import template
 from scoring import permissions
 from scoring.locking import current_protocol
 from scoring.models import Party, Protocol
+from scoring.pins import players_without_pin
 from scoring.protocol_content import party_players
 
 register = template.Library()
@@ -52,5 +53,6 @@ def section_context(request: Any, party: Party) -> dict[str, Any]:
         "can_run": can_run,
         "can_countersign": signable and can_run and all(r["signature"] for r in rows),
         "can_print": permissions.can_print_round(user, party.round.tournament),
+        "no_pin": players_without_pin([r["player"] for r in rows]) if signable and can_run else [],
         "Status": Protocol.Status,
     }

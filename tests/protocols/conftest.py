@@ -126,3 +126,21 @@ def player_users(finished_party, make_user):
         users.append(user)
     finished_party.refresh_from_db()
     return users
+
+
+def sign_off(party, users, referee):
+    """All four players sign on their own logins, then the referee countersigns."""
+    from scoring.protocol_content import party_players
+    from scoring.protocol_services import countersign, sign_as_player
+
+    for user, (_seat, player) in zip(users, party_players(party), strict=True):
+        sign_as_player(party.pk, player_id=player.pk, actor=user)
+    return countersign(party.pk, actor=referee)
+
+
+@pytest.fixture
+def signed(finished_party, player_users, referee_user):
+    """The finished party's protocol signed off: ``(protocol, its signed PDF)``."""
+    protocol = sign_off(finished_party, player_users, referee_user)
+    with protocol.file.open("rb") as handle:
+        return protocol, handle.read()

@@ -1,8 +1,9 @@
 """Issue #13, item 10: who leads each deal.
 
 Every deal may record its first mover (``Deal.led``). Kozel's next deal is led by whoever
-went out or made the fish: the services default to him and refuse another, the desk
-preselects him. Sport domino's start-of-party draw for the first move leads deal 1 and is
+went out or made the fish, the Latin game's by the player after the last deal's leader (seed
+004, "Следующие раунды"): the services default to him and refuse another, the desk preselects
+him. Sport domino's start-of-party draw for the first move leads deal 1 and is
 printed on the protocol.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -20,6 +22,7 @@ from scoring.models import PartyEvent, TournamentRole
 from scoring.protocol_content import build_protocol_data
 from scoring.protocols import render_protocol
 from scoring.services import record_deal
+from tests.referee.test_rule_sets_desk import make_desk
 from tests.scoring.test_worked_examples_services import ALEX, MASHA, OLYA, SERG, kozel_party
 
 from .conftest import pdf_text, play_out
@@ -62,6 +65,30 @@ def test_the_kozel_desk_preselects_the_next_leader_and_asks_who_made_the_fish(cl
     select = re.search(r'<select name="led"[^>]*>(.*?)</select>', desk, re.S).group(1)
     assert re.search(r'<option value="b2" selected>[^<]*Серж Serg', select)
     assert 'name="fish_by"' in desk
+
+
+def test_latin_later_deals_are_led_by_the_player_after_the_last_leader(make_user):
+    latin = make_desk(make_user, "latin")  # four in two pairs, seats a1 b1 a2 b2 in turn
+    pips = {"a1": 0, "a2": 10, "b1": 20, "b2": 30}
+    assert latin.deal(outcome="domino", went_out="a1", pips=pips, led="b2").led == "b2"
+    # deal 2: b2 led deal 1, the lead passes on to a1 without being entered
+    assert latin.deal(outcome="domino", went_out="b1", pips=pips | {"b1": 0}).led == "a1"
+    # deal 3 is b1's: another leader is refused, naming the field, and nothing is written
+    refused = latin.post("deal", {"outcome": "domino", "seat": "a1", "pips": pips,
+                                  "led": "a2"})
+    assert refused.status_code == 400 and "led" in refused.json(), refused.json()
+    assert latin.party.deals.count() == 2
+    # deal 3, a fish with equal totals: la mano is b1 by the rules, so his pair wins it
+    tied = latin.post("deal", {"outcome": "fish", "pips": {"a1": 5, "a2": 5, "b1": 4, "b2": 6}})
+    assert tied.status_code == 201, tied.json()
+    third = latin.party.deals.get(number=3)
+    assert (third.led, third.winner) == ("b1", "b")
+    # the desk preselects deal 4's leader, a2
+    client = Client()
+    client.force_login(latin.referee)
+    desk = client.get(reverse("referee:party", args=[latin.party_id])).content.decode()
+    select = re.search(r'<select name="led"[^>]*>(.*?)</select>', desk, re.S).group(1)
+    assert re.search(r'<option value="a2" selected>', select), select
 
 
 def test_sport_draw_for_the_first_move_leads_deal_one_and_is_on_the_protocol(

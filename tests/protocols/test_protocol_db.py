@@ -14,30 +14,16 @@ from pyhanko_certvalidator import ValidationContext
 from scoring.identity import certificate_path
 from scoring.models import Protocol
 from scoring.protocol_content import build_protocol_data, party_players
-from scoring.protocol_services import countersign, protocol_pdf, sign_as_player
+from scoring.protocol_services import protocol_pdf
 from scoring.protocols import missing_glyphs, protocol_fingerprint, verify_pdf
 from scoring.services import correct_deal
-from tests.protocols.conftest import DEALS, FINE, pdf_text, pdfsig
+from tests.protocols.conftest import DEALS, FINE, pdf_text, pdfsig, sign_off
 
 pytestmark = pytest.mark.django_db
 
 
 def _squash(text: str) -> str:
     return re.sub(r"\s+", " ", text)
-
-
-def sign_off(party, users, referee) -> Protocol:
-    """All four players sign on their own logins, then the referee countersigns."""
-    for user, (_seat, player) in zip(users, party_players(party), strict=True):
-        sign_as_player(party.pk, player_id=player.pk, actor=user)
-    return countersign(party.pk, actor=referee)
-
-
-@pytest.fixture
-def signed(finished_party, player_users, referee_user):
-    protocol = sign_off(finished_party, player_users, referee_user)
-    with protocol.file.open("rb") as handle:
-        return protocol, handle.read()
 
 
 def test_text_has_cyrillic_names_every_deal_and_the_totals(signed, finished_party, tmp_path):

@@ -9,12 +9,11 @@ from django.urls import reverse
 from referee.services import cancel_penalty
 from scoring.errors import ServiceError
 from scoring.models import Deal, PartyEvent, Penalty, Protocol, Signature
+from scoring.pins import PIN_ATTEMPTS, set_signing_pin
 from scoring.protocol_content import party_players
 from scoring.protocol_services import (
-    PIN_ATTEMPTS,
     countersign,
     record_refusal,
-    set_signing_pin,
     sign_as_player,
 )
 from scoring.services import annul_deal, correct_deal, record_deal

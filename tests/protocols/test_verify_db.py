@@ -7,19 +7,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from scoring.locking import normalise_short_code
-from scoring.protocol_content import party_players
-from scoring.protocol_services import countersign, sign_as_player
 from scoring.services import correct_deal
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def signed(finished_party, player_users, referee_user):
-    for user, (_seat, player) in zip(player_users, party_players(finished_party), strict=True):
-        sign_as_player(finished_party.pk, player_id=player.pk, actor=user)
-    protocol = countersign(finished_party.pk, actor=referee_user)
-    return protocol, protocol.file.read()
 
 
 def upload(client, pdf: bytes):

@@ -3,6 +3,8 @@
 The match format is a regulations setting (to three wins by default, as the seed says, or
 best of three: the first to two wins); the desk shows the break rule next to the clock and
 the disqualification form carries the UDL rules that end a match, the lifetime ban among them.
+The match format is said by one function, the same on the desk, the public party page and the
+protocol, in English and Russian.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.models import Party, Ruling
+from scoring.models import Party, Ruling, Tournament
+from scoring.protocol_content import build_protocol_data
+from scoring.protocols import render_protocol
 from scoring.rules import (
     FINISHED,
     MATCH_BEST_OF_THREE,
@@ -26,6 +30,7 @@ from scoring.rules import (
 )
 from scoring.rules.matches import decide_match
 from scoring.rules.udl import BROKEN_EQUIPMENT, penalty_for
+from tests.protocols.conftest import pdf_text
 
 pytestmark = pytest.mark.django_db
 
@@ -35,8 +40,8 @@ def _win_game(udl) -> None:
     udl.deal(outcome="domino", went_out="a1", pips={"b1": 150}, plays=[["a1", 5]])
 
 
-def _screen(udl, name: str) -> str:
-    client = Client()
+def _screen(udl, name: str, language: str = "en") -> str:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
     client.force_login(udl.referee)
     response = client.get(reverse(f"referee:{name}", args=[udl.party_id]))
     assert response.status_code == 200
@@ -114,3 +119,40 @@ def test_broken_equipment_disqualifies_with_a_lifetime_ban(desk):
     assert ruling.details["lifetime_ban"] is True
     assert "lifetime ban" in ruling.reason and "pays for the damage" in ruling.reason
     assert udl.party.pair_a.player1.disqualified is True
+
+
+#: How each match format is said, in each language (the desk, the party page, the protocol).
+SAID = {
+    ("to_wins", "en"): "the first to 3 game wins",
+    ("best_of_three", "en"): "best of three games (the first to two wins)",
+    ("to_wins", "ru"): "до 3 побед",
+    ("best_of_three", "ru"): "из трёх игр (до двух побед)",
+}
+#: Where it is said: the desk's game line, the party page's rules, the protocol's games.
+WHERE = {
+    "en": ("Game 2 · match: {}", "match: {}.", "Games · {}"),
+    "ru": ("Игра 2 · матч: {}", "матч: {}.", "Игры · {}"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+@pytest.mark.parametrize("match_format", ["to_wins", "best_of_three"])
+def test_the_match_format_is_said_alike_on_desk_party_page_and_protocol(desk, tmp_path,
+                                                                         match_format, language):
+    udl = desk("udl", match_format=match_format)
+    Tournament.objects.filter(pk=udl.party.round.tournament.pk).update(language=language)
+    _win_game(udl)  # game 2 in play either way
+    said = SAID[match_format, language]
+    other = SAID["to_wins" if match_format == "best_of_three" else "best_of_three", language]
+    on_desk, on_page, on_protocol = (where.format(said) for where in WHERE[language])
+
+    board = " ".join(_screen(udl, "party_status", language).split())
+    assert on_desk in board and other not in board
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    page = " ".join(client.get(reverse("tournaments:party", args=[udl.party_id]))
+                    .content.decode().split())
+    assert on_page in page and other not in page
+    assert "first to 3 games" not in page and "first to win 3" not in page
+    pdf = render_protocol(build_protocol_data(udl.party))
+    text = " ".join(pdf_text(pdf, tmp_path).split())
+    assert on_protocol in text and other not in text

@@ -49,8 +49,9 @@ def test_latin_three_players_alone_through_the_services(organizer):
     assert info.value.field == "led"
     tied = deal(party, outcome="fish", pips={"a1": 20, "b1": 6, "a2": 6}, led="a1")
     assert (tied.winner, tied.led, tied.scores) == ("b1", "a1", {"a1": 0, "b1": 26, "a2": 0})
-    mano = deal(party, outcome="fish", pips={"a1": 20, "b1": 6, "a2": 6}, led="a2")
-    assert mano.winner == "a2"
+    # deal 3 is led by b1, the player after deal 2's a1: of the tied a1 and a2, a2 sits nearer
+    mano = deal(party, outcome="fish", pips={"a1": 6, "b1": 20, "a2": 6})
+    assert (mano.led, mano.winner) == ("b1", "a2")
     assert totals(party).points == {"a1": 0, "b1": 49, "a2": 26}
 
 

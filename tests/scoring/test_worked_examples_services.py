@@ -222,7 +222,7 @@ def test_kozel_worked_example_ratings_after_a_timeout(organizer):
 
 
 def test_kozel_party_ended_by_its_clock_is_nobodys_timeout(organizer):
-    party = kozel_party(organizer)
+    party = kozel_party(organizer, party_minutes=40)  # a clock set (the preset has none)
     deal(party, outcome="domino", went_out=SERG, pips={MASHA: 20, ALEX: 20, OLYA: 13})
     mark_time_expired(party.pk, actor=organizer)
     assert fresh(party).status == Party.Status.IN_PROGRESS  # the deal in play is the last

@@ -59,8 +59,15 @@ def test_organizer_runs_two_rounds_with_a_swap_and_a_withdrawal(client, tourname
     assert "Round 1 still has unfinished parties." in response.content.decode()
 
     play_round(rnd.pk, winner="a")
+    # the protocols are not signed: the close lists them and asks to confirm
     response = client.post(_action(tournament, 1, "close"), follow=True)
-    assert "The round is closed." in response.content.decode()
+    html = response.content.decode()
+    assert "4 protocols are not signed" in html
+    assert "Close anyway" in html
+    rnd.refresh_from_db()
+    assert rnd.status != Round.Status.FINISHED
+    response = client.post(_action(tournament, 1, "close"), {"confirm": "1"}, follow=True)
+    assert "The round is closed; 4 protocols are not signed yet." in response.content.decode()
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.FINISHED
 

@@ -125,6 +125,13 @@ def sign_off(scene: Scene) -> None:
     scene.call("org", "get", "/protocols/", query={"party": pid})
     scene.call("org", "get", f"/protocols/{signed['public_id']}/")
     scene.call("org", "get", f"/protocols/{signed['public_id']}/pdf/")
+    scene.ids["signed_protocol"] = signed["public_id"]
+
+
+def verification(scene: Scene) -> None:
+    """The signed protocol of table 1 as the verification page checks it (last: no clock
+    step moves the times of the calls before it)."""
+    scene.call("org", "get", f"/protocols/{scene.ids['signed_protocol']}/verification/")
 
 
 def close_round(scene: Scene) -> None:
@@ -226,4 +233,5 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     udl_match(scene)
     kozel_game(scene)
     refusals(scene)
+    verification(scene)
     return scene.rec.written()

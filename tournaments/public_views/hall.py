@@ -89,7 +89,8 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
     seconds = _hall_seconds(request)
     for row in panel.window(running, HALL_LINES_PER_PAGE) if panel.kind == "running" else ():
         clock = Party(round=rnd, **{f: row[f] for f in CLOCK_FIELDS})
-        row["seconds_left"] = int(clock.seconds_left())
+        left = clock.seconds_left()  # None: the party has no clock
+        row["seconds_left"] = None if left is None else int(left)
     context = {
         "tournament": tournament,
         "round": rnd,

@@ -15,6 +15,7 @@ from scoring.errors import ServiceError
 from scoring.models import (
     Deal,
     IdempotencyKey,
+    IssuedAccount,
     Pair,
     Party,
     PartyDesk,
@@ -43,6 +44,7 @@ ID_LISTS = {"start_list": "pairs"}
 #: Models of the tournament's apps that the file does not carry, and why.
 LEFT_OUT: dict[type[models.Model], str] = {
     SigningPin: "credentials: players set new PINs",
+    IssuedAccount: "logins of this installation: the importing organizer makes and invites his own",
     PrintJob: "an expiring cache of round prints, printed again on demand",
     IdempotencyKey: "a client's retry memory, not tournament data",
     WebhookSubscription: "an organizer's receivers and secrets on this installation",

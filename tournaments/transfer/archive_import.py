@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import Protocol, Tournament, TournamentRole
+from scoring.protocol_checks import file_problem
 from tournaments.transfer.archive_format import (
     FORMAT,
     ID_LISTS,
@@ -232,8 +233,10 @@ class _Importer:
             where = f"{section.name}[{index}]"
             deferred: list[tuple[str, Any]] = []
             obj, many = self.build(section.model, record, where, deferred)
-            if section.model is Protocol and obj.sha256 and not obj.file:
-                raise self.fail(where, _("the signed PDF is missing."))
+            if section.model is Protocol:
+                if obj.sha256 and not obj.file:
+                    raise self.fail(where, _("the signed PDF is missing."))
+                obj.unverified = file_problem(obj)
             try:
                 source_id = int(record["id"]) if "id" in record else None
             except (TypeError, ValueError) as exc:

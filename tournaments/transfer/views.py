@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from referee.accounts import make_player_accounts
 from scoring import permissions
 from scoring.models import Round, Tournament
 from tournaments.services import registers_sides
@@ -92,6 +93,13 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
                 added = _("Players added: %(players)s; pairs added: %(pairs)s.")
             messages.success(request, added % {"players": report.players,
                                                "pairs": report.pairs})
+            if request.POST.get("make_accounts"):
+                made = make_player_accounts(tournament, actor=request.user)
+                messages.success(request, ngettext(
+                    "%(count)d player account was made: print the invitations.",
+                    "%(count)d player accounts were made: print the invitations.", len(made))
+                    % {"count": len(made)})
+                return redirect("tournaments:people", slug=tournament.slug)
             if report.skipped:
                 count = len(report.skipped)
                 messages.warning(request, ngettext("%(count)s row was skipped.",
