@@ -28,6 +28,8 @@ UNSAFE_ERRORS = {
     "409": "The record changed meanwhile (a stale version), or the same Idempotency-Key "
     "is still being processed.",
     "422": "The Idempotency-Key was already used for a different request.",
+    "503": "The party is held by another change longer than the lock timeout: nothing was "
+    "written; send the request again (Retry-After).",
 }
 """Further errors of the operations that change something."""
 

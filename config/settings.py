@@ -60,6 +60,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.ContentSecurityPolicyMiddleware",  # first: it sees every answer
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -71,7 +72,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "config.middleware.ContentSecurityPolicyMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -106,6 +106,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        # A kept connection is checked before a request reuses it: the first request after a
+        # database restart reconnects instead of failing.
+        conn_health_checks=env_bool("CONN_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
@@ -198,6 +201,20 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://"
+# A broker (or Redis) that is down or hangs must not hold a request: a send gives up within
+# about BROKER_TIMEOUT_SECONDS (connect, each socket operation, one quick retry) and is logged
+# (scoring.background); the beat's sweeps catch up the work it would have started.
+BROKER_TIMEOUT_SECONDS = float(os.environ.get("BROKER_TIMEOUT_SECONDS", "1"))
+CELERY_BROKER_CONNECTION_TIMEOUT = BROKER_TIMEOUT_SECONDS
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": BROKER_TIMEOUT_SECONDS,
+    "socket_timeout": max(2 * BROKER_TIMEOUT_SECONDS, 2.0),  # above BRPOP's 1 s wait
+}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2,
+}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = BROKER_TIMEOUT_SECONDS
+CELERY_REDIS_SOCKET_TIMEOUT = CELERY_BROKER_TRANSPORT_OPTIONS["socket_timeout"]
 CELERY_BEAT_SCHEDULE = {
     "sweep-party-clocks": {"task": "referee.tasks.sweep_party_clocks", "schedule": 5.0},
     "sweep-no-shows": {"task": "referee.tasks.sweep_no_shows", "schedule": 10.0},
@@ -206,17 +223,27 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 3600.0,
     },
     "purge-print-jobs": {"task": "scoring.tasks.purge_print_jobs", "schedule": 3600.0},
+    "sweep-missed-sends": {"task": "scoring.tasks.sweep_missed_sends", "schedule": 60.0},
 }
 # How long a stored response answers a retried request with the same Idempotency-Key.
 IDEMPOTENCY_KEY_HOURS = int(os.environ.get("IDEMPOTENCY_KEY_HOURS", "24"))
+# How long a change of a party waits for its row held by another change (PostgreSQL's
+# lock_timeout on the party lock) before it answers 503 "try again".
+PARTY_LOCK_TIMEOUT_SECONDS = float(os.environ.get("PARTY_LOCK_TIMEOUT_SECONDS", "5"))
 # How long the referee desk offers to undo an action just made (a deal, a warning, a fine …).
 REFEREE_UNDO_SECONDS = int(os.environ.get("REFEREE_UNDO_SECONDS", "60"))
 
+# Redis down or hanging is a cache miss (config.cache), after at most CACHE_TIMEOUT_SECONDS.
+CACHE_TIMEOUT_SECONDS = float(os.environ.get("CACHE_TIMEOUT_SECONDS", "0.5"))
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "socket_connect_timeout": CACHE_TIMEOUT_SECONDS,
+                "socket_timeout": CACHE_TIMEOUT_SECONDS,
+            },
         }
     }
 else:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 from django.db.models import Q
 from django.utils import timezone
 
 from referee import services
 from scoring.background import RecordTask
+from scoring.errors import BusyError
 from scoring.models import Party, Round
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(base=RecordTask)
@@ -32,9 +37,19 @@ def sweep_party_clocks() -> list[int]:
         round__tournament__regulations__party_minutes__isnull=False,
     ).select_related("round__tournament__regulations")
     for party in running:
-        if party.time_is_out() and expire_party_clock(party.pk):
+        if party.time_is_out() and _unless_busy(expire_party_clock, party.pk):
             marked.append(party.pk)
     return marked
+
+
+def _unless_busy(task: RecordTask, party_id: int) -> bool:
+    """Run a party's task here; a party held by a stuck change waits for the next sweep."""
+    try:
+        return bool(task(party_id))
+    except BusyError:
+        logger.warning("party %s is locked by another change; the next sweep tries again",
+                       party_id)
+        return False
 
 
 @shared_task(base=RecordTask)
@@ -59,7 +74,7 @@ def sweep_no_shows() -> list[int]:
     raised = []
     for party in waiting:
         due = services.no_show_due_at(party)
-        if due is not None and due <= now and flag_no_show(party.pk):
+        if due is not None and due <= now and _unless_busy(flag_no_show, party.pk):
             raised.append(party.pk)
     return raised
 

@@ -33,6 +33,12 @@ class LockedOut(ServiceError):
     status_code = 429
 
 
+class BusyError(ServiceError):
+    """The record is held by another change longer than the lock timeout: HTTP 503, retry."""
+
+    status_code = 503
+
+
 def translate_engine_error(err: Exception) -> ServiceError:
     """Turn a plain-Python engine error (message template + params) into a translated one."""
     field = getattr(err, "field", "__all__")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import connections, router
+from django.conf import settings
+from django.db import OperationalError, connections, router
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
-from scoring.errors import ConflictError, ServiceError
+from scoring.errors import BusyError, ConflictError, ServiceError
 from scoring.models import Pair, Party, Regulations, Round, Table, Tournament
 
 PARTY_LOCK_RELATED = ("round__tournament__regulations", "pair_a", "pair_b", "table")
@@ -21,6 +22,8 @@ _LOCK_MODELS: tuple[tuple[str, type[Model]], ...] = (
     ("pa", Pair), ("pb", Pair), ("tb", Table),
 )
 _LOCK_SQL: dict[str, str] = {}
+LOCK_NOT_AVAILABLE = "55P03"
+"""PostgreSQL's SQLSTATE of a lock not obtained within ``lock_timeout``."""
 
 
 def _lock_sql(connection: Any) -> str:
@@ -73,8 +76,19 @@ def _instance(model: type[Model], values: list[Any], db: str, connection: Any) -
 def _locked_party_postgresql(party_id: int, db: str) -> Party:
     """The party row locked, with what every service reads, in one prepared-once query."""
     connection = connections[db]
+    timeout_ms = max(1, round(float(settings.PARTY_LOCK_TIMEOUT_SECONDS) * 1000))
     with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(connection), [party_id])
+        # For this transaction only; a literal, as SET takes no parameters.
+        cursor.execute(f"SET LOCAL lock_timeout = {int(timeout_ms)}")
+        try:
+            cursor.execute(_lock_sql(connection), [party_id])
+        except OperationalError as exc:
+            if getattr(exc.__cause__, "sqlstate", None) != LOCK_NOT_AVAILABLE:
+                raise
+            raise BusyError(
+                "party",
+                _("Another change of this party is still being saved. Try again in a moment."),
+            ) from exc
         row = cursor.fetchone()
     if row is None:
         raise Party.DoesNotExist
@@ -97,7 +111,10 @@ def lock_party(party_id: int | None, expected_version: int | None = None) -> Par
 
     On PostgreSQL the joined query is written once per process from the models' ``_meta`` and
     run through the connection's cursor (compiling the equivalent ``select_related`` query
-    cost about 2.5 ms per action); elsewhere it is the ORM's ``select_for_update``.
+    cost about 2.5 ms per action); elsewhere it is the ORM's ``select_for_update``. On
+    PostgreSQL the wait for the row is bounded by ``PARTY_LOCK_TIMEOUT_SECONDS``: a row held
+    longer (a stuck transaction) refuses with ``BusyError`` (503, "try again") instead of
+    holding the worker.
     """
     try:
         if party_id is None:

@@ -1,13 +1,22 @@
-"""Background work on protocols: printing a round, forgetting expired prints."""
+"""Background work on protocols and webhooks: printing a round, forgetting expired prints, and
+the sweep that sends again what a broker outage kept from going out after commit."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from celery import shared_task
+from django.db.models import Q
+from django.utils import timezone
 
 from scoring import printing
 from scoring.background import RecordTask
+from scoring.models import PrintJob, WebhookDelivery
 from scoring.printing import render_print_job
 from scoring.webhook_delivery import deliver_webhooks
+
+MISSED_AFTER = timedelta(minutes=2)
+"""A queued print or a due delivery left this long was not sent (the broker was down)."""
 
 
 @shared_task(base=RecordTask)
@@ -16,4 +25,32 @@ def purge_print_jobs() -> int:
     return printing.purge_expired_jobs()
 
 
-__all__ = ["deliver_webhooks", "purge_print_jobs", "render_print_job"]
+@shared_task(base=RecordTask)
+def sweep_missed_sends() -> dict[str, list[int]]:
+    """Send again the prints and webhook deliveries still waiting for a task (the beat runs it).
+
+    Both tasks are idempotent and take their work under a row lock, so one sent twice (the
+    first message was only late) does nothing the second time.
+    """
+    now = timezone.now()
+    jobs = list(
+        PrintJob.objects.filter(
+            status=PrintJob.Status.QUEUED, created_at__lt=now - MISSED_AFTER,
+            created_at__gt=now - printing.STALE_AFTER,
+        ).values_list("pk", flat=True)
+    )
+    subscriptions = sorted(set(
+        WebhookDelivery.objects.filter(
+            status=WebhookDelivery.Status.PENDING, subscription__active=True,
+            created_at__lt=now - MISSED_AFTER,
+        ).filter(Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lt=now - MISSED_AFTER))
+        .values_list("subscription_id", flat=True)
+    ))
+    for pk in jobs:
+        render_print_job.send_quietly((pk,))
+    for pk in subscriptions:
+        deliver_webhooks.send_quietly((pk,))
+    return {"print_jobs": jobs, "webhooks": subscriptions}
+
+
+__all__ = ["deliver_webhooks", "purge_print_jobs", "render_print_job", "sweep_missed_sends"]

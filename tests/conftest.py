@@ -171,6 +171,69 @@ def real_worker(celery_worker_process):
     celery_app.conf.task_always_eager = True
 
 
+DEAD_BROKER = "redis://127.0.0.1:6390/0"
+"""A broker address where nothing listens: the broker is down."""
+
+
+def _new_broker_pools() -> None:
+    """Make the Celery app connect afresh to the broker its settings name now."""
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def hanging_port():
+    """A local port that accepts connections and never answers: a Redis or broker that hangs."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    held = []
+
+    def accept() -> None:
+        while True:
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield server.getsockname()[1]
+    server.close()
+    for connection in held:
+        connection.close()
+
+
+@pytest.fixture
+def broker_at():
+    """``broker_at(url)``: send tasks through the broker at ``url`` (not run here) for the test.
+
+    The environment's CELERY_BROKER_URL overrides Celery's setting, so it is the one changed;
+    ``broker_at(None)`` goes back to the configured broker.
+    """
+    names = ("CELERY_BROKER_URL", "CELERY_BROKER_WRITE_URL")
+    saved = {name: os.environ.get(name) for name in names}
+
+    def restore() -> None:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+    def point(url: str | None) -> None:
+        if url is None:
+            restore()
+        else:
+            os.environ.update(dict.fromkeys(names, url))
+            celery_app.conf.task_always_eager = False
+        _new_broker_pools()
+
+    yield point
+    restore()
+    _new_broker_pools()
+
+
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     """Hash test passwords cheaply."""

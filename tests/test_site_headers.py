@@ -25,3 +25,59 @@ def test_the_api_docs_page_runs_without_inline_script(client):
     response = client.get(reverse("v1:api-docs"))
     assert response.status_code == 200
     assert b"<script>" not in response.content  # the split view serves its script as a file
+
+
+def _policy_of(response):
+    return response.get("Content-Security-Policy")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("what", "request_args", "code"),
+    [
+        ("a missing slash, redirected by CommonMiddleware", ("/accounts/login",), 301),
+        ("a page not found", ("/t/no-such-tournament/",), 404),
+        ("a host not allowed", ("/", {"HTTP_HOST": "evil.example"}), 400),
+    ],
+)
+def test_answers_made_outside_the_views_carry_the_policy_too(client, what, request_args, code):
+    path, *extra = request_args
+    response = client.get(path, **(extra[0] if extra else {}))
+    assert response.status_code == code, what
+    assert response["Content-Type"].startswith("text/html"), what
+    assert _policy_of(response) == settings.CONTENT_SECURITY_POLICY, what
+
+
+@pytest.mark.django_db
+def test_a_failed_form_token_page_carries_the_policy():
+    from django.test import Client
+
+    response = Client(enforce_csrf_checks=True).post("/accounts/login/", {"username": "x"})
+    assert response.status_code == 403
+    assert _policy_of(response) == settings.CONTENT_SECURITY_POLICY
+
+
+def test_an_html_type_in_other_letters_gets_the_policy_and_other_types_do_not(rf):
+    from django.http import HttpResponse
+
+    from config.middleware import ContentSecurityPolicyMiddleware
+
+    for kind, expected in [("Text/HTML; charset=UTF-8", True), ("text/html", True),
+                           ("application/json", False), ("text/javascript", False)]:
+        middleware = ContentSecurityPolicyMiddleware(lambda request, k=kind: HttpResponse(
+            "x", content_type=k))
+        response = middleware(rf.get("/"))
+        assert ("Content-Security-Policy" in response) is expected, kind
+
+
+@pytest.mark.django_db
+def test_a_server_error_page_carries_the_policy(monkeypatch):
+    from django.test import Client
+
+    def broken(user):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("tournaments.home.home_for", broken)
+    response = Client(raise_request_exception=False).get("/home/")
+    assert response.status_code == 500
+    assert _policy_of(response) == settings.CONTENT_SECURITY_POLICY

@@ -5,7 +5,7 @@ Schema part: every path under /api/v1/; snake_case body properties; none of the 
 a property whose enum is the sides is ``side``, one whose enum is seats is ``seat`` or a
 seat's part in the deal (``led``, ``fish_by``); a list (GET on a collection) is paged
 (count, next, previous, results) except the whole lists beneath a party; every operation
-documents 400/403/404 with an object body and every unsafe one 409 and 422 too. Answers
+documents 400/403/404 with an object body and every unsafe one 409, 422 and 503 too. Answers
 part: 400 {field: [message]} naming the field sent, 403 and 404 {detail: message}, a page's
 keys.
 """
@@ -146,13 +146,13 @@ def test_lists_are_paged_except_a_partys_whole_lists(document):
 
 
 def test_every_operation_documents_its_errors_with_an_object_body(document):
-    """400/403/404 everywhere, 409/422 on unsafe methods, each with an object body.
+    """400/403/404 everywhere, 409/422/503 on unsafe methods, each with an object body.
 
     The token login is the one unsafe operation without an Idempotency-Key (docs/api.md)."""
     wrong: dict[str, set[str]] = {}
     for operation in operations(document):
         keyed = operation.method in UNSAFE and operation.id != "auth_token_create"
-        codes = ["400", "403", "404"] + (["409", "422"] if keyed else [])
+        codes = ["400", "403", "404"] + (["409", "422", "503"] if keyed else [])
         for code in codes:
             response = operation.spec["responses"].get(code)
             if response is None:

@@ -10,21 +10,14 @@ import uuid
 from collections import Counter
 
 import pytest
-from django.conf import settings
 from django.db import connection
 from rest_framework.test import APIClient
 
 from scoring.models import Deal, Party, PartyEvent, Penalty
 from scoring.totals import party_totals
+from tests.pg import ONLY_ON_POSTGRES
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-        reason="needs PostgreSQL (DATABASE_URL); CI sets it",
-    ),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = [*ONLY_ON_POSTGRES, pytest.mark.django_db(transaction=True)]
 
 THREADS = 20
 ROUNDS = 4

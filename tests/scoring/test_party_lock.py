@@ -52,9 +52,12 @@ def test_the_lock_refuses_a_missing_party_and_a_stale_version(make_party):
 @pytest.mark.postgres
 @pytest.mark.skipif(not POSTGRES, reason="needs PostgreSQL (DATABASE_URL); CI sets it")
 @pytest.mark.django_db
-def test_on_postgresql_the_lock_is_one_query(make_party, django_assert_num_queries):
+def test_on_postgresql_the_lock_is_one_query_after_its_timeout(
+    make_party, django_assert_num_queries
+):
     party = make_party()
-    with transaction.atomic(), django_assert_num_queries(1):
+    with transaction.atomic(), django_assert_num_queries(2) as queries:
         locked = lock_party(party.pk)
+        assert queries.captured_queries[0]["sql"].startswith("SET LOCAL lock_timeout")
         assert locked.round.tournament.regulations.target > 0
         assert locked.pair_a.pk and locked.table.number == 1
