@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 
 from .common import bye_candidates, check_unique, draw_order, too_few
+from .endgame import endgame_draw, needs_check
 from .errors import DrawWarning, _
 from .matching import augment_matching, outward
 from .types import Draw, Entrant, Pairing
@@ -44,6 +45,7 @@ def swiss_draw(
     avoid_same_club: bool = False,
     first_round: str = "seeding",
     pairing: str = "slide",
+    rounds_planned: int | None = None,
 ) -> Draw:
     """Draw one Swiss round for a pairs event.
 
@@ -51,7 +53,10 @@ def swiss_draw(
     history. Round 1 is ordered by ``first_round`` (``"seeding"`` by rating, ``"lot"`` by a
     shuffle with ``seed``; a new seed is drawn and returned in ``Draw.seed`` when none is
     given). The same input and seed always give the same draw. No rematch is made whenever a
-    draw without one exists. Raises :class:`DrawUserError` with fewer than two entrants.
+    draw without one exists. With ``rounds_planned`` a small field's draw also keeps the
+    rounds after it drawable without a rematch whenever it can (:mod:`.endgame`), and round 1
+    offers a round robin when the planned rounds reach the field size less one. Raises
+    :class:`DrawUserError` with fewer than two entrants.
     """
     check_unique(entrants)
     if len(entrants) < 2:
@@ -62,8 +67,25 @@ def swiss_draw(
         entrants, round_number=round_number, first_round=first_round, seed=seed
     )
     solver = _SwissSolver(ordered, round_number, avoid_same_club, pairing)
-    parties, byes, warnings = solver.solve()
+    rounds_after = (rounds_planned or 0) - max(round_number, 1)
+    parties, byes, warnings = solver.solve(rounds_after)
+    if round_number <= 1 and rounds_planned and rounds_planned >= len(entrants) - 1:
+        warnings.append(round_robin_offer(len(entrants), rounds_planned))
     return Draw(parties=parties, byes=byes, seed=seed, warnings=warnings)
+
+
+def round_robin_offer(count: int, rounds_planned: int) -> DrawWarning:
+    """The warning that offers a round robin to a field about to meet nearly everyone."""
+    return DrawWarning(
+        _(
+            "%(rounds)d rounds are planned for %(count)d entrants, so nearly everyone meets "
+            "everyone: a round robin (%(full)d rounds) guarantees no rematch. Consider "
+            "switching the pairing system to round robin."
+        ),
+        rounds=rounds_planned,
+        count=count,
+        full=count - 1 + count % 2,
+    )
 
 
 class _SwissSolver:
@@ -95,12 +117,17 @@ class _SwissSolver:
         return bool(c) and c == self.club[y]
 
     # -- pipeline ----------------------------------------------------------------------------
-    def solve(self) -> tuple[list[Pairing], list[int], list[str]]:
+    def solve(self, rounds_after: int = 0) -> tuple[list[Pairing], list[int], list[str]]:
         pairs, unpaired = self.pair_brackets()
         if unpaired:
             pairs, bye = self.fallback(pairs)
         else:
             bye = self.bye
+        if needs_check(self.n, self.opp, rounds_after, len(self.bye_cands)):
+            scores = [e.score for e in self.ordered]
+            pairs, bye = endgame_draw(
+                scores, self.opp, self.bye_cands, pairs, bye, rounds_after, self.club
+            )
         return self.annotate(pairs, bye)
 
     def brackets(self) -> list[list[int]]:
