@@ -15,7 +15,10 @@ Pipeline (in the spirit of Tabbycat's generators):
    over the whole field, :mod:`.matching`) finds a draw without conflicts whenever one
    exists, the bye included as a virtual entrant that may meet any bye candidate;
 5. only when no draw without a rematch exists at all are rematches made (as few as possible)
-   and reported as warnings.
+   and reported as warnings;
+6. a party that skips a whole score group has the groups around it re-paired exactly
+   (:mod:`.floats`); a small field's draw must leave the planned rounds after it drawable
+   without a rematch (:mod:`.endgame`).
 
 A conflict is a rematch and, when ``avoid_same_club`` is set, two entrants of the same club.
 The club is kept apart only where that costs no rematch: a draw without rematches always
@@ -29,6 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from .common import bye_candidates, check_unique, draw_order, too_few
 from .endgame import endgame_draw, needs_check
 from .errors import DrawWarning, _
+from .floats import shorten_floats
 from .matching import augment_matching, outward
 from .types import Draw, Entrant, Pairing
 
@@ -123,8 +127,10 @@ class _SwissSolver:
             pairs, bye = self.fallback(pairs)
         else:
             bye = self.bye
+        scores = [e.score for e in self.ordered]
+        if not self.first_round:
+            pairs = shorten_floats(scores, pairs, self.bad)
         if needs_check(self.n, self.opp, rounds_after, len(self.bye_cands)):
-            scores = [e.score for e in self.ordered]
             pairs, bye = endgame_draw(
                 scores, self.opp, self.bye_cands, pairs, bye, rounds_after, self.club
             )
