@@ -73,3 +73,19 @@ def simulate_results(draw: Draw, strength: dict[int, float], rng: random.Random)
     for b in draw.byes:
         earned[b] = 2
     return earned
+
+
+def brute_force_rounds(may_meet: dict[int, set[int]], k: int) -> bool:
+    """Whether ``k`` rounds without a rematch exist, by trying every sequence of draws."""
+    if k == 0:
+        return True
+    ids = sorted(may_meet)
+    for m in perfect_matchings(ids):
+        if all(b in may_meet[a] for a, b in m):
+            rest = {v: set(u) for v, u in may_meet.items()}
+            for a, b in m:
+                rest[a].discard(b)
+                rest[b].discard(a)
+            if brute_force_rounds(rest, k - 1):
+                return True
+    return False
