@@ -188,7 +188,37 @@ class _SwissSolver:
                     return got, [items[k]]
                 if budget[0] <= 0:
                     break
-        return self.greedy(items, n_float)
+        exact = self.exact_bracket(items)
+        return exact if exact is not None else self.greedy(items, n_float)
+
+    def exact_bracket(self, items: list[int]) -> tuple[list[tuple[int, int]], list[int]] | None:
+        """Pair the whole bracket (one floats if odd, the lowest it can) by Edmonds' blossoms.
+
+        Run where the bounded search gave up, so a bracket that can be paired completely
+        never floats more entrants down than its parity needs (None if it cannot).
+        """
+        m = len(items)
+        odd = m % 2 == 1
+        size = m + odd
+        mate = [-1] * size
+        bad = self.bad
+
+        def neighbours(v: int) -> Iterator[int]:
+            if v == m:  # the virtual "floats down" partner: the lowest first
+                yield from range(m - 1, -1, -1)
+                return
+            x = items[v]
+            for u in outward(v, m):
+                if not bad(x, items[u]):
+                    yield u
+            if odd:
+                yield m
+
+        augment_matching(size, mate, neighbours)
+        if -1 in mate:
+            return None
+        pairs = [(items[v], items[mate[v]]) for v in range(m) if v < mate[v] < m]
+        return pairs, [items[v] for v in range(m) if mate[v] == m]
 
     def search(
         self, items: list[int], n_float: int, budget: list[int]
