@@ -14,7 +14,14 @@ from tournaments.pairing import Entrant, swiss_draw
 from tournaments.pairing.completion import Completion
 from tournaments.pairing.floats import shorten_floats
 
-from .helpers import brute_force_rounds, check_draw_shape, perfect_matchings, simulate_results
+from .helpers import (
+    brute_force_rounds,
+    check_draw_shape,
+    perfect_matchings,
+    ranked_field,
+    record,
+    simulate_results,
+)
 
 
 def masks(m: int, edges) -> list[int]:
@@ -100,22 +107,12 @@ def play(n: int, seed: int, planned: bool) -> tuple[int, list[list[Entrant]], li
     rounds = n - 1 + n % 2
     rematches, fields, draws = 0, [], []
     for rnd in range(1, rounds + 1):
-        order = sorted(strength, key=lambda i: (-score[i], -strength[i]))
-        entrants = [
-            Entrant(i, rank=k, score=score[i], rating=strength[i], had_bye=byes[i],
-                    opponents=frozenset(opp[i]))
-            for k, i in enumerate(order)
-        ]
+        entrants = ranked_field(strength, score, opp, byes)
         draw = swiss_draw(entrants, round_number=rnd, rounds_planned=rounds if planned else None)
         check_draw_shape(draw, entrants)
         fields.append(entrants)
         draws.append(draw)
-        for p in draw.parties:
-            rematches += p.b in opp[p.a]
-            opp[p.a].add(p.b)
-            opp[p.b].add(p.a)
-        for b in draw.byes:
-            byes[b] += 1
+        rematches += record(draw, opp, byes)
         for e, pts in simulate_results(draw, strength, rng).items():
             score[e] += pts
     return rematches, fields, draws
