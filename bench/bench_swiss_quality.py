@@ -138,7 +138,7 @@ def play_event(n: int, seed: int, draw: Callable, budget: int) -> tuple[int, int
     return rematches, avoidable, unknown
 
 
-def engine_at(ref: str | None) -> Callable:
+def engine_at(ref: str | None) -> Callable | None:
     """``swiss_draw`` of a git revision (its pairing package copied aside), or None."""
     if ref is None:
         return None
