@@ -236,6 +236,7 @@ def run_engine(
             "swiss",
             first_round=regulations.first_round,
             avoid_same_club=regulations.avoid_same_club,
+            rounds_planned=regulations.rounds_planned,
         )
     return generator.generate(draw_field.entrants, round_number=rnd.number, seed=seed)
 

@@ -73,3 +73,43 @@ def simulate_results(draw: Draw, strength: dict[int, float], rng: random.Random)
     for b in draw.byes:
         earned[b] = 2
     return earned
+
+
+def brute_force_rounds(may_meet: dict[int, set[int]], k: int) -> bool:
+    """Whether ``k`` rounds without a rematch exist, by trying every sequence of draws."""
+    if k == 0:
+        return True
+    ids = sorted(may_meet)
+    for m in perfect_matchings(ids):
+        if all(b in may_meet[a] for a, b in m):
+            rest = {v: set(u) for v, u in may_meet.items()}
+            for a, b in m:
+                rest[a].discard(b)
+                rest[b].discard(a)
+            if brute_force_rounds(rest, k - 1):
+                return True
+    return False
+
+
+def ranked_field(
+    strength: dict[int, float], score: dict, opp: dict[int, set[int]], byes: dict[int, int]
+) -> list[Entrant]:
+    """The field ranked by score, then strength, with its history."""
+    order = sorted(strength, key=lambda i: (-score[i], -strength[i]))
+    return [
+        Entrant(i, rank=k, score=score[i], rating=strength[i], had_bye=byes[i],
+                opponents=frozenset(opp[i]))
+        for k, i in enumerate(order)
+    ]
+
+
+def record(draw: Draw, opp: dict[int, set[int]], byes: dict[int, int]) -> int:
+    """Add the draw's parties and byes to the history; return how many were rematches."""
+    rematches = 0
+    for p in draw.parties:
+        rematches += p.b in opp[p.a]
+        opp[p.a].add(p.b)
+        opp[p.b].add(p.a)
+    for b in draw.byes:
+        byes[b] += 1
+    return rematches

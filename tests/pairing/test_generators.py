@@ -21,7 +21,12 @@ def field(n):
 
 def test_swiss_generator_merges_options_with_defaults():
     gen = get_generator("swiss", pairing="fold")
-    assert gen.options == {"avoid_same_club": False, "first_round": "seeding", "pairing": "fold"}
+    assert gen.options == {
+        "avoid_same_club": False,
+        "first_round": "seeding",
+        "pairing": "fold",
+        "rounds_planned": None,
+    }
     draw = gen.generate(field(4), round_number=1)
     assert draw == swiss_draw(field(4), round_number=1, pairing="fold")
     assert draw.parties == [Pairing(1, 4), Pairing(2, 3)]

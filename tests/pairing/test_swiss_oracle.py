@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from tournaments.pairing import Draw, Entrant, Pairing, swiss_draw
 
-from .helpers import check_draw_shape, perfect_matchings, simulate_results
+from .helpers import check_draw_shape, perfect_matchings, ranked_field, record, simulate_results
 
 # The bound on the engine's total score gap: cost <= RATIO * oracle + SLACK.
 # Measured first (2 match points a win, so one float across one score group costs 2):
@@ -57,12 +57,8 @@ def field_after(n: int, played: int, seed: int, history: str, method: str) -> li
     opp: dict[int, set[int]] = {i: set() for i in strength}
     byes = dict.fromkeys(strength, 0)
     for rnd in range(1, played + 2):
-        order = sorted(strength, key=lambda i: (-score[i], -strength[i]))
-        entrants = [
-            Entrant(i, rank=k, score=score[i], rating=strength[i], had_bye=byes[i],
-                    opponents=frozenset(opp[i]))
-            for k, i in enumerate(order)
-        ]
+        entrants = ranked_field(strength, score, opp, byes)
+        order = [e.id for e in entrants]
         if rnd > played:
             return entrants
         if history == "swiss":
@@ -73,11 +69,7 @@ def field_after(n: int, played: int, seed: int, history: str, method: str) -> li
             bye = [min(ids, key=lambda i: byes[i])] if n % 2 else []
             rest = [i for i in ids if i not in bye]
             draw = Draw([Pairing(a, b) for a, b in zip(rest[::2], rest[1::2], strict=True)], bye)
-        for p in draw.parties:
-            opp[p.a].add(p.b)
-            opp[p.b].add(p.a)
-        for b in draw.byes:
-            byes[b] += 1
+        record(draw, opp, byes)
         for e, pts in simulate_results(draw, strength, rng).items():
             score[e] += pts
     raise AssertionError("unreachable")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from django.utils import translation
 
 from scoring.errors import ServiceError
 from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tournament
@@ -114,7 +115,13 @@ def test_first_round_by_seeding_seats_the_top_party_at_table_one(tournament):
         (3, by_rating[2], by_rating[6]),
         (4, by_rating[3], by_rating[7]),
     ]
-    assert rnd.seed is None and rnd.draw_warnings == [] and rnd.drawn_at is not None
+    assert rnd.seed is None and rnd.drawn_at is not None
+    # 7 rounds for 8 pairs: everyone meets nearly everyone, so the draw offers a round robin
+    assert [w["params"] for w in rnd.draw_warnings] == [{"rounds": 7, "count": 8, "full": 7}]
+    with translation.override("ru"):
+        assert "Рассмотрите переход на круговую систему" in rnd.warning_texts()[0]
+    _set_regulations(tournament, rounds_planned=6)
+    assert rounds.generate_draw(rnd.pk).draw_warnings == []
 
 
 def test_draw_by_lot_records_its_seed_and_the_seed_reproduces_it(tournament):

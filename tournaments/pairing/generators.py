@@ -42,12 +42,13 @@ class DrawGenerator:
 
 
 class SwissDrawGenerator(DrawGenerator):
-    """Swiss for pairs (:func:`swiss_draw`)."""
+    """Swiss for pairs (:func:`swiss_draw`); ``rounds_planned`` turns on the endgame check."""
 
     DEFAULT_OPTIONS: ClassVar[dict[str, Any]] = {
         "avoid_same_club": False,
         "first_round": "seeding",
         "pairing": "slide",
+        "rounds_planned": None,
     }
     CHOICES: ClassVar[dict[str, tuple]] = {
         "first_round": FIRST_ROUND_MODES,

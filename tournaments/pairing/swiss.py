@@ -15,7 +15,10 @@ Pipeline (in the spirit of Tabbycat's generators):
    over the whole field, :mod:`.matching`) finds a draw without conflicts whenever one
    exists, the bye included as a virtual entrant that may meet any bye candidate;
 5. only when no draw without a rematch exists at all are rematches made (as few as possible)
-   and reported as warnings.
+   and reported as warnings;
+6. a party that skips a whole score group has the groups around it re-paired exactly
+   (:mod:`.floats`); a small field's draw must leave the planned rounds after it drawable
+   without a rematch (:mod:`.endgame`).
 
 A conflict is a rematch and, when ``avoid_same_club`` is set, two entrants of the same club.
 The club is kept apart only where that costs no rematch: a draw without rematches always
@@ -27,7 +30,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 
 from .common import bye_candidates, check_unique, draw_order, too_few
+from .endgame import endgame_draw, needs_check
 from .errors import DrawWarning, _
+from .floats import shorten_floats
 from .matching import augment_matching, outward
 from .types import Draw, Entrant, Pairing
 
@@ -44,6 +49,7 @@ def swiss_draw(
     avoid_same_club: bool = False,
     first_round: str = "seeding",
     pairing: str = "slide",
+    rounds_planned: int | None = None,
 ) -> Draw:
     """Draw one Swiss round for a pairs event.
 
@@ -51,7 +57,10 @@ def swiss_draw(
     history. Round 1 is ordered by ``first_round`` (``"seeding"`` by rating, ``"lot"`` by a
     shuffle with ``seed``; a new seed is drawn and returned in ``Draw.seed`` when none is
     given). The same input and seed always give the same draw. No rematch is made whenever a
-    draw without one exists. Raises :class:`DrawUserError` with fewer than two entrants.
+    draw without one exists. With ``rounds_planned`` a small field's draw also keeps the
+    rounds after it drawable without a rematch whenever it can (:mod:`.endgame`), and round 1
+    offers a round robin when the planned rounds reach the field size less one. Raises
+    :class:`DrawUserError` with fewer than two entrants.
     """
     check_unique(entrants)
     if len(entrants) < 2:
@@ -62,8 +71,25 @@ def swiss_draw(
         entrants, round_number=round_number, first_round=first_round, seed=seed
     )
     solver = _SwissSolver(ordered, round_number, avoid_same_club, pairing)
-    parties, byes, warnings = solver.solve()
+    rounds_after = (rounds_planned or 0) - max(round_number, 1)
+    parties, byes, warnings = solver.solve(rounds_after)
+    if round_number <= 1 and rounds_planned and rounds_planned >= len(entrants) - 1:
+        warnings.append(round_robin_offer(len(entrants), rounds_planned))
     return Draw(parties=parties, byes=byes, seed=seed, warnings=warnings)
+
+
+def round_robin_offer(count: int, rounds_planned: int) -> DrawWarning:
+    """The warning that offers a round robin to a field about to meet nearly everyone."""
+    return DrawWarning(
+        _(
+            "%(rounds)d rounds are planned for %(count)d entrants, so nearly everyone meets "
+            "everyone: a round robin (%(full)d rounds) guarantees no rematch. Consider "
+            "switching the pairing system to round robin."
+        ),
+        rounds=rounds_planned,
+        count=count,
+        full=count - 1 + count % 2,
+    )
 
 
 class _SwissSolver:
@@ -95,12 +121,19 @@ class _SwissSolver:
         return bool(c) and c == self.club[y]
 
     # -- pipeline ----------------------------------------------------------------------------
-    def solve(self) -> tuple[list[Pairing], list[int], list[str]]:
+    def solve(self, rounds_after: int = 0) -> tuple[list[Pairing], list[int], list[str]]:
         pairs, unpaired = self.pair_brackets()
         if unpaired:
             pairs, bye = self.fallback(pairs)
         else:
             bye = self.bye
+        scores = [e.score for e in self.ordered]
+        if not self.first_round:
+            pairs = shorten_floats(scores, pairs, self.bad)
+        if needs_check(self.n, self.opp, rounds_after, len(self.bye_cands)):
+            pairs, bye = endgame_draw(
+                scores, self.opp, self.bye_cands, pairs, bye, rounds_after, self.club
+            )
         return self.annotate(pairs, bye)
 
     def brackets(self) -> list[list[int]]:
@@ -155,7 +188,37 @@ class _SwissSolver:
                     return got, [items[k]]
                 if budget[0] <= 0:
                     break
-        return self.greedy(items, n_float)
+        exact = self.exact_bracket(items)
+        return exact if exact is not None else self.greedy(items, n_float)
+
+    def exact_bracket(self, items: list[int]) -> tuple[list[tuple[int, int]], list[int]] | None:
+        """Pair the whole bracket (one floats if odd, the lowest it can) by Edmonds' blossoms.
+
+        Run where the bounded search gave up, so a bracket that can be paired completely
+        never floats more entrants down than its parity needs (None if it cannot).
+        """
+        m = len(items)
+        odd = m % 2 == 1
+        size = m + odd
+        mate = [-1] * size
+        bad = self.bad
+
+        def neighbours(v: int) -> Iterator[int]:
+            if v == m:  # the virtual "floats down" partner: the lowest first
+                yield from range(m - 1, -1, -1)
+                return
+            x = items[v]
+            for u in outward(v, m):
+                if not bad(x, items[u]):
+                    yield u
+            if odd:
+                yield m
+
+        augment_matching(size, mate, neighbours)
+        if -1 in mate:
+            return None
+        pairs = [(items[v], items[mate[v]]) for v in range(m) if v < mate[v] < m]
+        return pairs, [items[v] for v in range(m) if mate[v] == m]
 
     def search(
         self, items: list[int], n_float: int, budget: list[int]
