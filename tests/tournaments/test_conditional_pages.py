@@ -63,3 +63,19 @@ def test_hall_running_clocks_are_always_answered_in_full(client, played):  # noq
     url = _url(played, "hall") + "?panel=running-1"
     response = client.get(url)
     assert response.status_code == 200 and not response.has_header("ETag")
+
+
+def test_a_poll_within_the_version_time_costs_no_query(
+    client, played, settings, django_assert_num_queries  # noqa: F811
+):
+    settings.PUBLIC_ETAG_VERSION_SECONDS = 30
+    url = _url(played, "standings")
+    etag = client.get(url)["ETag"]
+    with django_assert_num_queries(0):
+        assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    party = Party.objects.filter(round__tournament=played, round__number=2).first()
+    record_deal(party.pk, outcome="domino", **DOMINO["b"])
+    from django.core.cache import cache
+
+    cache.clear()  # the version time is over
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200

@@ -20,21 +20,14 @@ from scoring.results import results_version
 from tournaments.public_views.common import public_tournament
 
 
-def shared_results_version(tournament: Tournament) -> str:
-    """The tournament's results version, kept in the shared cache for a moment.
-
-    ``PUBLIC_ETAG_VERSION_SECONDS`` (1 by default, 0 = always asked): within that time a
-    changed result may still be answered 304; after it, never.
-    """
-    seconds = settings.PUBLIC_ETAG_VERSION_SECONDS
-    if seconds <= 0:
-        return results_version(tournament)
-    key = f"public-results-version:{tournament.pk}"
-    found = cache.get(key)
-    if found is None:
-        found = results_version(tournament)
-        cache.set(key, found, seconds)
-    return found
+def _request_key(request: HttpRequest, page: str) -> str:
+    """What an answer depends on besides the tournament: visitor, language, fragment, address."""
+    parts = (
+        page, request.user.pk, getattr(request, "LANGUAGE_CODE", ""),
+        "fragment" if request.htmx else "page", request.headers.get("HX-Target", ""),
+        request.get_full_path(),
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
 def public_etag(request: HttpRequest, tournament: Tournament, page: str) -> str:
@@ -46,14 +39,29 @@ def public_etag(request: HttpRequest, tournament: Tournament, page: str) -> str:
     regulations = tournament.regulations
     rounds = list(tournament.rounds.order_by("number").values_list("number", "status"))
     parts = (
-        page, shared_results_version(tournament), rounds,
+        results_version(tournament), rounds,
         sorted((k, repr(v)) for k, v in vars(tournament).items() if not k.startswith("_")),
         sorted((k, repr(v)) for k, v in vars(regulations).items() if not k.startswith("_")),
-        request.user.pk, getattr(request, "LANGUAGE_CODE", ""),
-        "fragment" if request.htmx else "page", request.headers.get("HX-Target", ""),
-        request.get_full_path(),
+        _request_key(request, page),
     )
     return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
+
+
+def current_etag(request: HttpRequest, slug: str, page: str) -> str:
+    """The page's ETag, remembered ``PUBLIC_ETAG_VERSION_SECONDS`` in the shared cache.
+
+    Within that time (1 s by default; 0 = always computed) a poll costs one cache read and no
+    query; a changed result is answered 304 at most that long. A hidden page is a 404 (when
+    the ETag is computed).
+    """
+    seconds = settings.PUBLIC_ETAG_VERSION_SECONDS
+    key = f"public-etag:{slug}:{_request_key(request, page)}"
+    found = cache.get(key) if seconds > 0 else None
+    if found is None:
+        found = public_etag(request, public_tournament(request, slug, page), page)
+        if seconds > 0:
+            cache.set(key, found, seconds)
+    return found
 
 
 def conditional_public(page: str, *, live_panels: tuple[str, ...] = ()) -> Callable:
@@ -70,8 +78,7 @@ def conditional_public(page: str, *, live_panels: tuple[str, ...] = ()) -> Calla
             panel = request.GET.get("panel", "")
             if request.method not in ("GET", "HEAD") or panel.startswith(live_panels or "\0"):
                 return view(request, slug, *args, **kwargs)
-            tournament = public_tournament(request, slug, page)
-            etag = public_etag(request, tournament, page)
+            etag = current_etag(request, slug, page)
             response = get_conditional_response(request, etag=etag)
             if response is None:
                 response = view(request, slug, *args, **kwargs)
