@@ -11,15 +11,7 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
-HEARTBEAT_KEY = "health:worker-heartbeat"
-"""The cache key a worker stamps (``config.celery.stamp_heartbeat``, run by the beat)."""
-
-
-def stamp_heartbeat_now() -> float:
-    """Record that a worker is alive now (in the shared cache); the time stamped."""
-    now = time.time()
-    cache.set(HEARTBEAT_KEY, now, settings.HEALTH_HEARTBEAT_MAX_AGE_SECONDS * 10)
-    return now
+from scoring.heartbeat import last_heartbeat
 
 
 def check_database() -> dict:
@@ -56,13 +48,13 @@ def check_heartbeat() -> dict:
     """A worker stamped its heartbeat recently enough (not needed when tasks run eagerly)."""
     from config.celery import app
 
-    stamped = cache.get(HEARTBEAT_KEY)
+    stamped = last_heartbeat()
     limit = settings.HEALTH_HEARTBEAT_MAX_AGE_SECONDS
     if stamped is None:
         if app.conf.task_always_eager:
             return {"ok": True, "mode": "eager", "age_seconds": None}
         return {"ok": False, "error": "no worker heartbeat yet", "age_seconds": None}
-    age = round(max(0.0, time.time() - float(stamped)), 1)
+    age = round(max(0.0, time.time() - stamped), 1)
     if age > limit:
         return {"ok": False, "error": f"last worker heartbeat {age:.0f} s ago (limit {limit} s)",
                 "age_seconds": age}

@@ -192,6 +192,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "") or REDIS_URL
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "") or REDIS_URL or None
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_IMPORTS = ["scoring.heartbeat"]  # the heartbeat task, outside the apps' tasks modules
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -225,7 +226,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     "purge-print-jobs": {"task": "scoring.tasks.purge_print_jobs", "schedule": 3600.0},
     "sweep-missed-sends": {"task": "scoring.tasks.sweep_missed_sends", "schedule": 60.0},
-    "stamp-heartbeat": {"task": "config.stamp_heartbeat", "schedule": 15.0},
+    "stamp-heartbeat": {"task": "scoring.heartbeat.stamp_heartbeat", "schedule": 15.0},
 }
 # /healthz fails when no worker has stamped the heartbeat for this long (the beat sends the
 # stamp every 15 s; any worker runs it).

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from config import health
-from config.celery import stamp_heartbeat
 from config.observability import RequestContextFilter
+from scoring.heartbeat import HEARTBEAT_KEY, stamp_heartbeat
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,7 +32,7 @@ def test_healthz_is_200_with_every_part_when_healthy(client):
 def test_healthz_is_503_naming_a_stale_heartbeat(client, settings):
     from django.core.cache import cache
 
-    cache.set(health.HEARTBEAT_KEY, time.time() - 600)
+    cache.set(HEARTBEAT_KEY, time.time() - 600)
     settings.HEALTH_HEARTBEAT_MAX_AGE_SECONDS = 90
     response = client.get("/healthz")
     assert response.status_code == 503
@@ -53,20 +53,14 @@ def test_healthz_is_503_naming_a_failed_database(client, monkeypatch):
 
 
 @pytest.mark.django_db
-def test_healthz_is_503_naming_a_broker_that_is_down(client, settings):
-    from config.celery import app
-    from tests.conftest import DEAD_BROKER, _new_broker_pools
+def test_healthz_is_503_naming_a_broker_that_is_down(client, broker_at):
+    from tests.conftest import DEAD_BROKER
 
-    previous = (app.conf.broker_url, app.conf.task_always_eager)
-    app.conf.broker_url, app.conf.task_always_eager = DEAD_BROKER, False
-    _new_broker_pools()
-    try:
-        stamp_heartbeat.apply()  # the heartbeat is fresh: only the broker fails
-        response = client.get("/healthz")
-    finally:
-        app.conf.broker_url, app.conf.task_always_eager = previous
-        _new_broker_pools()
+    stamp_heartbeat.apply()  # the heartbeat is fresh: only the broker fails
+    broker_at(DEAD_BROKER)
+    response = client.get("/healthz")
     assert response.status_code == 503 and response.json()["failed"] == ["broker"]
+    assert "Error" in response.json()["checks"]["broker"]["error"]
 
 
 @pytest.mark.django_db
