@@ -92,7 +92,9 @@ def cluster(tmp_path, django_db_blocker):
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
     commands = [
         [gunicorn, "config.wsgi", "--bind", f"{HOST}:{port}", "--workers", "1",
-         "--log-level", "warning", "--timeout", "60"] for port in ports
+         "--log-level", "warning", "--timeout", "60",
+         "--control-socket", str(tmp_path / f"node-{port}.ctl")]  # one each, as on 2 machines
+        for port in ports
     ] + [
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
          "--loglevel=warning", "--without-gossip", "--without-mingle", "-n", f"topo{n}@%h",
