@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from django.core.exceptions import BadRequest
 from django.utils.translation import gettext
 
 
@@ -24,6 +27,22 @@ class ConflictError(ServiceError):
     """The record changed since the client read it (a stale edit): HTTP 409."""
 
     status_code = 409
+
+
+class BadQueryParameter(ServiceError, BadRequest):
+    """A query parameter the page or endpoint cannot take: 400 naming it (the API's
+    ``{name: [message]}``, the pages' 400 page with the message)."""
+
+
+def number_parameter(params: Mapping[str, str], name: str) -> int | None:
+    """A query parameter that is a whole number (a round's number): None when absent or empty,
+    ``BadQueryParameter`` naming it when it is not a number."""
+    value = params.get(name) or ""
+    if not value:
+        return None
+    if not (value.isascii() and value.isdigit()):
+        raise BadQueryParameter(name, gettext("A round's number, like 2."))
+    return int(value)
 
 
 def translate_engine_error(err: Exception) -> ServiceError:
