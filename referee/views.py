@@ -376,12 +376,17 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _number(value: str) -> int:
+    """A record id of a form (0, which matches nothing, when it is not a number)."""
+    return int(value) if value.isascii() and value.isdigit() else 0
+
+
 def _change_referees(request: HttpRequest, tournament: Any) -> None:
     """Apply the referees page's form: assign, remove, or save the penalty rules."""
     post = request.POST
     if "remove" in post:
         TournamentRole.objects.filter(
-            pk=post["remove"],
+            pk=_number(post["remove"]),
             tournament=tournament,
             role__in=[TournamentRole.Role.REFEREE, TournamentRole.Role.CHIEF],
         ).delete()
@@ -399,7 +404,7 @@ def _change_referees(request: HttpRequest, tournament: Any) -> None:
     if user is None:
         messages.error(request, _("No user with that name."))
         return
-    tables = list(tournament.tables.filter(pk__in=post.getlist("tables")))
+    tables = list(tournament.tables.filter(pk__in=map(_number, post.getlist("tables"))))
     try:
         services.assign_referee(tournament, user=user, role=post.get("role", ""), tables=tables)
     except ServiceError as err:
