@@ -53,12 +53,6 @@ class AutoSchema(openapi.AutoSchema):
         return responses
 
 
-def without_format_suffixes(endpoints: list[tuple], **kwargs: Any) -> list[tuple]:
-    """The operations without their ``.json`` twins (the router's format suffixes, which the
-    path converters of ``config.api_urls`` make visible to drf-spectacular)."""
-    return [endpoint for endpoint in endpoints if "{format}" not in endpoint[0]]
-
-
 def _examples_file(version: str) -> Path:
     """Where the recorded examples of an API version are (``manage.py api_examples``)."""
     return Path(settings.API_EXAMPLES_DIR) / f"{version}-examples.json"

@@ -34,7 +34,10 @@ MOVED = (
 
 class V1Router(DefaultRouter):
     """Routes with path converters: a record's id is a number (``<int:pk>``) unless its viewset
-    names another converter (``lookup_value_converter``), so ``/print-jobs/abc/`` is a 404."""
+    names another converter (``lookup_value_converter``), so ``/print-jobs/abc/`` is a 404.
+    No ``.json`` suffixes (``?format=json`` or ``Accept`` choose the format)."""
+
+    include_format_suffixes = False
 
     def __init__(self) -> None:
         super().__init__(use_regex_path=False)

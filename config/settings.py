@@ -206,7 +206,6 @@ SPECTACULAR_SETTINGS = {
     "changelog: docs/api.md.",
     "VERSION": "1.0.0",
     "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
-    "PREPROCESSING_HOOKS": ["config.api_schema.without_format_suffixes"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api_schema.attach_examples",

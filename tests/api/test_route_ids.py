@@ -55,6 +55,8 @@ def test_every_id_of_a_route_is_a_number_or_a_slug():
     ("delete", "/api/v1/webhooks/abc/"),
     ("post", "/api/v1/webhook-deliveries/abc/replay/"),
     ("get", "/api/v1/protocols/a.b/"),
+    ("get", "/api/v1/tournaments/1/standings.json"),  # no format suffixes (an action's: 500)
+    ("post", "/api/v1/parties/1/deal.json"),
 ])
 def test_an_id_that_is_not_a_number_is_a_404(method, url, organizer, field):
     client = APIClient()
