@@ -31,9 +31,9 @@ from schemathesis.specs.openapi.checks import (
 from config.wsgi import application
 from tests.api.conftest import FUZZ_ROLES
 
-EXAMPLES = {"organizer": 30, "referee": 12, "player": 6, "anonymous": 6}
+EXAMPLES = {"organizer": 20, "referee": 8, "player": 4, "anonymous": 4}
 """Valid examples per operation for each role (the organizer reaches the most code)."""
-INVALID = 4
+INVALID = 3
 """Invalid examples per operation for each role (where the schema allows an invalid request)."""
 CHECKS = [
     not_a_server_error,
