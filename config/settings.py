@@ -277,6 +277,8 @@ SPECTACULAR_SETTINGS = {
         "config.api_links.add_links",
     ],
     "SCHEMA_PATH_PREFIX_INSERT": "",
+    # What the routes' path converters take (config.api_urls): a slug is letters, digits, - and _.
+    "PATH_CONVERTER_OVERRIDES": {"slug": {"type": "string", "pattern": "^[-a-zA-Z0-9_]+$"}},
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -139,7 +139,7 @@ def _change_referees(request: HttpRequest, tournament: Tournament) -> HttpRespon
         if any(key in post for key in ACCOUNT_ACTIONS):
             return account_action(request, tournament)
         if "remove" in post:
-            TournamentRole.objects.filter(pk=post["remove"], tournament=tournament,
+            TournamentRole.objects.filter(pk=_number(post["remove"]), tournament=tournament,
                                           role__in=[TournamentRole.Role.REFEREE,
                                                     TournamentRole.Role.CHIEF]).delete()
             messages.success(request, _("The referee was removed."))
@@ -165,7 +165,7 @@ def _assign(request: HttpRequest, tournament: Tournament) -> None:
     """Assign an existing login, or make a new account (``new``) and assign it."""
     post = request.POST
     role = post.get("role", "")
-    tables = list(tournament.tables.filter(pk__in=post.getlist("tables")))
+    tables = list(tournament.tables.filter(pk__in=map(_number, post.getlist("tables"))))
     if "new" in post:
         user = accounts.create_referee_account(
             tournament, actor=request.user, full_name=post.get("full_name", ""), role=role,
@@ -199,3 +199,8 @@ class InvitationView(PasswordResetConfirmView):
         response = super().form_valid(form)
         messages.success(self.request, _("Your password is set. Welcome!"))
         return response
+
+
+def _number(value: str) -> int:
+    """A record id of a form (0, which matches nothing, when it is not a number)."""
+    return int(value) if value.isascii() and value.isdigit() else 0
