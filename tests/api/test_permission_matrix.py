@@ -482,6 +482,16 @@ PAGES = [
     Page("players/<int:pk>/signing-pin/", lambda w: f"/players/{_side_a(w)}/signing-pin/",
          lambda w: {"pin": "4321", "pin_again": "4321"}, "POST /api/v1/signing-pins/"),
     Page("verify/", lambda w: "/verify/", lambda w: {"code": "ABCD-EFGH"}, allowed=EVERYONE),
+    # -- people, accounts and lockouts (pages only)
+    Page("t/<str:slug>/people/", lambda w: f"/t/{_slug(w)}/people/",
+         lambda w: {"make_accounts": "1"}, allowed=ORGANIZER),
+    Page("t/<str:slug>/people/", lambda w: f"/t/{_slug(w)}/people/",
+         lambda w: {"pins": "missing"}, allowed=ORGANIZER),
+    Page("lockouts/", lambda w: "/lockouts/", lambda w: {"lockout": "0"}, allowed=ORGANIZERS),
+    # The one-time token is the permission (its checks: tests/tournaments/test_people.py).
+    Page("accounts/invitation/<uidb64>/<token>/",
+         lambda w: "/accounts/invitation/MQ/bad-token/", lambda w: {"new_password1": "x"},
+         allowed=EVERYONE),
     # -- webhooks
     Page("t/<str:slug>/webhooks/", lambda w: f"/t/{_slug(w)}/webhooks/",
          lambda w: {"url": "http://93.184.215.14/hook", "events": ["party.finished"]},
