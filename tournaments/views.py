@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from referee import services as referee_services
@@ -35,6 +36,7 @@ from scoring.models import (
 )
 from scoring.timezones import activate_tournament_zone
 from scoring.totals import party_totals
+from tournaments.entry_forms import AddTablesForm, NewPairForm
 from tournaments.forms import (
     PairForm,
     PlayerForm,
@@ -235,10 +237,35 @@ def player_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpR
     return _edit_member(request, slug, Player, PlayerForm, pk, (_("New player"), _("Edit player")))
 
 
+def _one_step(request: HttpRequest, tournament: Tournament, form_class: type, title: str,
+              done: Any) -> HttpResponse:
+    """A form that registers several things through a service at once (nothing on refusal)."""
+    form = form_class(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = form.save()
+        except ServiceError as err:
+            _service_error(form, err)
+        else:
+            messages.success(request, done(saved))
+            if "add_another" in request.POST:
+                return redirect(request.path)
+            return redirect(tournament)
+    return render(
+        request,
+        "tournaments/form.html",
+        {"form": form, "tournament": tournament, "title": title, "add_another": True},
+    )
+
+
 @login_required
 def pair_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpResponse:
-    """Register or edit a pair (a side of one player in singles)."""
+    """Register a pair with its two players in one step, or edit one (in singles a side)."""
     tournament = _tournament_for(request, slug, manage=True)
+    if pk is None and not tournament.singles:
+        return _one_step(request, tournament, NewPairForm, _("New pair"), lambda pair: _(
+            "The pair %(name)s is registered, rated %(rating)s."
+        ) % {"name": pair.display_name, "rating": pair.rating})
     titles = (_("New side"), _("Edit side")) if tournament.singles else (
         _("New pair"), _("Edit pair")
     )
@@ -247,7 +274,13 @@ def pair_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpRes
 
 @login_required
 def table_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpResponse:
-    """Number or relabel a table."""
+    """Number several tables at once, or relabel one."""
+    if pk is None:
+        tournament = _tournament_for(request, slug, manage=True)
+        return _one_step(request, tournament, AddTablesForm, _("New tables"), lambda tables: (
+            ngettext("Table %(numbers)s added.", "Tables %(numbers)s added.", len(tables))
+            % {"numbers": f"{tables[0].number}–{tables[-1].number}" if len(tables) > 1
+               else tables[0].number}))
     return _edit_member(request, slug, Table, TableForm, pk, (_("New table"), _("Edit table")))
 
 

@@ -20,10 +20,10 @@ from django.db import transaction
 from referee import services as referee_services
 from scoring import services as scoring_services
 from scoring.demo import drop_demo_tournament, sign_demo_protocols
-from scoring.models import Pair, Party, Player, Table, Tournament, TournamentRole
+from scoring.models import Party, Player, Table, Tournament, TournamentRole
 from scoring.standings import default_order
 from tournaments import rounds
-from tournaments.services import add_table, create_tournament, register_player
+from tournaments.services import add_table, create_tournament, register_pair, register_player
 
 DEMO_SLUG = "demo-cup"
 UDL_SLUG = "udl-open"
@@ -214,12 +214,7 @@ class Command(BaseCommand):
                 )
             )
         for k in range(16):
-            Pair.objects.create(
-                tournament=tournament,
-                player1=players[2 * k],
-                player2=players[2 * k + 1],
-                rating=(players[2 * k].rating + players[2 * k + 1].rating) // 2,
-            )
+            register_pair(tournament, players[2 * k], players[2 * k + 1])
         for number in (1, 2, 3):
             rnd = rounds.create_round(tournament.pk, actor=organizer)
             rounds.generate_draw(rnd.pk, actor=organizer)
