@@ -48,18 +48,18 @@ class NewPairForm(forms.Form):
                     empty_label=_("— a new player, entered below —"),
                 )
             self.fields[f"player{number}_name"] = forms.CharField(
-                label=_("name"), max_length=200, required=False)
+                label=_("Name"), max_length=200, required=False)
             self.fields[f"player{number}_club"] = forms.CharField(
-                label=_("club"), max_length=200, required=False)
+                label=_("Club"), max_length=200, required=False)
             self.fields[f"player{number}_city"] = forms.CharField(
-                label=_("city"), max_length=100, required=False)
+                label=_("City"), max_length=100, required=False)
             self.fields[f"player{number}_rating"] = forms.IntegerField(
-                label=_("rating"), initial=0, required=False)
+                label=_("Rating"), initial=0, required=False)
         self.fields["name"] = forms.CharField(
             label=_("Name of the pair"), max_length=200, required=False,
             help_text=_("Optional; the players' names are shown otherwise."))
         self.fields["fixed_table"] = forms.ModelChoiceField(
-            label=_("fixed table"), queryset=Table.objects.filter(tournament=tournament),
+            label=_("Fixed table"), queryset=Table.objects.filter(tournament=tournament),
             required=False, help_text=_("For accessibility: this pair always plays at this table."))
 
     def sections(self) -> list[tuple[str, list[forms.BoundField]]]:
@@ -114,7 +114,7 @@ class AddTablesForm(forms.Form):
     start = forms.IntegerField(label=_("First number"), min_value=1)
     count = forms.IntegerField(label=_("How many tables"), min_value=1,
                                max_value=MOST_TABLES_AT_ONCE, initial=1)
-    label = forms.CharField(label=_("label"), max_length=100, required=False,
+    label = forms.CharField(label=_("Label"), max_length=100, required=False,
                             help_text=_("Optional, for every table added (e.g. “hall B”)."))
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:

@@ -47,6 +47,7 @@ from tournaments.forms import (
     registers_sides,
     rule_set_guide,
 )
+from tournaments.manage_steps import manage_groups, next_step
 from tournaments.services import create_tournament, update_regulations, update_tournament
 
 
@@ -137,6 +138,15 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if latest
         else Party.objects.none()
     )
+    players, tables = list(tournament.players.all()), list(tournament.tables.all())
+    individual = tournament.format == Tournament.Format.INDIVIDUAL
+    step = groups = None
+    if can_manage:
+        pairs = list(pairs)
+        entrants = len(players) if individual else len(pairs)
+        step = next_step(tournament, entrants, len(tables), rounds)
+        groups = manage_groups(tournament, step, pairs=not individual, latest=latest,
+                               can_create=permissions.can_create_tournament(request.user))
     return render(
         request,
         "tournaments/detail.html",
@@ -144,14 +154,16 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "regulations": tournament.regulations,
             "pairs": pairs,
-            "players": tournament.players.all(),
-            "tables": tournament.tables.all(),
+            "players": players,
+            "tables": tables,
+            "next_step": step,
+            "manage_groups": groups,
             "rounds": rounds,
             "latest": latest,
             "latest_parties": parties,
             "can_manage": can_manage,
             "can_referee": permissions.can_referee_tournament(request.user, tournament),
-            "individual": tournament.format == Tournament.Format.INDIVIDUAL,
+            "individual": individual,
             "singles": registers_sides(tournament),
             "game_settings": game_settings_display(tournament.regulations),
         },
