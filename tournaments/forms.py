@@ -361,10 +361,11 @@ class GenerateDrawForm(forms.Form):
     """Options of a generated draw: a seed reproduces a draw by lot."""
 
     seed = forms.IntegerField(
-        label=_("Seed (optional)"),
+        label=_("Random seed of the draw (optional)"),
         required=False,
         min_value=0,
-        help_text=_("Leave empty for a new random draw; a recorded seed reproduces one."),
+        help_text=_("Leave empty for a new random draw; the number recorded with a draw "
+                    "reproduces it."),
     )
 
 

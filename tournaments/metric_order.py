@@ -1,8 +1,8 @@
 """The standings order on the regulations page: numbered selects of the metrics' names.
 
 The first select decides most; each offers the metrics of the tournament's rule set by their
-translated names (never their keys). It is plain HTML, so it works without script; the
-regulations page's static script only keeps a metric from being chosen twice.
+translated names (never their keys). It is plain HTML, so it works without script (the field
+refuses a metric chosen twice); ``static/js/app.js`` greys out a metric already chosen.
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from referee import services as referee_services
@@ -290,9 +289,9 @@ def table_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpRe
     if pk is None:
         tournament = _tournament_for(request, slug, manage=True)
         return _one_step(request, tournament, AddTablesForm, _("New tables"), lambda tables: (
-            ngettext("Table %(numbers)s added.", "Tables %(numbers)s added.", len(tables))
-            % {"numbers": f"{tables[0].number}–{tables[-1].number}" if len(tables) > 1
-               else tables[0].number}))
+            _("Table %(number)s added.") % {"number": tables[0].number} if len(tables) == 1
+            else _("Tables %(first)s–%(last)s added.")
+            % {"first": tables[0].number, "last": tables[-1].number}))
     return _edit_member(request, slug, Table, TableForm, pk, (_("New table"), _("Edit table")))
 
 
