@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import GAME_SETTINGS, Pair, Player, Regulations, Table, Tournament
@@ -234,6 +235,7 @@ class RegulationsForm(ShowsHiddenFieldErrors, forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["standings_order"].label = capfirst(self.fields["standings_order"].label)
         tournament = self.instance.tournament if self.instance.tournament_id else None
         if tournament is not None:
             self.fields["standings_order"].set_rule_set(

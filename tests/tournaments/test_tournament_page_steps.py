@@ -80,7 +80,7 @@ def test_each_pair_has_a_clear_edit_link(client, organizer, fresh):
     client.force_login(organizer)
     html = _page(client, fresh)
     url = reverse("tournaments:pair_edit", args=[fresh.slug, pair.pk])
-    assert re.search(rf'<a class="button" href="{url}">Edit pair<span class="sr-only"> '
+    assert re.search(rf'<a class="button" href="{url}">Edit<span class="sr-only"> '
                      rf'{re.escape(pair.display_name)}</span></a>', html)
 
 
