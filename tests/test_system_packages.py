@@ -16,13 +16,16 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / ".ci" / "system-packages"
 
 
-def _bare_path(tmp_path: Path, uid: str) -> str:
-    """A PATH holding only a fake ``id`` (printing ``uid``): no chromium, pdfsig or apt-get."""
+def _bare_path(tmp_path: Path, uid: str, apt_get: str | None = None) -> str:
+    """A PATH holding only a fake ``id`` (printing ``uid``) and, given its shell body, a fake
+    ``apt-get``: no chromium, pdfsig or real apt-get."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    fake_id = bin_dir / "id"
-    fake_id.write_text(f"#!/bin/sh\necho {uid}\n")
-    fake_id.chmod(0o755)
+    for name, body in (("id", f"echo {uid}"), ("apt-get", apt_get)):
+        if body is not None:
+            tool = bin_dir / name
+            tool.write_text(f"#!/bin/sh\n{body}\n")
+            tool.chmod(0o755)
     return str(bin_dir)
 
 
@@ -47,12 +50,9 @@ def test_without_root_or_apt_one_line_names_the_packages(tmp_path):
 
 def test_installing_can_be_switched_off(tmp_path):
     """``NO_SYSTEM_INSTALL=1`` as root with apt-get: the same one line, apt-get never runs."""
-    bin_dir = Path(_bare_path(tmp_path, "0"))
     marker = tmp_path / "apt-get-ran"
-    fake_apt = bin_dir / "apt-get"
-    fake_apt.write_text(f"#!/bin/sh\ntouch {marker}\n")
-    fake_apt.chmod(0o755)
-    done, seconds = _run_script({"PATH": str(bin_dir), "NO_SYSTEM_INSTALL": "1"})
+    bare = _bare_path(tmp_path, "0", apt_get=f"touch {marker}")
+    done, seconds = _run_script({"PATH": bare, "NO_SYSTEM_INSTALL": "1"})
     assert done.returncode == 1 and seconds < 5
     assert not marker.exists()
     assert done.stdout == ""
@@ -62,12 +62,9 @@ def test_installing_can_be_switched_off(tmp_path):
 
 def test_root_with_apt_installs_what_is_missing(tmp_path):
     """As root with apt-get, the missing packages are asked of apt-get (a fake one here)."""
-    bin_dir = Path(_bare_path(tmp_path, "0"))
     calls = tmp_path / "apt-calls"
-    fake_apt = bin_dir / "apt-get"
-    fake_apt.write_text(f'#!/bin/sh\necho "$@" >> {calls}\n')
-    fake_apt.chmod(0o755)
-    done, _seconds = _run_script({"PATH": str(bin_dir)})
+    done, _seconds = _run_script({"PATH": _bare_path(tmp_path, "0",
+                                                     apt_get=f'echo "$@" >> {calls}')})
     assert done.returncode == 0, done.stderr
     asked = calls.read_text()
     assert "update" in asked
