@@ -95,3 +95,20 @@ def test_every_page_of_the_tournament_names_it(client, organizer, fresh, page):
     client.force_login(organizer)
     html = client.get(reverse(f"tournaments:{page}", args=[fresh.slug])).content.decode()
     assert f'<p class="crumbs"><a href="{fresh.get_absolute_url()}">Кубок шагов</a></p>' in html
+
+
+def test_the_draws_seed_is_called_its_random_number_in_russian():
+    """«Зерно» said nothing to an organizer: the seed is the draw's random number."""
+    from pathlib import Path
+
+    from django.utils import translation
+
+    from tournaments.forms import GenerateDrawForm
+
+    with translation.override("ru"):
+        label = str(GenerateDrawForm().fields["seed"].label)
+        shown = translation.gettext("Seed of the draw: %(seed)s") % {"seed": 42}
+    assert label == "Случайное число жеребьёвки (необязательно)"
+    assert shown == "Случайное число жеребьёвки: 42"
+    catalogue = Path(__file__).resolve().parents[2] / "locale" / "ru" / "LC_MESSAGES"
+    assert "зерно" not in (catalogue / "django.po").read_text(encoding="utf-8").lower()
