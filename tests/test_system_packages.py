@@ -92,3 +92,11 @@ def test_browser_tests_without_chromium_stop_before_any_test(tmp_path):
     said = [line for line in done.stdout.splitlines() if "apt-get install chromium" in line]
     assert len(said) == 1, done.stdout
     assert "passed" not in done.stdout and "failed" not in done.stdout
+
+
+def test_make_test_checks_the_system_packages_before_anything_else():
+    """The check is the first command of ``make test``: it stops before pip installs."""
+    plan = subprocess.run(["make", "-n", "-B", "test"], cwd=ROOT, capture_output=True,
+                          text=True, check=True).stdout.splitlines()
+    assert plan[0] == ".ci/system-packages"
+    assert any("pytest" in line for line in plan[1:])
