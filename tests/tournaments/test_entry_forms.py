@@ -51,7 +51,7 @@ def test_a_registered_player_without_a_pair_can_be_chosen(client, organizer, cup
     known = register_player(cup, name="Уже Есть", rating=1600)
     client.force_login(organizer)
     page = client.get(_pair_url(cup)).content.decode()
-    assert "Уже Есть" in page and "<fieldset>" in page
+    assert "Уже Есть" in page and "<fieldset class=\"form-part\">" in page
     data = _new_pair(("", ""), ("Новый", 1400))
     data["player1"] = known.pk
     assert client.post(_pair_url(cup), data).status_code == 302
