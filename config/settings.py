@@ -67,6 +67,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "scoring.timezones.TournamentTimeZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "scoring.site.SiteAddressMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -316,8 +317,10 @@ PROTOCOL_SIGNING_KEY_PASSPHRASE = os.environ.get("PROTOCOL_SIGNING_KEY_PASSPHRAS
 PROTOCOL_TRUSTED_CERTS = [
     entry for entry in os.environ.get("PROTOCOL_TRUSTED_CERTS", "").split(os.pathsep) if entry
 ]
-# The site's public address: the QR code of a protocol leads to its verification page there.
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The site's public address: the QR code of a protocol leads to its verification page there,
+# and players' personal links start with it. Empty: the address each request reached
+# (scoring.site.site_url); `make run` sets it from HOST and PORT.
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 # How long a round's print PDF is kept for download (and reused for the same input).
 PRINT_JOB_HOURS = int(os.environ.get("PRINT_JOB_HOURS", "24"))
 

@@ -22,11 +22,13 @@ from referee.views import _error_text, _login_first
 from scoring.errors import ServiceError
 from scoring.models import IssuedAccount, RefereeSettings, Tournament, TournamentRole
 from scoring.protocols.slips import Slip, render_slips
+from scoring.site import site_url
 
 
 def invitation_link(request: HttpRequest, user: Any) -> str:
-    """The absolute address of a fresh invitation link for ``user``."""
-    return request.build_absolute_uri(accounts.invitation_path(user))
+    """The absolute address of a fresh invitation link for ``user`` (at the site's address, as
+    the protocols' links: ``scoring.site.site_url``)."""
+    return site_url() + accounts.invitation_path(user)
 
 
 def account_rows(request: HttpRequest, tournament: Tournament, users: list[Any]
