@@ -12,9 +12,9 @@ from pathlib import Path
 from django.urls import reverse
 
 from scoring.models import PrintJob, Protocol
+from scoring.pins import set_signing_pin
 from scoring.printing import request_print_job, run_print_job
 from scoring.protocol_content import party_players
-from scoring.pins import set_signing_pin
 from scoring.site import FALLBACK, serving, site_url
 from tests.protocols.conftest import pdf_text
 
