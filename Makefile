@@ -4,8 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The address printed in the protocols' QR codes and the players' personal links.
+SITE_URL ?= http://$(HOST):$(PORT)
 
-.PHONY: install run serve test lint bench worker messages clean
+.PHONY: install run serve test lint bench worker messages clean system-packages
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -19,12 +21,15 @@ install: $(VENV)/.installed
 
 run: install
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py seed_demo
-	$(BIN)/python manage.py demo_banner --url http://$(HOST):$(PORT)/
-	$(BIN)/python manage.py runserver --noreload $(HOST):$(PORT)
+	SITE_URL=$(SITE_URL) $(BIN)/python manage.py seed_demo --fresh
+	$(BIN)/python manage.py demo_banner --url $(SITE_URL)/
+	SITE_URL=$(SITE_URL) $(BIN)/python manage.py runserver --noreload $(HOST):$(PORT)
 
-test: install
+# The system packages first: without root or apt-get it stops in seconds, before any install.
+system-packages:
 	.ci/system-packages
+
+test: system-packages install
 	$(BIN)/python -m pytest
 
 lint: install

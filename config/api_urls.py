@@ -30,7 +30,21 @@ MOVED = (
 )
 """Old path prefixes whose resources v1 merged into another (old, new)."""
 
-router = DefaultRouter()
+
+
+class V1Router(DefaultRouter):
+    """Routes with path converters: a record's id is a number (``<int:pk>``) unless its viewset
+    names another converter (``lookup_value_converter``), so ``/print-jobs/abc/`` is a 404.
+    No ``.json`` suffixes (``?format=json`` or ``Accept`` choose the format)."""
+
+    include_format_suffixes = False
+
+    def __init__(self) -> None:
+        super().__init__(use_regex_path=False)
+        self._default_value_pattern = "int"
+
+
+router = V1Router()
 for app_router in (tournaments_router, webhooks_router, referee_router, protocols_router):
     router.registry.extend(app_router.registry)
 """One router of every resource of v1: its root lists them all."""

@@ -1,6 +1,6 @@
-"""The 403 (a closed page, a failed form token) and 404 pages: styled, translated, with the way
-back (the role's home, the page before); under /api/ the same errors stay JSON ``{"detail": ...}``
-as the API answers them."""
+"""The 400 (a query parameter it cannot take), 403 (a closed page, a failed form token) and
+404 pages: styled, translated, with the way back (the role's home, the page before); under
+/api/ the same errors stay JSON as the API answers them."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from rest_framework.exceptions import NotFound
 from rest_framework.exceptions import PermissionDenied as ApiPermissionDenied
 
+from scoring.errors import BadQueryParameter
 from tournaments.home import home_for
 
 API_PREFIX = "/api/"
@@ -32,11 +33,25 @@ def previous_page(request: HttpRequest) -> str:
     return referer if safe else ""
 
 
-def _error_page(request: HttpRequest, template: str, status: int) -> HttpResponse:
+def _error_page(request: HttpRequest, template: str, status: int, **more: object) -> HttpResponse:
     """An error page in the site's layout, with links to the user's home and back."""
     home_url, home_name = home_for(getattr(request, "user", None))
-    context = {"home_url": home_url, "home_name": home_name, "back_url": previous_page(request)}
+    context = {"home_url": home_url, "home_name": home_name, "back_url": previous_page(request),
+               **more}
     return render(request, template, context, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """400: a query parameter the page cannot take, named with its message (JSON under /api/);
+    other bad requests (a suspicious operation) say nothing of the cause."""
+    if isinstance(exception, BadQueryParameter):
+        body = exception.as_dict()
+        message = f"{exception.field}: {exception.message}"
+    else:
+        body, message = {"detail": _("Bad request.")}, ""
+    if request.path.startswith(API_PREFIX):
+        return JsonResponse(body, status=400)
+    return _error_page(request, "400.html", 400, message=message)
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

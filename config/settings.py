@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "scoring.timezones.TournamentTimeZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "scoring.site.SiteAddressMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -285,6 +286,8 @@ SPECTACULAR_SETTINGS = {
         "config.api_links.add_links",
     ],
     "SCHEMA_PATH_PREFIX_INSERT": "",
+    # What the routes' path converters take (config.api_urls): a slug is letters, digits, - and _.
+    "PATH_CONVERTER_OVERRIDES": {"slug": {"type": "string", "pattern": "^[-a-zA-Z0-9_]+$"}},
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -322,8 +325,10 @@ PROTOCOL_SIGNING_KEY_PASSPHRASE = os.environ.get("PROTOCOL_SIGNING_KEY_PASSPHRAS
 PROTOCOL_TRUSTED_CERTS = [
     entry for entry in os.environ.get("PROTOCOL_TRUSTED_CERTS", "").split(os.pathsep) if entry
 ]
-# The site's public address: the QR code of a protocol leads to its verification page there.
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The site's public address: the QR code of a protocol leads to its verification page there,
+# and players' personal links start with it. Empty: the address each request reached
+# (scoring.site.site_url); `make run` sets it from HOST and PORT.
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 # How long a round's print PDF is kept for download (and reused for the same input).
 PRINT_JOB_HOURS = int(os.environ.get("PRINT_JOB_HOURS", "24"))
 

@@ -1,4 +1,4 @@
-"""URL configuration: health, pages, admin, accounts, language switch, the 403 and 404 pages."""
+"""URL configuration: health, pages, admin, accounts, language switch, the 400/403/404 pages."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
@@ -20,5 +20,6 @@ urlpatterns = [
     path("", include("tournaments.urls")),
 ]
 
+handler400 = "config.error_pages.bad_request"
 handler403 = "config.error_pages.permission_denied"
 handler404 = "config.error_pages.page_not_found"

@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -45,7 +44,7 @@ from referee.serializers import (
     winner_and_went_out,
 )
 from referee.sides import who_names
-from scoring.errors import translate_engine_error
+from scoring.errors import number_parameter, translate_engine_error
 from scoring.idempotency import HEADER, IdempotentMixin, request_key
 from scoring.models import Deal, Party, Penalty, TournamentRole
 from scoring.rules import RuleError, get_rule_set
@@ -243,7 +242,6 @@ class RefereeTournamentViewSet(IdempotentMixin, viewsets.ViewSet):
     """A tournament's referee desk: the overview, its referees and penalty settings."""
 
     permission_classes = [IsAuthenticated]
-    lookup_value_regex = r"\d+"
 
     @extend_schema(
         responses=OverviewSerializer,
@@ -255,10 +253,8 @@ class RefereeTournamentViewSet(IdempotentMixin, viewsets.ViewSet):
     def overview(self, request: Request, pk: str | None = None) -> Response:
         """Every party of the round the user referees, with scores, clocks and alerts."""
         tournament = state.tournament_for_referee(request.user, pk=int(pk))
-        number = request.query_params.get("round_number") or None
-        if number is not None and not number.isdigit():
-            raise ValidationError({"round_number": [_("A round's number, like 2.")]})
-        data = state.overview(request.user, tournament, int(number) if number else None)
+        number = number_parameter(request.query_params, "round_number")
+        data = state.overview(request.user, tournament, number)
         return Response(OverviewSerializer(data).data)
 
     @extend_schema(methods=["GET"], responses=RefereeRoleSerializer(many=True))

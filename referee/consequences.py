@@ -276,7 +276,10 @@ class Consequences:
     def _player_timeout(self, data: Mapping[str, Any]) -> str:
         """Kozel: a player timed out; the game stops and the timeout rule rates it."""
         seat = data["seat"]
-        decision = self.rule_set.timeout(party_totals(self.party), seat, self.cfg)  # type: ignore[attr-defined]
+        timeout = getattr(self.rule_set, "timeout", None)
+        if timeout is None:  # not Kozel: nothing to confirm, the service refuses the ruling
+            return ""
+        decision = timeout(party_totals(self.party), seat, self.cfg)
         return _(
             "%(who)s timed out: the game stops now and %(goat)s is the Goat. %(who)s gets no "
             "rating; every other player gets at least 1."

@@ -1,23 +1,21 @@
 """The one deal correction stack of the pages: who may correct a record, and the deal form.
 
-The party page's correct and annul links, the referee desk's editor and the API share the
-desk's rule: a referee corrects the records he made (the chief referee anyone's), and a party
-locked by its signed protocol is changed only by the chief referee's amendment, with a reason
-(``scoring.locking``). ``deal_entry`` is how the deal form looks for a rule set.
+The party page's correct and annul links, the referee desk's editor and the API share one
+rule, ``scoring.permissions.can_correct_record``: a referee corrects the records he made (the
+chief referee anyone's), and a party locked by its signed protocol is changed only by the
+chief referee's amendment, with a reason (``scoring.locking``). ``deal_entry`` is how the
+deal form looks for a rule set.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext as _
 
 from referee import state
 from referee.rulings import scores_by_seat
-from scoring import permissions
 from scoring.leaders import expected_leader
-from scoring.locking import is_locked
 from scoring.models import Deal, Party
 from scoring.rules import LAYOUT_KOZEL, RulesConfig, RuleSet
 from scoring.rules.allfives import MAX_PLAY_POINTS
@@ -26,25 +24,10 @@ PLAY_VALUES = range(5, MAX_PLAY_POINTS + 1, 5)
 """The buttons of a scoring play (All Fives, UDL): +5 … +45."""
 
 
-def may_correct(user: Any, party: Party, author_id: int | None) -> bool:
-    """Whether ``user`` may correct a record of ``party`` that ``author_id`` made.
-
-    His own records (or any, for the chief referee); on a locked party only the chief
-    referee's amendment.
-    """
-    if not permissions.can_correct_record(user, party, author_id):
-        return False
-    if getattr(party, "_locked", None) is None:
-        party._locked = is_locked(party)
-    return not party._locked or permissions.can_amend_signed_protocol(user, party)
-
-
 def record_to_correct(user: Any, model: type, pk: int, author_field: str) -> tuple[Any, Party]:
-    """A deal or penalty the user may correct, with its party (404 hidden, 403 refused)."""
-    record, party = state.record_for_correction(user, model, pk, author_field)
-    if not may_correct(user, party, getattr(record, author_field)):
-        raise PermissionDenied
-    return record, party
+    """A deal or penalty the user may correct (``permissions.can_correct_record``), with its
+    party (404 hidden, 403 refused)."""
+    return state.record_for_correction(user, model, pk, author_field)
 
 
 def deal_entry(

@@ -14,9 +14,10 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from referee import desk_steps, services, state
-from referee.corrections import deal_entry, may_correct
+from referee.corrections import deal_entry
 from referee.rulings import ALL_TILES, SLOW_PLAY, PenaltyPreset, paid_slow_play, scores_by_seat
 from referee.sides import who_names
+from scoring import permissions
 from scoring.models import Party, Penalty, Ruling
 from scoring.pins import players_without_pin
 from scoring.protocol_content import party_players
@@ -176,7 +177,7 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
         "entry": deal_entry(party, rule_set, cfg),
         "correctable": {
             deal.pk for deal in party.deals.all()  # prefetched with the party
-            if may_correct(request.user, party, deal.recorded_by_id)
+            if permissions.can_correct_record(request.user, party, deal.recorded_by_id)
         },
         "rule_set": rule_set,
         "cfg": cfg,

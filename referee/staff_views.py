@@ -22,11 +22,13 @@ from referee.views import _error_text, _login_first
 from scoring.errors import ServiceError
 from scoring.models import IssuedAccount, RefereeSettings, Tournament, TournamentRole
 from scoring.protocols.slips import Slip, render_slips
+from scoring.site import site_url
 
 
 def invitation_link(request: HttpRequest, user: Any) -> str:
-    """The absolute address of a fresh invitation link for ``user``."""
-    return request.build_absolute_uri(accounts.invitation_path(user))
+    """The absolute address of a fresh invitation link for ``user`` (at the site's address, as
+    the protocols' links: ``scoring.site.site_url``)."""
+    return site_url() + accounts.invitation_path(user)
 
 
 def account_rows(request: HttpRequest, tournament: Tournament, users: list[Any]
@@ -139,7 +141,7 @@ def _change_referees(request: HttpRequest, tournament: Tournament) -> HttpRespon
         if any(key in post for key in ACCOUNT_ACTIONS):
             return account_action(request, tournament)
         if "remove" in post:
-            TournamentRole.objects.filter(pk=post["remove"], tournament=tournament,
+            TournamentRole.objects.filter(pk=_number(post["remove"]), tournament=tournament,
                                           role__in=[TournamentRole.Role.REFEREE,
                                                     TournamentRole.Role.CHIEF]).delete()
             messages.success(request, _("The referee was removed."))
@@ -165,7 +167,7 @@ def _assign(request: HttpRequest, tournament: Tournament) -> None:
     """Assign an existing login, or make a new account (``new``) and assign it."""
     post = request.POST
     role = post.get("role", "")
-    tables = list(tournament.tables.filter(pk__in=post.getlist("tables")))
+    tables = list(tournament.tables.filter(pk__in=map(_number, post.getlist("tables"))))
     if "new" in post:
         user = accounts.create_referee_account(
             tournament, actor=request.user, full_name=post.get("full_name", ""), role=role,
@@ -199,3 +201,8 @@ class InvitationView(PasswordResetConfirmView):
         response = super().form_valid(form)
         messages.success(self.request, _("Your password is set. Welcome!"))
         return response
+
+
+def _number(value: str) -> int:
+    """A record id of a form (0, which matches nothing, when it is not a number)."""
+    return int(value) if value.isascii() and value.isdigit() else 0

@@ -90,9 +90,8 @@ def party_for_referee(user: Any, party_id: int, full: bool = True) -> Party:
 
 
 def record_for_correction(user: Any, model: type, pk: int, author_field: str) -> tuple[Any, Party]:
-    """A deal or penalty with its party, if the user may correct its author's records (404 /
-    403 as above); pages and API call it through ``referee.corrections.record_to_correct``,
-    which adds the locked party's rule."""
+    """A deal or penalty with its party, if the user may correct it (404 / 403 as above; the
+    rule of pages and API alike: ``permissions.can_correct_record``)."""
     record = model.objects.filter(pk=pk).order_by("pk").first()
     if record is None:
         raise Http404

@@ -35,7 +35,7 @@ from referee.serializers import (
 )
 from referee.sides import who_names
 from scoring import permissions
-from scoring.errors import ServiceError, translate_engine_error
+from scoring.errors import ServiceError, number_parameter, translate_engine_error
 from scoring.models import Deal, Party, Penalty
 from scoring.rules import SEATS, RuleError, count_open_ends
 from scoring.rules.moves import MAX_OPEN_ENDS
@@ -339,8 +339,7 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
         return login
     tournament = state.tournament_for_referee(request.user, slug=slug)
     activate_tournament_zone(tournament)
-    number = request.GET.get("round")
-    data = state.overview(request.user, tournament, int(number) if number else None)
+    data = state.overview(request.user, tournament, number_parameter(request.GET, "round"))
     return page_or_fragment(
         request,
         "referee/overview.html",

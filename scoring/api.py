@@ -66,7 +66,6 @@ PDF_ACTION = {"detail": True, "methods": ["get"], "content_negotiation_class": P
 class PartyProtocolViewSet(IdempotentMixin, viewsets.ViewSet):
     """A party's protocol (looked up by the party's id): state, sign-off actions, PDF."""
 
-    lookup_value_regex = r"\d+"
 
     def _party(self, pk: str | None) -> Party:
         party = Party.objects.select_related(*PARTY_RELATED).filter(pk=pk).first()
@@ -142,7 +141,7 @@ class ProtocolViewSet(viewsets.ReadOnlyModelViewSet):
 
     serializer_class = ProtocolSerializer
     lookup_field = "public_id"
-    lookup_value_regex = "[0-9A-Za-z_-]+"
+    lookup_value_converter = "slug"
     filterset_fields = ["party", "status"]
 
     def get_queryset(self) -> QuerySet[Protocol]:

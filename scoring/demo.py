@@ -1,10 +1,22 @@
 """Demo data for protocols: the demo's finished parties signed as their players and referee
-would sign them, so a newcomer sees signed, verifiable protocols at once."""
+would sign them, so a newcomer sees signed, verifiable protocols at once; and dropping a demo
+tournament whole, so that ``seed_demo --fresh`` loads it anew at serve time."""
 
 from __future__ import annotations
 
 from scoring.locking import current_protocol
-from scoring.models import PARTY_RELATED, Party, Protocol, SigningPin, Tournament, TournamentRole
+from scoring.models import (
+    PARTY_RELATED,
+    Pair,
+    Party,
+    Player,
+    PrintJob,
+    Protocol,
+    Signature,
+    SigningPin,
+    Tournament,
+    TournamentRole,
+)
 from scoring.pins import hash_pin
 from scoring.protocol_content import party_players
 from scoring.protocol_services import countersign, sign_as_player
@@ -43,3 +55,21 @@ def sign_demo_protocols(tournament: Tournament) -> int:
         countersign(party.pk, actor=referee)
         signed += 1
     return signed
+
+
+def drop_demo_tournament(tournament: Tournament) -> None:
+    """Delete a demo tournament with everything in it, its PDF files too (demo data only).
+
+    A real tournament is never deleted (its event log is append-only); a demo one is dropped
+    whole so that it can be loaded anew with its clocks starting now. The rows that protect
+    the players, pairs and tables (signatures, parties, pairs) go first.
+    """
+    parties = Party.objects.filter(round__tournament=tournament)
+    for stored in (*Protocol.objects.filter(party__in=parties).exclude(file=""),
+                   *PrintJob.objects.filter(round__tournament=tournament).exclude(file="")):
+        stored.file.delete(save=False)
+    Signature.objects.filter(protocol__party__in=parties).delete()
+    parties.delete()
+    Pair.objects.filter(tournament=tournament).delete()
+    Player.objects.filter(tournament=tournament).delete()
+    Tournament.objects.filter(pk=tournament.pk).delete()

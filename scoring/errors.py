@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from django.core.exceptions import BadRequest
 from django.utils.translation import gettext
 
 
@@ -37,6 +40,22 @@ class BusyError(ServiceError):
     """The record is held by another change longer than the lock timeout: HTTP 503, retry."""
 
     status_code = 503
+
+
+class BadQueryParameter(ServiceError, BadRequest):
+    """A query parameter the page or endpoint cannot take: 400 naming it (the API's
+    ``{name: [message]}``, the pages' 400 page with the message)."""
+
+
+def number_parameter(params: Mapping[str, str], name: str) -> int | None:
+    """A query parameter that is a whole number (a round's number): None when absent or empty,
+    ``BadQueryParameter`` naming it when it is not a number."""
+    value = params.get(name) or ""
+    if not value:
+        return None
+    if not (value.isascii() and value.isdigit()):
+        raise BadQueryParameter(name, gettext("A round's number, like 2."))
+    return int(value)
 
 
 def translate_engine_error(err: Exception) -> ServiceError:

@@ -7,7 +7,7 @@ from typing import Any
 from django.db import connections, router
 from django.db.models import Q, QuerySet
 
-from scoring.models import Party, Round, Tournament, TournamentRole
+from scoring.models import Party, Protocol, Round, Tournament, TournamentRole
 
 
 def roles_in(user: Any, tournament: Tournament) -> set[str]:
@@ -108,12 +108,22 @@ def referee_table_ids(user: Any, tournament: Tournament) -> set[int] | None:
 
 
 def can_correct_record(user: Any, party: Party, author_id: int | None) -> bool:
-    """A referee corrects his own records (and unsigned ones); the chief corrects anyone's."""
-    if is_chief(user, party.round.tournament):
-        return True
-    if not can_referee(user, party):
-        return False
-    return author_id is None or author_id == user.pk
+    """The one rule of every path that corrects, annuls or cancels a recorded deal or penalty
+    (the desk, the party page's links, the API): a referee of the party changes the records he
+    made (and unsigned ones), the chief referee anyone's; a party locked by its signed protocol
+    only the chief referee's amendment."""
+    if not is_chief(user, party.round.tournament):
+        if not can_referee(user, party) or author_id not in (None, user.pk):
+            return False
+    return not _locked(party) or can_amend_signed_protocol(user, party)
+
+
+def _locked(party: Party) -> bool:
+    """Whether the party's protocol is signed (asked once per party object)."""
+    if getattr(party, "_locked", None) is None:
+        party._locked = Protocol.objects.filter(
+            party=party, status=Protocol.Status.SIGNED).exists()
+    return party._locked
 
 
 # -- protocols (scoring.protocol_services) ---------------------------------------------------

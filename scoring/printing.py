@@ -36,6 +36,7 @@ from scoring.protocols import (
     render_batch,
     sha256_hex,
 )
+from scoring.site import serving, site_url
 
 logger = logging.getLogger(__name__)
 
@@ -134,6 +135,7 @@ def request_print_job(round_id: int, kind: str, *, actor: Any) -> PrintJob:
         return found
     job = PrintJob.objects.create(
         round=rnd, kind=kind, cache_key=key, total=len(items), skipped=skipped,
+        site_url=site_url(),
         requested_by=actor if getattr(actor, "is_authenticated", False) else None,
         expires_at=now + timedelta(hours=settings.PRINT_JOB_HOURS))
     render_print_job.delay_on_commit(job.pk)
@@ -154,8 +156,9 @@ def run_print_job(job_id: int) -> PrintJob | None:
             PrintJob.objects.filter(pk=job.pk).update(done=done, total=total)
 
     try:
-        items, skipped = round_items(job.round, job.kind)
-        pdf = render_round(job.round, job.kind, items, progress)
+        with serving(job.site_url):  # the address it was requested at: no request here
+            items, skipped = round_items(job.round, job.kind)
+            pdf = render_round(job.round, job.kind, items, progress)
     except Exception as exc:
         PrintJob.objects.filter(pk=job.pk).update(
             status=PrintJob.Status.FAILED, error=str(exc)[:2000], finished_at=timezone.now())

@@ -27,6 +27,7 @@ from scoring.protocols import (
     ProtocolSide,
 )
 from scoring.rules import MatchTotals, Totals
+from scoring.site import site_url
 from scoring.totals import compute_party_totals, kozel_ratings
 
 
@@ -42,7 +43,7 @@ def party_players(party: Party) -> list[tuple[str, Player]]:
 
 def verify_url(public_id: str) -> str:
     """The absolute address of a protocol's verification page (what the QR code holds)."""
-    return f"{settings.SITE_URL}{reverse('scoring:verify_protocol', args=[public_id])}"
+    return f"{site_url()}{reverse('scoring:verify_protocol', args=[public_id])}"
 
 
 def _zone(party: Party) -> ZoneInfo:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.urls import reverse
 from rest_framework import serializers
 
 from scoring.models import PrintJob, Protocol, Signature
+from scoring.site import site_url
 
 
 class SignatureSerializer(serializers.ModelSerializer):
@@ -159,10 +159,10 @@ class PrintJobSerializer(serializers.ModelSerializer):
 
 
 def absolute(request: Any, path: str) -> str:
-    """A path of the site as an absolute URL (as the request reached it; else ``SITE_URL``)."""
+    """A path of the site as an absolute URL (as the request reached it; else ``site_url()``)."""
     if request is not None:
         return request.build_absolute_uri(path)
-    return settings.SITE_URL + path
+    return site_url() + path
 
 
 def party_protocol_data(party: Any, current: Protocol | None,

@@ -7,12 +7,13 @@ from typing import Any
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from scoring.match_format import match_format_text
 from scoring.models import GAME_SETTINGS, Pair, Player, Regulations, Table, Tournament
 from scoring.rules import RULE_SETS
-from scoring.standings import DEFAULT_ORDER, METRICS
+from tournaments.metric_order import MetricOrderField
 from tournaments.services import (
     format_conflict,
     players_vary,
@@ -230,35 +231,18 @@ class TournamentForm(forms.ModelForm):
         return data
 
 
-class MetricOrderField(forms.CharField):
-    """The standings order as metric keys separated by commas (stored as a JSON list)."""
-
-    def prepare_value(self, value: Any) -> str:
-        """Show a stored list as comma-separated keys."""
-        if isinstance(value, list | tuple):
-            return ", ".join(value)
-        return super().prepare_value(value)
-
-    def to_python(self, value: Any) -> list[str]:
-        """Split the keys; unknown or repeated ones are the model's to refuse."""
-        if isinstance(value, list | tuple):
-            return list(value)
-        text = super().to_python(value) or ""
-        return [key.strip() for key in text.replace(";", ",").split(",") if key.strip()]
-
-
 class RegulationsForm(ShowsHiddenFieldErrors, forms.ModelForm):
     """Every rule setting of a tournament; of the game settings, those of its rule set."""
 
-    standings_order = MetricOrderField(label=_("standings order"), required=False)
+    standings_order = MetricOrderField(label=_("standings order"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["standings_order"].help_text = _(
-            "Metric keys, the first deciding most, separated by commas; empty for the default "
-            "order (%(default)s). Known: %(keys)s."
-        ) % {"default": ", ".join(DEFAULT_ORDER), "keys": ", ".join(METRICS)}
+        self.fields["standings_order"].label = capfirst(self.fields["standings_order"].label)
         tournament = self.instance.tournament if self.instance.tournament_id else None
+        if tournament is not None:
+            self.fields["standings_order"].set_rule_set(
+                tournament.rule_set, self.instance.standings_order)
         wanted = tournament.engine.settings if tournament else GAME_SETTINGS
         for name in GAME_SETTINGS:
             if name not in wanted:
@@ -319,7 +303,7 @@ class PlayerForm(forms.ModelForm):
         """Save the player; in singles also register his side of one player when asked."""
         player = super().save(commit=commit)
         if commit and self.cleaned_data.get("side"):
-            register_pair(player.tournament, player, None, rating=player.rating)
+            register_pair(player.tournament, player, None)
         return player
 
 
@@ -382,10 +366,11 @@ class GenerateDrawForm(forms.Form):
     """Options of a generated draw: a seed reproduces a draw by lot."""
 
     seed = forms.IntegerField(
-        label=_("Seed (optional)"),
+        label=_("Random seed of the draw (optional)"),
         required=False,
         min_value=0,
-        help_text=_("Leave empty for a new random draw; a recorded seed reproduces one."),
+        help_text=_("Leave empty for a new random draw; the number recorded with a draw "
+                    "reproduces it."),
     )
 
 

@@ -296,7 +296,7 @@ def register_player(tournament: Tournament, *, side: bool = False, **fields: Any
     player = _validated(Player(tournament=tournament, **fields))
     logger.info("player registered: tournament=%s player=%s", tournament.pk, player.pk)
     if side:
-        register_pair(tournament, player, None, rating=player.rating)
+        register_pair(tournament, player, None)
     return player
 
 
@@ -308,7 +308,8 @@ def register_pair(
     name: str = "",
     **fields: Any,
 ) -> Pair:
-    """Register two distinct players of the tournament as a pair (one player: a singles side)."""
+    """Register two players as a pair (one: a singles side); rated by ``Pair.seeding_rating``."""
+    fields.setdefault("rating", Pair.seeding_rating(player1, player2))
     pair = _validated(
         Pair(tournament=tournament, player1=player1, player2=player2, name=name, **fields)
     )

@@ -36,6 +36,7 @@ from scoring.models import (
 )
 from scoring.timezones import activate_tournament_zone
 from scoring.totals import party_totals
+from tournaments.entry_forms import AddTablesForm, NewPairForm
 from tournaments.forms import (
     PairForm,
     PlayerForm,
@@ -46,6 +47,7 @@ from tournaments.forms import (
     registers_sides,
     rule_set_guide,
 )
+from tournaments.manage_steps import manage_groups, next_step
 from tournaments.services import create_tournament, update_regulations, update_tournament
 
 
@@ -136,6 +138,15 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if latest
         else Party.objects.none()
     )
+    players, tables = list(tournament.players.all()), list(tournament.tables.all())
+    individual = tournament.format == Tournament.Format.INDIVIDUAL
+    step = groups = None
+    if can_manage:
+        pairs = list(pairs)
+        entrants = len(players) if individual else len(pairs)
+        step = next_step(tournament, entrants, len(tables), rounds)
+        groups = manage_groups(tournament, step, pairs=not individual, latest=latest,
+                               can_create=permissions.can_create_tournament(request.user))
     return render(
         request,
         "tournaments/detail.html",
@@ -143,14 +154,16 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "regulations": tournament.regulations,
             "pairs": pairs,
-            "players": tournament.players.all(),
-            "tables": tournament.tables.all(),
+            "players": players,
+            "tables": tables,
+            "next_step": step,
+            "manage_groups": groups,
             "rounds": rounds,
             "latest": latest,
             "latest_parties": parties,
             "can_manage": can_manage,
             "can_referee": permissions.can_referee_tournament(request.user, tournament),
-            "individual": tournament.format == Tournament.Format.INDIVIDUAL,
+            "individual": individual,
             "singles": registers_sides(tournament),
             "game_settings": game_settings_display(tournament.regulations),
         },
@@ -236,10 +249,35 @@ def player_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpR
     return _edit_member(request, slug, Player, PlayerForm, pk, (_("New player"), _("Edit player")))
 
 
+def _one_step(request: HttpRequest, tournament: Tournament, form_class: type, title: str,
+              done: Any) -> HttpResponse:
+    """A form that registers several things through a service at once (nothing on refusal)."""
+    form = form_class(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = form.save()
+        except ServiceError as err:
+            _service_error(form, err)
+        else:
+            messages.success(request, done(saved))
+            if "add_another" in request.POST:
+                return redirect(request.path)
+            return redirect(tournament)
+    return render(
+        request,
+        "tournaments/form.html",
+        {"form": form, "tournament": tournament, "title": title, "add_another": True},
+    )
+
+
 @login_required
 def pair_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpResponse:
-    """Register or edit a pair (a side of one player in singles)."""
+    """Register a pair with its two players in one step, or edit one (in singles a side)."""
     tournament = _tournament_for(request, slug, manage=True)
+    if pk is None and not tournament.singles:
+        return _one_step(request, tournament, NewPairForm, _("New pair"), lambda pair: _(
+            "The pair %(name)s is registered, rated %(rating)s."
+        ) % {"name": pair.display_name, "rating": pair.rating})
     titles = (_("New side"), _("Edit side")) if tournament.singles else (
         _("New pair"), _("Edit pair")
     )
@@ -248,7 +286,13 @@ def pair_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpRes
 
 @login_required
 def table_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpResponse:
-    """Number or relabel a table."""
+    """Number several tables at once, or relabel one."""
+    if pk is None:
+        tournament = _tournament_for(request, slug, manage=True)
+        return _one_step(request, tournament, AddTablesForm, _("New tables"), lambda tables: (
+            _("Table %(number)s added.") % {"number": tables[0].number} if len(tables) == 1
+            else _("Tables %(first)s–%(last)s added.")
+            % {"first": tables[0].number, "last": tables[-1].number}))
     return _edit_member(request, slug, Table, TableForm, pk, (_("New table"), _("Edit table")))
 
 

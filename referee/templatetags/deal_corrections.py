@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from referee.corrections import may_correct
+from scoring import permissions
 from scoring.models import Deal
 
 register = template.Library()
@@ -15,4 +15,4 @@ register = template.Library()
 @register.filter
 def correctable_by(deal: Deal, user: Any) -> bool:
     """Whether ``user`` may correct or annul ``deal`` (his own; the chief's amendment if locked)."""
-    return may_correct(user, deal.party, deal.recorded_by_id)
+    return permissions.can_correct_record(user, deal.party, deal.recorded_by_id)

@@ -164,6 +164,17 @@ class Pair(models.Model):
             return name
         return first if second is None else f"{first} / {second}"
 
+    @staticmethod
+    def seeding_rating(first: Player, second: Player | None) -> int:
+        """A pair's rating for seeding: the mean of its players' ratings, rounded down.
+
+        One function for every way a pair is registered (the pair form, the roster import,
+        the API without a rating); a side of one player has his rating.
+        """
+        if second is None:
+            return first.rating
+        return (first.rating + second.rating) // 2
+
     @property
     def available(self) -> bool:
         """Whether the pair takes part in later draws (neither withdrawn nor disqualified)."""

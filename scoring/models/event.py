@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.errors import translate_engine_error
 from scoring.rules import RuleError, RulesConfig, get_rule_set, rule_set_choices
 from scoring.rules import RuleSet as RuleSetEngine
-from scoring.standings import METRICS, StandingsConfig, default_order
+from scoring.standings import METRICS, StandingsConfig, default_order, rule_set_metrics
 from scoring.timezones import validate_time_zone
 
 
@@ -388,6 +388,12 @@ class Regulations(models.Model):
             )
         if len(set(order)) != len(order):
             raise ValidationError({"standings_order": _("A standings metric is listed twice.")})
+        offered = rule_set_metrics(self.tournament.rule_set) if self.tournament_id else METRICS
+        foreign = [str(_(METRICS[key].name)) for key in order if key not in offered]
+        if foreign:
+            raise ValidationError({"standings_order": _(
+                "Not a standings metric of this rule set: %(names)s.") % {
+                "names": ", ".join(foreign)}})
         try:
             config = self.rules_config()
         except RuleError as exc:

@@ -222,6 +222,10 @@ class PrintJob(models.Model):
     file = models.FileField(_("PDF"), upload_to=print_upload_to, blank=True)
     sha256 = models.CharField(_("file SHA-256"), max_length=64, blank=True, db_index=True)
     error = models.TextField(_("error"), blank=True)
+    site_url = models.CharField(
+        _("site address"), max_length=200, blank=True,
+        help_text=_("The address the print was requested at; its worker has no request."),
+    )
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("requested by"),

@@ -13,6 +13,7 @@ from .types import (
     StandingRow,
     StandingsConfig,
     default_order,
+    rule_set_metrics,
 )
 
 __all__ = [
@@ -26,4 +27,5 @@ __all__ = [
     "Tally",
     "compute_standings",
     "default_order",
+    "rule_set_metrics",
 ]

@@ -73,6 +73,24 @@ def default_order(rule_set: str) -> tuple[str, ...]:
     return get_rule_set(rule_set).standings_order or DEFAULT_ORDER
 
 
+#: Metrics every rule set can rank by; the rule sets' own (game wins, Kozel's) are added.
+COMMON_METRICS = ("match_points", "wins", "points_for", "points_against", "point_difference",
+                  "efectiveness", "head_to_head", "buchholz", "median_buchholz", "fines")
+
+
+def rule_set_metrics(rule_set: str) -> tuple[str, ...]:
+    """The metric keys a rule set's standings can be ordered by, in ``METRICS`` order.
+
+    The common ones, the game wins where parties are matches of games, and those of the rule
+    set's own standings order (Kozel: rating points, Goat games, points taken).
+    """
+    engine = get_rule_set(rule_set)
+    wanted = {*COMMON_METRICS, *(engine.standings_order or ())}
+    if engine.plays_games:
+        wanted.add("game_wins")
+    return tuple(key for key in METRICS if key in wanted)
+
+
 @dataclass(frozen=True)
 class StandingsConfig:
     """The standings part of a tournament's regulations.

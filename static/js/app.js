@@ -105,3 +105,24 @@
   });
   document.addEventListener("DOMContentLoaded", show);
 })();
+
+// The standings order's numbered places (tournaments/metric_order.py): a metric chosen in one
+// place is greyed out in the others. Without script the server refuses a metric chosen twice.
+(function () {
+  function sync(list) {
+    var selects = list.querySelectorAll("select[data-metric-place]");
+    var chosen = {};
+    selects.forEach(function (s) { if (s.value) { chosen[s.value] = s; } });
+    selects.forEach(function (s) {
+      Array.prototype.forEach.call(s.options, function (o) {
+        o.disabled = Boolean(o.value && chosen[o.value] && chosen[o.value] !== s);
+      });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("ol.metric-order").forEach(function (list) {
+      sync(list);
+      list.addEventListener("change", function () { sync(list); });
+    });
+  });
+})();

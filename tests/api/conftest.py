@@ -57,3 +57,22 @@ def in_process_requests():
     yield
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)
+
+
+FUZZ_ROLES = ("organizer", "referee", "player", "anonymous")
+"""The roles the schema fuzzing calls as (``tests/api/test_schemathesis*.py``)."""
+
+
+@pytest.fixture
+def role_headers(field, organizer, referee_user, make_user) -> dict[str, dict[str, str]]:
+    """Each fuzzing role's request headers: the organizer of our tournament, the referee of its
+    party, a player of that party (with his own login) and an anonymous visitor."""
+    from rest_framework.authtoken.models import Token
+
+    player = field.party.pair_a.player1
+    player.user = make_user("party-player")
+    player.save()
+    users = {"organizer": organizer, "referee": referee_user, "player": player.user}
+    headers = {role: {"Authorization": f"Token {Token.objects.create(user=user).key}"}
+               for role, user in users.items()}
+    return {**headers, "anonymous": {}}

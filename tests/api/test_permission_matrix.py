@@ -1,36 +1,52 @@
-"""The permission matrix: every write operation of the API × every role, with data present.
+"""The permission matrix: every write path of the site, pages and API, × every role.
 
-Each row is one operation on a record of our tournament, sent with a valid body, while another
-tournament's records are present too. A role that may act gets 2xx, or 400 when the party's
-state refuses the action (distinct from a refusal of the user); every other role is refused
-with 403 (401/404 are never the answer here: the tournament is public) and nothing changes.
+Each row is one action on a record of our tournament while another tournament's records are
+present too. The API rows send a valid body: a role that may act gets 2xx, or 400 when the
+party's state refuses the action (distinct from a refusal of the user); every other role is
+refused with 403 (401/404 are never the answer here: the tournament is public) and nothing
+changes. The page rows post the page's form: a role that may act passes (the page answers,
+redirects back or shows the form's error), every other role is refused (403/404, or the login
+page for an anonymous visitor) and nothing changes. A page row names its API twin, and the two
+must decide alike for every role: 0 mismatches. The write paths are read from the URL
+resolver: a new one without a row (or a place among the read-only pages) fails the test.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from rest_framework.test import APIClient
 
 ROLES = (
     "anonymous",
-    "player",
     "party_player",
-    "foreign_referee",
+    "player",
     "referee",
+    "other_referee",
+    "foreign_referee",
     "chief",
-    "foreign_organizer",
     "organizer",
+    "foreign_organizer",
+    "superuser",
 )
-ORGANIZER = frozenset({"organizer"})
-CHIEF = frozenset({"chief", "organizer"})
-REFEREES = frozenset({"referee", "chief", "organizer"})
-ORGANIZERS = frozenset({"organizer", "foreign_organizer"})
+"""``party_player`` plays in the party, ``player`` in another party; ``referee`` recorded the
+party's deal and warning, ``other_referee`` referees the same tournament (every table);
+``foreign_*`` hold their role in the other tournament."""
+ORGANIZER = frozenset({"organizer", "superuser"})
+CHIEF = ORGANIZER | {"chief"}
+RECORDER = CHIEF | {"referee"}
+REFEREES = RECORDER | {"other_referee"}
+ORGANIZERS = ORGANIZER | {"foreign_organizer"}
 EVERYONE = frozenset(ROLES)
+LOGGED_IN = EVERYONE - {"anonymous"}
 
 
 @dataclass(frozen=True)
@@ -204,15 +220,17 @@ OPS = [
     # by the rule of the undo, not by the role).
     Op("POST", PARTY + "undo/", REFEREES, 200, _party,
        lambda w: {"record": "penalty", "id": w.field.penalty.pk},
-       special={"chief": 400, "organizer": 400}),
+       special={"chief": 400, "organizer": 400, "superuser": 400, "other_referee": 400}),
     Op("POST", PARTY + "move-advice/", REFEREES, 200, _party, lambda w: {"hand": ["3-5"]}),
     Op("POST", PARTY + "tiles-preview/", REFEREES, 200, _party,
        lambda w: {"tiles": {"a1": ["3-5"], "a2": [], "b1": ["6-6"], "b2": []}}),
-    Op("POST", "/api/v1/deals/{}/correct/", REFEREES, 200, lambda w: w.field.deal.pk,
+    # A deal or penalty is changed by the referee who recorded it or the chief referee only
+    # (``permissions.can_correct_record``): another referee of the party is refused.
+    Op("POST", "/api/v1/deals/{}/correct/", RECORDER, 200, lambda w: w.field.deal.pk,
        lambda w: {**DEAL_BODY, "points": {"a": 40, "b": 0}, "reason": "Опечатка"}),
-    Op("POST", "/api/v1/deals/{}/annul/", REFEREES, 200, lambda w: w.field.deal.pk,
+    Op("POST", "/api/v1/deals/{}/annul/", RECORDER, 200, lambda w: w.field.deal.pk,
        lambda w: {"reason": "Опечатка"}),
-    Op("POST", "/api/v1/penalties/{}/cancel/", REFEREES, 200,
+    Op("POST", "/api/v1/penalties/{}/cancel/", RECORDER, 200,
        lambda w: w.field.penalty.pk, lambda w: {"reason": "Ошибка"}),
     Op("POST", "/api/v1/referee/tournaments/{}/referees/", ORGANIZER, 201,
        lambda w: w.tournament.pk, lambda w: {"username": "spare", "role": "referee"}),
@@ -233,7 +251,7 @@ OPS = [
        lambda w: {"active": False}),
     Op("DELETE", "/api/v1/webhooks/{}/", ORGANIZER, 204, lambda w: _webhook(w).pk),
     Op("POST", "/api/v1/webhook-deliveries/{}/replay/", ORGANIZER, 201, _delivery),
-    Op("POST", "/api/v1/signing-pins/", frozenset({"party_player", "organizer"}), 204,
+    Op("POST", "/api/v1/signing-pins/", ORGANIZER | {"party_player"}, 204,
        body=lambda w: {"player": _side_a(w), "pin": "4321"}),
 ]
 
@@ -271,6 +289,8 @@ def world(field, organizer, referee_user, make_user) -> World:
     player.save()
     chief = make_user("chief")
     TournamentRole.objects.create(tournament=t, user=chief, role="chief")
+    other_referee = make_user("ref-2")
+    TournamentRole.objects.create(tournament=t, user=other_referee, role="referee")
     make_user("spare")
     free = [Player.objects.create(tournament=t, name=f"Свободный {k}") for k in range(2)]
     assert not Pair.objects.filter(player1__in=free).exists()
@@ -280,17 +300,20 @@ def world(field, organizer, referee_user, make_user) -> World:
         "party_player": party_player.user,
         "foreign_referee": TournamentRole.objects.get(user__username="other-ref").user,
         "referee": referee_user,
+        "other_referee": other_referee,
         "chief": chief,
         "foreign_organizer": TournamentRole.objects.get(
             tournament=field.other, role="organizer").user,
         "organizer": organizer,
+        "superuser": make_user("root", is_superuser=True, is_staff=True),
     }
+    assert field.deal.recorded_by_id == field.penalty.created_by_id == referee_user.pk
     referee_role = TournamentRole.objects.get(tournament=t, user=referee_user)
     return World(field, users, free, spare_pair, t.tables.get(number=4), referee_role)
 
 
 def snapshot() -> dict[str, list[dict[str, Any]]]:
-    """Every row an API write could touch."""
+    """Every row a write could touch."""
     from django.apps import apps
 
     skip = {"sessions.session", "authtoken.token", "scoring.idempotencykey"}
@@ -301,6 +324,247 @@ def snapshot() -> dict[str, list[dict[str, Any]]]:
         for model in config.get_models()
         if model._meta.label_lower not in skip
     }
+
+
+# -- the pages ------------------------------------------------------------------------------
+
+REFUSED = (401, 403, 404)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One write action of a page: its route, URL, form and its API twin (or who may)."""
+
+    route: str
+    url: Callable[[Any], str]
+    body: Callable[[Any], dict[str, Any]] = lambda w: {}
+    twin: str = ""
+    """``"METHOD /api/path/"`` of the API operation doing the same, whose roles it shares."""
+    allowed: frozenset[str] = frozenset()
+    """Who may, for a page without an API twin."""
+
+    @property
+    def label(self) -> str:
+        """The row's name in the test report."""
+        return f"{self.route} ({self.twin or 'page only'})"
+
+
+def _slug(w: Any) -> str:
+    return w.tournament.slug
+
+
+def _number(w: Any) -> int:
+    return w.field.party.round.number
+
+
+def _rnd(action: str) -> Page:
+    """A round's action on its page (``t/<slug>/rounds/<number>/<action>/``)."""
+    twin = {"delete": "DELETE " + ROUND}.get(action, f"POST {ROUND}{action}/")
+    body = {"swap": lambda w: {"first": 1, "second": 2}}.get(action, lambda w: {})
+    return Page("t/<str:slug>/rounds/<int:number>/<str:action>/",
+                lambda w: f"/t/{_slug(w)}/rounds/{_number(w)}/{action}/", body, twin)
+
+
+def _desk(name: str, body: dict[str, Any]) -> Page:
+    """A party action of the referee desk's page."""
+    return Page("referee/party/<int:pk>/<str:name>/",
+                lambda w: f"/referee/party/{_party(w)}/{name}/", lambda w: body,
+                f"POST {PARTY}{name}/")
+
+
+DESK_FORMS = {
+    "start": {}, "pause": {"reason": "Перерыв"}, "pause-reason": {"reason": "Врач"},
+    "resume": {}, "time-up": {}, "game-time-up": {}, "finish": {}, "check-in": {"side": "a"},
+    "deal": {"outcome": "domino", "winner": "a", "went_out": "a1", "points_a": 30},
+    "warning": {"side": "b", "category": "signs"}, "fine": {"side": "b", "category": "signs"},
+    "out-of-turn": {"seat": "a1", "choice": "continue", "tile": "3-5"},
+    "false-pass": {"seat": "b1"}, "udl-violation": {"seat": "a1", "violation": "slow_play"},
+    "touched-tile": {"seat": "a2", "fits": "on", "tile": "2-4"}, "no-show": {"side": "b"},
+    "disqualify": {"side": "b", "scope": "party", "reason": "Грубость"},
+    "player-timeout": {"seat": "b1"}, "first-mover": {"seat": "b1"},
+    "undo": {"record": "penalty"},
+}
+"""A form of every party action of the desk (``referee.serializers.PARTY_ACTIONS``)."""
+
+PAGES = [
+    Page("accounts/login/", lambda w: "/accounts/login/",
+         lambda w: {"username": "org", "password": "wrong"}, "POST /api/v1/auth/token/"),
+    # -- tournaments and their entrants
+    Page("t/new/", lambda w: "/t/new/", lambda w: {"name": "Новый кубок", "slug": "new-cup"},
+         "POST /api/v1/tournaments/"),
+    Page("t/<str:slug>/edit/", lambda w: f"/t/{_slug(w)}/edit/", lambda w: {"venue": "Зал"},
+         "PATCH /api/v1/tournaments/{}/"),
+    Page("t/<str:slug>/regulations/", lambda w: f"/t/{_slug(w)}/regulations/",
+         lambda w: {"target": 300}, "PATCH /api/v1/tournaments/{}/regulations/"),
+    Page("t/<str:slug>/import/", lambda w: f"/t/{_slug(w)}/import/", _roster,
+         "POST /api/v1/tournaments/{}/import/"),
+    Page("tournaments/import/", lambda w: "/tournaments/import/", allowed=ORGANIZERS),
+    Page("t/<str:slug>/players/new/", lambda w: f"/t/{_slug(w)}/players/new/",
+         lambda w: {"name": "Новичок"}, "POST /api/v1/players/"),
+    Page("t/<str:slug>/players/<int:pk>/", lambda w: f"/t/{_slug(w)}/players/{w.free[0].pk}/",
+         lambda w: {"name": "Новое имя"}, "PATCH /api/v1/players/{}/"),
+    Page("t/<str:slug>/<str:kind>/<int:pk>/withdraw/",
+         lambda w: f"/t/{_slug(w)}/players/{w.free[0].pk}/withdraw/",
+         lambda w: {"withdrawn": "1"}, "POST /api/v1/players/{}/withdraw/"),
+    Page("t/<str:slug>/pairs/new/", lambda w: f"/t/{_slug(w)}/pairs/new/",
+         lambda w: {"player1": w.free[0].pk, "player2": w.free[1].pk}, "POST /api/v1/pairs/"),
+    Page("t/<str:slug>/pairs/<int:pk>/", lambda w: f"/t/{_slug(w)}/pairs/{w.spare_pair.pk}/",
+         lambda w: {"name": "Дуэт"}, "PATCH /api/v1/pairs/{}/"),
+    Page("t/<str:slug>/<str:kind>/<int:pk>/withdraw/",
+         lambda w: f"/t/{_slug(w)}/pairs/{w.spare_pair.pk}/withdraw/",
+         lambda w: {"withdrawn": "1"}, "POST /api/v1/pairs/{}/withdraw/"),
+    Page("t/<str:slug>/tables/new/", lambda w: f"/t/{_slug(w)}/tables/new/",
+         lambda w: {"number": 9}, "POST /api/v1/tables/"),
+    Page("t/<str:slug>/tables/<int:pk>/",
+         lambda w: f"/t/{_slug(w)}/tables/{w.spare_table.pk}/",
+         lambda w: {"number": 10, "label": "У окна"}, "PATCH /api/v1/tables/{}/"),
+    Page("t/<str:slug>/links/", lambda w: f"/t/{_slug(w)}/links/",
+         lambda w: {"player": w.free[0].pk}, allowed=ORGANIZER),
+    # -- rounds and draws
+    Page("t/<str:slug>/rounds/new/", lambda w: f"/t/{_slug(w)}/rounds/new/",
+         twin="POST /api/v1/rounds/"),
+    Page("t/<str:slug>/rounds/<int:number>/edit/",
+         lambda w: f"/t/{_slug(w)}/rounds/{_number(w)}/edit/", twin=f"PUT {ROUND}draw/"),
+    *(_rnd(action) for action in ("generate", "swap", "publish", "start", "close", "delete")),
+    # -- the party page and the referee desk
+    Page("party/<int:pk>/", lambda w: f"/party/{_party(w)}/",
+         lambda w: {"outcome": "domino", "winner": "a", "went_out": "a1", "points_a": 30},
+         f"POST {PARTY}deal/"),
+    Page("party/<int:pk>/start/", lambda w: f"/party/{_party(w)}/start/",
+         twin=f"POST {PARTY}start/"),
+    Page("party/<int:pk>/forfeit/", lambda w: f"/party/{_party(w)}/forfeit/",
+         lambda w: {"absent_side": "b"}, f"POST {PARTY}no-show/"),
+    *(_desk(name, body) for name, body in DESK_FORMS.items()),
+    Page("referee/party/<int:pk>/move-advice/",
+         lambda w: f"/referee/party/{_party(w)}/move-advice/", lambda w: {"hand": "3-5"},
+         f"POST {PARTY}move-advice/"),
+    Page("referee/party/<int:pk>/tiles-preview/",
+         lambda w: f"/referee/party/{_party(w)}/tiles-preview/",
+         lambda w: {"tiles_a1": "3-5", "tiles_b1": "6-6"}, f"POST {PARTY}tiles-preview/"),
+    Page("referee/party/<int:pk>/ends-count/",
+         lambda w: f"/referee/party/{_party(w)}/ends-count/", lambda w: {"end_1": "5"},
+         allowed=REFEREES),
+    # -- corrections: one rule (``permissions.can_correct_record``) on every path
+    Page("referee/deal/<int:pk>/correct/",
+         lambda w: f"/referee/deal/{w.field.deal.pk}/correct/",
+         lambda w: {"outcome": "domino", "winner": "a", "went_out": "a1", "points_a": 40,
+                    "reason": "Опечатка"}, "POST /api/v1/deals/{}/correct/"),
+    Page("referee/deal/<int:pk>/annul/", lambda w: f"/referee/deal/{w.field.deal.pk}/annul/",
+         lambda w: {"reason": "Опечатка"}, "POST /api/v1/deals/{}/annul/"),
+    Page("deal/<int:pk>/<str:action>/", lambda w: f"/deal/{w.field.deal.pk}/correct/",
+         lambda w: {"outcome": "domino", "winner": "a", "went_out": "a1", "points_a": 40,
+                    "reason": "Опечатка"}, "POST /api/v1/deals/{}/correct/"),
+    Page("deal/<int:pk>/<str:action>/", lambda w: f"/deal/{w.field.deal.pk}/annul/",
+         lambda w: {"reason": "Опечатка"}, "POST /api/v1/deals/{}/annul/"),
+    Page("referee/penalty/<int:pk>/cancel/",
+         lambda w: f"/referee/penalty/{w.field.penalty.pk}/cancel/",
+         lambda w: {"reason": "Ошибка"}, "POST /api/v1/penalties/{}/cancel/"),
+    # -- the referees of a tournament
+    Page("referee/t/<str:slug>/referees/", lambda w: f"/referee/t/{_slug(w)}/referees/",
+         lambda w: {"username": "spare", "role": "referee"},
+         "POST /api/v1/referee/tournaments/{}/referees/"),
+    Page("referee/t/<str:slug>/referees/", lambda w: f"/referee/t/{_slug(w)}/referees/",
+         lambda w: {"remove": w.referee_role.pk}, "DELETE /api/v1/referee/roles/{}/"),
+    Page("referee/t/<str:slug>/referees/", lambda w: f"/referee/t/{_slug(w)}/referees/",
+         lambda w: {"penalty_preset": "udl"},
+         "PUT /api/v1/referee/tournaments/{}/referee-settings/"),
+    # -- protocols, prints, PINs
+    Page("party/<int:pk>/protocol/sign/", lambda w: f"/party/{_party(w)}/protocol/sign/",
+         lambda w: {"player": _side_a(w)}, "POST /api/v1/party-protocols/{}/sign/"),
+    Page("party/<int:pk>/protocol/refuse/", lambda w: f"/party/{_party(w)}/protocol/refuse/",
+         lambda w: {"player": _side_a(w), "reason": "Не согласен"},
+         "POST /api/v1/party-protocols/{}/refuse/"),
+    Page("party/<int:pk>/protocol/countersign/",
+         lambda w: f"/party/{_party(w)}/protocol/countersign/",
+         twin="POST /api/v1/party-protocols/{}/countersign/"),
+    Page("rounds/<int:round_id>/print/", lambda w: f"/rounds/{_round(w)}/print/",
+         lambda w: {"kind": "blank"}, "POST /api/v1/print-jobs/"),
+    Page("players/<int:pk>/signing-pin/", lambda w: f"/players/{_side_a(w)}/signing-pin/",
+         lambda w: {"pin": "4321", "pin_again": "4321"}, "POST /api/v1/signing-pins/"),
+    Page("verify/", lambda w: "/verify/", lambda w: {"code": "ABCD-EFGH"}, allowed=EVERYONE),
+    # -- people, accounts and lockouts (pages only)
+    Page("t/<str:slug>/people/", lambda w: f"/t/{_slug(w)}/people/",
+         lambda w: {"make_accounts": "1"}, allowed=ORGANIZER),
+    Page("t/<str:slug>/people/", lambda w: f"/t/{_slug(w)}/people/",
+         lambda w: {"pins": "missing"}, allowed=ORGANIZER),
+    Page("lockouts/", lambda w: "/lockouts/", lambda w: {"lockout": "0"}, allowed=ORGANIZERS),
+    # The one-time token is the permission (its checks: tests/tournaments/test_people.py).
+    Page("accounts/invitation/<uidb64>/<token>/",
+         lambda w: "/accounts/invitation/MQ/bad-token/", lambda w: {"new_password1": "x"},
+         allowed=EVERYONE),
+    # -- webhooks
+    Page("t/<str:slug>/webhooks/", lambda w: f"/t/{_slug(w)}/webhooks/",
+         lambda w: {"url": "http://93.184.215.14/hook", "events": ["party.finished"]},
+         "POST /api/v1/webhooks/"),
+    Page("t/<str:slug>/webhooks/<int:pk>/delete/",
+         lambda w: f"/t/{_slug(w)}/webhooks/{_webhook(w).pk}/delete/",
+         twin="DELETE /api/v1/webhooks/{}/"),
+    Page("t/<str:slug>/deliveries/<int:pk>/replay/",
+         lambda w: f"/t/{_slug(w)}/deliveries/{_delivery(w)}/replay/",
+         twin="POST /api/v1/webhook-deliveries/{}/replay/"),
+]
+
+SESSION_PAGES = {"accounts/logout/", "i18n/setlang/"}
+"""Writes to the visitor's own session only (log out, the language): open to everyone."""
+
+READ_ONLY_PAGES = {
+    "", "home/", "me/", "p/<str:token>/", "referee/tables/", "referee/sw.js",
+    "t/<str:slug>/", "t/<str:slug>/standings/", "t/<str:slug>/draw/",
+    "t/<str:slug>/table/<int:number>/", "t/<str:slug>/results/", "t/<str:slug>/hall/",
+    "t/<str:slug>/pair/<int:pk>/", "t/<str:slug>/player/<int:pk>/", "t/<str:slug>/me/",
+    "t/<str:slug>/rounds/", "t/<str:slug>/rounds/<int:number>/",
+    "t/<str:slug>/import/template.<str:fmt>", "t/<str:slug>/export/",
+    "t/<str:slug>/export/tournament.json", "t/<str:slug>/export/<str:what>.<str:fmt>",
+    "party/<int:pk>/protocol.pdf", "protocols/<str:public_id>.pdf", "v/<str:public_id>/",
+    "print/<int:pk>/", "print/<int:pk>/pdf/", "referee/t/<str:slug>/",
+    "referee/party/<int:pk>/", "referee/party/<int:pk>/status/",
+    "api/v1/schema/", "api/v1/docs/",
+}
+"""Pages that only show: a POST to them changes nothing."""
+
+
+def _site_routes(patterns: Any = None, prefix: str = "") -> dict[str, Any]:
+    """Every route of the site (but the admin's and the API's format suffixes) → its view."""
+    routes: dict[str, Any] = {}
+    for item in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(item, URLResolver):
+            if str(item.pattern) != "admin/":
+                routes.update(_site_routes(item.url_patterns, prefix + str(item.pattern)))
+        elif isinstance(item, URLPattern) and ":format>" not in str(item.pattern):
+            routes[prefix + str(item.pattern)] = item.callback
+    return routes
+
+
+def _api_writes(routes: dict[str, Any]) -> set[tuple[str, str]]:
+    """(METHOD, path) of every write operation of the API's views, from their routes."""
+    writes = set()
+    for route, view in routes.items():
+        if not route.startswith("api/v1/") or "(?P<rest>" in route:
+            continue  # the catch-alls answer 404 or 308 to any method
+        actions = getattr(view, "actions", None)
+        if actions is None and hasattr(view, "cls"):
+            actions = {m: m for m in ("post", "put", "patch", "delete") if hasattr(view.cls, m)}
+        served = getattr(view.cls, "http_method_names", ()) if hasattr(view, "cls") else ()
+        for method in actions or {}:
+            if method in ("post", "put", "patch", "delete") and method in served:
+                writes.add((method.upper(), "/" + re.sub(r"<[^>]+>", "{}", route)))
+    return writes
+
+
+def test_the_matrix_covers_every_write_path_of_the_site() -> None:
+    """Every write operation of the API's routes and of the schema is a row of the matrix;
+    every page route is a row, a session page or a read-only page; no row is stale."""
+    routes = _site_routes()
+    rows = {(op.method, op.path) for op in OPS}
+    assert rows == _api_writes(routes)
+    assert rows == _schema_write_operations()
+    pages = {route for route in routes if not route.startswith("api/")}
+    listed = {page.route for page in PAGES} | SESSION_PAGES | READ_ONLY_PAGES
+    assert pages == listed - {"api/v1/schema/", "api/v1/docs/"}
+    assert {page.twin for page in PAGES if page.twin} <= {f"{m} {p}" for m, p in rows}
+    from referee.serializers import PARTY_ACTIONS
+
+    assert set(DESK_FORMS) == set(PARTY_ACTIONS)
 
 
 def _schema_write_operations() -> set[tuple[str, str]]:
@@ -316,26 +580,134 @@ def _schema_write_operations() -> set[tuple[str, str]]:
     }
 
 
-def test_the_matrix_covers_every_write_operation() -> None:
-    """Every write operation of the schema is a row of the matrix, and no row is stale."""
-    assert {(op.method, op.path) for op in OPS} == _schema_write_operations()
+def _call_api(op: Op, role: str, world: World) -> Callable[[], Any]:
+    """The call of the operation as the role (its record and body made beforehand)."""
+    client = APIClient()
+    if world.users[role] is not None:
+        client.force_authenticate(world.users[role])
+    target = op.target(world)
+    url = op.path.format(target) if target is not None else op.path
+    send = getattr(client, op.method.lower())
+    body = op.body(world)
+    return lambda: send(url, body, format="multipart" if op.multipart else "json")
+
+
+def _post_page(page: Page, role: str, world: World) -> Callable[[], Any]:
+    """The post of the page's form as the role (its record and form made beforehand)."""
+    client = Client()
+    if world.users[role] is not None:
+        client.force_login(world.users[role])
+    url = page.url(world)
+    assert resolve(url).route == page.route, url
+    body = page.body(world)
+    return lambda: client.post(url, body)
+
+
+def _page_passes(response: Any) -> bool:
+    """Whether the page let the user act (a refusal: 403, 404 or the login page)."""
+    assert response.status_code < 500, response.content[:300]
+    if response.status_code in REFUSED:
+        return False
+    return not (response.status_code == 302 and response["Location"].startswith("/accounts/"))
+
+
+def _isolated(call: Callable[[], Any]) -> tuple[Any, bool]:
+    """Run a call in a savepoint rolled back afterwards: its response and whether it wrote."""
+    savepoint = transaction.savepoint()
+    try:
+        before = snapshot()
+        response = call()
+        return response, snapshot() != before
+    finally:
+        transaction.savepoint_rollback(savepoint)
+
+
+OPS_BY_KEY = {f"{op.method} {op.path}": op for op in OPS}
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("op", OPS, ids=lambda op: f"{op.method} {op.path}")
-def test_permission_matrix(op: Op, role: str, world: World) -> None:
-    """The role gets the expected status; a refused request changes nothing."""
-    client = APIClient()
-    user = world.users[role]
-    if user is not None:
-        client.force_authenticate(user)
-    target = op.target(world)
-    url = op.path.format(target) if target is not None else op.path
-    before = snapshot()
-    send = getattr(client, op.method.lower())
-    response = send(url, op.body(world), format="multipart" if op.multipart else "json")
-    expected = op.expected(role)
-    assert response.status_code == expected, (role, response.status_code, response.content[:300])
-    if expected >= 400:
-        assert snapshot() == before
+def test_permission_matrix(op: Op, world: World) -> None:
+    """Each role gets the expected status; a refused request changes nothing."""
+    wrong = []
+    for role in ROLES:
+        response, wrote = _isolated(_call_api(op, role, world))
+        expected = op.expected(role)
+        if response.status_code != expected or (expected >= 400 and wrote):
+            wrong.append((role, expected, response.status_code, wrote, response.content[:200]))
+    assert wrong == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.label)
+def test_page_matrix(page: Page, world: World) -> None:
+    """Each role may act on the page exactly where it may through the API twin (0 mismatches);
+    a refused post changes nothing."""
+    twin = OPS_BY_KEY.get(page.twin)
+    mismatches, refused_writes = [], []
+    for role in ROLES:
+        response, wrote = _isolated(_post_page(page, role, world))
+        passes = _page_passes(response)
+        if twin is not None:
+            api, _wrote = _isolated(_call_api(twin, role, world))
+            expected = api.status_code not in REFUSED
+            assert expected == (twin.expected(role) not in REFUSED), (role, api.status_code)
+        else:
+            expected = role in page.allowed
+        if passes != expected:
+            mismatches.append((role, "page passes" if passes else "page refuses",
+                               response.status_code))
+        if not passes and wrote:
+            refused_writes.append(role)
+    assert mismatches == []
+    assert refused_writes == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("route", sorted(SESSION_PAGES))
+def test_session_pages_are_open_to_everyone(route: str, world: World) -> None:
+    """Logging out and switching the language work for every role and change no record."""
+    for role in ROLES:
+        page = Page(route, lambda w, route=route: f"/{route}", lambda w: {"language": "ru"})
+        response, wrote = _isolated(_post_page(page, role, world))
+        assert response.status_code == 302 and not wrote, (role, response.status_code)
+
+
+READ_ONLY_URLS: dict[str, Callable[[Any], str]] = {
+    "p/<str:token>/": lambda w: "/p/no-such-token/",
+    "t/<str:slug>/table/<int:number>/": lambda w: f"/t/{_slug(w)}/table/1/",
+    "t/<str:slug>/pair/<int:pk>/": lambda w: f"/t/{_slug(w)}/pair/{w.spare_pair.pk}/",
+    "t/<str:slug>/player/<int:pk>/": lambda w: f"/t/{_slug(w)}/player/{w.free[0].pk}/",
+    "t/<str:slug>/rounds/<int:number>/": lambda w: f"/t/{_slug(w)}/rounds/{_number(w)}/",
+    "t/<str:slug>/import/template.<str:fmt>": lambda w: f"/t/{_slug(w)}/import/template.csv",
+    "t/<str:slug>/export/<str:what>.<str:fmt>":
+        lambda w: f"/t/{_slug(w)}/export/standings.csv",
+    "party/<int:pk>/protocol.pdf": lambda w: f"/party/{_party(w)}/protocol.pdf",
+    "protocols/<str:public_id>.pdf": lambda w: "/protocols/0f0f.pdf",
+    "v/<str:public_id>/": lambda w: "/v/0f0f/",
+    "print/<int:pk>/": lambda w: "/print/1/",
+    "print/<int:pk>/pdf/": lambda w: "/print/1/pdf/",
+    "referee/party/<int:pk>/": lambda w: f"/referee/party/{_party(w)}/",
+    "referee/party/<int:pk>/status/": lambda w: f"/referee/party/{_party(w)}/status/",
+}
+
+
+def _read_only_url(route: str, world: World) -> str:
+    """A URL of the route with records of our tournament."""
+    if route in READ_ONLY_URLS:
+        return READ_ONLY_URLS[route](world)
+    return "/" + route.replace("<str:slug>", _slug(world))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("route", sorted(READ_ONLY_PAGES))
+def test_read_only_pages_write_nothing(route: str, world: World) -> None:
+    """A post to a page that only shows changes nothing, for the roles that can do most."""
+    url = _read_only_url(route, world)
+    assert resolve(url).route == route
+    for role in ("superuser", "organizer", "referee", "party_player", "anonymous"):
+        client = Client()
+        if world.users[role] is not None:
+            client.force_login(world.users[role])
+        response, wrote = _isolated(lambda client=client: client.post(url, {"name": "x"}))
+        assert response.status_code < 500 and not wrote, (role, response.status_code)

@@ -1,10 +1,12 @@
-"""schemathesis against the OpenAPI schema, in-process: every operation, 100 examples each.
+"""schemathesis against the OpenAPI schema, in-process: every operation as every role.
 
-Authenticated as the organizer of a tournament with data (pairs, tables, a round in play with
-a deal and a warning) while another tournament's records are present. Each example runs in a
-savepoint that is rolled back, so every example starts from the same data. No operation may
-answer with a server error, an undocumented status, a wrong content type or a body that does
-not match the schema.
+As the organizer of a tournament with data (pairs, tables, a round in play with a deal and a
+warning), the referee of its party, a player of that party and an anonymous visitor, while
+another tournament's records are present. Each operation gets valid examples (half of them
+addressing a record that exists) and invalid ones (a path id that is not a number, a wrong
+body). Each example runs in a savepoint that is rolled back, so every example starts from the
+same data. No operation may answer with a server error, an undocumented status, a wrong
+content type or a body that does not match the schema. Derandomized: the same cases each run.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ import schemathesis
 from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
+from schemathesis.generation import GenerationMode
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
@@ -27,8 +29,12 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from config.wsgi import application
+from tests.api.conftest import FUZZ_ROLES
 
-EXAMPLES = 100
+EXAMPLES = {"organizer": 20, "referee": 8, "player": 4, "anonymous": 4}
+"""Valid examples per operation for each role (the organizer reaches the most code)."""
+INVALID = 3
+"""Invalid examples per operation for each role (where the schema allows an invalid request)."""
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -96,13 +102,14 @@ def flatmap_path_parameters(context: Any, path_parameters: dict[str, Any]) -> An
     return st.one_of(st.just(path_parameters), real)
 
 
-def _fuzz(operation: Any, headers: dict[str, str], statuses: Counter[str]) -> int:
+def _fuzz(operation: Any, headers: dict[str, str], examples: int, mode: GenerationMode,
+          statuses: Counter[str]) -> int:
     """Run one operation's examples; each in a savepoint rolled back afterwards."""
     calls = 0
 
-    @given(case=operation.as_strategy())
+    @given(case=operation.as_strategy(generation_mode=mode))
     @settings(
-        max_examples=EXAMPLES,
+        max_examples=examples,
         deadline=None,
         derandomize=True,
         database=None,
@@ -122,31 +129,45 @@ def _fuzz(operation: Any, headers: dict[str, str], statuses: Counter[str]) -> in
     return calls
 
 
+def _negative_possible(operation: Any) -> bool:
+    """Whether the schema lets a request of the operation be invalid (a parameter or a body)."""
+    definition = operation.definition.raw
+    return bool(definition.get("parameters") or definition.get("requestBody")
+                or operation.path_parameters)
+
+
 @pytest.mark.django_db
-def test_every_operation_conforms(field, organizer, settings, in_process_requests, capsys):
-    """Zero server errors and zero schema violations over 100 examples of every operation."""
+@pytest.mark.parametrize("role", FUZZ_ROLES)
+def test_every_operation_conforms(role, field, role_headers, settings, in_process_requests,
+                                  capsys):
+    """Zero server errors and zero schema violations over every operation, as this role."""
     settings.ALLOWED_HOSTS = ["*"]
     REAL_IDS.update(_record_ids(field))
-    headers = {"Authorization": f"Token {Token.objects.create(user=organizer).key}"}
+    headers = role_headers[role]
     operations = [result.ok() for result in schema.get_all_operations()]
     started = time.monotonic()
     covered, requests, failures, statuses = 0, 0, [], Counter()
     slow = []
     for operation in operations:
         begun = time.monotonic()
-        try:
-            requests += _fuzz(operation, headers, statuses)
-        except (Exception, BaseExceptionGroup) as exc:  # every operation's failure counts
-            failures.append(f"{operation.label}: {exc}")
+        runs = [(EXAMPLES[role], GenerationMode.POSITIVE)]
+        if _negative_possible(operation):
+            runs.append((INVALID, GenerationMode.NEGATIVE))
+        for examples, mode in runs:
+            try:
+                requests += _fuzz(operation, headers, examples, mode, statuses)
+            except (Exception, BaseExceptionGroup) as exc:  # every operation's failure counts
+                failures.append(f"{operation.label} ({mode.value}): {exc}")
         covered += 1
         slow.append((time.monotonic() - begun, operation.label))
     seconds = time.monotonic() - started
     with capsys.disabled():
         print(
-            f"\nschemathesis: {covered} of {len(operations)} operations covered, "
-            f"up to {EXAMPLES} examples each, {requests} requests in {seconds:.0f} s "
+            f"\nschemathesis as {role}: {covered} of {len(operations)} operations covered, "
+            f"up to {EXAMPLES[role]} valid + {INVALID} invalid examples each, {requests} "
+            f"requests in {seconds:.0f} s "
             f"({', '.join(f'{k}: {v}' for k, v in sorted(statuses.items()))}); slowest: "
-            + ", ".join(f"{label} {spent:.1f} s" for spent, label in sorted(slow)[-5:])
+            + ", ".join(f"{label} {spent:.1f} s" for spent, label in sorted(slow)[-3:])
         )
     assert not failures, "\n\n".join(failures)
     assert covered == len(operations) == len(schema)

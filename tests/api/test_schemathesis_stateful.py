@@ -4,9 +4,10 @@ The links are the ones schemathesis infers from the schema (a created or listed 
 feeds the operations on it) and the ones the schema declares for the main flows
 (``config.api_links.LINKS``: a tournament → its round, entrants and desk; a round → its
 draw, publishing, starting and prints; a party → its actions and protocol; a deal → its
-corrections). Authenticated as the organizer of a tournament with data, in-process; each
-scenario runs in a savepoint rolled back afterwards. No step may answer with a server error,
-an undocumented status or content type, or a body that does not match the schema.
+corrections). As the organizer of a tournament with data, the referee of its party, a player
+of that party and an anonymous visitor, in-process; each scenario runs in a savepoint rolled
+back afterwards. No step may answer with a server error, an undocumented status or content
+type, or a body that does not match the schema. Derandomized: the same sequences each run.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import pytest
 import schemathesis
 from django.db import transaction
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 from schemathesis.generation import GenerationMode
 from schemathesis.specs.openapi.checks import (
@@ -29,9 +29,13 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from config.wsgi import application
+from tests.api.conftest import FUZZ_ROLES
 
-SCENARIOS = 50
+SCENARIOS = {"organizer": 40, "referee": 20, "player": 10, "anonymous": 10}
+"""Sequences per role (the organizer reaches the most operations)."""
 STEPS = 10
+LINKED = {"organizer": 20, "referee": 10, "player": 5, "anonymous": 5}
+"""At least this many operations are reached by following links, per role."""
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -47,11 +51,11 @@ schema.config.phases.stateful.generation.update(modes=[GenerationMode.POSITIVE])
 
 
 def _machine(headers: dict[str, str], seen: Counter[str], steps: Counter[str]) -> type:
-    """The schema's state machine, calling as the organizer, one savepoint a scenario."""
+    """The schema's state machine, calling with the role's headers, one savepoint a scenario."""
     base = schema.as_state_machine()
 
     class Machine(base):  # type: ignore[misc, valid-type]
-        """The inferred and declared links, as the organizer, rolled back each scenario."""
+        """The inferred and declared links, as one role, rolled back each scenario."""
 
         savepoint: Any = None
 
@@ -64,7 +68,7 @@ def _machine(headers: dict[str, str], seen: Counter[str], steps: Counter[str]) -
             transaction.savepoint_rollback(self.savepoint)
 
         def get_call_kwargs(self, case: Any) -> dict[str, Any]:
-            """The organizer's token."""
+            """The role's token (none for the anonymous visitor)."""
             return {"headers": headers}
 
         def after_call(self, response: Any, case: Any) -> None:
@@ -82,32 +86,34 @@ def _machine(headers: dict[str, str], seen: Counter[str], steps: Counter[str]) -
 
 
 @pytest.mark.django_db
-def test_stateful_sequences_conform(field, organizer, settings, in_process_requests, capsys):
-    """Zero server errors and schema violations over sequences of linked calls."""
+@pytest.mark.parametrize("role", FUZZ_ROLES)
+def test_stateful_sequences_conform(role, field, role_headers, settings, in_process_requests,
+                                    capsys):
+    """Zero server errors and schema violations over sequences of linked calls, as this role."""
     settings.ALLOWED_HOSTS = ["*"]
-    headers = {"Authorization": f"Token {Token.objects.create(user=organizer).key}"}
     statuses: Counter[str] = Counter()
     steps: Counter[str] = Counter()
-    machine = _machine(headers, statuses, steps)
+    machine = _machine(role_headers[role], statuses, steps)
     transitions = schema.statistic.transitions
     started = time.monotonic()
-    machine.run(settings=settings_for_run())
+    machine.run(settings=settings_for_run(SCENARIOS[role]))
     seconds = time.monotonic() - started
     linked = {label for label in steps if steps[label]}
     with capsys.disabled():
         print(
-            f"\nschemathesis stateful: {transitions.total} links, {SCENARIOS} scenarios of up to "
-            f"{STEPS} steps, {sum(steps.values())} calls of {len(linked)} operations in "
-            f"{seconds:.0f} s ({', '.join(f'{k}: {v}' for k, v in sorted(statuses.items()))})"
+            f"\nschemathesis stateful as {role}: {transitions.total} links, {SCENARIOS[role]} "
+            f"scenarios of up to {STEPS} steps, {sum(steps.values())} calls of {len(linked)} "
+            f"operations in {seconds:.0f} s "
+            f"({', '.join(f'{k}: {v}' for k, v in sorted(statuses.items()))})"
         )
     assert transitions.total > 0
-    assert len(linked) >= 10
+    assert len(linked) >= LINKED[role]
 
 
-def settings_for_run() -> settings:
+def settings_for_run(scenarios: int) -> settings:
     """Bounded and repeatable: a fixed number of scenarios and steps, derandomized."""
     return settings(
-        max_examples=SCENARIOS,
+        max_examples=scenarios,
         stateful_step_count=STEPS,
         deadline=None,
         derandomize=True,

@@ -2,7 +2,8 @@
 
 The tests run in the normal suite against pytest-django's live server (a thread of this
 process, so the ``settings`` fixture reaches it). Nothing is downloaded: the browser is the
-system's ``/usr/bin/chromium`` (``.ci/run`` installs it); without it the tests fail and say so.
+system's ``/usr/bin/chromium`` (``make test`` installs it, ``.ci/system-packages``); without it
+the run stops before its first test with one line saying what to install.
 Screenshots go to ``tests/e2e/screenshots/`` (gitignored, kept as CI artefacts).
 """
 
@@ -25,6 +26,19 @@ ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
 expect.set_options(timeout=10_000)
 
 
+MISSING_BROWSER = (
+    f"missing system packages: chromium (no {CHROMIUM}) — run: sudo apt-get install chromium "
+    "(`make test` installs it as root)"
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Stop the whole run at once, in one line, when browser tests are chosen without Chromium."""
+    here = Path(__file__).parent
+    if not Path(CHROMIUM).exists() and any(here in Path(item.path).parents for item in items):
+        pytest.exit(MISSING_BROWSER, returncode=1)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """One Chromium per test module (a context per user keeps their sessions apart).
@@ -32,12 +46,6 @@ def browser() -> Iterator[Browser]:
     Not per session: while Playwright's sync API is active its event loop runs in this
     thread, and later tests that call ``asyncio.run`` (pyHanko's signing) would fail.
     """
-    if not Path(CHROMIUM).exists():
-        pytest.fail(
-            f"The browser tests need Chromium at {CHROMIUM}: apt-get install chromium "
-            "(.ci/run does). Playwright's own browser downloads are not used.",
-            pytrace=False,
-        )
     # Playwright's sync API runs an event loop in the test's thread; Django refuses ORM calls
     # from such a thread (fixtures, the test's own checks) unless told that this is fine.
     previous = os.environ.get(ASYNC_UNSAFE)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-CHROMIUM = "/usr/bin/chromium"
+#: Debian's Chromium (``E2E_CHROMIUM`` names another binary, or a missing one to test the check).
+CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -92,33 +92,49 @@ def create_tournament(page: Page, base: str) -> None:
     expect(page).to_have_url(f"{base}/t/{SLUG}/")
 
 
+def next_step(page: Page) -> Locator:
+    """The tournament page's one highlighted button (the next step of the event)."""
+    return page.locator("#next-step a.button.primary")
+
+
 def register_players(page: Page) -> None:
-    page.get_by_role("link", name="Add player").click()
-    for number, name in enumerate(PLAYERS, start=1):
+    """Two players by the player form (the rest come with their pairs)."""
+    expect(next_step(page)).to_have_text("Add pair")
+    page.locator("#manage").get_by_role("link", name="Add player").click()
+    for number, name in enumerate(PLAYERS[:2], start=1):
         field(page, "Name").fill(name)
-        submit(page, "Save and add another" if number < len(PLAYERS) else "Save")
+        submit(page, "Save and add another" if number < 2 else "Save")
         expect(message(page)).to_have_text("Saved.")
-    expect(page.locator("#players h2")).to_have_text("Players (16)")
+    expect(page.locator("#players h2")).to_have_text("Players (2)")
 
 
 def register_pairs(page: Page) -> None:
-    page.get_by_role("link", name="Add pair").click()
+    """The first pair of the two registered players, the others with their players at once."""
+    next_step(page).click()
     for k, name in enumerate(PAIRS):
-        field(page, "Name").fill(name)
-        field(page, "First player").select_option(label=PLAYERS[2 * k])
-        field(page, "Second player").select_option(label=PLAYERS[2 * k + 1])
+        first, second = (page.locator("fieldset", has_text=title)
+                         for title in ("First player", "Second player"))
+        if k == 0:
+            first.get_by_label("A registered player").select_option(label=PLAYERS[0])
+            second.get_by_label("A registered player").select_option(label=PLAYERS[1])
+        else:
+            first.get_by_label("Name").fill(PLAYERS[2 * k])
+            second.get_by_label("Name").fill(PLAYERS[2 * k + 1])
+        field(page, "Name of the pair").fill(name)
         submit(page, "Save and add another" if k < len(PAIRS) - 1 else "Save")
-        expect(message(page)).to_have_text("Saved.")
+        expect(message(page)).to_contain_text(f"The pair {name} is registered")
     expect(page.locator("#pairs h2")).to_have_text("Pairs (8)")
+    expect(page.locator("#players h2")).to_have_text("Players (16)")
 
 
 def add_tables(page: Page) -> None:
-    page.get_by_role("link", name="Add table").click()
-    for number in range(1, 5):
-        field(page, "Number").fill(str(number))
-        submit(page, "Save and add another" if number < 4 else "Save")
-        expect(message(page)).to_have_text("Saved.")
+    next_step(page).click()
+    expect(field(page, "First number")).to_have_value("1")
+    field(page, "How many tables").fill("4")
+    submit(page, "Save")
+    expect(message(page)).to_have_text("Tables 1–4 added.")
     expect(page.locator("#tables")).to_contain_text("Table 1, Table 2, Table 3, Table 4")
+    expect(next_step(page)).to_have_text("Manage rounds")
 
 
 def assign_referee(page: Page, base: str, username: str) -> None:
@@ -132,7 +148,7 @@ def assign_referee(page: Page, base: str, username: str) -> None:
 
 def draw_round_one(page: Page, base: str, screenshot) -> None:
     page.goto(f"{base}/t/{SLUG}/")
-    page.get_by_role("link", name="Manage rounds").click()
+    next_step(page).click()
     submit(page, "Create next round")
     expect(message(page)).to_contain_text("Round 1 created")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Round 1")

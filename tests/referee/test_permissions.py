@@ -176,3 +176,48 @@ def test_referee_chief_and_organizer_may_act(party, referee_user, chief_user, or
         response = client.post(f"/api/v1/parties/{party.pk}/warning/",
                                {"side": "a", "category": "other"}, format="json")
         assert (response.status_code == 201) is allowed, (user, response.status_code)
+
+
+CORRECTIONS = (
+    ("/referee/deal/{deal}/correct/", "/api/v1/deals/{deal}/correct/"),
+    ("/deal/{deal}/correct/", "/api/v1/deals/{deal}/correct/"),
+    ("/referee/deal/{deal}/annul/", "/api/v1/deals/{deal}/annul/"),
+    ("/deal/{deal}/annul/", "/api/v1/deals/{deal}/annul/"),
+    ("/referee/penalty/{fine}/cancel/", "/api/v1/penalties/{fine}/cancel/"),
+)
+
+
+@pytest.mark.parametrize("page_url,api_url", CORRECTIONS)
+def test_another_referee_of_the_party_may_not_change_what_the_recorder_entered(
+        party, records, make_user, tournament, page_url, api_url):
+    """Issue 14 (3): the pages refused nothing the API and desk refuse; now both answer 403."""
+    other = make_user("ref-2")
+    TournamentRole.objects.create(tournament=tournament, user=other, role="referee")
+    ids = {"deal": records["deal"].pk, "fine": records["fine"].pk}
+    body = {"outcome": "fish", "winner": "b", "points_b": 5, "reason": "x"}
+    before = snapshot(party)
+    page = Client()
+    page.force_login(other)
+    assert page.get(f"/referee/deal/{ids['deal']}/correct/").status_code == 403
+    assert page.post(page_url.format(**ids), body).status_code == 403
+    api = APIClient()
+    api.force_authenticate(other)
+    api_body = {"outcome": "fish", "side": "b", "points": {"a": 0, "b": 5}, "reason": "x"}
+    assert api.post(api_url.format(**ids), api_body, format="json").status_code == 403
+    assert snapshot(party) == before
+    # the party's other actions stay his
+    assert api.post(f"/api/v1/parties/{party.pk}/warning/", {"side": "a", "category": "other"},
+                    format="json").status_code == 201
+
+
+def test_the_recorder_and_the_chief_annul_on_the_page(party, records, referee_user,
+                                                        chief_user):
+    for user in (referee_user, chief_user):
+        deal = record_deal(party.pk, outcome="domino", winner="a", points={"a": 10, "b": 0},
+                           actor=referee_user)
+        client = Client()
+        client.force_login(user)
+        response = client.post(f"/deal/{deal.pk}/annul/", {"reason": "Ошибка"})
+        assert response.status_code in (200, 302), (user, response.status_code)
+        deal.refresh_from_db()
+        assert deal.outcome == Deal.Outcome.ANNULLED, user

@@ -105,7 +105,7 @@ def test_organizer_creates_tournament_players_pair_and_table(client, organizer):
                     {"player1": p1.pk, "player2": p2.pk, "rating": 0})
     assert r.status_code == 302
     assert Pair.objects.filter(tournament=t).count() == 1
-    r = client.post(reverse("tournaments:table_create", args=[t.slug]), {"number": 1})
+    r = client.post(reverse("tournaments:table_create", args=[t.slug]), {"start": 1, "count": 1})
     assert r.status_code == 302 and Table.objects.filter(tournament=t, number=1).exists()
     page = client.get(t.get_absolute_url()).content.decode()
     assert "Анна Каренина / Лев Толстой" in page
@@ -127,8 +127,8 @@ def test_pair_with_same_player_twice_through_ui(client, tournament, organizer):
 def test_duplicate_table_number_through_ui(client, tournament, organizer):
     client.force_login(organizer)
     response = client.post(reverse("tournaments:table_create", args=[tournament.slug]),
-                           {"number": 1})
-    assert "already exists" in response.content.decode()
+                           {"start": 1, "count": 1})
+    assert "already exist: 1." in response.content.decode()
     assert Table.objects.filter(tournament=tournament, number=1).count() == 1
 
 

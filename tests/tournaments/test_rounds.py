@@ -496,30 +496,3 @@ def test_individual_manual_edit(individual):
     with pytest.raises(ServiceError, match="Round robin is for pairs tournaments"):
         _set_regulations(individual, pairing_system=Regulations.PairingSystem.ROUND_ROBIN)
         rounds.generate_draw(rnd.pk)
-
-
-def test_regulations_form_sets_the_standings_order(client, tournament, organizer):
-    from django.urls import reverse
-
-    from tournaments.forms import RegulationsForm
-
-    regulations = tournament.regulations
-    data = {**RegulationsForm(instance=regulations).initial}
-    data = {k: ("" if v is None else v) for k, v in data.items() if k != "standings_order"}
-    for flag in ("domino_counts_partner", "allow_negative", "avoid_same_club"):
-        if not data.get(flag):
-            data.pop(flag, None)
-    client.force_login(organizer)
-    url = reverse("tournaments:regulations", args=[tournament.slug])
-    response = client.post(url, {**data, "standings_order": "wins, points_for; nonsense"})
-    assert response.status_code == 200
-    assert "Unknown standings metric" in response.content.decode()
-    response = client.post(url, {**data, "standings_order": "wins, buchholz",
-                                 "forfeit_loss_points": 1})
-    assert response.status_code == 302
-    regulations.refresh_from_db()
-    assert regulations.standings_order == ["wins", "buchholz"]
-    assert regulations.standings_config().order == ("wins", "buchholz")
-    assert regulations.standings_config().forfeit_loss_points == 1
-    response = client.get(url)
-    assert 'value="wins, buchholz"' in response.content.decode()

@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring import permissions
+from scoring.errors import number_parameter
 from scoring.idempotency import IdempotentMixin
 from scoring.models import GAME_SETTINGS, Regulations, Tournament
 from scoring.permissions import can_see_public_page, visible_tournaments
@@ -291,11 +292,7 @@ class TournamentViewSet(
         tournament = self.get_object()
         if not can_see_public_page(request.user, tournament, "standings"):
             raise NotFound
-        after = request.query_params.get("after_round")
-        try:
-            after_round = int(after) if after else None
-        except ValueError as exc:
-            raise ValidationError({"after_round": ["A round number."]}) from exc
+        after_round = number_parameter(request.query_params, "after_round")
         per_player = (
             tournament.format == Tournament.Format.INDIVIDUAL
             or request.query_params.get("by") == "player"

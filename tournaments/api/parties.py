@@ -120,7 +120,6 @@ class PartyViewSet(PartyActions, viewsets.ReadOnlyModelViewSet):
 
     serializer_class = PartyListSerializer
     filterset_fields = ["round", "status", "table"]
-    lookup_value_regex = r"\d+"
 
     def get_queryset(self) -> QuerySet[Party]:
         """Visible parties with what their totals need."""
@@ -181,7 +180,6 @@ class PartyViewSet(PartyActions, viewsets.ReadOnlyModelViewSet):
 class _RecordViewSet(viewsets.GenericViewSet):
     """One record of a visible party (a draft draw's only for its organizers)."""
 
-    lookup_value_regex = r"\d+"
 
     def get_queryset(self) -> QuerySet:
         """Records of visible parties."""

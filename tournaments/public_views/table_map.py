@@ -7,7 +7,6 @@ from collections.abc import Iterable
 from typing import Any
 
 import segno
-from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -18,6 +17,7 @@ from scoring.models import Deal, Pair, Party, Penalty, Round, Tournament
 from scoring.protocol_content import game_winners, tournament_layout
 from scoring.results import deal_and_fine_rows
 from scoring.rules import LAYOUT_GAMES, LAYOUT_KOZEL, LAYOUT_SEATS, Totals
+from scoring.site import site_url
 from scoring.totals import compute_party_totals
 from scoring.web import vary_on_htmx
 from tournaments.public_views.common import current_round, public_tournament, seats_of
@@ -59,7 +59,7 @@ def qr_svgs(urls: Iterable[str]) -> dict[str, SafeString]:
 
 def absolute(path: str) -> str:
     """The address of a path on the site's public host (what a QR code must hold)."""
-    return f"{settings.SITE_URL}{path}"
+    return f"{site_url()}{path}"
 
 
 # -- the draw as a table map -------------------------------------------------------------

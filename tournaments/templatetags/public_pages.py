@@ -26,7 +26,10 @@ PAGES = (
 
 @register.inclusion_tag("public/_nav.html", takes_context=True)
 def public_nav(context: dict[str, Any], tournament: Tournament, current: str = "") -> dict:
-    """Tabs to the tournament's pages this visitor may open, and to his player area."""
+    """Tabs to the tournament's pages this visitor may open, and to his player area.
+
+    Above them the tournament's name (a link to its page), but on its page and the player's.
+    """
     user = context["request"].user
     links = [
         {"key": key, "url": reverse(name, args=[tournament.slug]), "label": label}
@@ -39,7 +42,7 @@ def public_nav(context: dict[str, Any], tournament: Tournament, current: str = "
             "url": reverse("tournaments:player_area", args=[tournament.slug]),
             "label": _("My games"),
         })
-    return {"links": links, "current": current}
+    return {"links": links, "current": current, "tournament": tournament}
 
 
 @register.simple_tag(takes_context=True)

@@ -10,13 +10,13 @@ import posixpath
 from collections.abc import Iterator
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import Tournament
+from scoring.site import site_url
 from tournaments.transfer.archive_format import (
     FORMAT,
     SECTIONS,
@@ -107,7 +107,7 @@ def _export(tournament: Tournament) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "exported_at": timezone.now().isoformat(),
-        "site_url": settings.SITE_URL,
+        "site_url": site_url(),
         "users": [],
         "tournament": _record(tournament, wanted),
     }

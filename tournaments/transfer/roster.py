@@ -401,9 +401,8 @@ def _attempt(tournament: Tournament, rows: list[RosterRow], plans: list[_PairPla
             continue
         first = created[plan.first.number]
         second = created[plan.second.number] if plan.second else plan.player
-        rating = first.rating if second is None else (first.rating + second.rating) // 2
-        try:
-            register_pair(tournament, first, second, name=plan.name, rating=rating)
+        try:  # seeded by the players' ratings (Pair.seeding_rating), as the pair form does
+            register_pair(tournament, first, second, name=plan.name)
         except ServiceError as err:
             errors[plan.owner.number].setdefault(PAIR_FIELDS.get(err.field, "partner"), []).append(
                 str(err.message))

@@ -14,16 +14,16 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Permission
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from referee import services as referee_services
 from scoring import services as scoring_services
-from scoring.demo import sign_demo_protocols
-from scoring.models import Pair, Party, Player, Table, Tournament, TournamentRole
+from scoring.demo import drop_demo_tournament, sign_demo_protocols
+from scoring.models import Party, Player, Table, Tournament, TournamentRole
 from scoring.standings import default_order
 from tournaments import rounds
-from tournaments.services import add_table, create_tournament, register_player
+from tournaments.services import add_table, create_tournament, register_pair, register_player
 
 DEMO_SLUG = "demo-cup"
 UDL_SLUG = "udl-open"
@@ -128,25 +128,41 @@ def _kozel_deal(rng: random.Random) -> dict[str, Any]:
 
 
 class Command(BaseCommand):
-    """Create (once) each demo tournament and its logins; running it again changes nothing."""
+    """Create (once) each demo tournament and its logins; running it again changes nothing.
+
+    With ``--fresh`` (what ``make run`` does) the demo tournaments are loaded anew, so that the
+    live rounds' clocks start when the demo is served and the protocols carry the served
+    address; other tournaments and every login are kept.
+    """
 
     help = (
         "Load the demo tournaments (sport domino, UDL singles, Kozel) with logins organizer, "
         "referee, referee2, chief, player01..32, udl01..06 and kozel01..08."
     )
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        """``--fresh``: drop the loaded demo tournaments and load them anew."""
+        parser.add_argument(
+            "--fresh", action="store_true",
+            help="Load the demo tournaments anew (what was done in them is dropped), so that "
+                 "the live rounds' clocks start now.",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
-        """Create each demo tournament that does not exist yet."""
+        """Create each demo tournament that does not exist yet (each anew with ``--fresh``)."""
         demos = (
             (DEMO_SLUG, self._build, "Demo tournament"),
             (UDL_SLUG, self._build_udl, "UDL singles demo"),
             (KOZEL_SLUG, self._build_kozel, "Kozel demo"),
         )
         for slug, build, label in demos:
-            if Tournament.objects.filter(slug=slug).exists():
-                self.stdout.write(f"{label} is already loaded.")
-                continue
             with transaction.atomic():
+                found = Tournament.objects.filter(slug=slug).first()
+                if found is not None and not options.get("fresh"):
+                    self.stdout.write(f"{label} is already loaded.")
+                    continue
+                if found is not None:
+                    drop_demo_tournament(found)
                 build()
             self.stdout.write(self.style.SUCCESS(f"{label} loaded."))
 
@@ -180,7 +196,7 @@ class Command(BaseCommand):
             status=Tournament.Status.RUNNING,
         )
         for user, role in ((referee, "referee"), (second_referee, "referee"), (chief, "chief")):
-            TournamentRole.objects.create(tournament=tournament, user=user, role=role)
+            TournamentRole.objects.get_or_create(tournament=tournament, user=user, role=role)
         for n in range(1, 9):
             Table.objects.create(tournament=tournament, number=n)
         players = []
@@ -198,12 +214,7 @@ class Command(BaseCommand):
                 )
             )
         for k in range(16):
-            Pair.objects.create(
-                tournament=tournament,
-                player1=players[2 * k],
-                player2=players[2 * k + 1],
-                rating=(players[2 * k].rating + players[2 * k + 1].rating) // 2,
-            )
+            register_pair(tournament, players[2 * k], players[2 * k + 1])
         for number in (1, 2, 3):
             rnd = rounds.create_round(tournament.pk, actor=organizer)
             rounds.generate_draw(rnd.pk, actor=organizer)

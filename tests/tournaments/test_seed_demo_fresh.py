@@ -1,0 +1,63 @@
+"""``make run`` serves a live demo: ``seed_demo --fresh`` loads the demo anew at serve time.
+
+An hour after an earlier ``make run`` every live demo party has run out of time; loading the
+demo anew starts their clocks now, prints the served address in the protocols, and leaves
+other tournaments and every login as they were.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.utils import timezone
+
+from scoring.models import Party, Protocol, Tournament
+from tests.factories import TournamentFactory
+from tournaments.management.commands.seed_demo import DEMO_SLUG, KOZEL_SLUG, UDL_SLUG
+
+pytestmark = pytest.mark.django_db
+
+DEMOS = (DEMO_SLUG, UDL_SLUG, KOZEL_SLUG)
+
+
+def _live() -> list[Party]:
+    return list(
+        Party.objects.filter(round__tournament__slug__in=DEMOS, status=Party.Status.IN_PROGRESS)
+        .select_related("round__tournament__regulations")
+    )
+
+
+def test_fresh_demo_restarts_the_live_clocks_and_keeps_everything_else(protocol_files, settings):
+    settings.SITE_URL = "http://127.0.0.1:8000"
+    call_command("seed_demo", stdout=StringIO())
+    live = _live()
+    assert len(live) >= 2  # the sport demo's four running tables and the UDL match
+    # an hour and a half later: every live party has run out of time
+    Party.objects.filter(pk__in=[p.pk for p in live]).update(
+        started_at=timezone.now() - timedelta(minutes=90))
+    assert all(p.seconds_left() <= 0 for p in _live())
+    own = TournamentFactory(slug="my-real-event")
+    logins = get_user_model().objects.count()
+
+    settings.SITE_URL = "http://127.0.0.1:8123"  # make run PORT=8123
+    out = StringIO()
+    call_command("seed_demo", "--fresh", stdout=out)
+
+    assert out.getvalue().count("loaded.") == 3
+    fresh = _live()
+    assert len(fresh) == len(live)
+    for party in fresh:
+        limit = party.round.tournament.regulations.party_minutes * 60
+        assert party.seconds_left() > limit - 60, party
+        assert party.time_expired_at is None
+    assert sorted(Tournament.objects.values_list("slug", flat=True)) == sorted(
+        [*DEMOS, own.slug])
+    assert get_user_model().objects.count() == logins
+    signed = Protocol.objects.filter(status=Protocol.Status.SIGNED)
+    assert signed.exists()
+    assert all(p.data["verify_url"].startswith("http://127.0.0.1:8123/v/") for p in signed)
+
