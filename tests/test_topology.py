@@ -131,7 +131,14 @@ def _field() -> tuple[str, list[int], list[int]]:
     from rest_framework.authtoken.models import Token
 
     from referee.services import start_party
-    from scoring.models import Pair, Party, Player, Round, Table, TournamentRole
+    from scoring.models import Party, Round, TournamentRole
+    from tests.factories import (
+        PairFactory,
+        PartyFactory,
+        PlayerFactory,
+        TableFactory,
+        create_bulk,
+    )
     from tournaments.services import create_tournament
 
     tournament = create_tournament(name="Cluster", slug=f"cluster-{uuid.uuid4().hex[:6]}")
@@ -141,17 +148,16 @@ def _field() -> tuple[str, list[int], list[int]]:
     user = get_user_model().objects.create_user(f"chief-{uuid.uuid4().hex[:6]}")
     TournamentRole.objects.create(tournament=tournament, user=user, role="chief")
     count = LOAD_PARTIES + EXPIRING_PARTIES
-    players = Player.objects.bulk_create(
-        Player(tournament=tournament, name=f"P{n}") for n in range(4 * count))
-    pairs = Pair.objects.bulk_create(
-        Pair(tournament=tournament, player1=players[2 * n], player2=players[2 * n + 1])
-        for n in range(2 * count))
-    tables = Table.objects.bulk_create(
-        Table(tournament=tournament, number=n + 1) for n in range(count))
+    players = create_bulk(PlayerFactory, ({"tournament": tournament} for _ in range(4 * count)))
+    pairs = create_bulk(PairFactory, (
+        {"tournament": tournament, "player1": players[2 * n], "player2": players[2 * n + 1]}
+        for n in range(2 * count)))
+    tables = create_bulk(TableFactory, (
+        {"tournament": tournament, "number": n + 1} for n in range(count)))
     rnd = Round.objects.create(tournament=tournament, number=1, status="published")
-    parties = Party.objects.bulk_create(
-        Party(round=rnd, table=tables[n], pair_a=pairs[2 * n], pair_b=pairs[2 * n + 1])
-        for n in range(count))
+    parties = create_bulk(PartyFactory, (
+        {"round": rnd, "table": tables[n], "pair_a": pairs[2 * n], "pair_b": pairs[2 * n + 1]}
+        for n in range(count)))
     ids = [party.pk for party in parties]
     for pk in ids:
         start_party(pk, actor=user)
