@@ -61,6 +61,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.middleware.ContentSecurityPolicyMiddleware",  # first: it sees every answer
+    "config.observability.RequestIdMiddleware",  # logs name the request and the party
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -192,6 +193,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "") or REDIS_URL
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "") or REDIS_URL or None
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_IMPORTS = ["scoring.heartbeat"]  # the heartbeat task, outside the apps' tasks modules
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -225,7 +227,13 @@ CELERY_BEAT_SCHEDULE = {
     },
     "purge-print-jobs": {"task": "scoring.tasks.purge_print_jobs", "schedule": 3600.0},
     "sweep-missed-sends": {"task": "scoring.tasks.sweep_missed_sends", "schedule": 60.0},
+    "stamp-heartbeat": {"task": "scoring.heartbeat.stamp_heartbeat", "schedule": 15.0},
 }
+# /healthz fails when no worker has stamped the heartbeat for this long (the beat sends the
+# stamp every 15 s; any worker runs it).
+HEALTH_HEARTBEAT_MAX_AGE_SECONDS = env_int("HEALTH_HEARTBEAT_MAX_AGE_SECONDS", 90)
+# The public pages' ETag reads the results version kept this long in the shared cache.
+PUBLIC_ETAG_VERSION_SECONDS = float(os.environ.get("PUBLIC_ETAG_VERSION_SECONDS", "1"))
 # How long a stored response answers a retried request with the same Idempotency-Key.
 IDEMPOTENCY_KEY_HOURS = int(os.environ.get("IDEMPOTENCY_KEY_HOURS", "24"))
 # How long a change of a party waits for its row held by another change (PostgreSQL's
@@ -328,6 +336,7 @@ PRINT_JOB_HOURS = int(os.environ.get("PRINT_JOB_HOURS", "24"))
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
@@ -336,12 +345,32 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
 
+# Every line names the request (X-Request-ID, taken or made, sent back) and the party.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"context": {"()": "config.observability.RequestContextFilter"}},
+    "formatters": {
+        "context": {
+            "format": "%(asctime)s %(levelname)s %(name)s [request=%(request_id)s "
+            "party=%(party)s] %(message)s",
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler", "filters": ["context"], "formatter": "context",
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Errors (Django and Celery) go to Sentry only when SENTRY_DSN is set.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from config.observability import init_sentry
+
+    init_sentry(SENTRY_DSN, os.environ.get("SENTRY_ENVIRONMENT", ""),
+                os.environ.get("SENTRY_RELEASE", ""))
 
 # Uploads: every kind has its cap, refused with a message naming it (nothing is written).
 # Django's: a request body without its files (keep it above 4/3 of ROSTER_UPLOAD_MAX_BYTES: the

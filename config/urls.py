@@ -1,12 +1,14 @@
-"""URL configuration: pages, admin, accounts, language switch, the 400, 403 and 404 pages."""
+"""URL configuration: health, pages, admin, accounts, language switch, the 400/403/404 pages."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config.health import healthz
 from referee.staff_views import InvitationView
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

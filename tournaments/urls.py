@@ -12,6 +12,7 @@ from tournaments import (
     views,
     webhook_views,
 )
+from tournaments.public_views.conditional import conditional_public
 
 app_name = "tournaments"
 
@@ -29,13 +30,16 @@ urlpatterns = [
     path("t/<str:slug>/pairs/<int:pk>/", views.pair_edit, name="pair_edit"),
     path("t/<str:slug>/tables/new/", views.table_edit, name="table_create"),
     path("t/<str:slug>/tables/<int:pk>/", views.table_edit, name="table_edit"),
-    path("t/<str:slug>/standings/", round_views.standings, name="standings"),
-    path("t/<str:slug>/draw/", public_views.draw_map, name="current_draw"),
+    path("t/<str:slug>/standings/", conditional_public("standings")(round_views.standings),
+         name="standings"),
+    path("t/<str:slug>/draw/", conditional_public("draw")(public_views.draw_map),
+         name="current_draw"),
     path("t/<str:slug>/table/<int:number>/", public_views.table_party, name="table"),
     path("t/<str:slug>/results/", public_views.results, name="results"),
     path("t/<str:slug>/pair/<int:pk>/", public_views.pair_page, name="pair"),
     path("t/<str:slug>/player/<int:pk>/", public_views.player_page, name="player"),
-    path("t/<str:slug>/hall/", public_views.hall, name="hall"),
+    path("t/<str:slug>/hall/",
+         conditional_public("hall", live_panels=("running",))(public_views.hall), name="hall"),
     path("t/<str:slug>/me/", player_views.tournament_area, name="player_area"),
     path("t/<str:slug>/people/", people_views.people, name="people"),
     path("t/<str:slug>/links/", player_views.personal_links, name="personal_links"),

@@ -1,0 +1,11 @@
+# One image for every role: web (gunicorn), worker and beat (Celery); compose.yaml runs them.
+FROM python:3.12-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+COPY requirements.txt .
+RUN pip install --no-cache-dir -r requirements.txt
+COPY . .
+RUN DEBUG=1 python manage.py collectstatic --noinput \
+    && python manage.py compilemessages --ignore=.venv
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "4", "--preload"]
