@@ -257,10 +257,10 @@ def load_party_results(
         values = (
             [getattr(fresh, name) for name in stored] if fresh is not None else row[tail + 3 :]
         )
-        got = dict(zip(stored, values, strict=True))
+        points_a, points_b, fines_a, fines_b, games_a, games_b = values[:6]
         forfeit = end_reason in FORFEIT_REASONS
         if kozel or free_for_all:
-            totals = Totals(got["seat_points"], {}, got["seat_fines"])
+            totals = Totals(values[6], {}, values[7])
             seats = _seat_entrants(row, per_player)
             if kozel:
                 own = own_scores(cfg, totals, seats, end_reason=end_reason, loser=loser)
@@ -273,13 +273,13 @@ def load_party_results(
                     round=number,
                     a=a,
                     b=b,
-                    points_a=got["points_a"],
-                    points_b=got["points_b"],
+                    points_a=points_a,
+                    points_b=points_b,
                     winner=seats.get(winner) or {"a": a, "b": b}.get(winner),
                     forfeit=forfeit,
                     ended_by_time=end_reason == Party.EndReason.TIME,
-                    fines_a=got["fines_a"],
-                    fines_b=got["fines_b"],
+                    fines_a=fines_a,
+                    fines_b=fines_b,
                     own=own,
                     solo=free_for_all or not cfg.kozel_pairs,
                 )
@@ -292,16 +292,16 @@ def load_party_results(
                 round=number,
                 a=a,
                 b=b,
-                points_a=got["points_a"],
-                points_b=got["points_b"],
+                points_a=points_a,
+                points_b=points_b,
                 winner={"a": a, "b": b}.get(side),
                 forfeit=forfeit and b is not None,
                 forfeited_by=lost if forfeit and b is not None else None,
                 ended_by_time=end_reason == Party.EndReason.TIME,
-                fines_a=got["fines_a"],
-                fines_b=got["fines_b"],
-                games_a=got["games_a"],
-                games_b=got["games_b"],
+                fines_a=fines_a,
+                fines_b=fines_b,
+                games_a=games_a,
+                games_b=games_b,
             )
         )
     return results
