@@ -244,6 +244,8 @@ def load_party_results(
     filled = fill_totals(tournament, missing) if missing else {}
 
     results: list[PartyResult] = []
+    forfeits, by_time = frozenset(map(str, FORFEIT_REASONS)), str(Party.EndReason.TIME)
+    side_of: dict[str, str] = {}
     for row in rows:
         party_id, number, _a, _b, end_reason, winner, loser, _game = row[:_PLAYERS]
         a, b = _sides(row, per_player)
@@ -258,7 +260,7 @@ def load_party_results(
             [getattr(fresh, name) for name in stored] if fresh is not None else row[tail + 3 :]
         )
         points_a, points_b, fines_a, fines_b, games_a, games_b = values[:6]
-        forfeit = end_reason in FORFEIT_REASONS
+        forfeit = end_reason in forfeits
         if kozel or free_for_all:
             totals = Totals(values[6], {}, values[7])
             seats = _seat_entrants(row, per_player)
@@ -277,7 +279,7 @@ def load_party_results(
                     points_b=points_b,
                     winner=seats.get(winner) or {"a": a, "b": b}.get(winner),
                     forfeit=forfeit,
-                    ended_by_time=end_reason == Party.EndReason.TIME,
+                    ended_by_time=end_reason == by_time,
                     fines_a=fines_a,
                     fines_b=fines_b,
                     own=own,
@@ -285,7 +287,9 @@ def load_party_results(
                 )
             )
             continue
-        side = party_side(winner)
+        side = side_of.get(winner)
+        if side is None:
+            side = side_of[winner] = party_side(winner)
         lost = {"a": b, "b": a}.get(side)
         results.append(
             PartyResult(
@@ -297,7 +301,7 @@ def load_party_results(
                 winner={"a": a, "b": b}.get(side),
                 forfeit=forfeit and b is not None,
                 forfeited_by=lost if forfeit and b is not None else None,
-                ended_by_time=end_reason == Party.EndReason.TIME,
+                ended_by_time=end_reason == by_time,
                 fines_a=fines_a,
                 fines_b=fines_b,
                 games_a=games_a,
