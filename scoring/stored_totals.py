@@ -113,13 +113,13 @@ def fill_totals(tournament: Tournament, party_ids: Sequence[int]) -> dict[int, P
         parties = Party.objects.filter(pk__in=batch, status=Party.Status.FINISHED).order_by()
         if tournament.engine.layout_for(cfg) == LAYOUT_KOZEL:
             parties = parties.filter(pair_b__isnull=False)  # a Kozel bye has no totals
+        # the versions before the deals: a change committed in between leaves the row stale
+        read = list(parties.values_list("id", "version", "end_reason", "winner", "game"))
         deals, fines = deal_and_fine_rows(
             Deal.objects.filter(party_id__in=batch), Penalty.objects.filter(party_id__in=batch)
         )
         rows = []
-        for party_id, version, end_reason, winner, game in parties.values_list(
-            "id", "version", "end_reason", "winner", "game"
-        ):
+        for party_id, version, end_reason, winner, game in read:
             totals = compute_party_totals(
                 tournament.rule_set, cfg, deals.get(party_id, ()), fines.get(party_id, ()),
                 end_reason=end_reason, winner=winner, game=game,
