@@ -52,3 +52,27 @@ def append_event(
     logger.info("party %s event %s: %s by user %s", event.party_id, event.seq, kind,
                 getattr(actor, "pk", None))
     return event
+
+
+def deal_data(deal: Any) -> dict[str, Any]:
+    """The values of a deal (a ``Deal``) as logged in the event log."""
+    data: dict[str, Any] = {
+        "outcome": deal.outcome,
+        "winner": deal.winner,
+        "points_a": deal.points_a,
+        "points_b": deal.points_b,
+        "went_out": deal.went_out,
+        "pips": deal.pips,
+    }
+    if deal.play_ended_before_time_up:
+        data["play_ended_before_time_up"] = True
+    for name in ("led", "fish_by"):
+        if getattr(deal, name):
+            data[name] = getattr(deal, name)
+    if deal.scores:
+        data["scores"] = deal.scores
+    if deal.plays:
+        data["plays"] = deal.plays
+    if deal.game != 1:
+        data["game"] = deal.game
+    return data

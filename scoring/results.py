@@ -1,10 +1,11 @@
 """Standings of a tournament: load its finished parties in a few queries, call the engine.
 
-The one Django entry point to the standings. Party points come from
-:func:`scoring.totals.compute_party_totals` (deals and fines are loaded for the whole
-tournament in a constant number of queries, then totals are derived party by party); the
-ranking comes from :func:`scoring.standings.compute_standings` in the regulations' order, or
-the rule set's own when they name none (:func:`standings_config`). Sides of one player rank
+The one Django entry point to the standings. Party points are the totals stored with each
+finished party (``scoring.stored_totals``: made by :func:`scoring.totals.compute_party_totals`
+when its result was recorded, one row per party read in one query; a missing or stale row is
+replayed from the deals and stored again); the ranking comes from
+:func:`scoring.standings.compute_standings` in the regulations' order, or the rule set's own
+when they name none (:func:`standings_config`). Sides of one player rank
 like pairs; matches of games carry their game wins; in Kozel every player keeps his own
 account, so each entrant carries his own score and rating (:func:`own_scores`).
 Results are cached under the tournament's *results version* (a digest of its parties'
@@ -14,7 +15,6 @@ versions, so any recorded deal, fine, ruling or finished party gives a new key).
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,8 +22,8 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
-from scoring.models import Deal, Pair, Party, Penalty, Player, Round, Tournament
-from scoring.rules import LAYOUT_KOZEL, Kozel, RulesConfig, Totals, by_party_side, party_side
+from scoring.models import Pair, Party, Player, Round, Tournament
+from scoring.rules import LAYOUT_KOZEL, Kozel, RulesConfig, Totals, party_side
 from scoring.rules.config import REASON_BYE
 from scoring.standings import (
     METRICS,
@@ -33,18 +33,10 @@ from scoring.standings import (
     StandingsConfig,
     compute_standings,
 )
-from scoring.totals import (
-    DEAL_ROW_FIELDS,
-    FINE_ROW_FIELDS,
-    DealRow,
-    FineRow,
-    compute_party_totals,
-    fine_facts,
-)
+from scoring.stored_totals import FIGURES, SEAT_FIGURES, fill_totals, rules_digest
 
 CACHE_SECONDS = 600
 FORFEIT_REASONS = (Party.EndReason.FORFEIT, Party.EndReason.DISQUALIFICATION)
-DECIDED_WITHOUT_PLAY = (*FORFEIT_REASONS, Party.EndReason.BYE)
 
 
 @dataclass(frozen=True)
@@ -212,68 +204,50 @@ def each_for_himself(
     return scores
 
 
-def deal_and_fine_rows(
-    deals: QuerySet[Deal], penalties: QuerySet[Penalty]
-) -> tuple[dict[int, list[DealRow]], dict[int, list[FineRow]]]:
-    """The selected deals and the fines among the selected penalties, as plain rows by party.
-
-    Two queries and no model instances, whatever the number of parties.
-    """
-    by_party: dict[int, list[DealRow]] = defaultdict(list)
-    deal_rows = deals.order_by().values_list("party_id", *DEAL_ROW_FIELDS)
-    for party_id, *deal in deal_rows:
-        by_party[party_id].append(DealRow(*deal))
-    fines: dict[int, list[FineRow]] = defaultdict(list)
-    fine_rows = (
-        penalties.filter(kind=Penalty.Kind.FINE, cancelled=False)
-        .order_by()
-        .values_list("party_id", *FINE_ROW_FIELDS)
-    )
-    for party_id, *fine in fine_rows:
-        fines[party_id].append(FineRow(*fine))
-    return by_party, fines
-
-
 def load_party_results(
     tournament: Tournament, *, per_player: bool, after_round: int | None = None
 ) -> list[PartyResult]:
-    """Every counted party as the standings engine's plain data (three queries).
+    """Every counted party as the standings engine's plain data (one query, never the deals).
 
     Sides are pair ids, or with ``per_player`` tuples of the players of each pair (a side of
-    one player in singles). Points are the party totals derived from the deals and fines by
-    ``compute_party_totals``, added up per side where the engine's sides are seats. Matches of
-    games (UDL, All Fives) carry each side's game wins (a forfeit or a bye counts as a match
-    won by ``games_to_win`` games to none: the engine's ``forfeit_totals``); Kozel parties
-    carry every entrant's own score (:func:`own_scores`).
+    one player in singles). Points, fines and game wins are the party's stored totals
+    (``scoring.stored_totals``: made by ``compute_party_totals`` when its result was recorded;
+    a missing or stale row is computed and stored here). Matches of games (UDL, All Fives)
+    carry each side's game wins (a forfeit or a bye counts as a match won by ``games_to_win``
+    games to none: the engine's ``forfeit_totals``); Kozel parties carry every entrant's own
+    score (:func:`own_scores`).
     """
     regulations = tournament.regulations
     cfg = regulations.rules_config()
-    parties = counted_parties(tournament, after_round)
-    fields = [
-        "id", "round__number", "pair_a_id", "pair_b_id", "end_reason", "winner", "loser", "game"
-    ]
-    if per_player:
-        fields += ["pair_a__player1_id", "pair_a__player2_id"]
-        fields += ["pair_b__player1_id", "pair_b__player2_id"]
-    rows = list(parties.order_by().values_list(*fields))
-    counted = _counted(tournament, after_round, "party__")
-    # a party decided without play has the forfeit score, unless nobody won it (Kozel: the
-    # points of its deals stand, the offender is the Goat)
-    played = ~(Q(party__end_reason__in=DECIDED_WITHOUT_PLAY) & ~Q(party__winner=""))
-    deals, fines = deal_and_fine_rows(
-        Deal.objects.filter(counted & played), Penalty.objects.filter(counted)
-    )
-
-    results: list[PartyResult] = []
-    rule_set = tournament.rule_set
     kozel = tournament.engine.layout_for(cfg) == LAYOUT_KOZEL
     free_for_all = (
         not kozel
         and tournament.engine.side_size(cfg) == 1
         and len(tournament.engine.seats_for(cfg)) > 2
     )
+    stored = (*FIGURES, *SEAT_FIGURES) if kozel or free_for_all else FIGURES
+    fields = [
+        "id", "round__number", "pair_a_id", "pair_b_id", "end_reason", "winner", "loser", "game"
+    ]
+    if per_player:
+        fields += ["pair_a__player1_id", "pair_a__player2_id"]
+        fields += ["pair_b__player1_id", "pair_b__player2_id"]
+    tail = len(fields)
+    fields += ["version", "stored_totals__version", "stored_totals__rules"]
+    fields += [f"stored_totals__{name}" for name in stored]
+    rows = list(counted_parties(tournament, after_round).order_by().values_list(*fields))
+    digest = rules_digest(tournament)
+    missing = [
+        row[0] for row in rows
+        if (row[tail] != row[tail + 1] or row[tail + 2] != digest) and not (kozel and not row[3])
+    ]  # a Kozel bye needs no totals
+    filled = fill_totals(tournament, missing) if missing else {}
+
+    results: list[PartyResult] = []
+    forfeits, by_time = frozenset(map(str, FORFEIT_REASONS)), str(Party.EndReason.TIME)
+    side_of: dict[str, str] = {}
     for row in rows:
-        party_id, number, _a, _b, end_reason, winner, loser, game = row[:_PLAYERS]
+        party_id, number, _a, _b, end_reason, winner, loser, _game = row[:_PLAYERS]
         a, b = _sides(row, per_player)
         if kozel and b is None:
             own = own_scores(
@@ -281,23 +255,14 @@ def load_party_results(
             )
             results.append(PartyResult(number, a, None, 0, 0, winner=a, own=own))
             continue
-        facts = fine_facts(fines[party_id]) if party_id in fines else ()
-        totals = compute_party_totals(
-            rule_set,
-            cfg,
-            deals.get(party_id, ()),
-            fines.get(party_id, ()),
-            end_reason=end_reason,
-            winner=winner,
-            game=game,
+        fresh = filled.get(party_id)
+        values = (
+            [getattr(fresh, name) for name in stored] if fresh is not None else row[tail + 3 :]
         )
-        forfeit = end_reason in FORFEIT_REASONS
-        points = by_party_side(totals.points)
-        fined = {"a": 0, "b": 0}
-        for fine in facts:
-            if party_side(fine.side) in fined:
-                fined[party_side(fine.side)] += fine.points
+        points_a, points_b, fines_a, fines_b, games_a, games_b = values[:6]
+        forfeit = end_reason in forfeits
         if kozel or free_for_all:
+            totals = Totals(values[6], {}, values[7])
             seats = _seat_entrants(row, per_player)
             if kozel:
                 own = own_scores(cfg, totals, seats, end_reason=end_reason, loser=loser)
@@ -310,36 +275,37 @@ def load_party_results(
                     round=number,
                     a=a,
                     b=b,
-                    points_a=points["a"],
-                    points_b=points["b"],
+                    points_a=points_a,
+                    points_b=points_b,
                     winner=seats.get(winner) or {"a": a, "b": b}.get(winner),
                     forfeit=forfeit,
-                    ended_by_time=end_reason == Party.EndReason.TIME,
-                    fines_a=fined["a"],
-                    fines_b=fined["b"],
+                    ended_by_time=end_reason == by_time,
+                    fines_a=fines_a,
+                    fines_b=fines_b,
                     own=own,
                     solo=free_for_all or not cfg.kozel_pairs,
                 )
             )
             continue
-        side = party_side(winner)
-        games = by_party_side(getattr(totals, "game_wins", None) or {})
+        side = side_of.get(winner)
+        if side is None:
+            side = side_of[winner] = party_side(winner)
         lost = {"a": b, "b": a}.get(side)
         results.append(
             PartyResult(
                 round=number,
                 a=a,
                 b=b,
-                points_a=points["a"],
-                points_b=points["b"],
+                points_a=points_a,
+                points_b=points_b,
                 winner={"a": a, "b": b}.get(side),
                 forfeit=forfeit and b is not None,
                 forfeited_by=lost if forfeit and b is not None else None,
-                ended_by_time=end_reason == Party.EndReason.TIME,
-                fines_a=fined["a"],
-                fines_b=fined["b"],
-                games_a=games["a"],
-                games_b=games["b"],
+                ended_by_time=end_reason == by_time,
+                fines_a=fines_a,
+                fines_b=fines_b,
+                games_a=games_a,
+                games_b=games_b,
             )
         )
     return results

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from scoring import webhooks
 from scoring.errors import ServiceError, translate_engine_error
-from scoring.eventlog import append_event
+from scoring.eventlog import append_event, deal_data
 from scoring.leaders import settle_leader
 from scoring.locking import assert_party_editable, open_protocol
 from scoring.models import Deal, Party
@@ -28,6 +28,7 @@ from scoring.rules import (
     by_party_side,
     get_rule_set,
 )
+from scoring.stored_totals import store_totals
 from scoring.totals import DealRow, deals_after, party_rows, party_totals
 
 
@@ -200,6 +201,7 @@ def end_party(
     reason: str,
     actor: Any = None,
     totals: Any = None,
+    rows: tuple[list[Any], list[Any]] | None = None,
     event: str = "party_finished",
     why: str = "",
     data: dict[str, Any] | None = None,
@@ -208,8 +210,9 @@ def end_party(
     """Finish a locked party with its result: every way a party ends goes through here.
 
     Saves the result (and ``fields``), logs ``event``, opens the protocol and emits
-    ``party.finished`` (the caller bumps the version). ``totals`` default to the party's totals
-    with its result, so a ruling's end carries the regulations' forfeit score.
+    ``party.finished`` (the caller bumps the version). ``totals`` (of the deals and fines
+    ``rows``) default to the party's totals with its result, so a ruling's end carries the
+    regulations' forfeit score; they are stored for the standings as of the bumped version.
     """
     party.status = Party.Status.FINISHED
     party.winner, party.loser, party.end_reason = winner, loser, reason
@@ -218,8 +221,9 @@ def end_party(
         setattr(party, name, value)
     saved = ["status", "winner", "loser", "end_reason", "finished_at"]
     party.save(update_fields=list(dict.fromkeys([*saved, *fields])))
-    if totals is None:
-        totals = party_totals(party)
+    rows = rows or party_rows(party)
+    totals = party_totals(party, rows) if totals is None else totals
+    store_totals(party, totals, rows[1], version=party.version + 1)
     append_event(
         party, event, actor=actor, reason=why,
         data={**(data or {}), "winner": winner, "points": totals.points},
@@ -233,11 +237,12 @@ def evaluate_party(party: Party, actor: Any = None) -> str:
 
     Every service calls it after changing a party's deals or fines, so a change of a finished
     party of a counted round emits ``standings.changed`` here, once. The deals and fines are
-    read once, as plain rows; the totals come from the one totals function.
+    read once, as plain rows; the totals come from the one totals function and a finished
+    party's are stored for the standings as of the version its caller's bump gives it.
     """
     webhooks.record_changed(party)
     if party.end_reason in ("forfeit", "bye", "disqualification", "timeout"):
-        return "finished"
+        return "finished"  # decided by a ruling: its stored totals are made again when read
     rows = party_rows(party)
     totals = party_totals(party, rows)
     decision = party_decision(party, rows[0], totals)
@@ -247,8 +252,10 @@ def evaluate_party(party: Party, actor: Any = None) -> str:
             reason = decision.reason or ""
             end_party(
                 party, winner=winner, loser=loser, reason=reason, actor=actor, totals=totals,
-                data={"winner": winner, "loser": loser, "reason": reason},
+                rows=rows, data={"winner": winner, "loser": loser, "reason": reason},
             )
+        else:
+            store_totals(party, totals, rows[1], version=party.version + 1)
         return decision.state
     reopened = party.status == Party.Status.FINISHED
     if reopened:
@@ -354,35 +361,11 @@ def record_deal(
         party,
         "deal_recorded",
         actor=actor,
-        data={"deal": deal.number, **_deal_data(deal)},
+        data={"deal": deal.number, **deal_data(deal)},
     )
     evaluate_party(party, actor)
     bump_version(party)
     return deal
-
-
-def _deal_data(deal: Deal) -> dict[str, Any]:
-    """The values of a deal as logged in the event log."""
-    data: dict[str, Any] = {
-        "outcome": deal.outcome,
-        "winner": deal.winner,
-        "points_a": deal.points_a,
-        "points_b": deal.points_b,
-        "went_out": deal.went_out,
-        "pips": deal.pips,
-    }
-    if deal.play_ended_before_time_up:
-        data["play_ended_before_time_up"] = True
-    for name in ("led", "fish_by"):
-        if getattr(deal, name):
-            data[name] = getattr(deal, name)
-    if deal.scores:
-        data["scores"] = deal.scores
-    if deal.plays:
-        data["plays"] = deal.plays
-    if deal.game != 1:
-        data["game"] = deal.game
-    return data
 
 
 def _locked_deal(deal_id: int, expected_version: int | None) -> tuple[Deal, Party]:
@@ -428,7 +411,7 @@ def correct_deal(
         outcome, winner, went_out, pips, points, tiles=tiles, plays=plays, led=led, game=deal.game
     )
     score = _score(party, facts)
-    before = _deal_data(deal)
+    before = deal_data(deal)
     _store_score(deal, score)
     deal.went_out = went_out or ""
     deal.pips = pips or None
@@ -446,7 +429,7 @@ def annul_deal(
     reason = _require_reason(reason)
     deal, party = _locked_deal(deal_id, expected_version)
     assert_party_editable(party, actor, reason)
-    before = _deal_data(deal)
+    before = deal_data(deal)
     deal.outcome = Deal.Outcome.ANNULLED
     deal.winner = ""
     deal.points_a = deal.points_b = deal.carry = 0
@@ -464,7 +447,7 @@ def _save_changed_deal(
         kind,
         actor=actor,
         reason=reason,
-        data={"deal": deal.number, "before": before, "after": _deal_data(deal)},
+        data={"deal": deal.number, "before": before, "after": deal_data(deal)},
     )
     evaluate_party(party, actor)
     bump_version(party)
@@ -494,6 +477,6 @@ def annul_deal_in_play(party: Party, *, actor: Any = None, reason: str) -> Deal:
         "deal_annulled",
         actor=actor,
         reason=reason,
-        data={"deal": deal.number, "in_play": True, "after": _deal_data(deal)},
+        data={"deal": deal.number, "in_play": True, "after": deal_data(deal)},
     )
     return deal

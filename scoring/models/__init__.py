@@ -36,6 +36,7 @@ from .referee import (
     RefereeSettings,
     Ruling,
 )
+from .totals import PartyTotals
 from .webhooks import (
     WEBHOOK_EVENTS,
     WebhookDelivery,
@@ -59,6 +60,7 @@ __all__ = [
     "Party",
     "PartyDesk",
     "PartyEvent",
+    "PartyTotals",
     "Penalty",
     "Player",
     "PrintJob",

@@ -15,9 +15,9 @@ from django.utils.translation import gettext
 
 from scoring.models import Deal, Pair, Party, Penalty, Round, Tournament
 from scoring.protocol_content import game_winners, tournament_layout
-from scoring.results import deal_and_fine_rows
 from scoring.rules import LAYOUT_GAMES, LAYOUT_KOZEL, LAYOUT_SEATS, Totals
 from scoring.site import site_url
+from scoring.stored_totals import deal_and_fine_rows
 from scoring.totals import compute_party_totals
 from scoring.web import vary_on_htmx
 from tournaments.public_views.common import current_round, public_tournament, seats_of
