@@ -131,6 +131,12 @@ def lock_party(party_id: int | None, expected_version: int | None = None) -> Par
             )
     except (Party.DoesNotExist, TypeError, ValueError) as exc:
         raise ServiceError("party", _("No such party.")) from exc
+    check_version(party, expected_version)
+    return party
+
+
+def check_version(party: Party, expected_version: int | None) -> None:
+    """Refuse a stale ``expected_version`` of the locked party with a conflict."""
     if expected_version is not None and int(expected_version) != party.version:
         raise ConflictError(
             "version",
@@ -140,7 +146,6 @@ def lock_party(party_id: int | None, expected_version: int | None = None) -> Par
             )
             % {"have": party.version, "sent": expected_version},
         )
-    return party
 
 
 def bump_version(party: Party, **fields: Any) -> None:
