@@ -10,7 +10,8 @@ the highest rate it sustains with p95 under 100 ms.
     .venv/bin/python bench/bench_deal_entry.py            # 60 s at the hall's pace, then the ramp
     .venv/bin/python bench/bench_deal_entry.py --quick    # 10 s and a short ramp (a smoke test)
 
-Prints ``BENCH deal_entry_p50_ms``, ``_p95_ms``, ``_errors``, ``_lost`` and ``_max_rps``.
+Prints ``BENCH deal_entry_p50_ms``, ``_p95_ms``, ``_errors``, ``_lost`` and ``_max_rps``, and
+``deal_entry_sql_statements``: the SQL statements of one deal through the API (target <= 12).
 Targets on a 2-core machine: p95 <= 50 ms at 50 requests/s, 0 errors, 0 lost.
 
 The server is set up as a production deployment on 2 cores would be: gunicorn with one sync
@@ -145,6 +146,31 @@ def prepare(parties: int) -> tuple[str, list[int]]:
 
     connections.close_all()
     return token.key, ids
+
+
+def count_statements(token: str, party_id: int) -> int:
+    """SQL statements of one deal entered through the API as a device sends it (its token, an
+    Idempotency-Key, a client id), in this process on the bench's database; the transaction's
+    BEGIN, COMMIT and savepoints are not counted. The second deal is counted (warm caches)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.test import APIClient
+
+    device = APIClient(HTTP_HOST="127.0.0.1")
+    device.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    url = f"/api/v1/parties/{party_id}/deal/"
+    control = ("SAVEPOINT", "RELEASE SAVEPOINT", "BEGIN", "COMMIT")
+    counted = 0
+    for _ in range(2):
+        body = {"outcome": "domino", "side": "a", "points": {"a": 5, "b": 0},
+                "client_id": uuid.uuid4().hex}
+        with CaptureQueriesContext(connection) as queries:
+            response = device.post(url, body, format="json",
+                                   HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
+        assert response.status_code == 201, response.content
+        counted = sum(not q["sql"].startswith(control) for q in queries.captured_queries)
+    connection.close()
+    return counted
 
 
 def free_port() -> int:
@@ -383,7 +409,8 @@ def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     note(f"database: {'SQLite (temporary file)' if sqlite else urlparse(database_url).path}")
 
-    token, party_ids = prepare(DEVICES)
+    token, party_ids = prepare(DEVICES + 1)  # the last one for the statement count
+    bench("deal_entry_sql_statements", count_statements(token, party_ids.pop()), "")
     server, port = start_gunicorn(env, sqlite, Path(tmp.name))
     try:
         devices = [Device(port, token, party_id, seed) for seed, party_id in

@@ -1,6 +1,7 @@
 """Benchmark of protocols through Django and the database: building a protocol from a party's
 records, the referee's countersignature (build + render + sign + store) for a round of 250
-tables, and the round print task (blank and signed) for those 250 tables.
+tables, and the round print task (blank and signed) for those 250 tables. The render + sign
+of the same protocols alone is measured in the same run (``protocol_render_sign_db_run_ms``).
 
 Run from the repository root: ``.venv/bin/python bench/bench_protocols_db.py [--tables N]``.
 Uses a temporary SQLite database unless DATABASE_URL is set, and temporary directories for the
@@ -105,7 +106,7 @@ def main() -> int:
         setup_django(Path(tmp))
         from scoring.identity import installation_signer
         from scoring.locking import open_protocol
-        from scoring.models import PARTY_RELATED, Party, PrintJob, Signature
+        from scoring.models import PARTY_RELATED, Party, PrintJob, Protocol, Signature
         from scoring.printing import run_print_job
         from scoring.protocol_content import (
             build_protocol_data,
@@ -113,6 +114,7 @@ def main() -> int:
             party_players,
         )
         from scoring.protocol_services import countersign
+        from scoring.protocols import protocol_data_from_dict, render_protocol
 
         rnd, party_ids, referee = build_round(args.tables)
         installation_signer()  # the one-time key load (and identity creation)
@@ -137,6 +139,14 @@ def main() -> int:
             timings.append((time.perf_counter() - start) * 1000)
         total = time.perf_counter() - started
         report("protocol_countersign_db_ms", statistics.median(timings), "ms")
+        # the same protocols' render + sign alone, in this run, for the countersignature's cost
+        signer, renders = installation_signer(), []
+        for protocol in Protocol.objects.filter(party_id__in=party_ids, status="signed"):
+            data = protocol_data_from_dict(protocol.data)
+            start = time.perf_counter()
+            signer.sign(render_protocol(data), reason="bench")
+            renders.append((time.perf_counter() - start) * 1000)
+        report("protocol_render_sign_db_run_ms", statistics.median(renders), "ms")
         report(f"protocols_countersigned_{args.tables}_db_s", total, "s")
 
         for kind in ("blank", "signed"):

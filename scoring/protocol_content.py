@@ -49,7 +49,7 @@ from scoring.protocols import (
     ProtocolSeat,
     ProtocolSignature,
     labels_for,
-    protocol_fingerprint,
+    payload_fingerprint,
 )
 from scoring.results import FORFEIT_REASONS
 from scoring.rules import EXTRA_DEAL, Totals, get_rule_set
@@ -60,11 +60,13 @@ __all__ = [
     "build_blank_data",
     "build_protocol_data",
     "content_fingerprint",
+    "content_payload_fingerprint",
     "deal_lines",
     "game_winners",
     "party_games",
     "party_players",
     "party_sheet",
+    "protocol_content",
     "plays_text",
     "side_name",
     "tournament_layout",
@@ -229,11 +231,19 @@ def build_protocol_data(party: Party, protocol: Protocol | None = None,
 
     Without ``signatures`` the protocol's own are used; without ``protocol`` it is a draft.
     """
+    if signatures is None:
+        signatures = list(protocol.signatures.select_related("user")) if protocol else []
+    return with_signatures(party, protocol_content(party, protocol), signatures)
+
+
+def protocol_content(party: Party, protocol: Protocol | None = None) -> ProtocolData:
+    """What the players confirm of ``party`` as version ``protocol``: no signature lines yet.
+
+    Its ``content_fingerprint`` is that of ``build_protocol_data`` (signatures are not in it).
+    """
     tournament = party.round.tournament
     zone = _zone(party)
     language = tournament.language or settings.LANGUAGE_CODE
-    if signatures is None:
-        signatures = list(protocol.signatures.select_related("user")) if protocol else []
     deals = list(party.deals.order_by("number"))
     penalties = list(party.penalties.select_related("player"))
     rulings = list(party.rulings.select_related("player", "penalty"))
@@ -284,7 +294,7 @@ def build_protocol_data(party: Party, protocol: Protocol | None = None,
             goat=side_name(party, party.loser) if finished and layout == KOZEL else "",
             first_move=_first_move(party),
         )
-        return with_signatures(party, content, signatures)
+        return content
 
 
 def _first_move(party: Party) -> str:
@@ -324,8 +334,13 @@ def _blank_seats(party: Party) -> list[ProtocolSeat]:
 
 def content_fingerprint(data: ProtocolData) -> str:
     """The fingerprint of what the players confirm: the data without signatures or ids."""
-    return protocol_fingerprint(dataclasses.replace(
-        data, signatures=[], referee="", public_id="", version=0))
+    return content_payload_fingerprint(dataclasses.asdict(data))
+
+
+def content_payload_fingerprint(payload: dict[str, Any]) -> str:
+    """``content_fingerprint`` of the data as ``dataclasses.asdict`` gives it."""
+    return payload_fingerprint({**payload, "signatures": [], "referee": "", "public_id": "",
+                                "version": 0})
 
 
 def party_sheet(party: Party, deals: Sequence[Deal], penalties: Sequence[Penalty],

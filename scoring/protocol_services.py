@@ -34,14 +34,15 @@ from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Protocol, Sig
 from scoring.pins import check_pin
 from scoring.protocol_content import (
     build_protocol_data,
-    content_fingerprint,
+    content_payload_fingerprint,
     party_players,
+    protocol_content,
     with_signatures,
 )
 from scoring.protocols import (
     ProtocolData,
     VerifyResult,
-    protocol_fingerprint,
+    payload_fingerprint,
     render_protocol,
     sha256_hex,
 )
@@ -55,30 +56,48 @@ SIGN_REASON = "Party protocol signed off by the players and the referee"
 # -- the protocol being signed ---------------------------------------------------------------
 
 
-def _finished_party(party_id: int, expected_version: int | None = None) -> Party:
-    """Lock a finished party that has a protocol to sign (not a bye)."""
+def _finished_party(party_id: int, actor: Any = None, expected_version: int | None = None,
+                    *, referee: bool = False) -> Party:
+    """Lock a finished party that has a protocol to sign (not a bye), loaded once.
+
+    With ``referee`` only its referee may: anyone else is refused before its state.
+    """
     party = lock_party(party_id, expected_version)
-    party = Party.objects.select_related(*PARTY_RELATED).get(pk=party.pk)  # still locked
+    if referee and not permissions.can_run_sign_off(actor, party):
+        raise PermissionDenied
     if party.is_bye:
         raise ServiceError("party", _("A bye has no protocol."))
     if party.status != Party.Status.FINISHED:
         raise ServiceError("party", _("The protocol is signed when the party has finished."))
+    _with_players(party)
     return party
 
 
-def _sign_off_party(party_id: int, actor: Any, expected_version: int | None = None) -> Party:
-    """The locked finished party, for its referee; anyone else is refused before its state."""
-    found = Party.objects.select_related("round__tournament").filter(pk=party_id).first()
-    if found is not None and not permissions.can_run_sign_off(actor, found):
-        raise PermissionDenied
-    party = _finished_party(party_id, expected_version)
-    if not permissions.can_run_sign_off(actor, party):
-        raise PermissionDenied
-    return party
+def _with_players(party: Party) -> None:
+    """Attach the players of the locked party's pairs (one query)."""
+    pairs = [pair for pair in (party.pair_a, party.pair_b) if pair is not None]
+    ids = {pk for pair in pairs for pk in (pair.player1_id, pair.player2_id) if pk is not None}
+    players = {player.pk: player for player in Player.objects.filter(pk__in=ids).order_by()}
+    for pair in pairs:
+        pair.player1 = players[pair.player1_id]
+        if pair.player2_id is not None:
+            pair.player2 = players[pair.player2_id]
 
 
-def _signable(party: Party, actor: Any) -> tuple[Protocol, ProtocolData, str, list[Signature]]:
-    """The open version with its current data, content fingerprint and signatures.
+@dataclass
+class _Signable:
+    """The open version being signed: its content (no signature lines yet), that content as
+    ``dataclasses.asdict`` gives it, its content fingerprint and its signatures."""
+
+    protocol: Protocol
+    content: ProtocolData
+    payload: dict[str, Any]
+    fingerprint: str
+    signatures: list[Signature]
+
+
+def _signable(party: Party, actor: Any) -> _Signable:
+    """The open version with its current content, content fingerprint and signatures.
 
     Signatures confirm content: if the party changed after some were given (by a path that
     did not supersede the version), that version is superseded and a fresh one opened.
@@ -87,13 +106,15 @@ def _signable(party: Party, actor: Any) -> tuple[Protocol, ProtocolData, str, li
     if protocol.status == Protocol.Status.SIGNED:
         raise ServiceError("protocol", _("The protocol is already signed."))
     signatures = list(protocol.signatures.select_related("user"))
-    data = build_protocol_data(party, protocol, signatures)
-    fingerprint = content_fingerprint(data)
+    content = protocol_content(party, protocol)
+    payload = dataclasses.asdict(content)
+    fingerprint = content_payload_fingerprint(payload)
     if any(s.content_fingerprint != fingerprint for s in signatures):
         protocol = supersede(protocol, actor, _("Changed during sign-off."))
         signatures = []
-        data = build_protocol_data(party, protocol, signatures)
-    return protocol, data, fingerprint, signatures
+        content = protocol_content(party, protocol)
+        payload = dataclasses.asdict(content)
+    return _Signable(protocol, content, payload, fingerprint, signatures)
 
 
 def _player_of(party: Party, player_id: Any) -> Player:
@@ -148,34 +169,41 @@ def _sign(party_id: int, player_id: int, actor: Any, method: str) -> Signature:
     """Write a player's signature with the party locked."""
     party = _finished_party(party_id)
     player = _player_of(party, player_id)
-    protocol, _data, fingerprint, signatures = _signable(party, actor)
-    signature = _add_signature(protocol, signatures, player, actor, fingerprint, method=method)
+    signable = _signable(party, actor)
+    signature = _add_signature(signable.protocol, signable.signatures, player, actor,
+                               signable.fingerprint, method=method)
     append_event(party, "protocol_signed", actor=actor, data={
-        "version": protocol.version, "player": player.name, "method": method})
+        "version": signable.protocol.version, "player": player.name, "method": method})
     return signature
 
 
 @transaction.atomic
 def record_refusal(party_id: int, *, player_id: int, reason: str, actor: Any) -> Signature:
     """The referee records that a player refuses to sign, and why."""
-    party = _sign_off_party(party_id, actor)
+    party = _finished_party(party_id, actor, referee=True)
     player = _player_of(party, player_id)
     reason = (reason or "").strip()
     if not reason:
         raise ServiceError("reason", _("Give the reason for the refusal."))
-    protocol, _data, fingerprint, signatures = _signable(party, actor)
-    signature = _add_signature(protocol, signatures, player, actor, fingerprint,
-                               method=Signature.Method.REFUSAL, refused=True, reason=reason[:300])
+    signable = _signable(party, actor)
+    signature = _add_signature(signable.protocol, signable.signatures, player, actor,
+                               signable.fingerprint, method=Signature.Method.REFUSAL,
+                               refused=True, reason=reason[:300])
     append_event(party, "protocol_refused", actor=actor, reason=reason, data={
-        "version": protocol.version, "player": player.name})
+        "version": signable.protocol.version, "player": player.name})
     return signature
 
 
 @transaction.atomic
 def countersign(party_id: int, *, actor: Any, expected_version: int | None = None) -> Protocol:
-    """The referee countersigns last: render, sign (PAdES), store, and lock the party."""
-    party = _sign_off_party(party_id, actor, expected_version)
-    protocol, data, fingerprint, signatures = _signable(party, actor)
+    """The referee countersigns last: render, sign (PAdES), store, and lock the party.
+
+    The party is loaded once and its protocol built once: the signed data, its fingerprint
+    and the stored snapshot come from one ``dataclasses.asdict`` of it.
+    """
+    party = _finished_party(party_id, actor, expected_version, referee=True)
+    signable = _signable(party, actor)
+    protocol, signatures = signable.protocol, signable.signatures
     done = {s.player_id for s in signatures}
     missing = [player.name for _seat, player in party_players(party) if player.pk not in done]
     if missing:
@@ -183,12 +211,15 @@ def countersign(party_id: int, *, actor: Any, expected_version: int | None = Non
                            % {"names": ", ".join(missing)})
     countersignature = Signature.objects.create(
         protocol=protocol, role=Signature.Role.REFEREE, user=actor,
-        method=Signature.Method.LOGIN, content_fingerprint=fingerprint)
-    data = with_signatures(party, data, [*signatures, countersignature])
-    pdf = installation_signer().sign(render_protocol(data), reason=SIGN_REASON)
-    protocol.fingerprint = protocol_fingerprint(data)
+        method=Signature.Method.LOGIN, content_fingerprint=signable.fingerprint)
+    data = with_signatures(party, signable.content, [*signatures, countersignature])
+    payload = {**signable.payload, "referee": data.referee,
+               "signatures": [dataclasses.asdict(line) for line in data.signatures]}
+    protocol.fingerprint = payload_fingerprint(payload)
+    pdf = installation_signer().sign(render_protocol(data, fingerprint=protocol.fingerprint),
+                                     reason=SIGN_REASON)
     protocol.sha256 = sha256_hex(pdf)
-    protocol.data = dataclasses.asdict(data)
+    protocol.data = payload
     protocol.status = Protocol.Status.SIGNED
     protocol.signed_at = timezone.now()
     protocol.file.save("protocol.pdf", ContentFile(pdf), save=False)

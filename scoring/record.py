@@ -55,6 +55,9 @@ def _lock_sql(connection: Any) -> str:
         f"JOIN {table(Pair)} pa ON pa.{pk(Pair)} = p.{column(Party, 'pair_a')} "
         f"LEFT JOIN {table(Pair)} pb ON pb.{pk(Pair)} = p.{column(Party, 'pair_b')} "
         f"LEFT JOIN {table(Table)} tb ON tb.{pk(Table)} = p.{column(Party, 'table')} "
+        # the wait's bound for this transaction, set by the same statement before any row is
+        # locked: the volatile set_config is evaluated before the join yields its first row
+        "CROSS JOIN (SELECT set_config('lock_timeout', %s, true)) bound "
         f"WHERE p.{pk(Party)} = %s FOR UPDATE OF p"
     )
     _LOCK_SQL[connection.alias] = sql
@@ -78,10 +81,8 @@ def _locked_party_postgresql(party_id: int, db: str) -> Party:
     connection = connections[db]
     timeout_ms = max(1, round(float(settings.PARTY_LOCK_TIMEOUT_SECONDS) * 1000))
     with connection.cursor() as cursor:
-        # For this transaction only; a literal, as SET takes no parameters.
-        cursor.execute(f"SET LOCAL lock_timeout = {int(timeout_ms)}")
         try:
-            cursor.execute(_lock_sql(connection), [party_id])
+            cursor.execute(_lock_sql(connection), [f"{int(timeout_ms)}ms", party_id])
         except OperationalError as exc:
             if getattr(exc.__cause__, "sqlstate", None) != LOCK_NOT_AVAILABLE:
                 raise
@@ -130,6 +131,12 @@ def lock_party(party_id: int | None, expected_version: int | None = None) -> Par
             )
     except (Party.DoesNotExist, TypeError, ValueError) as exc:
         raise ServiceError("party", _("No such party.")) from exc
+    check_version(party, expected_version)
+    return party
+
+
+def check_version(party: Party, expected_version: int | None) -> None:
+    """Refuse a stale ``expected_version`` of the locked party with a conflict."""
     if expected_version is not None and int(expected_version) != party.version:
         raise ConflictError(
             "version",
@@ -139,7 +146,6 @@ def lock_party(party_id: int | None, expected_version: int | None = None) -> Par
             )
             % {"have": party.version, "sent": expected_version},
         )
-    return party
 
 
 def bump_version(party: Party, **fields: Any) -> None:

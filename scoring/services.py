@@ -19,7 +19,7 @@ from scoring.eventlog import append_event, deal_data
 from scoring.leaders import settle_leader
 from scoring.locking import assert_party_editable, open_protocol
 from scoring.models import Deal, Party
-from scoring.record import bump_version, lock_party
+from scoring.record import bump_version, check_version, lock_party
 from scoring.rules import (
     NEXT_GAME,
     DealFacts,
@@ -29,7 +29,7 @@ from scoring.rules import (
     get_rule_set,
 )
 from scoring.stored_totals import store_totals
-from scoring.totals import DealRow, deals_after, party_rows, party_totals
+from scoring.totals import DealRow, deals_after, fine_rows, party_rows, party_totals, recorded
 
 
 def _score(party: Party, facts: DealFacts) -> Any:
@@ -232,18 +232,19 @@ def end_party(
     webhooks.party_finished(party, totals)
 
 
-def evaluate_party(party: Party, actor: Any = None) -> str:
+def evaluate_party(party: Party, actor: Any = None, deals: list[DealRow] | None = None) -> str:
     """Apply the rule set's decision after a change: finish, reopen, or keep playing.
 
     Every service calls it after changing a party's deals or fines, so a change of a finished
     party of a counted round emits ``standings.changed`` here, once. The deals and fines are
-    read once, as plain rows; the totals come from the one totals function and a finished
-    party's are stored for the standings as of the version its caller's bump gives it.
+    read once, as plain rows (``deals``: the caller's, in order); the totals come from the one
+    totals function and a finished party's are stored for the standings as of the version its
+    caller's bump gives it.
     """
     webhooks.record_changed(party)
     if party.end_reason in ("forfeit", "bye", "disqualification", "timeout"):
         return "finished"  # decided by a ruling: its stored totals are made again when read
-    rows = party_rows(party)
+    rows = party_rows(party) if deals is None else (deals, fine_rows(party))
     totals = party_totals(party, rows)
     decision = party_decision(party, rows[0], totals)
     if decision.state == "finished":
@@ -309,21 +310,20 @@ def record_deal(
     was counted (or the tiles shuffled): it is not the last deal, one more is played. ``led``
     defaults to the leader the rules name (``scoring.leaders``); ``fish_by`` made a fish.
     """
+    party = lock_party(party_id)
+    # the party's deals read once, last first: the retry, the next number, the leader, totals
+    deals = recorded(party)
     if client_id:
-        existing = Deal.objects.filter(party_id=party_id, client_id=client_id).first()
-        if existing is not None:
-            return existing
-    party = lock_party(party_id, expected_version)
-    if client_id:
-        existing = party.deals.filter(client_id=client_id).first()
-        if existing is not None:
-            return existing
+        for found in deals:
+            if found.client_id == client_id:  # a retry: the same deal, whatever the version
+                return Deal.objects.get(pk=found.id)
+    check_version(party, expected_version)
     assert_party_editable(party, actor, None)
     if party.status == Party.Status.FINISHED:
         raise ServiceError("party", _("The party is finished; no more deals can be recorded."))
     if party.status != Party.Status.IN_PROGRESS:
         raise ServiceError("party", _("The party has not started yet."))
-    next_number = (party.deals.aggregate(m=Max("number"))["m"] or 0) + 1
+    next_number = (deals[0].number if deals else 0) + 1
     if number is not None and int(number) != next_number:
         raise ServiceError(
             "number",
@@ -335,7 +335,7 @@ def record_deal(
         )
     if outcome == Deal.Outcome.ANNULLED:
         raise ServiceError("outcome", _("A deal is annulled by a ruling, not recorded."))
-    led, fish_by = settle_leader(party, outcome, led, fish_by)
+    led, fish_by = settle_leader(party, outcome, led, fish_by, deals)
     facts = _facts(
         outcome, winner, went_out, pips, points, tiles=tiles, plays=plays, led=led, game=party.game
     )
@@ -363,7 +363,7 @@ def record_deal(
         actor=actor,
         data={"deal": deal.number, **deal_data(deal)},
     )
-    evaluate_party(party, actor)
+    evaluate_party(party, actor, [*(found.row() for found in reversed(deals)), DealRow.of(deal)])
     bump_version(party)
     return deal
 

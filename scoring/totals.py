@@ -26,8 +26,49 @@ class DealRow(NamedTuple):
     play_ended_before_time_up: bool = False
 
 
+    @classmethod
+    def of(cls, deal: Any) -> DealRow:
+        """The row of a deal model instance."""
+        return cls(*(getattr(deal, name) for name in cls._fields))
+
+
 DEAL_ROW_FIELDS = DealRow._fields
 """The deal columns a DealRow is loaded from (``values_list(*DEAL_ROW_FIELDS)``)."""
+
+
+class RecordedDeal(NamedTuple):
+    """A recorded deal as a new deal reads it: its totals' row, its leader's fields, its ids."""
+
+    number: int
+    outcome: str
+    winner: str
+    points_a: int
+    points_b: int
+    scores: dict[str, int] | None
+    carry: int
+    game: int
+    play_points: dict[str, int] | None
+    recorded_at: datetime | None
+    play_ended_before_time_up: bool
+    went_out: str
+    fish_by: str
+    led: str
+    id: int
+    client_id: str
+
+    def row(self) -> DealRow:
+        """The deal's row for the totals."""
+        return DealRow(*self[:len(DEAL_ROW_FIELDS)])
+
+
+def recorded(party: Any) -> list[RecordedDeal]:
+    """A party's deals, last first, as plain rows: the retry, next number, leader, totals."""
+    return [
+        RecordedDeal(*row)
+        for row in Deal.objects.filter(party_id=party.pk)
+        .order_by("-number")
+        .values_list(*RecordedDeal._fields)
+    ]
 
 
 class FineRow(NamedTuple):
@@ -115,13 +156,17 @@ def party_rows(party: Any) -> tuple[list[Any], list[Any]]:
         .order_by("number")
         .values_list(*DEAL_ROW_FIELDS)
     ]
-    fines = [
+    return deals, fine_rows(party)
+
+
+def fine_rows(party: Any) -> list[FineRow]:
+    """A party's fines in force as plain rows (one query)."""
+    return [
         FineRow(*row)
         for row in Penalty.objects.filter(party_id=party.pk, kind="fine", cancelled=False)
         .order_by()
         .values_list(*FINE_ROW_FIELDS)
     ]
-    return deals, fines
 
 
 def party_totals(party: Any, rows: tuple[list[Any], list[Any]] | None = None) -> Totals:

@@ -20,7 +20,7 @@ from .data import (
     labels_for,
     protocol_data_from_dict,
 )
-from .fingerprint import canonical_json, protocol_fingerprint
+from .fingerprint import canonical_json, payload_fingerprint, protocol_fingerprint
 from .fonts import missing_glyphs, register_fonts
 from .render import render_batch, render_blank, render_protocol
 from .signing import (
@@ -59,6 +59,7 @@ __all__ = [
     "get_signer",
     "labels_for",
     "missing_glyphs",
+    "payload_fingerprint",
     "protocol_data_from_dict",
     "protocol_fingerprint",
     "register_fonts",

@@ -42,12 +42,19 @@ def canonical_json(data: ProtocolData) -> bytes:
     captions are left out: they do not change what the protocol says. The fields of the other
     games' score cards are left out while empty, so a sport protocol hashes as it always did.
     """
-    payload = dataclasses.asdict(data)
+    return canonical_payload_json(dataclasses.asdict(data))
+
+
+def canonical_payload_json(payload: dict[str, Any]) -> bytes:
+    """``canonical_json`` of the data already as ``dataclasses.asdict`` gives it (unchanged)."""
+    payload = dict(payload)
     for name in _NOT_FINGERPRINTED:
         payload.pop(name, None)
     _drop_empty(payload, EXTENSION_FIELDS["protocol"])
-    for deal in payload["deals"]:
+    deals = [dict(deal) for deal in payload["deals"]]
+    for deal in deals:
         _drop_empty(deal, EXTENSION_FIELDS["deal"])
+    payload["deals"] = deals
     payload["schema"] = FINGERPRINT_SCHEMA
     text = json.dumps(_normalise(payload), sort_keys=True, ensure_ascii=False,
                       separators=(",", ":"))
@@ -56,4 +63,9 @@ def canonical_json(data: ProtocolData) -> bytes:
 
 def protocol_fingerprint(data: ProtocolData) -> str:
     """Return the SHA-256 (hex) of the protocol's canonical data, as printed on the PDF."""
-    return hashlib.sha256(canonical_json(data)).hexdigest()
+    return payload_fingerprint(dataclasses.asdict(data))
+
+
+def payload_fingerprint(payload: dict[str, Any]) -> str:
+    """``protocol_fingerprint`` of the data as ``dataclasses.asdict`` gives it."""
+    return hashlib.sha256(canonical_payload_json(payload)).hexdigest()

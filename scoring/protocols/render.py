@@ -129,17 +129,19 @@ def _draw_one(canvas: Canvas, data: ProtocolData, blank: bool) -> int:
     return _emit(canvas, data, _protocol_blocks(data), data.label("title"), fingerprint)
 
 
-def render_protocol(data: ProtocolData, *, invariant: bool = False) -> bytes:
+def render_protocol(data: ProtocolData, *, invariant: bool = False,
+                    fingerprint: str | None = None) -> bytes:
     """Render one party's protocol as an A4 PDF and return its bytes.
 
     A normal party (about 30 deals and 10 penalties) fits one page; longer ones continue on
     further pages with the table headers repeated. The page carries a QR code of
     ``verify_url``, the short code and the data fingerprint. ``invariant=True`` makes the
-    output byte-identical for identical data (fixed dates and document id).
+    output byte-identical for identical data (fixed dates and document id). ``fingerprint``
+    is ``protocol_fingerprint(data)`` when the caller has already computed it.
     """
     buffer = io.BytesIO()
     canvas = _canvas(buffer, invariant, data.language)
-    fingerprint = protocol_fingerprint(data)
+    fingerprint = fingerprint or protocol_fingerprint(data)
     canvas.setTitle(f"{data.label('title')} · {data.tournament} · "
                     f"{data.label('round')} {data.round_number} · "
                     f"{data.label('table')} {data.table}")

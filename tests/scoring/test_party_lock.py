@@ -2,7 +2,7 @@
 
 import pytest
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 
 from scoring.errors import ConflictError, ServiceError
 from scoring.models import Party
@@ -52,12 +52,16 @@ def test_the_lock_refuses_a_missing_party_and_a_stale_version(make_party):
 @pytest.mark.postgres
 @pytest.mark.skipif(not POSTGRES, reason="needs PostgreSQL (DATABASE_URL); CI sets it")
 @pytest.mark.django_db
-def test_on_postgresql_the_lock_is_one_query_after_its_timeout(
+def test_on_postgresql_the_lock_is_one_query_with_its_timeout(
     make_party, django_assert_num_queries
 ):
     party = make_party()
-    with transaction.atomic(), django_assert_num_queries(2) as queries:
-        locked = lock_party(party.pk)
-        assert queries.captured_queries[0]["sql"].startswith("SET LOCAL lock_timeout")
+    with transaction.atomic():
+        with django_assert_num_queries(1) as queries:
+            locked = lock_party(party.pk)
+        assert "set_config('lock_timeout'" in queries.captured_queries[0]["sql"]
+        with connection.cursor() as cursor:  # the bound holds for this transaction only
+            cursor.execute("SHOW lock_timeout")
+            assert cursor.fetchone()[0] == "5s"
         assert locked.round.tournament.regulations.target > 0
         assert locked.pair_a.pk and locked.table.number == 1
