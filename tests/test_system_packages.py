@@ -96,7 +96,7 @@ def test_browser_tests_without_chromium_stop_before_any_test(tmp_path):
 
 def test_make_test_checks_the_system_packages_before_anything_else():
     """The check is the first command of ``make test``: it stops before pip installs."""
-    plan = subprocess.run(["make", "-n", "-B", "test"], cwd=ROOT, capture_output=True,
-                          text=True, check=True).stdout.splitlines()
+    plan = subprocess.run(["make", "--no-print-directory", "-n", "-B", "test"], cwd=ROOT,
+                          capture_output=True, text=True, check=True).stdout.splitlines()
     assert plan[0] == ".ci/system-packages"
     assert any("pytest" in line for line in plan[1:])
