@@ -232,4 +232,6 @@ def test_public_pages_queries_do_not_grow_with_the_field(
         response = client.get(reverse(f"tournaments:{page}", args=[big.slug, *args]))
     assert response.status_code == 200
     assert response.content.decode().count("Игрок 39") == 1
-    assert len(queries) <= 10
+    # The page's 10 (the stored totals' first fill included: deals, fines, one insert), plus
+    # the conditional GET's tournament, rounds and results version on a cold cache.
+    assert len(queries) <= 12

@@ -318,7 +318,9 @@ def test_public_pages_use_as_many_queries_for_40_pairs_as_for_4(
     few, _html = _queries(client, _url(small, name, *_args(small, args)), **headers)
     many, html = _queries(client, _url(big, name, *_args(big, args)), **headers)
     assert many == few, (name, few, many)
-    assert few <= 14, few
+    # 14 for the page, plus the ETag's results version on the first request of a poll (a
+    # repeated poll answers 304 from the cache without a query).
+    assert few <= 15, few
     if name in ("standings", "results", "current_draw"):
         assert "Игрок 079" in html  # every pair is on the page
 
