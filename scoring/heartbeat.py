@@ -8,6 +8,8 @@ from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
 
+from scoring.background import RecordTask
+
 HEARTBEAT_KEY = "health:worker-heartbeat"
 """The cache key a worker stamps and ``/healthz`` (``config.health``) reads."""
 
@@ -25,7 +27,7 @@ def last_heartbeat() -> float | None:
     return None if stamped is None else float(stamped)
 
 
-@shared_task(name="scoring.heartbeat.stamp_heartbeat", ignore_result=True)
+@shared_task(base=RecordTask, name="scoring.heartbeat.stamp_heartbeat", ignore_result=True)
 def stamp_heartbeat() -> float:
     """Stamp the workers' heartbeat that ``/healthz`` checks (the beat sends it every 15 s)."""
     return stamp_heartbeat_now()
