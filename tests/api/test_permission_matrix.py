@@ -518,7 +518,7 @@ READ_ONLY_PAGES = {
     "party/<int:pk>/protocol.pdf", "protocols/<str:public_id>.pdf", "v/<str:public_id>/",
     "print/<int:pk>/", "print/<int:pk>/pdf/", "referee/t/<str:slug>/",
     "referee/party/<int:pk>/", "referee/party/<int:pk>/status/",
-    "api/v1/schema/", "api/v1/docs/",
+    "api/v1/schema/", "api/v1/docs/", "healthz",
 }
 """Pages that only show: a POST to them changes nothing."""
 
