@@ -17,6 +17,7 @@ from .event import (
 )
 from .lockouts import Lockout
 from .party import PARTY_RELATED, Party, Round
+from .people import Profile
 from .protocols import (
     PrintJob,
     Protocol,
@@ -25,6 +26,7 @@ from .protocols import (
     print_upload_to,
     protocol_upload_to,
 )
+from .ratings import RatingEntry, RatingList
 from .referee import (
     SIDE_CHOICES,
     AppendOnlyError,
@@ -36,6 +38,7 @@ from .referee import (
     RefereeSettings,
     Ruling,
 )
+from .seasons import Season
 from .totals import PartyTotals
 from .webhooks import (
     WEBHOOK_EVENTS,
@@ -64,12 +67,16 @@ __all__ = [
     "Penalty",
     "Player",
     "PrintJob",
+    "Profile",
+    "RatingEntry",
+    "RatingList",
     "Protocol",
     "RefereeRecord",
     "RefereeSettings",
     "Regulations",
     "Round",
     "Ruling",
+    "Season",
     "Signature",
     "SigningPin",
     "IssuedAccount",

@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from .event import Tournament, new_access_token
+from .people import Profile
 
 
 class Player(models.Model):
@@ -22,6 +23,15 @@ class Player(models.Model):
     club = models.CharField(_("club"), max_length=200, blank=True)
     city = models.CharField(_("city"), max_length=100, blank=True)
     rating = models.IntegerField(_("rating"), default=0)
+    profile = models.ForeignKey(
+        Profile,
+        verbose_name=_("player profile"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="entries",
+        help_text=_("The same person in other tournaments, seasons and rating lists."),
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("user account"),
