@@ -63,6 +63,8 @@ MIDDLEWARE = [
     "config.middleware.ContentSecurityPolicyMiddleware",  # first: it sees every answer
     "config.observability.RequestIdMiddleware",  # logs name the request and the party
     "django.middleware.security.SecurityMiddleware",
+    # a spectator's unchanged poll of a public page: 304 from one cache read, before the rest
+    "tournaments.public_views.conditional.PublicNotModifiedMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

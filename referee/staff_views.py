@@ -25,7 +25,7 @@ from scoring.protocols.slips import Slip, render_slips
 from scoring.site import site_url
 
 
-def invitation_link(request: HttpRequest, user: Any) -> str:
+def invitation_link(user: Any) -> str:
     """The absolute address of a fresh invitation link for ``user`` (at the site's address, as
     the protocols' links: ``scoring.site.site_url``)."""
     return site_url() + accounts.invitation_path(user)
@@ -41,7 +41,7 @@ def account_rows(request: HttpRequest, tournament: Tournament, users: list[Any]
         account = issued.get(user.pk)
         waiting = account is not None and accounts.invitable(account)
         rows[user.pk] = {"issued": account, "revoked": not user.is_active,
-                         "link": invitation_link(request, user) if waiting else ""}
+                         "link": invitation_link(user) if waiting else ""}
     return rows
 
 
@@ -52,7 +52,7 @@ def invitation_slips(request: HttpRequest, tournament: Tournament, users: list[A
     slips = []
     with translation.override(tournament.language):
         for user in users:
-            link = invitation_link(request, user)
+            link = invitation_link(user)
             slips.append(Slip(
                 heading=_("%(tournament)s · invitation") % {"tournament": tournament.name},
                 name=user.first_name or user.username, code_label=_("Your login"),
@@ -121,7 +121,7 @@ def account_action(request: HttpRequest, tournament: Tournament) -> HttpResponse
     elif "mail" in post:
         account = accounts.issued_account(tournament, post["mail"])
         accounts.mail_invitation(tournament, account.user_id,
-                                 invitation_link(request, account.user), actor=request.user)
+                                 invitation_link(account.user), actor=request.user)
         messages.success(request, _("The invitation was sent to %(email)s.")
                          % {"email": account.user.email})
     elif "slip" in post:

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from scoring.match_format import match_format_text
 from scoring.models import Deal, Party, Penalty, Protocol, Ruling, Signature
+from scoring.party_rows import party_rows
 from scoring.protocol_lines import (
     _clock,
     _play_totals,
@@ -244,9 +245,8 @@ def protocol_content(party: Party, protocol: Protocol | None = None) -> Protocol
     tournament = party.round.tournament
     zone = _zone(party)
     language = tournament.language or settings.LANGUAGE_CODE
-    deals = list(party.deals.order_by("number"))
-    penalties = list(party.penalties.select_related("player"))
-    rulings = list(party.rulings.select_related("player", "penalty"))
+    rows = party_rows(party)
+    deals, penalties, rulings = rows.deals, rows.penalties, rows.rulings
     with translation.override(language):
         totals = compute_party_totals(
             tournament.rule_set, tournament.regulations.rules_config(), deals, penalties,

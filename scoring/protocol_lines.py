@@ -121,9 +121,16 @@ def plays_text(deal: Deal) -> str:
     return " · ".join(f"{str(who).upper()} {points}" for who, points in deal.plays or [])
 
 
-def _outcome(deal: Deal, layout: str) -> str:
+def _outcome_names() -> dict[str, str]:
+    """The outcomes' names in the active language (Django's ``get_outcome_display`` rebuilds
+    its choices' dictionary on every call: once per protocol is enough)."""
+    return {value: str(label) for value, label in Deal.Outcome.choices}
+
+
+def _outcome(deal: Deal, layout: str, names: dict[str, str] | None = None) -> str:
     """How a deal ended, with who went out (who took a fish, what a drawn fish left)."""
-    outcome = str(deal.get_outcome_display())
+    names = names if names is not None else _outcome_names()
+    outcome = names.get(deal.outcome, deal.outcome)
     if deal.went_out:
         outcome = f"{outcome} · {deal.went_out.upper()}"
     elif layout and deal.outcome == Deal.Outcome.FISH and deal.winner:
@@ -158,6 +165,7 @@ def deal_lines(party: Party, deals: Sequence[Deal],
     """
     layout = layout_of(party)
     totals = _play_totals(party, deals, penalties)
+    names = _outcome_names()
     rows = []
     if layout in (SEATS, KOZEL):
         memorized = getattr(totals, "running_memorized", None) or [None] * len(deals)
@@ -165,7 +173,7 @@ def deal_lines(party: Party, deals: Sequence[Deal],
         for deal, running, kept, flags in zip(deals, totals.running, memorized, opened,
                                               strict=True):
             rows.append(ProtocolDeal(
-                deal.number, _outcome(deal, layout), deal.points_a, deal.points_b,
+                deal.number, _outcome(deal, layout, names), deal.points_a, deal.points_b,
                 sum(v for k, v in running.items() if k.startswith("a")),
                 sum(v for k, v in running.items() if k.startswith("b")), deal.note,
                 seat_points=deal.points_by_side(), seat_running=dict(running),
@@ -174,7 +182,7 @@ def deal_lines(party: Party, deals: Sequence[Deal],
         return rows
     for deal, running in zip(deals, totals.running, strict=True):
         rows.append(ProtocolDeal(
-            deal.number, _outcome(deal, layout), deal.points_a, deal.points_b,
+            deal.number, _outcome(deal, layout, names), deal.points_a, deal.points_b,
             running.get("a", 0), running.get("b", 0), deal.note,
             game=deal.game if layout == GAMES else None,
             plays=plays_text(deal) if layout == GAMES else ""))

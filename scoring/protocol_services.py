@@ -31,6 +31,7 @@ from scoring.locking import (
     supersede,
 )
 from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Protocol, Signature
+from scoring.party_rows import locked_version, players_by_pk
 from scoring.pins import check_pin
 from scoring.protocol_content import (
     build_protocol_data,
@@ -76,8 +77,8 @@ def _finished_party(party_id: int, actor: Any = None, expected_version: int | No
 def _with_players(party: Party) -> None:
     """Attach the players of the locked party's pairs (one query)."""
     pairs = [pair for pair in (party.pair_a, party.pair_b) if pair is not None]
-    ids = {pk for pair in pairs for pk in (pair.player1_id, pair.player2_id) if pk is not None}
-    players = {player.pk: player for player in Player.objects.filter(pk__in=ids).order_by()}
+    ids = [pk for pair in pairs for pk in (pair.player1_id, pair.player2_id) if pk is not None]
+    players = players_by_pk(ids)
     for pair in pairs:
         pair.player1 = players[pair.player1_id]
         if pair.player2_id is not None:
@@ -102,10 +103,11 @@ def _signable(party: Party, actor: Any) -> _Signable:
     Signatures confirm content: if the party changed after some were given (by a path that
     did not supersede the version), that version is superseded and a fresh one opened.
     """
-    protocol = current_protocol(party, for_update=True) or open_protocol(party, actor)
+    protocol, signatures = locked_version(party)
+    if protocol is None:
+        protocol, signatures = open_protocol(party, actor), []
     if protocol.status == Protocol.Status.SIGNED:
         raise ServiceError("protocol", _("The protocol is already signed."))
-    signatures = list(protocol.signatures.select_related("user"))
     content = protocol_content(party, protocol)
     payload = dataclasses.asdict(content)
     fingerprint = content_payload_fingerprint(payload)
@@ -223,7 +225,7 @@ def countersign(party_id: int, *, actor: Any, expected_version: int | None = Non
     protocol.status = Protocol.Status.SIGNED
     protocol.signed_at = timezone.now()
     protocol.file.save("protocol.pdf", ContentFile(pdf), save=False)
-    protocol.save()
+    protocol.save(update_fields=["fingerprint", "sha256", "data", "status", "signed_at", "file"])
     append_event(party, "protocol_countersigned", actor=actor, data={
         "version": protocol.version, "sha256": protocol.sha256})
     webhooks.protocol_signed(party, protocol)

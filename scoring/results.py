@@ -94,12 +94,25 @@ def counted_parties(tournament: Tournament, after_round: int | None = None) -> Q
     return Party.objects.filter(_counted(tournament, after_round))
 
 
+def remember_results_version(tournament: Tournament, version: str) -> None:
+    """Let ``results_version`` answer ``version`` for this instance without a query.
+
+    For a request that changes nothing (a public page's GET, which read the version for its
+    ETag): the page and its ETag then agree on one version.
+    """
+    tournament._remembered_results_version = version  # type: ignore[attr-defined]
+
+
 def results_version(tournament: Tournament) -> str:
     """A digest that changes whenever a result of the tournament can have changed (one query).
 
     Every service that changes a party bumps its version; publishing a round, creating or
-    deleting parties change the counts.
+    deleting parties change the counts. A version remembered for this instance
+    (``remember_results_version``) is answered without a query.
     """
+    remembered = getattr(tournament, "_remembered_results_version", None)
+    if remembered is not None:
+        return remembered
     agg = Party.objects.filter(round__tournament=tournament).aggregate(
         n=Count("id"),
         v=Sum("version"),

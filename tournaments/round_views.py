@@ -32,6 +32,7 @@ from scoring.web import page_or_fragment
 from tournaments import rounds
 from tournaments.draws import is_individual, load_field
 from tournaments.forms import DrawEditForm, GenerateDrawForm, SwapTablesForm
+from tournaments.public_load import public_load
 from tournaments.services import withdraw_pair, withdraw_player
 from tournaments.views import _tournament_for
 
@@ -169,14 +170,9 @@ def standings_lines(
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings after any round, per pair or per player (constant number of queries)."""
-    tournament = _tournament_for(request, slug)
-    if not permissions.can_see_public_page(request.user, tournament, "standings"):
-        raise Http404
-    published = list(
-        tournament.rounds.exclude(status=Round.Status.DRAFT)
-        .order_by("number")
-        .values_list("number", "status")
-    )
+    load = public_load(request, slug, "standings")  # 404 when hidden
+    tournament = load.tournament
+    published = [(rnd.number, rnd.status) for rnd in load.published]
     numbers = [n for n, _status in published]
     try:
         after = int(request.GET["after"]) if request.GET.get("after") else None

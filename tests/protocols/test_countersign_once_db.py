@@ -73,4 +73,4 @@ def test_countersign_reads_the_party_once(finished_party, player_users, referee_
                 and q["sql"].startswith("SELECT")]
     control = ("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT", "SET LOCAL")
     statements = [q for q in queries.captured_queries if not q["sql"].startswith(control)]
-    assert len(statements) <= 15, "\n".join(q["sql"][:90] for q in statements)
+    assert len(statements) <= 12, "\n".join(q["sql"][:90] for q in statements)

@@ -79,3 +79,61 @@ def test_a_poll_within_the_version_time_costs_no_query(
 
     cache.clear()  # the version time is over
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+# -- the spectator's poll: answered before the session, the user and the view ---------------
+
+
+def test_an_anonymous_poll_is_answered_by_the_middleware_from_the_cache(
+    client, played, settings  # noqa: F811
+):
+    from django.test import RequestFactory
+
+    from tournaments.public_views.conditional import PublicNotModifiedMiddleware
+
+    settings.PUBLIC_ETAG_VERSION_SECONDS = 30
+    url = _url(played, "standings")
+    etag = client.get(url)["ETag"]
+
+    def the_stack(request):
+        raise AssertionError("the poll went past the middleware")
+
+    middleware = PublicNotModifiedMiddleware(the_stack)
+    answer = middleware(RequestFactory().get(url, HTTP_IF_NONE_MATCH=etag))
+    assert answer.status_code == 304 and answer["ETag"] == etag
+    assert "no-cache" in answer["Cache-Control"] and "private" in answer["Cache-Control"]
+    assert {"Accept-Language", "Cookie", "HX-Request"} <= {
+        v.strip() for v in answer["Vary"].split(",")}
+    # another language, the htmx fragment, a running clock's panel: not this ETag's answer
+    for headers, address in (({"HTTP_ACCEPT_LANGUAGE": "ru"}, url),
+                             ({"HTTP_HX_REQUEST": "true"}, url),
+                             ({}, _url(played, "hall") + "?panel=running-1")):
+        request = RequestFactory().get(address, HTTP_IF_NONE_MATCH=etag, **headers)
+        with pytest.raises(AssertionError, match="past the middleware"):
+            middleware(request)
+
+
+def test_a_poll_through_the_whole_stack_costs_no_query_and_sets_no_cookie(
+    client, played, settings, django_assert_num_queries  # noqa: F811
+):
+    settings.PUBLIC_ETAG_VERSION_SECONDS = 30
+    for name in PAGES:
+        url = _url(played, name)
+        etag = client.get(url)["ETag"]
+        with django_assert_num_queries(0):
+            again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+        assert again.status_code == 304 and again["ETag"] == etag and not again.cookies
+        assert again.has_header("X-Request-ID")
+
+
+def test_a_logged_in_visitor_polls_through_the_view_with_his_own_etag(
+    client, played, settings, make_user  # noqa: F811
+):
+    settings.PUBLIC_ETAG_VERSION_SECONDS = 30
+    url = _url(played, "standings")
+    anonymous = client.get(url)["ETag"]
+    client.force_login(make_user())
+    mine = client.get(url)
+    assert mine.status_code == 200 and mine["ETag"] != anonymous
+    assert client.get(url, HTTP_IF_NONE_MATCH=anonymous).status_code == 200
+    assert client.get(url, HTTP_IF_NONE_MATCH=mine["ETag"]).status_code == 304

@@ -7,15 +7,16 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
-from django.http import Http404, HttpRequest
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from scoring import permissions
 from scoring.models import Round, Tournament
 from scoring.results import StandingsTable, results_version
 from scoring.rules import Totals
 from tournaments.draws import is_individual
-from tournaments.views import _tournament_for
+from tournaments.public_load import public_tournament
+
+__all__ = ["public_tournament"]  # where the public pages have always found it
 
 FIELD_CACHE_SECONDS = 600
 
@@ -35,16 +36,14 @@ RESULT_LABELS = {
 # -- loading -----------------------------------------------------------------------------
 
 
-def public_tournament(request: HttpRequest, slug: str, page: str) -> Tournament:
-    """A tournament whose ``page`` the visitor may see (404 when hidden or switched off)."""
-    tournament = _tournament_for(request, slug)
-    if not permissions.can_see_public_page(request.user, tournament, page):
-        raise Http404
-    return tournament
+def current_round(tournament: Tournament, rounds: list[Round] | None = None) -> Round | None:
+    """The latest published round (a draft is not the public's business).
 
-
-def current_round(tournament: Tournament) -> Round | None:
-    """The latest published round (a draft is not the public's business)."""
+    ``rounds``: the tournament's rounds already loaded (``PublicLoad.rounds``), else a query.
+    """
+    if rounds is not None:
+        published = [rnd for rnd in rounds if rnd.status != Round.Status.DRAFT]
+        return published[-1] if published else None
     rnd = tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
     if rnd is not None:
         rnd.tournament = tournament

@@ -1,45 +1,59 @@
 """Conditional GETs of the public pages: an ETag from the results version, 304 when unchanged.
 
-A hall full of phones polls the standings, the draw and the hall screen; while no result
-changes, each poll costs a handful of small queries and an empty 304 answer.
+A hall full of phones polls the standings, the draw and the hall screen. While no result
+changes, a poll is answered by ``PublicNotModifiedMiddleware`` from one cache read, before the
+session, the user, the messages or the view are looked at. When the page's ETag is not in
+the cache (or the visitor has a session), ``conditional_public`` loads the tournament, its
+rounds and its results version once, answers 304 if the ETag holds, and otherwise hands that
+load to the view (``common.public_load``), which reads none of it again.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from functools import wraps
+from functools import lru_cache, wraps
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.urls import Resolver404, resolve
+from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
-from scoring.models import Tournament
-from scoring.results import results_version
-from tournaments.public_views.common import public_tournament
+from tournaments.public_load import PublicLoad, load_public
+
+VARY = ("Accept-Language", "Cookie", "HX-Request")
 
 
-def _request_key(request: HttpRequest, page: str) -> str:
+def _key(page: str, user_pk: object, language: str, fragment: bool, target: str,
+         path: str) -> str:
     """What an answer depends on besides the tournament: visitor, language, fragment, address."""
-    parts = (
-        page, request.user.pk, getattr(request, "LANGUAGE_CODE", ""),
-        "fragment" if request.htmx else "page", request.headers.get("HX-Target", ""),
-        request.get_full_path(),
-    )
+    parts = (page, user_pk, language, "fragment" if fragment else "page", target, path)
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
-def public_etag(request: HttpRequest, tournament: Tournament, page: str) -> str:
+def _request_key(request: HttpRequest, page: str) -> str:
+    """``_key`` of a request that went through the middleware (user, language, htmx)."""
+    return _key(page, request.user.pk, getattr(request, "LANGUAGE_CODE", ""),
+                bool(request.htmx), request.headers.get("HX-Target", ""),
+                request.get_full_path())
+
+
+def _cache_key(slug: str, request_key: str) -> str:
+    return f"public-etag:{slug}:{request_key}"
+
+
+def public_etag(request: HttpRequest, load: PublicLoad, page: str) -> str:
     """The ETag of a public page: what it shows is a function of these parts.
 
     The results version, the tournament and its regulations, the rounds and their states, the
     visitor (what he may see), the language, an htmx fragment or the page, the address.
     """
+    tournament = load.tournament
     regulations = tournament.regulations
-    rounds = list(tournament.rounds.order_by("number").values_list("number", "status"))
     parts = (
-        results_version(tournament), rounds,
+        load.version, [(rnd.number, rnd.status) for rnd in load.rounds],
         sorted((k, repr(v)) for k, v in vars(tournament).items() if not k.startswith("_")),
         sorted((k, repr(v)) for k, v in vars(regulations).items() if not k.startswith("_")),
         _request_key(request, page),
@@ -47,47 +61,110 @@ def public_etag(request: HttpRequest, tournament: Tournament, page: str) -> str:
     return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
 
 
-def current_etag(request: HttpRequest, slug: str, page: str) -> str:
-    """The page's ETag, remembered ``PUBLIC_ETAG_VERSION_SECONDS`` in the shared cache.
+def _conditional_headers(response: HttpResponse, etag: str) -> HttpResponse:
+    """The headers of a conditional answer (200 or 304): its ETag, revalidate, what varies."""
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True, private=True)
+    patch_vary_headers(response, VARY)
+    return response
 
-    Within that time (1 s by default; 0 = always computed) a poll costs one cache read and no
-    query; a changed result is answered 304 at most that long. A hidden page is a 404 (when
-    the ETag is computed).
-    """
-    seconds = settings.PUBLIC_ETAG_VERSION_SECONDS
-    key = f"public-etag:{slug}:{_request_key(request, page)}"
-    found = cache.get(key) if seconds > 0 else None
-    if found is None:
-        found = public_etag(request, public_tournament(request, slug, page), page)
-        if seconds > 0:
-            cache.set(key, found, seconds)
-    return found
+
+def _polled(request: HttpRequest, live_panels: tuple[str, ...]) -> bool:
+    """A GET or HEAD whose answer may be conditional (a running clock's panel is not)."""
+    panel = request.GET.get("panel", "")
+    return request.method in ("GET", "HEAD") and not panel.startswith(live_panels or "\0")
 
 
 def conditional_public(page: str, *, live_panels: tuple[str, ...] = ()) -> Callable:
     """Make a public view answer ``If-None-Match`` with 304 while its ETag holds.
 
     ``live_panels``: values of ``?panel=`` whose answer shows running clocks (changing every
-    second without a result): those are always answered in full.
+    second without a result): those are always answered in full. The ETag is remembered
+    ``PUBLIC_ETAG_VERSION_SECONDS`` in the shared cache (1 s by default; 0 = always computed):
+    within that time a poll costs one cache read and no query, and a changed result is
+    answered 304 at most that long.
     """
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def answer(request: HttpRequest, slug: str, *args: object, **kwargs: object
                    ) -> HttpResponse:
-            panel = request.GET.get("panel", "")
-            if request.method not in ("GET", "HEAD") or panel.startswith(live_panels or "\0"):
+            if not _polled(request, live_panels):
                 return view(request, slug, *args, **kwargs)
-            etag = current_etag(request, slug, page)
+            seconds = settings.PUBLIC_ETAG_VERSION_SECONDS
+            key = _cache_key(slug, _request_key(request, page))
+            known = cache.get(key) if seconds > 0 and request.headers.get(
+                "If-None-Match") else None
+            if known is not None:
+                response = get_conditional_response(request, etag=known)
+                if response is not None:
+                    return _conditional_headers(response, known)
+            load = load_public(request, slug, page)  # 404 when hidden
+            etag = public_etag(request, load, page)
+            if seconds > 0:
+                cache.set(key, etag, seconds)
             response = get_conditional_response(request, etag=etag)
             if response is None:
+                request.public_load = load
                 response = view(request, slug, *args, **kwargs)
             if response.status_code in (200, 304):
-                response["ETag"] = etag
-                patch_cache_control(response, no_cache=True, private=True)
-                patch_vary_headers(response, ("Accept-Language", "Cookie", "HX-Request"))
+                _conditional_headers(response, etag)
             return response
 
+        answer.conditional_page = (page, live_panels)  # type: ignore[attr-defined]
         return answer
 
     return decorate
+
+
+@lru_cache(maxsize=512)
+def _route(path: str) -> tuple[str, str, tuple[str, ...]] | None:
+    """The conditional public page an address is: its page, slug and live panels, or None."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return None
+    marked = getattr(match.func, "conditional_page", None)
+    if marked is None or "slug" not in match.kwargs:
+        return None
+    page, live_panels = marked
+    return page, match.kwargs["slug"], live_panels
+
+
+class PublicNotModifiedMiddleware:
+    """Answer a spectator's poll of a public page with 304 from one cache read.
+
+    Only an anonymous visitor's (no session cookie) ``If-None-Match`` GET of a conditional
+    public page, while its ETag is in the cache and matches: the answer is the one
+    ``conditional_public`` gives, without the session, user, messages or CSRF middleware and
+    without the view. Everything else goes on down the stack unchanged.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        """The 304, or the rest of the stack's answer."""
+        return self.not_modified(request) or self.get_response(request)
+
+    @staticmethod
+    def not_modified(request: HttpRequest) -> HttpResponse | None:
+        """The 304 of an unchanged public page for an anonymous poll, or None."""
+        if (not request.META.get("HTTP_IF_NONE_MATCH")
+                or settings.PUBLIC_ETAG_VERSION_SECONDS <= 0
+                or settings.SESSION_COOKIE_NAME in request.COOKIES):
+            return None
+        route = _route(request.path_info)
+        if route is None:
+            return None
+        page, slug, live_panels = route
+        if not _polled(request, live_panels):
+            return None
+        language = translation.get_language_from_request(request)
+        key = _key(page, None, language, request.headers.get("HX-Request") == "true",
+                   request.headers.get("HX-Target", ""), request.get_full_path())
+        known = cache.get(_cache_key(slug, key))
+        if known is None:
+            return None
+        response = get_conditional_response(request, etag=known)
+        return None if response is None else _conditional_headers(response, known)

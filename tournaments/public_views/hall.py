@@ -12,7 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from scoring import permissions
 from scoring.models import Party
 from scoring.results import standings_table
-from tournaments.public_views.common import current_round, public_tournament
+from tournaments.public_load import public_load
+from tournaments.public_views.common import current_round
 from tournaments.public_views.table_map import map_tables
 from tournaments.round_views import LIVE, _render
 
@@ -66,9 +67,10 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
 
     Each poll (htmx, every few seconds) brings the next panel, with fresh data.
     """
-    tournament = public_tournament(request, slug, "hall")
+    load = public_load(request, slug, "hall")
+    tournament = load.tournament
     user = request.user
-    rnd = current_round(tournament)
+    rnd = current_round(tournament, load.rounds)
     live = rnd is not None and rnd.status in LIVE
     show_draw = permissions.can_see_public_page(user, tournament, "draw")
     rows = map_tables(tournament, rnd) if live and show_draw else []

@@ -20,6 +20,7 @@ from scoring.site import site_url
 from scoring.stored_totals import deal_and_fine_rows
 from scoring.totals import compute_party_totals
 from scoring.web import vary_on_htmx
+from tournaments.public_load import public_load
 from tournaments.public_views.common import current_round, public_tournament, seats_of
 from tournaments.round_views import LIVE, url_root
 
@@ -177,8 +178,9 @@ def draw_map(request: HttpRequest, slug: str) -> HttpResponse:
     While the round is played the page polls: the answer carries only the scores and states
     of the tables (htmx out-of-band swaps); a new round, or a round's new status, reloads it.
     """
-    tournament = public_tournament(request, slug, "draw")
-    rnd = current_round(tournament)
+    load = public_load(request, slug, "draw")
+    tournament = load.tournament
+    rnd = current_round(tournament, load.rounds)
     rows = map_tables(tournament, rnd) if rnd is not None else []
     state = draw_state(rnd, rows)
     if request.htmx and "seen" in request.GET:

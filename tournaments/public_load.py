@@ -1,0 +1,62 @@
+"""What a public page reads of its tournament, loaded once per request.
+
+The conditional GET (``public_views.conditional``) loads the tournament, its rounds and its
+results version for the page's ETag; the page then takes that load instead of reading them
+again (``public_load``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import Http404, HttpRequest
+
+from scoring import permissions
+from scoring.models import Round, Tournament
+from scoring.results import remember_results_version, results_version
+from tournaments.views import _tournament_for
+
+
+def public_tournament(request: HttpRequest, slug: str, page: str) -> Tournament:
+    """A tournament whose ``page`` the visitor may see (404 when hidden or switched off)."""
+    tournament = _tournament_for(request, slug)
+    if not permissions.can_see_public_page(request.user, tournament, page):
+        raise Http404
+    return tournament
+
+
+@dataclass
+class PublicLoad:
+    """What a public page and its ETag read of the tournament, loaded once per request: the
+    tournament with its regulations, its rounds in order and its results version."""
+
+    tournament: Tournament
+    rounds: list[Round]
+    version: str
+
+    @property
+    def published(self) -> list[Round]:
+        """The rounds the public sees (not the drafts), in order."""
+        return [rnd for rnd in self.rounds if rnd.status != Round.Status.DRAFT]
+
+
+def load_public(request: HttpRequest, slug: str, page: str) -> PublicLoad:
+    """Load a public page's tournament (404 when hidden), its rounds and results version
+    (three queries); the results version is remembered on the tournament for this request."""
+    tournament = public_tournament(request, slug, page)
+    rounds = list(tournament.rounds.order_by("number"))
+    for rnd in rounds:
+        rnd.tournament = tournament
+    version = results_version(tournament)
+    remember_results_version(tournament, version)
+    return PublicLoad(tournament, rounds, version)
+
+
+def public_load(request: HttpRequest, slug: str, page: str) -> PublicLoad:
+    """The load the conditional GET already made for this request, else a new one."""
+    found = getattr(request, "public_load", None)
+    if isinstance(found, PublicLoad) and found.tournament.slug == slug:
+        return found
+    return load_public(request, slug, page)
+
+
