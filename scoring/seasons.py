@@ -10,8 +10,8 @@ line. The services that record a result (``scoring.services.end_party``, ``evalu
 for a change of a finished party) and the round flow (publishing, closing) call
 :func:`schedule_refresh`, which sends :func:`refresh_placings_task` once per transaction on
 commit; ``manage.py rebuild_placings`` rewrites them all. A season table is then read in a
-constant number of queries (:func:`season_page`), whatever its size, and cached under its
-placings' version.
+constant number of queries (:func:`season_page`), whatever its size; pages cache it under
+the placings' version (:func:`season_version`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from celery import shared_task
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Max
 
@@ -33,8 +32,6 @@ from scoring.rules import LAYOUT_KOZEL
 from scoring.standings.season import TIE_BREAKS, Placing, SeasonLine, SeasonRule, season_table
 
 logger = logging.getLogger(__name__)
-
-CACHE_SECONDS = 600
 
 
 def _profiles_of(entrant: Pair | Player) -> list[int]:
@@ -134,15 +131,27 @@ def season_rule(season: Season) -> SeasonRule:
 
 @dataclass(frozen=True)
 class SeasonPage:
-    """A season table ready for a page or the API."""
+    """A season table ready for a page or the API: its tournaments, lines and people."""
 
     tournaments: list[dict[str, Any]]
     lines: list[SeasonLine]
     people: dict[int, tuple[str, str]]
 
 
-def _version(season: Season, tournament_ids: list[int]) -> str:
-    """A digest that changes when any placing of the season's tournaments or its rule does."""
+def season_tournaments(season: Season, *, everything: bool = False) -> list[dict[str, Any]]:
+    """The season's tournaments in date order (one query), as plain rows.
+
+    Only those whose standings the public may see, unless ``everything`` (the season's
+    organizer): a season does not show a hidden tournament's results.
+    """
+    qs = season.tournaments.all()
+    if not everything:
+        qs = qs.filter(public=True, public_standings=True)
+    return list(qs.order_by("start_date", "id").values("id", "name", "slug", "start_date"))
+
+
+def season_version(season: Season, tournament_ids: list[int]) -> str:
+    """A digest that changes when any placing of these tournaments or the season's rule does."""
     agg = TournamentPlacing.objects.filter(tournament_id__in=tournament_ids).aggregate(
         n=Count("id"), m=Max("id"), t=Max("updated_at")
     )
@@ -153,21 +162,15 @@ def _version(season: Season, tournament_ids: list[int]) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
-def season_page(season: Season, *, use_cache: bool = True) -> SeasonPage:
-    """The season's table from the stored placings: three queries, or two and a cache read.
+def season_page(season: Season, tournaments: list[dict[str, Any]] | None = None) -> SeasonPage:
+    """The season's table from the stored placings: one query (two without ``tournaments``).
 
-    Tournaments in date order; every person with a result under the season's rule, ranked.
+    Every person with a result under the season's rule, ranked; people sharing a place in
+    name order.
     """
-    tournaments = list(
-        season.tournaments.order_by("start_date", "id").values("id", "name", "slug",
-                                                               "start_date")
-    )
+    if tournaments is None:
+        tournaments = season_tournaments(season)
     ids = [t["id"] for t in tournaments]
-    key = f"season:{season.pk}:{_version(season, ids)}" if use_cache else ""
-    if use_cache:
-        cached = cache.get(key)
-        if cached is not None:
-            return SeasonPage(tournaments, *cached)
     rows = TournamentPlacing.objects.filter(tournament_id__in=ids).order_by(
         "profile__name", "profile_id"
     ).values_list(
@@ -179,7 +182,4 @@ def season_page(season: Season, *, use_cache: bool = True) -> SeasonPage:
     for tournament, profile, place, score, rating, name, club in rows:
         placings.append(Placing(tournament, profile, place, score, rating))
         people[profile] = (name, club)
-    lines = season_table(placings, season_rule(season), ids)
-    if use_cache:
-        cache.set(key, (lines, people), CACHE_SECONDS)
-    return SeasonPage(tournaments, lines, people)
+    return SeasonPage(tournaments, season_table(placings, season_rule(season), ids), people)

@@ -43,7 +43,7 @@ def play(party, referee, deals: int = 4):
 
 def season_of(season: Season) -> list[tuple[int, str, float]]:
     """(place, name, total) of each line of the season table."""
-    page = season_page(Season.objects.get(pk=season.pk), use_cache=False)
+    page = season_page(Season.objects.get(pk=season.pk))
     return [(line.rank, page.people[line.profile][0], line.total) for line in page.lines]
 
 
@@ -118,7 +118,7 @@ def test_the_season_table_reads_in_a_constant_number_of_queries(linked, organize
 
     def queries_with(events: int) -> int:
         season.tournaments.clear()
-        for k in range(events):
+        for _k in range(events):
             t = TournamentFactory(organizer=organizer)
             season.tournaments.add(t)
             TournamentPlacing.objects.bulk_create(
@@ -127,7 +127,7 @@ def test_the_season_table_reads_in_a_constant_number_of_queries(linked, organize
             )
         fresh = Season.objects.get(pk=season.pk)
         with CaptureQueriesContext(connection) as ctx:
-            page = season_page(fresh, use_cache=False)
+            page = season_page(fresh)
         assert len(page.lines) == 16 and len(page.tournaments) == events
         return len(ctx.captured_queries)
 
