@@ -25,7 +25,7 @@ class SeasonForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
     slug = forms.SlugField(
         label=_("Short name"), max_length=80, allow_unicode=True, required=False,
-        help_text=_("The season's address: /season/<short name>/. Empty: made from the name."),
+        help_text=_("The season's address ends with it; empty: made from the name."),
     )
     scoring = forms.ChoiceField(label=_("Scoring"), choices=Season.Scoring.choices)
     best_n = forms.IntegerField(

@@ -139,3 +139,23 @@ def test_the_season_page_in_russian(client, organizer, three):
     with translation.override("ru"):
         html = client.get(season.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Сумма лучших N результатов" in html and "Итого" in html and "Клуб" in html
+
+
+def test_the_api_lists_seasons_and_gives_a_table(client, organizer, three):
+    season = Season.objects.create(name="С", slug="s", created_by=organizer, best_n=2,
+                                   scoring="best_n", tie_breaks=["wins", "best"])
+    season.tournaments.set(three)
+    Season.objects.create(name="Скрытый", slug="hidden", created_by=organizer, public=False)
+    listed = client.get("/api/v1/seasons/").json()
+    rows = listed["results"] if isinstance(listed, dict) else listed
+    assert [row["slug"] for row in rows] == ["s"]
+    data = client.get("/api/v1/seasons/s/").json()
+    assert [t["name"] for t in data["tournaments"]] == ["Вечер 1", "Вечер 2", "Вечер 3"]
+    top = data["lines"][0]
+    assert (top["rank"], top["name"], top["total"], top["wins"], top["best"]) == (
+        1, "Борис <b>Сидоров</b>", 12, 1, 8)
+    assert sorted((r["points"], r["counted"]) for r in top["results"]) == [
+        (2, False), (4, True), (8, True)]
+    assert client.get("/api/v1/seasons/hidden/").status_code == 404
+    client.force_login(organizer)
+    assert client.get("/api/v1/seasons/hidden/").status_code == 200
