@@ -26,7 +26,15 @@ from django.db import transaction
 from django.db.models import Count, Max
 
 from scoring.background import RecordTask
-from scoring.models import Pair, Player, Round, Season, Tournament, TournamentPlacing
+from scoring.models import (
+    Pair,
+    Player,
+    Profile,
+    Round,
+    Season,
+    Tournament,
+    TournamentPlacing,
+)
 from scoring.results import counted_parties, standings_table
 from scoring.rules import LAYOUT_KOZEL
 from scoring.standings.season import TIE_BREAKS, Placing, SeasonLine, SeasonRule, season_table
@@ -163,7 +171,8 @@ def season_version(season: Season, tournament_ids: list[int]) -> str:
 
 
 def season_page(season: Season, tournaments: list[dict[str, Any]] | None = None) -> SeasonPage:
-    """The season's table from the stored placings: one query (two without ``tournaments``).
+    """The season's table from the stored placings: two queries (three without
+    ``tournaments``): the placings, their people.
 
     Every person with a result under the season's rule, ranked; people sharing a place in
     name order.
@@ -171,15 +180,13 @@ def season_page(season: Season, tournaments: list[dict[str, Any]] | None = None)
     if tournaments is None:
         tournaments = season_tournaments(season)
     ids = [t["id"] for t in tournaments]
-    rows = TournamentPlacing.objects.filter(tournament_id__in=ids).order_by(
-        "profile__name", "profile_id"
-    ).values_list(
-        "tournament_id", "profile_id", "place", "score", "rating_points",
-        "profile__name", "profile__club",
-    )
-    people: dict[int, tuple[str, str]] = {}
-    placings: list[Placing] = []
-    for tournament, profile, place, score, rating, name, club in rows:
-        placings.append(Placing(tournament, profile, place, score, rating))
-        people[profile] = (name, club)
+    placings = list(map(Placing._make, TournamentPlacing.objects.filter(
+        tournament_id__in=ids).values_list(
+        "tournament_id", "profile_id", "place", "score", "rating_points")))
+    people = {
+        pk: (name, club) for pk, name, club in Profile.objects.filter(
+            pk__in={p.profile for p in placings}).values_list("id", "name", "club")
+    } if placings else {}
+    order = {pk: n for n, pk in enumerate(sorted(people, key=lambda pk: (people[pk][0], pk)))}
+    placings.sort(key=lambda p: order[p.profile])  # people sharing a place: in name order
     return SeasonPage(tournaments, season_table(placings, season_rule(season), ids), people)

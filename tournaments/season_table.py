@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext as _
 
 from scoring.seasons import SeasonPage
 
@@ -28,31 +27,30 @@ def profile_link_pattern() -> str | None:
 
 def season_rows_html(page: SeasonPage) -> SafeString:
     """The ``<tr>`` of every line: place, player (linked to his record), club, each
-    tournament's result (counted or dropped), the total."""
+    tournament's result (a dropped one has the class "d"), the total. Kept short: 50,000
+    cells are most of the page."""
     link = profile_link_pattern()
     ids = [t["id"] for t in page.tournaments]
-    dropped_title = escape(_("not counted"))
     out: list[str] = []
     append = out.append
     for line in page.lines:
         name, club = page.people[line.profile]
         name = escape(name)
         who = f'<a href="{link.format(line.profile)}">{name}</a>' if link else name
-        place = str(line.rank)
         cells = line.cells
         parts = []
+        add = parts.append
         for pk in ids:
             cell = cells.get(pk)
             if cell is None:
-                parts.append("<td></td>")
-            elif cell.counted:
-                parts.append(f'<td class="num">{_number(cell.value)}</td>')
+                add("<td></td>")
             else:
-                parts.append(f'<td class="num dropped" title="{dropped_title}">'
-                             f"{_number(cell.value)}</td>")
+                value = cell.value
+                text = str(int(value)) if value == int(value) else f"{value:g}"
+                add(f"<td>{text}</td>" if cell.counted else f'<td class="d">{text}</td>')
         append(
-            f'<tr><td class="num">{place}</td><th scope="row" class="who">{who}</th>'
-            f"<td>{escape(club)}</td>{''.join(parts)}"
-            f'<td class="num total">{_number(line.total)}</td></tr>'
+            f'<tr><td>{line.rank}</td><th scope="row">{who}</th>'
+            f'<td class="club">{escape(club)}</td>{"".join(parts)}'
+            f'<td class="total">{_number(line.total)}</td></tr>'
         )
     return mark_safe("\n".join(out))  # noqa: S308 - every value above is escaped or a number

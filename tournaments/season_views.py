@@ -11,7 +11,11 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.formats import date_format
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -56,17 +60,14 @@ def season_table(request: HttpRequest, slug: str) -> HttpResponse:
     etag = '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
     response = get_conditional_response(request, etag=etag)
     if response is None:
-        key = f"season-rows:{season.pk}:{version}:{get_language()}:{organizer}"
-        rows = cache.get(key)
-        if rows is None:
-            page = season_page(season, tournaments)
-            rows = (season_rows_html(page), len(page.lines))
-            cache.set(key, rows, ROWS_CACHE_SECONDS)
+        key = f"season-table:{season.pk}:{version}:{get_language()}:{organizer}"
+        table = cache.get(key)
+        if table is None:
+            table = season_table_html(season, tournaments)
+            cache.set(key, table, ROWS_CACHE_SECONDS)
         response = render(request, "tournaments/season.html", {
             "season": season,
-            "tournaments": tournaments,
-            "rows": rows[0],
-            "count": rows[1],
+            "table": table,
             "can_edit": organizer,
             "tie_breaks": [TIE_BREAK_NAMES[k] for k in season.tie_breaks or []
                            if k in TIE_BREAK_NAMES],
@@ -77,6 +78,17 @@ def season_table(request: HttpRequest, slug: str) -> HttpResponse:
         patch_cache_control(response, no_cache=True, private=True)
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response
+
+
+def season_table_html(season: Season, tournaments: list[dict]) -> SafeString:
+    """The table and the list of tournaments, rendered once per placings' version."""
+    page = season_page(season, tournaments)
+    for t in tournaments:
+        t["url"] = reverse("tournaments:standings", args=[t["slug"]])
+        t["date"] = date_format(t["start_date"])
+    return render_to_string("tournaments/_season_table.html", {
+        "tournaments": tournaments, "rows": season_rows_html(page), "count": len(page.lines),
+    })
 
 
 def _form_page(request: HttpRequest, form: SeasonForm, title: str,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 BEST_N, PLACE_POINTS, RATING_POINTS = "best_n", "place_points", "rating_points"
 SCORINGS = (BEST_N, PLACE_POINTS, RATING_POINTS)
@@ -29,9 +30,9 @@ shared or not), the best single result (season points of one tournament), more t
 played."""
 
 
-@dataclass(frozen=True)
-class Placing:
-    """One person's result in one tournament, as its standings give it."""
+class Placing(NamedTuple):
+    """One person's result in one tournament, as its standings give it (a tuple: a season of
+    50 tournaments × 1,000 players makes 50,000)."""
 
     tournament: int
     profile: int
@@ -69,8 +70,7 @@ class SeasonRule:
         return placing.rating_points
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(NamedTuple):
     """One tournament's result on a season line: the place, the season points, counted or not."""
 
     place: int
@@ -113,11 +113,16 @@ def season_table(
     """
     order = {pk: index for index, pk in enumerate(tournaments)}
     by_person: dict[int, list[tuple[Placing, float]]] = {}
+    value_of = rule.value
     for placing in placings:
-        value = rule.value(placing)
+        value = value_of(placing)
         if value is None:
             continue
-        by_person.setdefault(placing.profile, []).append((placing, value))
+        found = by_person.get(placing.profile)
+        if found is None:
+            by_person[placing.profile] = [(placing, value)]
+        else:
+            found.append((placing, value))
     lines: list[SeasonLine] = []
     for profile, results in by_person.items():
         ranked = sorted(results, key=lambda pv: (-pv[1], order.get(pv[0].tournament, 0)))

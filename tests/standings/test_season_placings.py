@@ -131,4 +131,4 @@ def test_the_season_table_reads_in_a_constant_number_of_queries(linked, organize
         assert len(page.lines) == 16 and len(page.tournaments) == events
         return len(ctx.captured_queries)
 
-    assert queries_with(2) == queries_with(6) == 2  # the tournaments, the placings
+    assert queries_with(2) == queries_with(6) == 3  # tournaments, placings, their people
