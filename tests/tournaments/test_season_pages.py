@@ -138,7 +138,7 @@ def test_the_season_page_in_russian(client, organizer, three):
     season.tournaments.set(three)
     with translation.override("ru"):
         html = client.get(season.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
-    assert "Сумма лучших N результатов" in html and "Итого" in html and "Клуб" in html
+    assert "Сумма N лучших результатов" in html and "Итого" in html and "Клуб" in html
 
 
 def test_the_api_lists_seasons_and_gives_a_table(client, organizer, three):
