@@ -276,3 +276,23 @@ def visible_tournaments(user: object, page: str = "") -> QuerySet[Tournament]:
                            .values("tournament_id"))
         qs = qs.filter(open_page)
     return qs
+
+
+# -- seasons (tournaments.season_views) ------------------------------------------------------
+
+
+def can_create_season(user: Any) -> bool:
+    """Organizers group the tournaments they organize into seasons."""
+    return is_organizer(user)
+
+
+def can_edit_season(user: Any, season: Any) -> bool:
+    """The organizer who created a season (and superusers) edits it."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_superuser) or season.created_by_id == user.pk
+
+
+def can_see_season(user: Any, season: Any) -> bool:
+    """A public season is for everyone; a private one for its organizer."""
+    return bool(season.public) or can_edit_season(user, season)

@@ -28,6 +28,7 @@ from scoring.rules import (
     by_party_side,
     get_rule_set,
 )
+from scoring.seasons import schedule_refresh
 from scoring.stored_totals import store_totals
 from scoring.totals import DealRow, deals_after, fine_rows, party_rows, party_totals, recorded
 
@@ -224,6 +225,7 @@ def end_party(
     rows = rows or party_rows(party)
     totals = party_totals(party, rows) if totals is None else totals
     store_totals(party, totals, rows[1], version=party.version + 1)
+    schedule_refresh(round_id=party.round_id)
     append_event(
         party, event, actor=actor, reason=why,
         data={**(data or {}), "winner": winner, "points": totals.points},
@@ -242,6 +244,8 @@ def evaluate_party(party: Party, actor: Any = None, deals: list[DealRow] | None 
     caller's bump gives it.
     """
     webhooks.record_changed(party)
+    if party.status == Party.Status.FINISHED:
+        schedule_refresh(round_id=party.round_id)  # a season table counts this result
     if party.end_reason in ("forfeit", "bye", "disqualification", "timeout"):
         return "finished"  # decided by a ruling: its stored totals are made again when read
     rows = party_rows(party) if deals is None else (deals, fine_rows(party))

@@ -24,6 +24,7 @@ from referee import services as referee_services
 from scoring import webhooks
 from scoring.errors import ConflictError, ServiceError, translate_engine_error
 from scoring.models import Pair, Party, Player, Round, Tournament
+from scoring.seasons import schedule_refresh
 from tournaments.draws import (
     DrawField,
     clear_draw,
@@ -329,6 +330,7 @@ def publish_round(round_id: int, *, actor: Any = None) -> Round:
                 rnd.tournament_id, rnd.pk, rnd.number, _actor_id(actor))
     if running:
         logger.info("tournament running: tournament=%s", rnd.tournament_id)
+    schedule_refresh(tournament_id=rnd.tournament_id)  # its byes count from now
     webhooks.round_changed(rnd, "round.published")
     return rnd
 
@@ -401,5 +403,6 @@ def close_round(round_id: int, *, actor: Any = None) -> Round:
     logger.info("round closed: tournament=%s round=%s number=%s actor=%s",
                 tournament_id, rnd.pk, rnd.number, _actor_id(actor))
     warm_standings.delay_on_commit(tournament_id)
+    schedule_refresh(tournament_id=tournament_id)
     webhooks.round_changed(rnd, "round.closed")
     return rnd

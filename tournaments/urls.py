@@ -9,6 +9,7 @@ from tournaments import (
     player_views,
     public_views,
     round_views,
+    season_views,
     views,
     webhook_views,
 )
@@ -44,6 +45,10 @@ urlpatterns = [
     path("t/<str:slug>/people/", people_views.people, name="people"),
     path("t/<str:slug>/links/", player_views.personal_links, name="personal_links"),
     path("me/", player_views.my_tournaments, name="my_area"),
+    path("seasons/", season_views.season_list, name="seasons"),
+    path("seasons/new/", season_views.season_create, name="season_create"),
+    path("season/<str:slug>/", season_views.season_table, name="season"),
+    path("season/<str:slug>/edit/", season_views.season_edit, name="season_edit"),
     path("p/<str:token>/", player_views.personal_area, name="personal_area"),
     path("t/<str:slug>/rounds/", round_views.round_list, name="rounds"),
     path("t/<str:slug>/rounds/new/", round_views.round_create, name="round_create"),

@@ -38,7 +38,7 @@ from .referee import (
     RefereeSettings,
     Ruling,
 )
-from .seasons import Season
+from .seasons import Season, TournamentPlacing
 from .totals import PartyTotals
 from .webhooks import (
     WEBHOOK_EVENTS,
@@ -77,6 +77,7 @@ __all__ = [
     "Round",
     "Ruling",
     "Season",
+    "TournamentPlacing",
     "Signature",
     "SigningPin",
     "IssuedAccount",

@@ -68,3 +68,42 @@ class Season(models.Model):
     def get_absolute_url(self) -> str:
         """The season's public table."""
         return reverse("tournaments:season", args=[self.slug])
+
+
+class TournamentPlacing(models.Model):
+    """A person's stored result in one tournament, as its standings give it.
+
+    Written by ``scoring.seasons.refresh_placings`` whenever the tournament's results change
+    (a task sent on commit) and rebuilt by ``manage.py rebuild_placings``, so a season table
+    reads every result of its tournaments in one query. Both players of a pair get the pair's
+    line.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE,
+        related_name="placings",
+    )
+    profile = models.ForeignKey(
+        "scoring.Profile", verbose_name=_("player profile"), on_delete=models.CASCADE,
+        related_name="placings",
+    )
+    place = models.PositiveIntegerField(_("place"))
+    shared = models.BooleanField(_("shared place"), default=False)
+    score = models.FloatField(
+        _("score"), help_text=_("The tournament's main standings figure: match points, or "
+                                "rating points where the standings rank by them.")
+    )
+    rating_points = models.FloatField(_("rating points"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("tournament placing")
+        verbose_name_plural = _("tournament placings")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "profile"], name="unique_placing_per_profile"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.profile_id} #{self.place}"

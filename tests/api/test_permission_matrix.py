@@ -386,6 +386,24 @@ DESK_FORMS = {
 }
 """A form of every party action of the desk (``referee.serializers.PARTY_ACTIONS``)."""
 
+def _season(w: Any) -> Any:
+    """Our organizer's season of our tournament (made once)."""
+    from scoring.models import Season
+
+    season, made = Season.objects.get_or_create(
+        slug="sezon", defaults={"name": "Сезон", "created_by": w.users["organizer"],
+                                "place_points": [10, 6]})
+    if made:
+        season.tournaments.add(w.tournament)
+    return season
+
+
+def _season_form(w: Any) -> dict[str, Any]:
+    """A season form naming our tournament."""
+    return {"name": "Сезон клуба", "slug": "sezon-kluba", "scoring": "place_points",
+            "place_points": "10, 6, 4", "tie_break_1": "wins", "tournaments": [w.tournament.pk]}
+
+
 PAGES = [
     Page("accounts/login/", lambda w: "/accounts/login/",
          lambda w: {"username": "org", "password": "wrong"}, "POST /api/v1/auth/token/"),
@@ -488,6 +506,11 @@ PAGES = [
     Page("t/<str:slug>/people/", lambda w: f"/t/{_slug(w)}/people/",
          lambda w: {"pins": "missing"}, allowed=ORGANIZER),
     Page("lockouts/", lambda w: "/lockouts/", lambda w: {"lockout": "0"}, allowed=ORGANIZERS),
+    # -- seasons (pages only; the API reads them). A foreign organizer may create seasons:
+    # his form names our tournament, so it is refused on the field and nothing is written.
+    Page("seasons/new/", lambda w: "/seasons/new/", _season_form, allowed=ORGANIZERS),
+    Page("season/<str:slug>/edit/", lambda w: f"/season/{_season(w).slug}/edit/",
+         lambda w: {**_season_form(w), "slug": "sezon"}, allowed=ORGANIZER),
     # The one-time token is the permission (its checks: tests/tournaments/test_people.py).
     Page("accounts/invitation/<uidb64>/<token>/",
          lambda w: "/accounts/invitation/MQ/bad-token/", lambda w: {"new_password1": "x"},
@@ -518,7 +541,7 @@ READ_ONLY_PAGES = {
     "party/<int:pk>/protocol.pdf", "protocols/<str:public_id>.pdf", "v/<str:public_id>/",
     "print/<int:pk>/", "print/<int:pk>/pdf/", "referee/t/<str:slug>/",
     "referee/party/<int:pk>/", "referee/party/<int:pk>/status/",
-    "api/v1/schema/", "api/v1/docs/", "healthz",
+    "api/v1/schema/", "api/v1/docs/", "healthz", "seasons/", "season/<str:slug>/",
 }
 """Pages that only show: a POST to them changes nothing."""
 
@@ -689,6 +712,7 @@ READ_ONLY_URLS: dict[str, Callable[[Any], str]] = {
     "print/<int:pk>/pdf/": lambda w: "/print/1/pdf/",
     "referee/party/<int:pk>/": lambda w: f"/referee/party/{_party(w)}/",
     "referee/party/<int:pk>/status/": lambda w: f"/referee/party/{_party(w)}/status/",
+    "season/<str:slug>/": lambda w: f"/season/{_season(w).slug}/",
 }
 
 

@@ -11,6 +11,7 @@ from tournaments.api.entrants import PairViewSet, PlayerViewSet, TableViewSet
 from tournaments.api.events import RegulationsSerializer, TournamentSerializer, TournamentViewSet
 from tournaments.api.parties import DealViewSet, PartyViewSet, PenaltyViewSet, RulingViewSet
 from tournaments.api.rounds import RoundViewSet
+from tournaments.api.seasons import SeasonViewSet
 
 __all__ = ["RegulationsSerializer", "TournamentSerializer", "router", "urlpatterns"]
 
@@ -24,5 +25,6 @@ router.register("rounds", RoundViewSet, basename="round")
 router.register("deals", DealViewSet, basename="deal")
 router.register("penalties", PenaltyViewSet, basename="penalty")
 router.register("rulings", RulingViewSet, basename="ruling")
+router.register("seasons", SeasonViewSet, basename="season")
 
 urlpatterns = router.urls

@@ -218,7 +218,7 @@ def refusals(scene: Scene) -> None:
 
 def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     """The whole scenario, in order."""
-    from tournaments.api_examples import event
+    from tournaments.api_examples import event, seasons
 
     event.make_users(scene)
     event.tournament(scene)
@@ -234,4 +234,5 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     kozel_game(scene)
     refusals(scene)
     verification(scene)
+    seasons.season(scene)  # last: the recorder's clock of the steps before stays as it was
     return scene.rec.written()

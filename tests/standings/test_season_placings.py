@@ -1,0 +1,134 @@
+"""Stored placings: written when a result is recorded or corrected, rebuilt by the command,
+and the season table read from them in a constant number of queries."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from referee.services import start_party
+from scoring.models import Deal, Profile, Season, TournamentPlacing
+from scoring.seasons import refresh_placings, season_page
+from scoring.services import correct_deal, record_deal
+from tests.factories import TournamentFactory
+
+pytestmark = pytest.mark.django_db
+
+DOMINO_A = {"outcome": "domino", "went_out": "a1", "pips": {"a1": 0, "a2": 10, "b1": 20, "b2": 30}}
+
+
+@pytest.fixture
+def linked(tournament):
+    """The fixture tournament with a profile for every player, in a place-points season."""
+    for player in tournament.players.order_by("id"):
+        player.profile = Profile.objects.create(name=player.name, club="Клуб")
+        player.save(update_fields=["profile"])
+    season = Season.objects.create(
+        name="Сезон", slug="sezon", scoring="place_points", place_points=[10, 6, 4, 3]
+    )
+    season.tournaments.add(tournament)
+    return tournament, season
+
+
+def play(party, referee, deals: int = 4):
+    """Start a party and record ``deals`` deals of 60 points for pair A (4 finish it)."""
+    start_party(party.pk, actor=referee)
+    for _ in range(deals):
+        record_deal(party.pk, actor=referee, **DOMINO_A)
+
+
+def season_of(season: Season) -> list[tuple[int, str, float]]:
+    """(place, name, total) of each line of the season table."""
+    page = season_page(Season.objects.get(pk=season.pk))
+    return [(line.rank, page.people[line.profile][0], line.total) for line in page.lines]
+
+
+def test_a_finished_party_writes_the_placings_and_a_correction_updates_the_season(
+    linked, make_party, referee_user, django_capture_on_commit_callbacks
+):
+    tournament, season = linked
+    pairs = list(tournament.pairs.order_by("id"))
+    first = make_party(pairs[0], pairs[1], table_number=1, round_number=1)
+    second = make_party(pairs[2], pairs[3], table_number=2, round_number=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(first, referee_user)
+        play(second, referee_user)
+    # both won 240 : 0: pairs 1 and 3 share 1st (10 season points for both players of each)
+    table = season_of(season)
+    assert sorted(table[:4]) == [(1, "Anna Müller", 10), (1, "José García", 10),
+                                 (1, "Иван Петров", 10), (1, "Сергей Смирнов", 10)]
+    assert TournamentPlacing.objects.get(
+        tournament=tournament, profile__name="Иван Петров").place == 1
+
+    deal = Deal.objects.filter(party=second).order_by("number").first()
+    with django_capture_on_commit_callbacks(execute=True):
+        correct_deal(deal.pk, actor=referee_user, reason="miscount", outcome="domino",
+                     winner="a", points={"a": 100, "b": 0})
+    # pair 3 now won 280 : 0 and is alone 1st; pair 1 is 2nd (6 season points)
+    table = season_of(season)
+    assert sorted(table[:2]) == [(1, "Anna Müller", 10), (1, "José García", 10)]
+    assert sorted(table[2:4]) == [(3, "Иван Петров", 6), (3, "Сергей Смирнов", 6)]
+    placing = TournamentPlacing.objects.get(tournament=tournament, profile__name="Иван Петров")
+    assert (placing.place, placing.shared, placing.score) == (2, False, 2.0)
+
+
+def test_a_tournament_no_season_counts_is_not_refreshed(
+    tournament, make_party, referee_user, django_capture_on_commit_callbacks
+):
+    for player in tournament.players.all():
+        player.profile = Profile.objects.create(name=player.name)
+        player.save(update_fields=["profile"])
+    with django_capture_on_commit_callbacks(execute=True):
+        play(make_party(), referee_user)
+    assert not TournamentPlacing.objects.exists()
+
+
+def test_the_command_rebuilds_the_placings_from_the_standings(linked, make_party,
+                                                              referee_user):
+    tournament, season = linked
+    play(make_party(), referee_user)  # no commit callbacks: nothing stored yet
+    assert not TournamentPlacing.objects.exists()
+    out = StringIO()
+    call_command("rebuild_placings", stdout=out)
+    assert f"{tournament.slug}: 16 placings" in out.getvalue()
+    # the two players of the winning pair are 1st, with the pair's 2 match points
+    first = TournamentPlacing.objects.filter(tournament=tournament, place=1)
+    assert sorted(first.values_list("profile__name", flat=True)) == [
+        "Иван Петров", "Сергей Смирнов"]
+    assert set(first.values_list("score", flat=True)) == {2.0}
+
+
+def test_players_without_a_profile_and_an_unplayed_tournament_give_no_placings(
+    linked, make_party, referee_user
+):
+    tournament, _season = linked
+    assert refresh_placings(tournament) == 0  # no counted party yet
+    play(make_party(), referee_user)
+    tournament.players.filter(name="Иван Петров").update(profile=None)
+    assert refresh_placings(tournament) == 15
+
+
+def test_the_season_table_reads_in_a_constant_number_of_queries(linked, organizer):
+    _tournament, season = linked
+    profiles = list(Profile.objects.all())
+
+    def queries_with(events: int) -> int:
+        season.tournaments.clear()
+        for _k in range(events):
+            t = TournamentFactory(organizer=organizer)
+            season.tournaments.add(t)
+            TournamentPlacing.objects.bulk_create(
+                TournamentPlacing(tournament=t, profile=p, place=n + 1, score=16 - n)
+                for n, p in enumerate(profiles)
+            )
+        fresh = Season.objects.get(pk=season.pk)
+        with CaptureQueriesContext(connection) as ctx:
+            page = season_page(fresh)
+        assert len(page.lines) == 16 and len(page.tournaments) == events
+        return len(ctx.captured_queries)
+
+    assert queries_with(2) == queries_with(6) == 3  # tournaments, placings, their people
