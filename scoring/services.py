@@ -13,7 +13,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import webhooks
+from scoring import rating_tasks, webhooks
 from scoring.errors import ServiceError, translate_engine_error
 from scoring.eventlog import append_event, deal_data
 from scoring.leaders import settle_leader
@@ -230,6 +230,7 @@ def end_party(
     )
     open_protocol(party, actor)
     webhooks.party_finished(party, totals)
+    rating_tasks.results_changed(party)
 
 
 def evaluate_party(party: Party, actor: Any = None, deals: list[DealRow] | None = None) -> str:
@@ -242,6 +243,8 @@ def evaluate_party(party: Party, actor: Any = None, deals: list[DealRow] | None 
     caller's bump gives it.
     """
     webhooks.record_changed(party)
+    if party.status == Party.Status.FINISHED:
+        rating_tasks.results_changed(party)
     if party.end_reason in ("forfeit", "bye", "disqualification", "timeout"):
         return "finished"  # decided by a ruling: its stored totals are made again when read
     rows = party_rows(party) if deals is None else (deals, fine_rows(party))

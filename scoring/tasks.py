@@ -13,6 +13,7 @@ from scoring import printing
 from scoring.background import RecordTask
 from scoring.models import PrintJob, WebhookDelivery
 from scoring.printing import render_print_job
+from scoring.rating_tasks import recompute_rating_list_task
 from scoring.webhook_delivery import deliver_webhooks
 
 MISSED_AFTER = timedelta(minutes=2)
@@ -53,4 +54,7 @@ def sweep_missed_sends() -> dict[str, list[int]]:
     return {"print_jobs": jobs, "webhooks": subscriptions}
 
 
-__all__ = ["deliver_webhooks", "purge_print_jobs", "render_print_job", "sweep_missed_sends"]
+__all__ = [
+    "deliver_webhooks", "purge_print_jobs", "recompute_rating_list_task", "render_print_job",
+    "sweep_missed_sends",
+]
