@@ -156,7 +156,8 @@ def _elo_history(p: EloParameters, periods: Sequence[Sequence[RatedParty]]) -> l
             rating, played = state.get(subject, initial)
             change = 0.0
             for opponent, score, weight in games[subject]:
-                change += weight * (score - 1.0 / (1.0 + 10.0 ** ((before[opponent] - rating) / 400.0)))
+                expected = 1.0 / (1.0 + 10.0 ** ((before[opponent] - rating) / 400.0))
+                change += weight * (score - expected)
             new = rating + k_factor(rating, played, p) * change
             mine = scores[subject]
             updated[subject] = (new, played + len(mine))
