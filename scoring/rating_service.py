@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count, Sum
 
 from scoring.errors import ServiceError
 from scoring.models import Player, Profile, RatingEntry, RatingList, Tournament
@@ -156,6 +157,29 @@ def recompute_rating_list(list_id: int) -> int:
     logger.info("rating list recomputed: list=%s tournaments=%s entries=%s",
                 list_id, len(field.tournaments), len(entries))
     return len(entries)
+
+
+@dataclass(frozen=True)
+class RatingLine:
+    """One line of a list as published: rank, the current row, parties and tournaments rated."""
+
+    rank: int
+    entry: RatingEntry
+    parties: int
+    tournaments: int
+
+
+def rating_lines(rating_list: RatingList) -> list[RatingLine]:
+    """The published list, best first: every subject's current rating (two queries)."""
+    totals = {
+        row["subject"]: (row["parties"], row["events"])
+        for row in RatingEntry.objects.filter(rating_list=rating_list)
+        .values("subject").annotate(parties=Sum("games"), events=Count("id")).order_by()
+    }
+    return [
+        RatingLine(rank, entry, *totals.get(entry.subject, (0, 0)))
+        for rank, entry in enumerate(current_entries(rating_list), start=1)
+    ]
 
 
 def current_entries(rating_list: RatingList) -> list[RatingEntry]:

@@ -10,6 +10,7 @@ from rest_framework.routers import DefaultRouter
 from tournaments.api.entrants import PairViewSet, PlayerViewSet, TableViewSet
 from tournaments.api.events import RegulationsSerializer, TournamentSerializer, TournamentViewSet
 from tournaments.api.parties import DealViewSet, PartyViewSet, PenaltyViewSet, RulingViewSet
+from tournaments.api.ratings import RatingListViewSet
 from tournaments.api.rounds import RoundViewSet
 
 __all__ = ["RegulationsSerializer", "TournamentSerializer", "router", "urlpatterns"]
@@ -24,5 +25,6 @@ router.register("rounds", RoundViewSet, basename="round")
 router.register("deals", DealViewSet, basename="deal")
 router.register("penalties", PenaltyViewSet, basename="penalty")
 router.register("rulings", RulingViewSet, basename="ruling")
+router.register("rating-lists", RatingListViewSet, basename="rating-list")
 
 urlpatterns = router.urls
