@@ -17,13 +17,19 @@ class RatingListForm(forms.ModelForm):
     class Meta:
         model = RatingList
         fields = ["name", "slug", "system", "subject", "parameters", "public", "tournaments"]
-        widgets = {"tournaments": forms.CheckboxSelectMultiple}
+        widgets = {
+            "tournaments": forms.CheckboxSelectMultiple(attrs={"class": "choices"}),
+            "parameters": forms.Textarea(attrs={"rows": 2}),
+        }
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["tournaments"].queryset = ratable_tournaments(
             user, self.instance if self.instance.pk else None
         ).order_by("-start_date", "name")
+        self.fields["tournaments"].label_from_instance = (
+            lambda t: f"{t.name} · {t.start_date.isoformat()}"
+        )
         self.fields["tournaments"].help_text = _(
             "One rating period each, in the order of their start dates."
         )

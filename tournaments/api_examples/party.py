@@ -219,6 +219,7 @@ def refusals(scene: Scene) -> None:
 def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     """The whole scenario, in order."""
     from tournaments.api_examples import event
+    from tournaments.api_examples.ratings import rating_lists
 
     event.make_users(scene)
     event.tournament(scene)
@@ -233,5 +234,6 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     udl_match(scene)
     kozel_game(scene)
     refusals(scene)
+    rating_lists(scene)
     verification(scene)
     return scene.rec.written()
