@@ -97,6 +97,15 @@ def test_individual_party_rates_each_player_against_both_opponents() -> None:
     assert by["a"].games == 1 and by["a"].score == 1 and by["c"].score == 0
 
 
+def test_each_for_himself_the_winner_beats_everyone_and_the_others_do_not_play() -> None:
+    """Three single players: the winner gains against both; the two others lose alike."""
+    party = RatedParty((("a",), ("b",), ("c",)), 0)
+    by = {r.subject: r for r in compute_history("elo", EloParameters(), [[party]])}
+    assert by["a"].rating == pytest.approx(1520)  # K 40 x (1/2 x 0.5 + 1/2 x 0.5)
+    assert by["b"].rating == by["c"].rating == pytest.approx(1490)
+    assert by["a"].score == 1 and by["b"].score == 0
+
+
 def test_parameters_are_checked() -> None:
     """Unknown keys and bad values are refused, naming the parameter."""
     assert parameters_for("elo", {"k": 16}).k == 16

@@ -135,7 +135,7 @@ class RatingListViewSet(
 
     @extend_schema(responses=RatingLineSerializer(many=True), summary="The list's ratings",
                    description="Every subject's current rating, best first.")
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def ratings(self, request: Request, pk: str | None = None) -> Response:
         """The current ratings, best first."""
         return Response(line_data(self.get_object()))
@@ -145,7 +145,7 @@ class RatingListViewSet(
         parameters=[OpenApiParameter("profile", int, description="One profile's rows only.")],
         description="Every row of every subject's history, by subject and period.",
     )
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def history(self, request: Request, pk: str | None = None) -> Response:
         """Every history row (``?profile=`` for one player's)."""
         rows = RatingEntry.objects.filter(rating_list=self.get_object()).order_by(
