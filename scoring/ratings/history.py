@@ -179,6 +179,8 @@ def _glicko2_history(
     for period, parties in enumerate(periods, start=1):
         games, scores = _period(parties)
         before: dict[str, tuple[float, float, float, float]] = {}  # mu, phi, sigma, g(phi)
+        mu_g: dict[str, tuple[float, float]] = {}  # the opponents' view: mu, g(phi)
+        exp = math.exp
         for subject in scores:
             known = state.get(subject)
             if known is None:
@@ -188,13 +190,15 @@ def _glicko2_history(
                 gap = period - last - 1
                 if gap > 0:
                     phi = min(math.sqrt(phi * phi + gap * sigma * sigma), max_phi)
-            before[subject] = (mu, phi, sigma, 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / pi2))
+            g = 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / pi2)
+            before[subject] = (mu, phi, sigma, g)
+            mu_g[subject] = (mu, g)
         for subject in sorted(scores):
             mu, phi, sigma, _ = before[subject]
             v_inv = delta_sum = 0.0
             for opponent, score, _weight in games[subject]:
-                mu_j, _phi_j, _s, g = before[opponent]
-                expected = 1.0 / (1.0 + math.exp(-g * (mu - mu_j)))
+                mu_j, g = mu_g[opponent]
+                expected = 1.0 / (1.0 + exp(g * (mu_j - mu)))
                 v_inv += g * g * expected * (1.0 - expected)
                 delta_sum += g * (score - expected)
             if v_inv > 0.0:
