@@ -13,7 +13,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import webhooks
+from scoring import rating_tasks, webhooks
 from scoring.errors import ServiceError, translate_engine_error
 from scoring.eventlog import append_event, deal_data
 from scoring.leaders import settle_leader
@@ -225,13 +225,20 @@ def end_party(
     rows = rows or party_rows(party)
     totals = party_totals(party, rows) if totals is None else totals
     store_totals(party, totals, rows[1], version=party.version + 1)
-    schedule_refresh(round_id=party.round_id)
+    results_changed(party)
     append_event(
         party, event, actor=actor, reason=why,
         data={**(data or {}), "winner": winner, "points": totals.points},
     )
     open_protocol(party, actor)
     webhooks.party_finished(party, totals)
+
+
+def results_changed(party: Party) -> None:
+    """A party's result is new or changed: the season tables and the rating lists counting
+    its tournament follow, each through one task sent on commit."""
+    schedule_refresh(round_id=party.round_id)
+    rating_tasks.results_changed(party)
 
 
 def evaluate_party(party: Party, actor: Any = None, deals: list[DealRow] | None = None) -> str:
@@ -245,7 +252,7 @@ def evaluate_party(party: Party, actor: Any = None, deals: list[DealRow] | None 
     """
     webhooks.record_changed(party)
     if party.status == Party.Status.FINISHED:
-        schedule_refresh(round_id=party.round_id)  # a season table counts this result
+        results_changed(party)
     if party.end_reason in ("forfeit", "bye", "disqualification", "timeout"):
         return "finished"  # decided by a ruling: its stored totals are made again when read
     rows = party_rows(party) if deals is None else (deals, fine_rows(party))

@@ -13,6 +13,7 @@ from scoring import printing
 from scoring.background import RecordTask
 from scoring.models import PrintJob, WebhookDelivery
 from scoring.printing import render_print_job
+from scoring.rating_tasks import recompute_rating_list_task
 from scoring.seasons import refresh_placings_task
 from scoring.webhook_delivery import deliver_webhooks
 
@@ -55,6 +56,6 @@ def sweep_missed_sends() -> dict[str, list[int]]:
 
 
 __all__ = [
-    "deliver_webhooks", "purge_print_jobs", "refresh_placings_task", "render_print_job",
-    "sweep_missed_sends",
+    "deliver_webhooks", "purge_print_jobs", "recompute_rating_list_task",
+    "refresh_placings_task", "render_print_job", "sweep_missed_sends",
 ]

@@ -91,6 +91,7 @@ def manage_groups(tournament: Tournament, step: NextStep, *, pairs: bool, latest
              else _("Import players and pairs"), "tournaments:import"),
         link("referees", _("Referees"), "referee:referees"),
         link("people", _("Players' accounts and PINs"), "tournaments:people"),
+        link("take_ratings", _("Take ratings from a list"), "tournaments:take_ratings"),
     ]
     rounds = Group(_("Rounds"), [link("rounds", _("Manage rounds"), "tournaments:rounds")])
     if latest is not None:

@@ -74,4 +74,5 @@ urlpatterns = [
     path("t/<str:slug>/deliveries/<int:pk>/replay/", webhook_views.delivery_replay,
          name="webhook_replay"),
     path("", include("tournaments.transfer.urls")),
+    path("", include("tournaments.rating_urls")),
 ]

@@ -95,6 +95,11 @@ class RatingEntry(models.Model):
     volatility = models.FloatField(_("volatility"), null=True, blank=True)
     games = models.PositiveIntegerField(_("parties rated"), default=0)
     score = models.FloatField(_("score"), default=0)
+    current = models.BooleanField(
+        _("current rating"),
+        default=False,
+        help_text=_("The subject's last row in the list: his rating now."),
+    )
 
     class Meta:
         verbose_name = _("rating entry")
@@ -108,6 +113,7 @@ class RatingEntry(models.Model):
         indexes = [
             models.Index(fields=["rating_list", "sequence"], name="rating_entry_period_idx"),
             models.Index(fields=["profile"], name="rating_entry_profile_idx"),
+            models.Index(fields=["rating_list", "current"], name="rating_entry_current_idx"),
         ]
 
     def __str__(self) -> str:

@@ -118,6 +118,24 @@ def _webhook(w: Any) -> Any:
         defaults={"events": ["round.closed"], "created_by": w.users["organizer"]})[0]
 
 
+def _rating_list(w: Any) -> Any:
+    """Our organizer's public rating list of our tournament (made on first use)."""
+    from scoring.models import RatingList
+
+    rating_list, made = RatingList.objects.get_or_create(
+        slug="club-rating", defaults={"name": "Рейтинг клуба",
+                                      "created_by": w.users["organizer"]})
+    if made:
+        rating_list.tournaments.set([w.tournament])
+    return rating_list
+
+
+def _rating_list_body(w: Any) -> dict[str, Any]:
+    """A whole rating list, as PUT wants it."""
+    return {"name": "Рейтинг", "slug": "club-rating", "system": "elo", "subject": "players",
+            "parameters": {"k": 16}, "public": True, "tournaments": [w.tournament.pk]}
+
+
 def _delivery(w: Any) -> Any:
     """A delivery of our organizer's webhook (written, not sent: no commit in the test)."""
     from scoring.models import WebhookDelivery
@@ -251,6 +269,14 @@ OPS = [
        lambda w: {"active": False}),
     Op("DELETE", "/api/v1/webhooks/{}/", ORGANIZER, 204, lambda w: _webhook(w).pk),
     Op("POST", "/api/v1/webhook-deliveries/{}/replay/", ORGANIZER, 201, _delivery),
+    Op("POST", "/api/v1/rating-lists/", ORGANIZERS, 201,
+       body=lambda w: {"name": "Новый рейтинг", "slug": "new-rating",
+                       "tournaments": [w.tournament.pk]}),
+    Op("PUT", "/api/v1/rating-lists/{}/", ORGANIZER, 200, lambda w: _rating_list(w).pk,
+       _rating_list_body),
+    Op("PATCH", "/api/v1/rating-lists/{}/", ORGANIZER, 200, lambda w: _rating_list(w).pk,
+       lambda w: {"name": "Рейтинг"}),
+    Op("DELETE", "/api/v1/rating-lists/{}/", ORGANIZER, 204, lambda w: _rating_list(w).pk),
     Op("POST", "/api/v1/signing-pins/", ORGANIZER | {"party_player"}, 204,
        body=lambda w: {"player": _side_a(w), "pin": "4321"}),
 ]
@@ -525,6 +551,16 @@ PAGES = [
     Page("t/<str:slug>/deliveries/<int:pk>/replay/",
          lambda w: f"/t/{_slug(w)}/deliveries/{_delivery(w)}/replay/",
          twin="POST /api/v1/webhook-deliveries/{}/replay/"),
+    # -- rating lists: organizers create them, their creator changes them
+    Page("ratings/new/", lambda w: "/ratings/new/",
+         lambda w: {"name": "Новый рейтинг", "slug": "new-rating", "system": "glicko2",
+                    "subject": "players", "parameters": "{}",
+                    "tournaments": [w.tournament.pk]}, "POST /api/v1/rating-lists/"),
+    Page("ratings/<str:slug>/edit/", lambda w: f"/ratings/{_rating_list(w).slug}/edit/",
+         lambda w: {**_rating_list_body(w), "parameters": '{"k": 16}', "public": "on"},
+         "PATCH /api/v1/rating-lists/{}/"),
+    Page("t/<str:slug>/take-ratings/", lambda w: f"/t/{_slug(w)}/take-ratings/",
+         lambda w: {"rating_list": _rating_list(w).pk}, allowed=ORGANIZER),
 ]
 
 SESSION_PAGES = {"accounts/logout/", "i18n/setlang/"}
@@ -542,6 +578,7 @@ READ_ONLY_PAGES = {
     "print/<int:pk>/", "print/<int:pk>/pdf/", "referee/t/<str:slug>/",
     "referee/party/<int:pk>/", "referee/party/<int:pk>/status/",
     "api/v1/schema/", "api/v1/docs/", "healthz", "seasons/", "season/<str:slug>/",
+    "ratings/", "ratings/<str:slug>/", "ratings/<str:slug>/ratings.csv",
 }
 """Pages that only show: a POST to them changes nothing."""
 

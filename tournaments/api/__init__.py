@@ -10,6 +10,7 @@ from rest_framework.routers import DefaultRouter
 from tournaments.api.entrants import PairViewSet, PlayerViewSet, TableViewSet
 from tournaments.api.events import RegulationsSerializer, TournamentSerializer, TournamentViewSet
 from tournaments.api.parties import DealViewSet, PartyViewSet, PenaltyViewSet, RulingViewSet
+from tournaments.api.ratings import RatingListViewSet
 from tournaments.api.rounds import RoundViewSet
 from tournaments.api.seasons import SeasonViewSet
 
@@ -26,5 +27,6 @@ router.register("deals", DealViewSet, basename="deal")
 router.register("penalties", PenaltyViewSet, basename="penalty")
 router.register("rulings", RulingViewSet, basename="ruling")
 router.register("seasons", SeasonViewSet, basename="season")
+router.register("rating-lists", RatingListViewSet, basename="rating-list")
 
 urlpatterns = router.urls

@@ -219,6 +219,7 @@ def refusals(scene: Scene) -> None:
 def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     """The whole scenario, in order."""
     from tournaments.api_examples import event, seasons
+    from tournaments.api_examples.ratings import rating_lists
 
     event.make_users(scene)
     event.tournament(scene)
@@ -233,6 +234,7 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     udl_match(scene)
     kozel_game(scene)
     refusals(scene)
+    rating_lists(scene)
     verification(scene)
     seasons.season(scene)  # last: the recorder's clock of the steps before stays as it was
     return scene.rec.written()

@@ -1,0 +1,87 @@
+"""Benchmark of the rating engine alone (no database): a list recomputed from scratch.
+
+A pool of 10,000 players of hidden strengths; 100 events, each of 200–1,000 of them (some
+players play often, some seldom) over 7–9 rounds of an individual format: four at a table,
+partners drawn by the event's score so far, the stronger pair winning more often. Prints the
+median seconds of recomputing the whole list (Glicko-2, the default system; Elo too), wall
+time and this process's CPU time (the wall time on a busy machine is mostly waiting):
+
+    .venv/bin/python bench/bench_ratings.py          # 10,000 players x 100 events, 5 runs
+    .venv/bin/python bench/bench_ratings.py --quick  # 1,000 players x 10 events, a smoke test
+
+Target on a 2-core machine: rating_recompute_10000_players_100_events_s <= 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scoring.ratings import RatedParty, compute_history, parameters_for  # noqa: E402
+
+
+def event(rng: random.Random, pool: list[str], activity: list[float], strength: dict[str, float]
+          ) -> list[RatedParty]:
+    """One individual event: its field, 7–9 rounds of four-player parties by score."""
+    size = rng.randint(200, 1000) // 4 * 4
+    field: set[str] = set()
+    while len(field) < size:
+        field.update(rng.choices(pool, weights=activity, k=size - len(field)))
+    players = sorted(field)
+    score = dict.fromkeys(players, 0)
+    parties = []
+    for _ in range(rng.randint(7, 9)):
+        order = sorted(players, key=lambda p: (-score[p], rng.random()))
+        for i in range(0, len(order), 4):
+            a, b = (order[i], order[i + 3]), (order[i + 1], order[i + 2])
+            diff = sum(strength[p] for p in a) - sum(strength[p] for p in b)
+            winner = 0 if rng.random() < 1 / (1 + math.exp(-diff / 400)) else 1
+            for p in (a, b)[winner]:
+                score[p] += 1
+            parties.append(RatedParty((a, b), winner))
+    return parties
+
+
+def season(players: int, events: int, seed: int = 17) -> list[list[RatedParty]]:
+    """The rated history: ``events`` events drawn from a pool of ``players``."""
+    rng = random.Random(seed)
+    pool = [str(n) for n in range(1, players + 1)]
+    strength = {p: rng.gauss(0, 200) for p in pool}
+    activity = [rng.paretovariate(1.5) for _ in pool]
+    return [event(rng, pool, activity, strength) for _ in range(events)]
+
+
+def main() -> None:
+    """Generate the history once, time several full recomputes, print the medians."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    players, events, runs = (1000, 10, 2) if args.quick else (10_000, 100, 5)
+    history = season(players, events)
+    parties = sum(len(p) for p in history)
+    rated = len({s for period in history for party in period for side in party.sides
+                 for s in side})
+    print(f"# {events} events, {parties} parties, {rated} players rated", flush=True)
+    for system, name in (("glicko2", ""), ("elo", "_elo")):
+        params = parameters_for(system, {})
+        times, cpu = [], []
+        for _ in range(runs):
+            started, started_cpu = time.perf_counter(), time.process_time()
+            compute_history(system, params, history)
+            times.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - started_cpu)
+        label = f"rating_recompute_{players}_players_{events}_events{name}"
+        print(f"BENCH {label}_s {statistics.median(times):.3f} s", flush=True)
+        # the CPU time of this process alone: what the wall time is on an idle machine
+        print(f"BENCH {label}_cpu_s {statistics.median(cpu):.3f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

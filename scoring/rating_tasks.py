@@ -1,0 +1,31 @@
+"""Recomputing rating lists in the background when a rated tournament's result changes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+
+from scoring.background import RecordTask
+from scoring.models import RatingList
+from scoring.rating_service import recompute_rating_list
+
+
+@shared_task(base=RecordTask, name="scoring.rating_tasks.recompute_rating_list")
+def recompute_rating_list_task(list_id: int) -> int:
+    """Recompute one list from scratch (idempotent: the same results give the same rows)."""
+    if not RatingList.objects.filter(pk=list_id).exists():
+        return 0
+    return recompute_rating_list(list_id)
+
+
+def results_changed(party: Any) -> None:
+    """Queue the recompute of every list rating the party's tournament, after commit.
+
+    ``scoring.services`` calls it when a party finishes and when a finished party changes.
+    """
+    tournament_id = party.round.tournament_id
+    for list_id in RatingList.objects.filter(tournaments=tournament_id).values_list(
+        "pk", flat=True
+    ):
+        recompute_rating_list_task.delay_on_commit(list_id)

@@ -1,0 +1,66 @@
+"""Forms of rating lists: a list and its rated tournaments; seeding a draw from a list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models import RatingList
+from scoring.rating_lists import ratable_tournaments, visible_lists
+
+
+class RatingListForm(forms.ModelForm):
+    """A rating list's fields and the tournaments it rates (public ones and the user's)."""
+
+    class Meta:
+        model = RatingList
+        fields = ["name", "slug", "system", "subject", "parameters", "public", "tournaments"]
+        widgets = {
+            "tournaments": forms.CheckboxSelectMultiple(attrs={"class": "choices"}),
+            "parameters": forms.Textarea(attrs={"rows": 2}),
+        }
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["tournaments"].queryset = ratable_tournaments(
+            user, self.instance if self.instance.pk else None
+        ).order_by("-start_date", "name")
+        self.fields["tournaments"].label_from_instance = (
+            lambda t: f"{t.name} · {t.start_date.isoformat()}"
+        )
+        self.fields["tournaments"].help_text = _(
+            "One rating period each, in the order of their start dates."
+        )
+        self.fields["parameters"].help_text = _(
+            'Empty for the defaults. Elo: {"initial": 1500, "k_new": 40, "new_games": 30, '
+            '"k": 20, "k_top": 10, "top": 2400}; Glicko-2: {"initial": 1500, '
+            '"deviation": 350, "volatility": 0.06, "tau": 0.5}.'
+        )
+
+    def service_fields(self) -> dict[str, Any]:
+        """The list's own fields for the service (without the tournaments)."""
+        data = dict(self.cleaned_data)
+        data.pop("tournaments", None)
+        data["parameters"] = data.get("parameters") or {}
+        return data
+
+
+class TakeRatingsForm(forms.Form):
+    """The players' list whose current ratings seed this tournament's entrants."""
+
+    rating_list = forms.ModelChoiceField(
+        label=_("Rating list"),
+        queryset=RatingList.objects.none(),
+        help_text=_(
+            "Each player linked to a profile gets his current rating in the list, rounded; "
+            "each pair the mean of its players'. Others keep their rating."
+        ),
+    )
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rating_list"].queryset = visible_lists(user).filter(
+            subject=RatingList.Subject.PLAYERS
+        )

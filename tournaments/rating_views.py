@@ -1,0 +1,166 @@
+"""Rating list pages: the public list and its CSV, the organizer's list form, seeding a draw."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from scoring.errors import ServiceError
+from scoring.models import RatingList
+from scoring.rating_lists import (
+    can_create_list,
+    can_edit_list,
+    can_see_list,
+    save_rating_list,
+    take_ratings,
+    visible_lists,
+)
+from scoring.rating_service import RatingLine, rating_lines
+from tournaments.rating_forms import RatingListForm, TakeRatingsForm
+from tournaments.transfer.sheets import CSV_TYPE, Sheet, to_csv
+from tournaments.views import _service_error, _tournament_for
+
+
+def profile_url(profile_id: int | None) -> str:
+    """The profile's record page, or "" while the site has no such page."""
+    if profile_id is None:
+        return ""
+    try:
+        return reverse("tournaments:profile", args=[profile_id])
+    except NoReverseMatch:
+        return ""
+
+
+def _list_for(request: HttpRequest, slug: str, edit: bool = False) -> RatingList:
+    """A list the visitor may see (404 otherwise) or edit (403)."""
+    rating_list = get_object_or_404(RatingList, slug=slug)
+    if not can_see_list(request.user, rating_list):
+        raise Http404
+    if edit and not can_edit_list(request.user, rating_list):
+        raise PermissionDenied
+    return rating_list
+
+
+def rating_list_index(request: HttpRequest) -> HttpResponse:
+    """Every rating list the visitor may see."""
+    return render(request, "tournaments/rating_lists.html", {
+        "lists": visible_lists(request.user).order_by("name"),
+        "can_create": can_create_list(request.user),
+    })
+
+
+def _rows(rating_list: RatingList, lines: list[RatingLine]) -> list[dict[str, object]]:
+    """The lines for the page: names, links and the figures shown."""
+    rows = []
+    for line in lines:
+        entry = line.entry
+        rows.append({
+            "rank": line.rank,
+            "name": entry.profile.name,
+            "url": profile_url(entry.profile_id),
+            "partner": entry.partner.name if entry.partner else "",
+            "partner_url": profile_url(entry.partner_id),
+            "club": entry.profile.club,
+            "rating": round(entry.rating),
+            "deviation": None if entry.deviation is None else round(entry.deviation),
+            "parties": line.parties,
+            "tournaments": line.tournaments,
+        })
+    return rows
+
+
+def rating_list_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """A list's public page: rank, name, club, rating, RD and parties of every subject."""
+    rating_list = _list_for(request, slug)
+    return render(request, "tournaments/rating_list.html", {
+        "rating_list": rating_list,
+        "rows": _rows(rating_list, rating_lines(rating_list)),
+        "pairs": rating_list.subject == RatingList.Subject.PAIRS,
+        "glicko": rating_list.system == RatingList.System.GLICKO2,
+        "tournaments": rating_list.tournaments.order_by("start_date", "id"),
+        "can_edit": can_edit_list(request.user, rating_list),
+    })
+
+
+def csv_sheet(rating_list: RatingList) -> Sheet:
+    """The list as a sheet: every cell through ``spreadsheet_safe`` when written."""
+    header = [_("Rank"), _("Name"), _("Partner"), _("Club"), _("Rating"), _("RD"),
+              _("Parties"), _("Tournaments")]
+    rows = [
+        [row["rank"], row["name"], row["partner"], row["club"], row["rating"],
+         row["deviation"], row["parties"], row["tournaments"]]
+        for row in _rows(rating_list, rating_lines(rating_list))
+    ]
+    return Sheet(title=rating_list.name, header=header, rows=rows)  # type: ignore[arg-type]
+
+
+def csv_response(rating_list: RatingList) -> HttpResponse:
+    """The list's CSV file to save."""
+    response = HttpResponse(to_csv(csv_sheet(rating_list)), content_type=CSV_TYPE)
+    filename = slugify(rating_list.slug) or "rating"
+    response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def rating_list_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The list as CSV (UTF-8 with BOM)."""
+    return csv_response(_list_for(request, slug))
+
+
+def _edit(request: HttpRequest, rating_list: RatingList | None) -> HttpResponse:
+    """The list form: create or change, then the list's page."""
+    form = RatingListForm(request.POST or None, instance=rating_list, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = save_rating_list(
+                actor=request.user, rating_list=rating_list,
+                tournaments=form.cleaned_data["tournaments"], **form.service_fields(),
+            )
+        except ServiceError as err:
+            _service_error(form, err)
+        else:
+            messages.success(request, _("The rating list was saved and recomputed."))
+            return redirect(saved.get_absolute_url())
+    title = _("New rating list") if rating_list is None else _("Edit %(list)s") % {
+        "list": rating_list.name}
+    return render(request, "tournaments/form.html", {"form": form, "title": title})
+
+
+@login_required
+def rating_list_create(request: HttpRequest) -> HttpResponse:
+    """A new rating list (organizers)."""
+    if not can_create_list(request.user):
+        raise PermissionDenied
+    return _edit(request, None)
+
+
+@login_required
+def rating_list_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    """Change a list and its rated tournaments (its creator only)."""
+    return _edit(request, _list_for(request, slug, edit=True))
+
+
+@login_required
+def take_ratings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organizer's action: seed the entrants' ratings from a players' list."""
+    tournament = _tournament_for(request, slug, manage=True)
+    form = TakeRatingsForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            count = take_ratings(tournament, form.cleaned_data["rating_list"],
+                                 actor=request.user)
+        except ServiceError as err:
+            _service_error(form, err)
+        else:
+            messages.success(request, _("Ratings taken for %(count)s players.") % {
+                "count": count})
+            return redirect(tournament.get_absolute_url())
+    return render(request, "tournaments/form.html", {
+        "form": form, "tournament": tournament, "title": _("Take ratings from a list")})
