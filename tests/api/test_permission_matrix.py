@@ -518,7 +518,7 @@ READ_ONLY_PAGES = {
     "party/<int:pk>/protocol.pdf", "protocols/<str:public_id>.pdf", "v/<str:public_id>/",
     "print/<int:pk>/", "print/<int:pk>/pdf/", "referee/t/<str:slug>/",
     "referee/party/<int:pk>/", "referee/party/<int:pk>/status/",
-    "api/v1/schema/", "api/v1/docs/", "healthz",
+    "api/v1/schema/", "api/v1/docs/", "healthz", "players/<int:pk>/",
 }
 """Pages that only show: a POST to them changes nothing."""
 
@@ -689,7 +689,18 @@ READ_ONLY_URLS: dict[str, Callable[[Any], str]] = {
     "print/<int:pk>/pdf/": lambda w: "/print/1/pdf/",
     "referee/party/<int:pk>/": lambda w: f"/referee/party/{_party(w)}/",
     "referee/party/<int:pk>/status/": lambda w: f"/referee/party/{_party(w)}/status/",
+    "players/<int:pk>/": lambda w: f"/players/{_profile(w)}/",
 }
+
+
+def _profile(world: World) -> int:
+    """A profile linked to a player of our tournament: his record page."""
+    from scoring.models import Profile
+
+    profile = Profile.objects.create(name=world.free[0].name)
+    world.free[0].profile = profile
+    world.free[0].save()
+    return profile.pk
 
 
 def _read_only_url(route: str, world: World) -> str:

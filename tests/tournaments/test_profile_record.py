@@ -224,3 +224,72 @@ def test_win_rate_by_partner_and_counts_of_opponents(client, make_field):
     assert sum(t.parties for t in met) == 8  # two opponents a party
     html = _page(client, profile)
     assert f'href="{mate.get_absolute_url()}">Игрок 001</a>' in html
+
+
+def test_standings_and_entrants_link_players_to_their_records(client, ivan, tournament):
+    standings = client.get(reverse("tournaments:standings", args=[tournament.slug])).content
+    link = f'<a href="{ivan.get_absolute_url()}">Иван Петров</a>'
+    assert link in standings.decode()
+    assert client.get(
+        reverse("tournaments:standings", args=[tournament.slug]) + "?by=player"
+    ).content.decode().count(f'href="{ivan.get_absolute_url()}"') == 1
+    assert link in client.get(tournament.get_absolute_url()).content.decode()
+    player = Player.objects.get(tournament=tournament, name="Иван Петров")
+    page = client.get(reverse("tournaments:player", args=[tournament.slug, player.pk]))
+    assert f'href="{ivan.get_absolute_url()}"' in page.content.decode()
+
+
+def test_standings_links_cost_no_query_per_row(client, tournament):
+    url = reverse("tournaments:standings", args=[tournament.slug])
+    client.get(url)
+    with CaptureQueriesContext(connection) as before:
+        client.get(url)
+    for player in Player.objects.filter(tournament=tournament):
+        player.profile = Profile.objects.create(name=player.name)
+        player.save()
+    client.get(url)
+    with CaptureQueriesContext(connection) as after:
+        html = client.get(url).content.decode()
+    assert html.count('href="/players/') == 16
+    assert len(after) == len(before)
+
+
+def test_a_logged_in_player_finds_his_record_from_his_area(client, ivan, tournament, make_user):
+    user = make_user("ivan")
+    Player.objects.filter(tournament=tournament, name="Иван Петров").update(user=user)
+    client.force_login(user)
+    link = f'href="{ivan.get_absolute_url()}"'
+    assert link in client.get(reverse("tournaments:my_area")).content.decode()
+    area = client.get(reverse("tournaments:player_area", args=[tournament.slug]))
+    assert link in area.content.decode()
+
+
+def test_the_api_gives_the_record_figures_places_and_rating_history(client, ivan, tournament):
+    from rest_framework.test import APIClient
+
+    from scoring.player_record import load_record
+    from scoring.record_figures import summary
+
+    rated = RatingList.objects.create(name="Федерация", slug="fed")
+    RatingEntry.objects.create(
+        rating_list=rated, subject=str(ivan.pk), profile=ivan, tournament=tournament,
+        sequence=1, rating=1562.5, deviation=180.0,
+    )
+    old = Profile.objects.create(name="И. Петров", merged_into=ivan)
+    api = APIClient()
+    body = api.get(f"/api/v1/profiles/{old.pk}/record/").json()
+    assert body["profile"] == ivan.pk and body["name"] == "Иван Петров"
+    assert "birth_year" not in body and "user" not in body
+    assert body["figures"] == summary(load_record(ivan))
+    _player, pair, _party = _ivans_party(tournament)
+    rank = next(r.rank for r in standings_table(tournament).rows if r.entrant == pair.pk)
+    assert [(t["slug"], t["place"], t["field_size"]) for t in body["tournaments"]] == [
+        (tournament.slug, rank, 8)
+    ]
+    assert body["partners"][0]["name"] == "Сергей Смирнов"
+    assert body["ratings"] == [{
+        "rating_list": rated.pk, "list_name": "Федерация", "subject": str(ivan.pk),
+        "partner": "", "sequence": 1, "tournament": tournament.name,
+        "date": tournament.start_date.isoformat(), "rating": 1562.5, "deviation": 180.0,
+    }]
+    assert api.get("/api/v1/profiles/99999/record/").status_code == 404
