@@ -89,9 +89,13 @@ class RatingPlot:
 
         self.y_ticks = [{"y": y(t), "label": f"{t:.0f}"} for t in ticks]
         shown = {first, last} if len(days) > 2 else set(days)
+        by_day = {p.date.toordinal(): p for p in points if p.date.toordinal() in shown}
         self.x_ticks = [
-            {"x": x(p), "label": p.date.isoformat()} for p in
-            {p.date.toordinal(): p for p in points if p.date.toordinal() in shown}.values()
+            {"x": x(p), "label": p.date.isoformat(), "anchor": (
+                "middle" if first == last else
+                "start" if day == first else "end" if day == last else "middle"
+            )}
+            for day, p in sorted(by_day.items())
         ]
         for i, line in enumerate(self.lines):
             placed = [{"x": x(p), "y": y(p.rating), "point": p} for p in line]
