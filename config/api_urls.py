@@ -18,6 +18,7 @@ from config.api_token import obtain_token
 from referee.api import router as referee_router
 from scoring.api import router as protocols_router
 from tournaments.api import router as tournaments_router
+from tournaments.api.records import ProfileRecordView
 from tournaments.webhook_api import router as webhooks_router
 
 API_VERSIONS = ("v1",)
@@ -78,6 +79,7 @@ v1_patterns = [
         name="api-docs",
     ),
     path("", include("tournaments.transfer.api")),
+    path("profiles/<int:pk>/record/", ProfileRecordView.as_view(), name="profile-record"),
     path("", include(router.urls)),
     re_path(r"^(?P<rest>.*)$", not_found),
 ]

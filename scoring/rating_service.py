@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 
 from scoring.errors import ServiceError
 from scoring.models import Player, Profile, RatingEntry, RatingList, Tournament
@@ -191,23 +191,16 @@ def current_entries(rating_list: RatingList) -> list[RatingEntry]:
     )
 
 
-def rating_history(profile: Profile) -> list[tuple[RatingList, Tournament, Any, float,
-                                                     float | None]]:
-    """A player's ratings over time in every public players' list (one query).
-
-    Each item is (list, tournament, the tournament's start date, rating, deviation), by list
-    and period.
-    """
-    entries = (
+def rating_history(profile: Profile) -> list[RatingEntry]:
+    """A player's rating entries in every public list, his own and his fixed pairs', by list,
+    subject and period (one query): what his record page plots and tabulates."""
+    return list(
         RatingEntry.objects.filter(
-            profile=profile, partner__isnull=True, rating_list__public=True,
-            rating_list__subject=RatingList.Subject.PLAYERS,
+            Q(profile=profile) | Q(partner=profile), rating_list__public=True
         )
-        .select_related("rating_list", "tournament")
-        .order_by("rating_list__name", "rating_list_id", "sequence")
+        .select_related("rating_list", "tournament", "profile", "partner")
+        .order_by("rating_list__name", "rating_list_id", "subject", "sequence")
     )
-    return [(e.rating_list, e.tournament, e.tournament.start_date, e.rating, e.deviation)
-            for e in entries]
 
 
 def current_rating_of(rating_list: RatingList) -> dict[int, float]:

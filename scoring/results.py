@@ -230,15 +230,28 @@ def load_party_results(
     games to none: the engine's ``forfeit_totals``); Kozel parties carry every entrant's own
     score (:func:`own_scores`).
     """
-    regulations = tournament.regulations
-    cfg = regulations.rules_config()
+    kozel, free_for_all = _layout(tournament)
+    fields, tail = party_row_fields(per_player=per_player, seats=kozel or free_for_all)
+    rows = list(counted_parties(tournament, after_round).order_by().values_list(*fields))
+    return results_from_rows(tournament, rows, per_player=per_player, tail=tail)
+
+
+def _layout(tournament: Tournament) -> tuple[bool, bool]:
+    """Whether the tournament plays Kozel, and whether three or four play each for himself."""
+    cfg = tournament.regulations.rules_config()
     kozel = tournament.engine.layout_for(cfg) == LAYOUT_KOZEL
     free_for_all = (
         not kozel
         and tournament.engine.side_size(cfg) == 1
         and len(tournament.engine.seats_for(cfg)) > 2
     )
-    stored = (*FIGURES, *SEAT_FIGURES) if kozel or free_for_all else FIGURES
+    return kozel, free_for_all
+
+
+def party_row_fields(*, per_player: bool, seats: bool) -> tuple[list[str], int]:
+    """The ``values_list`` fields of a party row of :func:`results_from_rows`, and where its
+    stored totals begin (``tail``); ``seats`` adds the per-seat figures (Kozel, each for
+    himself). Fields appended after these are ignored by :func:`results_from_rows`."""
     fields = [
         "id", "round__number", "pair_a_id", "pair_b_id", "end_reason", "winner", "loser", "game"
     ]
@@ -247,8 +260,22 @@ def load_party_results(
         fields += ["pair_b__player1_id", "pair_b__player2_id"]
     tail = len(fields)
     fields += ["version", "stored_totals__version", "stored_totals__rules"]
-    fields += [f"stored_totals__{name}" for name in stored]
-    rows = list(counted_parties(tournament, after_round).order_by().values_list(*fields))
+    fields += [f"stored_totals__{name}" for name in (*FIGURES, *SEAT_FIGURES) if seats or
+               name in FIGURES]
+    return fields, tail
+
+
+def results_from_rows(
+    tournament: Tournament, rows: Sequence[tuple], *, per_player: bool, tail: int
+) -> list[PartyResult]:
+    """The tournament's counted party rows (:func:`party_row_fields`) as the engine's data.
+
+    Missing or stale stored totals are computed from the deals and stored (a few queries).
+    """
+    regulations = tournament.regulations
+    cfg = regulations.rules_config()
+    kozel, free_for_all = _layout(tournament)
+    stored = (*FIGURES, *SEAT_FIGURES) if kozel or free_for_all else FIGURES
     digest = rules_digest(tournament)
     missing = [
         row[0] for row in rows
@@ -270,7 +297,8 @@ def load_party_results(
             continue
         fresh = filled.get(party_id)
         values = (
-            [getattr(fresh, name) for name in stored] if fresh is not None else row[tail + 3 :]
+            [getattr(fresh, name) for name in stored] if fresh is not None
+            else row[tail + 3 : tail + 3 + len(stored)]
         )
         points_a, points_b, fines_a, fines_b, games_a, games_b = values[:6]
         forfeit = end_reason in forfeits

@@ -1,5 +1,6 @@
 """The player area: my next table and opponents, my parties and results, the protocols
-waiting for my signature (signed from here), my warnings and fines.
+waiting for my signature (signed from here), my warnings and fines, and a link to my record
+across tournaments (my profile's page).
 
 A player opens it logged in to his own account, or through his personal link (an
 unguessable key per player, no login needed). The link shows the same area but signs
@@ -21,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from scoring import permissions
 from scoring.errors import ServiceError
-from scoring.models import Party, Player, Protocol, SigningPin, Tournament
+from scoring.models import Party, Player, Profile, Protocol, SigningPin, Tournament
 from scoring.timezones import activate_tournament_zone
 from tournaments.public_views.history import HistoryRow, player_history
 from tournaments.public_views.table_map import absolute, qr_svgs
@@ -101,6 +102,7 @@ def _area(request: HttpRequest, tournament: Tournament, player: Player, *,
         "has_pin": signs_here and SigningPin.objects.filter(player=player).exists(),
         "Status": Party.Status,
         "live": tournament.status == Tournament.Status.RUNNING,
+        "profile_id": player.profile_id,
     }))
 
 
@@ -112,7 +114,18 @@ def my_tournaments(request: HttpRequest) -> HttpResponse:
         .select_related("tournament")
         .order_by("-tournament__start_date", "tournament__name")
     )
-    return render(request, "player/mine.html", {"players": players})
+    return render(request, "player/mine.html", {
+        "players": players, "profile": own_profile(request.user, players),
+    })
+
+
+def own_profile(user: Any, players: Any) -> Profile | None:
+    """The user's own profile: the one his account holds, else the one his entries link to."""
+    profile = Profile.objects.filter(user=user).first()
+    if profile is None:
+        linked = [player.profile_id for player in players if player.profile_id]
+        profile = Profile.objects.filter(pk=linked[0]).first() if linked else None
+    return profile
 
 
 @login_required

@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import formats
+from django.utils.html import format_html, format_html_join
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -140,6 +141,17 @@ def _cell_text(value: Any) -> str:
     return str(value) if isinstance(value, int) else formats.localize(value)
 
 
+def _pair_players(pair: Pair, profiles: str) -> str:
+    """A pair's players' names, each linked to his record where he has a profile."""
+    members = [pair.player1] + ([pair.player2] if pair.player2_id else [])
+    if not any(member.profile_id for member in members):
+        return Pair.label("", pair.player1.name, pair.player2.name if pair.player2_id else None)
+    return format_html_join(" / ", "{}", (
+        (format_html('<a href="{}{}/">{}</a>', profiles, m.profile_id, m.name)
+         if m.profile_id else m.name,) for m in members
+    ))
+
+
 def standings_lines(
     tournament: Tournament, table: StandingsTable, links: bool
 ) -> list[dict[str, Any]]:
@@ -149,16 +161,17 @@ def standings_lines(
     """
     kind = "tournaments:player" if table.per_player else "tournaments:pair"
     root = url_root(kind, tournament.slug) if links else ""
+    profiles = url_root("tournaments:profile")
     lines = []
     for row, entrant, values in table.lines():
         per_player = table.per_player
+        players = "" if per_player else _pair_players(entrant, profiles)
         lines.append({
             "rank": f"{row.rank}=" if row.shared else str(row.rank),
             "name": entrant.name if per_player else entrant.display_name,
-            "players": Pair.label(
-                "", entrant.player1.name, entrant.player2.name if entrant.player2_id else None
-            )
-            if not per_player and entrant.name else "",
+            "players": players if entrant.name or "href" in players else "",
+            "profile_url": f"{profiles}{entrant.profile_id}/"
+            if per_player and entrant.profile_id else "",
             "url": f"{root}{entrant.pk}/" if links else "",
             "withdrawn": entrant.withdrawn,
             "disqualified": entrant.disqualified,

@@ -39,6 +39,7 @@ urlpatterns = [
     path("t/<str:slug>/results/", public_views.results, name="results"),
     path("t/<str:slug>/pair/<int:pk>/", public_views.pair_page, name="pair"),
     path("t/<str:slug>/player/<int:pk>/", public_views.player_page, name="player"),
+    path("players/<int:pk>/", public_views.profile_page, name="profile"),
     path("t/<str:slug>/hall/",
          conditional_public("hall", live_panels=("running",))(public_views.hall), name="hall"),
     path("t/<str:slug>/me/", player_views.tournament_area, name="player_area"),

@@ -579,6 +579,7 @@ READ_ONLY_PAGES = {
     "referee/party/<int:pk>/", "referee/party/<int:pk>/status/",
     "api/v1/schema/", "api/v1/docs/", "healthz", "seasons/", "season/<str:slug>/",
     "ratings/", "ratings/<str:slug>/", "ratings/<str:slug>/ratings.csv",
+    "players/<int:pk>/",
 }
 """Pages that only show: a POST to them changes nothing."""
 
@@ -750,7 +751,18 @@ READ_ONLY_URLS: dict[str, Callable[[Any], str]] = {
     "referee/party/<int:pk>/": lambda w: f"/referee/party/{_party(w)}/",
     "referee/party/<int:pk>/status/": lambda w: f"/referee/party/{_party(w)}/status/",
     "season/<str:slug>/": lambda w: f"/season/{_season(w).slug}/",
+    "players/<int:pk>/": lambda w: f"/players/{_profile(w)}/",
 }
+
+
+def _profile(world: World) -> int:
+    """A profile linked to a player of our tournament: his record page."""
+    from scoring.models import Profile
+
+    profile = Profile.objects.create(name=world.free[0].name)
+    world.free[0].profile = profile
+    world.free[0].save()
+    return profile.pk
 
 
 def _read_only_url(route: str, world: World) -> str:

@@ -60,10 +60,10 @@ def test_periods_follow_the_dates_and_every_player_has_his_history(rated):
     first = RatingEntry.objects.get(rating_list=rating_list, profile=profiles[0], sequence=1)
     assert first.tournament == early and first.games == 2
     history = rating_history(profiles[0])
-    assert [(item[1], item[2]) for item in history] == [
+    assert [(item.tournament, item.tournament.start_date) for item in history] == [
         (early, date(2026, 2, 1)), (late, date(2026, 5, 1))]
-    assert history[-1][3] == RatingEntry.objects.get(profile=profiles[0], current=True).rating
-    assert history[-1][4] < history[0][4] < 350  # the deviation shrinks as he plays
+    assert history[-1].rating == RatingEntry.objects.get(profile=profiles[0], current=True).rating
+    assert history[-1].deviation < history[0].deviation < 350  # it shrinks as he plays
 
 
 def test_winners_gain_and_losers_lose(rated):

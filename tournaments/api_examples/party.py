@@ -149,6 +149,18 @@ def close_round(scene: Scene) -> None:
 
 
 
+def player_record(scene: Scene) -> None:
+    """Иван Петров's profile linked to his entry, and his record after round 1 (after the
+    verification: it moves no time of the calls before it)."""
+    from scoring.models import Player, Profile
+
+    profile = Profile.objects.create(name="Иван Петров", club="Динамо", city="Москва")
+    Player.objects.filter(tournament_id=scene.ids["tournament"], name="Иван Петров").update(
+        profile=profile
+    )
+    scene.call("anonymous", "get", f"/profiles/{profile.pk}/record/")
+
+
 def _started_party(scene: Scene, tid: int) -> int:
     """Table 1, the referee "ref", a round drawn, published and started: its party's id."""
     scene.call("org", "post", "/tables/", {"tournament": tid, "number": 1}, expect=201)
@@ -237,4 +249,5 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     rating_lists(scene)
     verification(scene)
     seasons.season(scene)  # last: the recorder's clock of the steps before stays as it was
+    player_record(scene)
     return scene.rec.written()

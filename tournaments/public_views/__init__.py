@@ -1,5 +1,6 @@
 """Public pages of a tournament: the table map, the results of every round, a pair's or
-player's history with its standing round by round, and the hall screen for a projector.
+player's history with its standing round by round, the hall screen for a projector, and a
+player's record across tournaments (his profile's page).
 
 No login is needed; the organizer switches each page off per tournament (404 then; the
 people who run the tournament still see it). Pages refresh parts of themselves with htmx
@@ -17,10 +18,11 @@ from tournaments.public_views.history import (
     player_history,
     player_page,
 )
+from tournaments.public_views.profile import profile_page
 from tournaments.public_views.results import results
 from tournaments.public_views.table_map import absolute, draw_map, map_tables, qr_svgs, table_party
 
 __all__ = [
     "HistoryRow", "RankChart", "absolute", "draw_map", "hall", "map_tables", "pair_page",
-    "player_history", "player_page", "qr_svgs", "results", "table_party",
+    "player_history", "player_page", "profile_page", "qr_svgs", "results", "table_party",
 ]
