@@ -11,11 +11,9 @@ from itertools import groupby
 from .metrics import METRICS, Number
 from .types import OwnScore, PartyResult, PlainResult, Side, StandingRow, StandingsConfig
 
-# What one party adds to an entrant in Tally.build, by position in its contribution tuple.
-_FIELDS = (
-    "match points", "won (0/1)", "points for", "points against", "efectiveness", "fines",
-    "bye (0/1)", "game wins difference", "opponents (None for a bye)",
-)
+# What one party adds to an entrant in Tally.build, a contribution tuple: match points, won
+# (0/1), points for, points against, efectiveness, fines, bye (0/1), game wins difference,
+# the opponents' ids (None for a bye).
 
 
 def _members(side: Side) -> tuple[int, ...]:
@@ -78,8 +76,14 @@ class _OwnGames:
         return score.rating
 
     def result(self, r: PartyResult, cfg: StandingsConfig, per: defaultdict[int, list]) -> None:
-        """Add a result that carries own accounts: a party, or a bye (its entrant's own score
-        is his match points; one without an own score gets the bye's)."""
+        """Add a result that carries own accounts: the ratings are the match points, the Goat
+        loses.
+
+        Forfeits too are scored by their ratings (the regulations' forfeit match points do not
+        apply). Points for are the entrant's own points, points against the opponents' (with
+        ``solo`` the partner of the seat group is an opponent too); there is no efectiveness.
+        In a bye the entrant's own score is his match points (without one, the bye's).
+        """
         side_a = _members(r.a)
         own = r.own or {}
         if r.b is None:
@@ -146,7 +150,7 @@ class Tally:
         forfeit_win = (cfg.forfeit_win_points, half)
         forfeit_loss = (cfg.forfeit_loss_points, -target)
         bye_points = cfg.bye_points
-        # per entrant, one contribution per party in the order given (see _FIELDS)
+        # per entrant, one contribution per party in the order given
         per: defaultdict[int, list] = defaultdict(list)
         own_games = _OwnGames()
 
