@@ -29,9 +29,12 @@ from scoring.standings import (
     METRICS,
     OwnScore,
     PartyResult,
+    PlainResult,
     StandingRow,
     StandingsConfig,
     compute_standings,
+    from_plain,
+    paused_gc,
 )
 from scoring.stored_totals import FIGURES, SEAT_FIGURES, fill_totals, rules_digest
 
@@ -217,19 +220,31 @@ def each_for_himself(
     return scores
 
 
-def load_party_results(
+def load_party_rows(
     tournament: Tournament, *, per_player: bool, after_round: int | None = None
-) -> list[PartyResult]:
-    """Every counted party as the standings engine's plain data (one query, never the deals).
+) -> list[PartyResult | PlainResult]:
+    """Every counted party as the standings engine's input (one query, never the deals).
 
-    Sides are pair ids, or with ``per_player`` tuples of the players of each pair (a side of
-    one player in singles). Points, fines and game wins are the party's stored totals
+    A party of two sides is a plain tuple (:data:`~scoring.standings.PlainResult`: no
+    objects); Kozel and each-for-himself parties are :class:`PartyResult` s with every
+    entrant's own score (:func:`own_scores`, :func:`each_for_himself`). Sides are pair ids,
+    or with ``per_player`` tuples of the players of each pair (a side of one player in
+    singles). Points, fines and game wins are the party's stored totals
     (``scoring.stored_totals``: made by ``compute_party_totals`` when its result was recorded;
     a missing or stale row is computed and stored here). Matches of games (UDL, All Fives)
     carry each side's game wins (a forfeit or a bye counts as a match won by ``games_to_win``
-    games to none: the engine's ``forfeit_totals``); Kozel parties carry every entrant's own
-    score (:func:`own_scores`).
+    games to none: the engine's ``forfeit_totals``).
     """
+    kozel, free_for_all = _layout(tournament)
+    fields, tail = party_row_fields(per_player=per_player, seats=kozel or free_for_all)
+    rows = list(counted_parties(tournament, after_round).order_by().values_list(*fields))
+    return rows_for_engine(tournament, rows, per_player=per_player, tail=tail)
+
+
+def load_party_results(
+    tournament: Tournament, *, per_player: bool, after_round: int | None = None
+) -> list[PartyResult]:
+    """Every counted party as a :class:`PartyResult` (:func:`load_party_rows`, objects made)."""
     kozel, free_for_all = _layout(tournament)
     fields, tail = party_row_fields(per_player=per_player, seats=kozel or free_for_all)
     rows = list(counted_parties(tournament, after_round).order_by().values_list(*fields))
@@ -268,24 +283,79 @@ def party_row_fields(*, per_player: bool, seats: bool) -> tuple[list[str], int]:
 def results_from_rows(
     tournament: Tournament, rows: Sequence[tuple], *, per_player: bool, tail: int
 ) -> list[PartyResult]:
-    """The tournament's counted party rows (:func:`party_row_fields`) as the engine's data.
+    """The tournament's counted party rows (:func:`party_row_fields`) as :class:`PartyResult` s
+    (:func:`rows_for_engine`, objects made)."""
+    return [
+        result if isinstance(result, PartyResult) else from_plain(result)
+        for result in rows_for_engine(tournament, rows, per_player=per_player, tail=tail)
+    ]
 
-    Missing or stale stored totals are computed from the deals and stored (a few queries).
+
+def rows_for_engine(
+    tournament: Tournament, rows: Sequence[tuple], *, per_player: bool, tail: int
+) -> list[PartyResult | PlainResult]:
+    """The tournament's counted party rows (:func:`party_row_fields`) as the engine's input.
+
+    Plain tuples for parties of two sides, :class:`PartyResult` s with own scores for Kozel
+    and each for himself. Missing or stale stored totals are computed from the deals and
+    stored (a few queries).
     """
-    regulations = tournament.regulations
-    cfg = regulations.rules_config()
     kozel, free_for_all = _layout(tournament)
-    stored = (*FIGURES, *SEAT_FIGURES) if kozel or free_for_all else FIGURES
+    own = kozel or free_for_all
+    stored = (*FIGURES, *SEAT_FIGURES) if own else FIGURES
     digest = rules_digest(tournament)
     missing = [
         row[0] for row in rows
         if (row[tail] != row[tail + 1] or row[tail + 2] != digest) and not (kozel and not row[3])
     ]  # a Kozel bye needs no totals
     filled = fill_totals(tournament, missing) if missing else {}
+    if own:
+        return _own_results(tournament, rows, filled, per_player, tail, stored)
 
-    results: list[PartyResult] = []
+    results: list[PartyResult | PlainResult] = []
+    append = results.append
     forfeits, by_time = frozenset(map(str, FORFEIT_REASONS)), str(Party.EndReason.TIME)
-    side_of: dict[str, str] = {}
+    won_of: dict[str, int | None] = {}
+    end = tail + 3 + len(FIGURES)
+    for row in rows:
+        party_id, number, a, b, end_reason, winner = row[:6]
+        if per_player:
+            a, b = _sides(row, per_player)
+        version, stored_version, rules, points_a, points_b, fines_a, fines_b, games_a, games_b = (
+            row[tail:end]
+        )
+        fresh = filled.get(party_id) if version != stored_version or rules != digest else None
+        if fresh is not None:
+            points_a, points_b = fresh.points_a, fresh.points_b
+            fines_a, fines_b = fresh.fines_a, fresh.fines_b
+            games_a, games_b = fresh.games_a, fresh.games_b
+        won = won_of.get(winner, -2)
+        if won == -2:
+            won = won_of[winner] = {"a": 0, "b": 1}.get(party_side(winner))
+        forfeited = None
+        if b is not None and end_reason in forfeits:
+            forfeited = -1 if won is None else 1 - won  # the loser; -1: both sides forfeited
+        append((
+            number, a, b, points_a, points_b, won, forfeited, end_reason == by_time,
+            fines_a, fines_b, games_a, games_b,
+        ))
+    return results
+
+
+def _own_results(
+    tournament: Tournament,
+    rows: Sequence[tuple],
+    filled: dict[int, Any],
+    per_player: bool,
+    tail: int,
+    stored: tuple[str, ...],
+) -> list[PartyResult | PlainResult]:
+    """The results of Kozel or each-for-himself parties (rows of :func:`rows_for_engine`)."""
+    regulations = tournament.regulations
+    cfg = regulations.rules_config()
+    kozel, free_for_all = _layout(tournament)
+    results: list[PartyResult | PlainResult] = []
+    forfeits, by_time = frozenset(map(str, FORFEIT_REASONS)), str(Party.EndReason.TIME)
     for row in rows:
         party_id, number, _a, _b, end_reason, winner, loser, _game = row[:_PLAYERS]
         a, b = _sides(row, per_player)
@@ -300,38 +370,15 @@ def results_from_rows(
             [getattr(fresh, name) for name in stored] if fresh is not None
             else row[tail + 3 : tail + 3 + len(stored)]
         )
-        points_a, points_b, fines_a, fines_b, games_a, games_b = values[:6]
-        forfeit = end_reason in forfeits
-        if kozel or free_for_all:
-            totals = Totals(values[6], {}, values[7])
-            seats = _seat_entrants(row, per_player)
-            if kozel:
-                own = own_scores(cfg, totals, seats, end_reason=end_reason, loser=loser)
-            else:
-                own = each_for_himself(
-                    regulations, totals, seats, winner=winner, loser=loser, end_reason=end_reason
-                )
-            results.append(
-                PartyResult(
-                    round=number,
-                    a=a,
-                    b=b,
-                    points_a=points_a,
-                    points_b=points_b,
-                    winner=seats.get(winner) or {"a": a, "b": b}.get(winner),
-                    forfeit=forfeit,
-                    ended_by_time=end_reason == by_time,
-                    fines_a=fines_a,
-                    fines_b=fines_b,
-                    own=own,
-                    solo=free_for_all or not cfg.kozel_pairs,
-                )
+        points_a, points_b, fines_a, fines_b, _games_a, _games_b = values[:6]
+        totals = Totals(values[6], {}, values[7])
+        seats = _seat_entrants(row, per_player)
+        if kozel:
+            own = own_scores(cfg, totals, seats, end_reason=end_reason, loser=loser)
+        else:
+            own = each_for_himself(
+                regulations, totals, seats, winner=winner, loser=loser, end_reason=end_reason
             )
-            continue
-        side = side_of.get(winner)
-        if side is None:
-            side = side_of[winner] = party_side(winner)
-        lost = {"a": b, "b": a}.get(side)
         results.append(
             PartyResult(
                 round=number,
@@ -339,14 +386,13 @@ def results_from_rows(
                 b=b,
                 points_a=points_a,
                 points_b=points_b,
-                winner={"a": a, "b": b}.get(side),
-                forfeit=forfeit and b is not None,
-                forfeited_by=lost if forfeit and b is not None else None,
+                winner=seats.get(winner) or {"a": a, "b": b}.get(winner),
+                forfeit=end_reason in forfeits,
                 ended_by_time=end_reason == by_time,
                 fines_a=fines_a,
                 fines_b=fines_b,
-                games_a=games_a,
-                games_b=games_b,
+                own=own,
+                solo=free_for_all or not cfg.kozel_pairs,
             )
         )
     return results
@@ -389,10 +435,9 @@ def standings_rows(
         cached = cache.get(key)
         if cached is not None:
             return cached
-    results = load_party_results(tournament, per_player=per_player, after_round=after_round)
-    rows = compute_standings(
-        entrant_ids, results, standings_config(tournament), after_round
-    )
+    with paused_gc():  # tens of thousands of plain rows: nothing for the collector to find
+        results = load_party_rows(tournament, per_player=per_player, after_round=after_round)
+        rows = compute_standings(entrant_ids, results, standings_config(tournament), after_round)
     if use_cache:
         cache.set(key, rows, CACHE_SECONDS)
     return rows
@@ -411,6 +456,17 @@ def ranked_entrants(tournament: Tournament, per_player: bool) -> QuerySet:
         .select_related("player1", "player2")
         .order_by("-rating", "id")
     )
+
+
+def warm_standings(tournament: Tournament) -> int:
+    """Compute and cache the standings :func:`standings_table` shows; the number of lines.
+
+    The same cache entry as the page's and the next draw's, without loading the entrants'
+    objects: their ids in the same order.
+    """
+    per_player = tournament.format == Tournament.Format.INDIVIDUAL
+    ids = list(ranked_entrants(tournament, per_player).values_list("pk", flat=True))
+    return len(standings_rows(tournament, ids, per_player=per_player))
 
 
 def standings_table(

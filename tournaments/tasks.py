@@ -8,7 +8,7 @@ from celery import shared_task
 
 from scoring.background import RecordTask
 from scoring.models import Tournament
-from scoring.results import standings_table
+from scoring.results import warm_standings as compute_into_cache
 
 logger = logging.getLogger(__name__)
 
@@ -21,6 +21,6 @@ def warm_standings(tournament_id: int) -> int:
     read the standings after that round from the cache.
     """
     tournament = Tournament.objects.select_related("regulations").get(pk=tournament_id)
-    lines = len(standings_table(tournament).rows)
+    lines = compute_into_cache(tournament)
     logger.info("standings warmed: tournament=%s lines=%s", tournament_id, lines)
     return lines

@@ -1,18 +1,21 @@
 """The standings engine: plain Python (no ORM), metrics as small declarative classes.
 
 :func:`compute_standings` ranks pairs (or, in an individual event, players) from finished
-:class:`PartyResult` s in the order the regulations (:class:`StandingsConfig`) give.
+:class:`PartyResult` s (or their plain tuples, :data:`PlainResult`) in the order the
+regulations (:class:`StandingsConfig`) give.
 """
 
-from .engine import Tally, compute_standings
+from .engine import Tally, compute_standings, paused_gc, plain
 from .metrics import METRICS, Metric
 from .types import (
     DEFAULT_ORDER,
     OwnScore,
     PartyResult,
+    PlainResult,
     StandingRow,
     StandingsConfig,
     default_order,
+    from_plain,
     rule_set_metrics,
 )
 
@@ -22,10 +25,14 @@ __all__ = [
     "Metric",
     "OwnScore",
     "PartyResult",
+    "PlainResult",
     "StandingRow",
     "StandingsConfig",
     "Tally",
     "compute_standings",
     "default_order",
+    "from_plain",
+    "paused_gc",
+    "plain",
     "rule_set_metrics",
 ]

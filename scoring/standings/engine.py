@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import gc
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from itertools import groupby
 
 from .metrics import METRICS, Number
-from .types import OwnScore, PartyResult, Side, StandingRow, StandingsConfig
+from .types import OwnScore, PartyResult, PlainResult, Side, StandingRow, StandingsConfig
 
-# The per-entrant sums of Tally.build, by position in its accumulator lists.
-_SUMS = 8
+# What one party adds to an entrant in Tally.build, a contribution tuple: match points, won
+# (0/1), points for, points against, efectiveness, fines, bye (0/1), game wins difference,
+# the opponents' ids (None for a bye).
 
 
 def _members(side: Side) -> tuple[int, ...]:
@@ -23,6 +28,36 @@ def _which(result: PartyResult, who: Side) -> int:
         if who == side or (isinstance(side, tuple) and not isinstance(who, tuple) and who in side):
             return index
     raise ValueError(f"{who!r} is not a side of the party {result!r}")
+
+
+def plain(r: PartyResult) -> PlainResult:
+    """The plain tuple of a result without own accounts: who won and who forfeited, checked."""
+    if r.b is None:
+        won = offender = None
+    else:
+        w = r.winner
+        if w is None:
+            won = None
+        elif w == r.a:
+            won = 0
+        elif w == r.b:
+            won = 1
+        else:
+            won = _which(r, w)
+        if not r.forfeit:
+            if won is None:
+                raise ValueError(f"a party without a forfeit needs a winner: {r!r}")
+            offender = None
+        elif r.forfeited_by is not None:
+            offender = _which(r, r.forfeited_by)
+            if offender == won:
+                raise ValueError(f"the side that forfeited cannot win: {r!r}")
+        else:
+            offender = -1 if won is None else 1 - won  # -1: both sides forfeited
+    return (
+        r.round, r.a, r.b, r.points_a, r.points_b, won, offender, r.ended_by_time,
+        r.fines_a, r.fines_b, r.games_a, r.games_b,
+    )
 
 
 class _OwnGames:
@@ -40,42 +75,39 @@ class _OwnGames:
         self.taken[entrant] = self.taken.get(entrant, 0) + score.points
         return score.rating
 
-    def party(
-        self,
-        r: PartyResult,
-        side_a: tuple[int, ...],
-        side_b: tuple[int, ...],
-        acc: dict[int, list],
-        parties: dict[int, list[tuple[tuple[int, ...], Number]]],
-    ) -> None:
-        """Sum a party of own accounts: the ratings are the match points, the Goat loses.
+    def result(self, r: PartyResult, cfg: StandingsConfig, per: defaultdict[int, list]) -> None:
+        """Add a result that carries own accounts: the ratings are the match points, the Goat
+        loses.
 
         Forfeits too are scored by their ratings (the regulations' forfeit match points do not
         apply). Points for are the entrant's own points, points against the opponents' (with
         ``solo`` the partner of the seat group is an opponent too); there is no efectiveness.
+        In a bye the entrant's own score is his match points (without one, the bye's).
         """
+        side_a = _members(r.a)
         own = r.own or {}
+        if r.b is None:
+            target = cfg.target
+            half: Number = target // 2 if target % 2 == 0 else target / 2
+            for x in side_a:
+                earned = self.add(x, own[x]) if x in own else cfg.bye_points
+                per[x].append((
+                    earned, 1, r.points_a, r.points_b, half, r.fines_a, 1,
+                    r.games_a - r.games_b, None,
+                ))
+            return
+        side_b = _members(r.b)
         for mine, theirs in ((side_a, side_b), (side_b, side_a)):
             for x in mine:
                 score = own.get(x)
                 if score is None:
                     continue
                 opponents = (*(p for p in mine if p != x), *theirs) if r.solo else theirs
-                st = acc.get(x)
-                if st is None:
-                    st = acc[x] = [0] * _SUMS
-                earned = self.add(x, score)
-                st[0] += earned
-                st[1] += not score.goat
-                st[2] += score.points
-                st[3] += sum(own[o].points for o in opponents if o in own)
-                st[5] += score.fines
-                entry = (opponents, earned)
-                lst = parties.get(x)
-                if lst is None:
-                    parties[x] = [entry]
-                else:
-                    lst.append(entry)
+                per[x].append((
+                    self.add(x, score), not score.goat, score.points,
+                    sum(own[o].points for o in opponents if o in own), 0, score.fines, 0, 0,
+                    opponents,
+                ))
 
 
 class Tally:
@@ -100,133 +132,134 @@ class Tally:
 
     @classmethod
     def build(
-        cls, results: Iterable[PartyResult], cfg: StandingsConfig, after_round: int | None = None
+        cls,
+        results: Iterable[PartyResult | PlainResult],
+        cfg: StandingsConfig,
+        after_round: int | None = None,
     ) -> Tally:
-        """Sum ``results`` (only rounds up to ``after_round`` when given) under ``cfg``."""
+        """Sum ``results`` (only rounds up to ``after_round`` when given) under ``cfg``.
+
+        Results are :class:`PartyResult` s or plain tuples (:data:`PlainResult`, what the
+        database layer gives): the same party gives the same sums either way.
+        """
         target = cfg.target
         half: Number = target // 2 if target % 2 == 0 else target / 2
-        # one list per entrant: match points, wins, for, against, efectiveness, fines, byes,
-        # game wins difference
-        acc: dict[int, list] = {}
-        parties: dict[int, list[tuple[tuple[int, ...], Number]]] = {}
+        # the match points and efectiveness of (the winner, the loser) by how the party ended:
+        # played (efectiveness: the margin), one side forfeited, both forfeited
+        win_points, loss_points = cfg.win_points, cfg.loss_points
+        forfeit_win = (cfg.forfeit_win_points, half)
+        forfeit_loss = (cfg.forfeit_loss_points, -target)
+        bye_points = cfg.bye_points
+        # per entrant, one contribution per party in the order given
+        per: defaultdict[int, list] = defaultdict(list)
         own_games = _OwnGames()
 
         for r in results:
-            if after_round is not None and r.round > after_round:
+            if type(r) is not tuple:
+                if after_round is not None and r.round > after_round:
+                    continue
+                if r.own is not None:
+                    own_games.result(r, cfg, per)
+                    continue
+                r = plain(r)
+            _round, a, b, pa, pb, won, offender, _by_time, fa, fb, ga, gb = r
+            if after_round is not None and _round > after_round:
                 continue
-            a, b, w = r.a, r.b, r.winner
-            side_a = (a,) if type(a) is int else _members(a)
             if b is None:
-                for x in side_a:
-                    st = acc.get(x)
-                    if st is None:
-                        st = acc[x] = [0] * _SUMS
-                    st[1] += 1
-                    st[2] += r.points_a
-                    st[3] += r.points_b
-                    st[4] += half
-                    st[5] += r.fines_a
-                    st[6] += 1
-                    st[7] += r.games_a - r.games_b
-                    if r.own is not None and x in r.own:
-                        st[0] += own_games.add(x, r.own[x])
-                    else:
-                        st[0] += cfg.bye_points
-                continue
-            side_b = (b,) if type(b) is int else _members(b)
-            if r.own is not None:
-                own_games.party(r, side_a, side_b, acc, parties)
-                continue
-            if w is None:
-                won = None
-            elif w == a:
-                won = 0
-            elif w == b:
-                won = 1
-            else:
-                won = _which(r, w)
-            if r.forfeit:
-                if r.forfeited_by is not None:
-                    offender = _which(r, r.forfeited_by)
-                    if offender == won:
-                        raise ValueError(f"the side that forfeited cannot win: {r!r}")
-                elif won is None:
-                    offender = -1  # both sides forfeited
+                bye = (bye_points, 1, pa, pb, half, fa, 1, ga - gb, None)
+                if type(a) is tuple:
+                    for x in a:
+                        per[x].append(bye)
                 else:
-                    offender = 1 - won
-            elif won is None:
-                raise ValueError(f"a party without a forfeit needs a winner: {r!r}")
-            else:
-                offender = None
-            scores = (r.points_a, r.points_b)
-            margin = 0
+                    per[a].append(bye)
+                continue
             if offender is None:
-                margin = min(scores[won], target) - scores[1 - won]
-            for index, own, other in ((0, side_a, side_b), (1, side_b, side_a)):
-                if offender is None:
-                    is_win = index == won
-                    points = cfg.win_points if is_win else cfg.loss_points
-                    effect: Number = margin if is_win else -margin
-                elif offender == index or offender == -1:
-                    is_win = False
-                    points = cfg.forfeit_loss_points
-                    effect = -target
+                if won is None:
+                    raise ValueError(f"a party without a forfeit needs a winner: {r!r}")
+                if won == 0:
+                    margin = (pa if pa < target else target) - pb
+                    mp_a, ef_a, win_a, mp_b, ef_b, win_b = (
+                        win_points, margin, 1, loss_points, -margin, 0
+                    )
                 else:
-                    is_win = True
-                    points = cfg.forfeit_win_points
-                    effect = half
-                scored, conceded = scores[index], scores[1 - index]
-                fine = r.fines_b if index else r.fines_a
-                games = r.games_b - r.games_a if index else r.games_a - r.games_b
-                entry = (other, points)
-                for x in own:
-                    st = acc.get(x)
-                    if st is None:
-                        st = acc[x] = [0] * _SUMS
-                    st[0] += points
-                    st[1] += is_win
-                    st[2] += scored
-                    st[3] += conceded
-                    st[4] += effect
-                    st[5] += fine
-                    st[7] += games
-                    lst = parties.get(x)
-                    if lst is None:
-                        parties[x] = [entry]
-                    else:
-                        lst.append(entry)
+                    margin = (pb if pb < target else target) - pa
+                    mp_a, ef_a, win_a, mp_b, ef_b, win_b = (
+                        loss_points, -margin, 0, win_points, margin, 1
+                    )
+            elif offender == 1:
+                (mp_a, ef_a), (mp_b, ef_b), win_a, win_b = forfeit_win, forfeit_loss, 1, 0
+            elif offender == 0:
+                (mp_a, ef_a), (mp_b, ef_b), win_a, win_b = forfeit_loss, forfeit_win, 0, 1
+            else:  # both sides forfeited
+                (mp_a, ef_a), (mp_b, ef_b), win_a, win_b = forfeit_loss, forfeit_loss, 0, 0
+            if type(a) is tuple:
+                entry = (mp_a, win_a, pa, pb, ef_a, fa, 0, ga - gb, b)
+                for x in a:
+                    per[x].append(entry)
+                entry = (mp_b, win_b, pb, pa, ef_b, fb, 0, gb - ga, a)
+                for x in b:
+                    per[x].append(entry)
+            else:
+                per[a].append((mp_a, win_a, pa, pb, ef_a, fa, 0, ga - gb, (b,)))
+                per[b].append((mp_b, win_b, pb, pa, ef_b, fb, 0, gb - ga, (a,)))
         t = cls()
-        for x, (points, win, scored, conceded, effect, fine, bye, games) in acc.items():
-            t.match_points[x] = points
-            t.wins[x] = int(win)
-            t.points_for[x] = scored
-            t.points_against[x] = conceded
-            t.efectiveness[x] = effect
-            t.fines[x] = fine
-            t.byes[x] = bye
-            t.game_wins[x] = games
-        t.parties = parties
         t.rating_points = own_games.ratings
         t.goats = own_games.goats
         t.points_taken = own_games.taken
+        match_points, wins, points_for = t.match_points, t.wins, t.points_for
+        points_against, efectiveness, fines = t.points_against, t.efectiveness, t.fines
+        byes, game_wins, parties = t.byes, t.game_wins, t.parties
+        for x, contributions in per.items():
+            earned, won_, scored, conceded, effect, fined, bye, games, opponents = zip(
+                *contributions, strict=True
+            )
+            match_points[x] = sum(earned)
+            wins[x] = int(sum(won_))
+            points_for[x] = sum(scored)
+            points_against[x] = sum(conceded)
+            efectiveness[x] = sum(effect)
+            fines[x] = sum(fined)
+            byes[x] = had_bye = sum(bye)
+            game_wins[x] = sum(games)
+            if not had_bye:
+                parties[x] = list(zip(opponents, earned, strict=True))
+            elif had_bye < len(bye):
+                pairs = zip(opponents, earned, strict=True)
+                parties[x] = [(o, e) for o, e in pairs if o is not None]
         return t
 
     def opponent_strengths(self, entrant: int) -> list[Number]:
         """Per party played, the sum of the opposing players' match points."""
         cached = self._strengths.get(entrant)
         if cached is None:
-            mp = self.match_points
+            mp = self.match_points.get
             cached = [
-                mp.get(opps[0], 0) if len(opps) == 1 else sum(mp.get(o, 0) for o in opps)
+                mp(opps[0], 0) if len(opps) == 1 else sum(mp(o, 0) for o in opps)
                 for opps, _earned in self.parties.get(entrant, ())
             ]
             self._strengths[entrant] = cached
         return cached
 
 
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while standings are built.
+
+    They make hundreds of thousands of small acyclic tuples and lists that reference counting
+    frees; every collection the allocations would trigger would scan them all for nothing.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def compute_standings(
     entrants: Sequence[int],
-    results: Iterable[PartyResult],
+    results: Iterable[PartyResult | PlainResult],
     cfg: StandingsConfig | None = None,
     after_round: int | None = None,
 ) -> list[StandingRow]:
@@ -243,7 +276,12 @@ def compute_standings(
     ids = list(entrants)
     if len(set(ids)) != len(ids):
         raise ValueError("an entrant is listed twice")
-    tally = Tally.build(results, cfg, after_round)
+    with paused_gc():
+        return _rank(ids, Tally.build(results, cfg, after_round), cfg)
+
+
+def _rank(ids: list[int], tally: Tally, cfg: StandingsConfig) -> list[StandingRow]:
+    """The rows of ``ids`` ranked metric by metric from the tally (see compute_standings)."""
     values: dict[str, dict[int, Number]] = {
         key: metric.compute(tally, ids) for key, metric in METRICS.items() if not metric.needs_group
     }
@@ -262,22 +300,20 @@ def compute_standings(
             if metric.needs_group:
                 values[key].update(vals)
             # sorted() is stable even with reverse=True: equal entrants keep the given order
-            ordered = sorted(group, key=vals.__getitem__, reverse=metric.higher_is_better)
-            run = [ordered[0]]
-            for e in ordered[1:]:
-                if vals[e] == vals[run[-1]]:
-                    run.append(e)
-                else:
-                    split.append(run)
-                    run = [e]
-            split.append(run)
+            value = vals.__getitem__
+            ordered = sorted(group, key=value, reverse=metric.higher_is_better)
+            split.extend(list(run) for _value, run in groupby(ordered, value))
         groups = split
-    rows: list[StandingRow] = []
-    position = 1
     keys = list(values)
+    ranked = [e for group in groups for e in group]
+    columns = [list(map(values[k].__getitem__, ranked)) for k in keys]
+    rows: list[StandingRow] = []
+    append = rows.append
+    line = zip(*columns, strict=True)
+    position = 1
     for group in groups:
         shared = len(group) > 1
         for e in group:
-            rows.append(StandingRow(e, position, {k: values[k][e] for k in keys}, shared))
+            append(StandingRow(e, position, dict(zip(keys, next(line), strict=True)), shared))
         position += len(group)
     return rows

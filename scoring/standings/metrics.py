@@ -9,6 +9,7 @@ compared: the engine calls it with exactly the group tied on every earlier metri
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ class _FieldMetric(Metric):
     def compute(self, tally: Tally, entrants: Sequence[int]) -> dict[int, Number]:
         """Read the field from the tally (0 for an entrant without parties)."""
         values = getattr(tally, self.field)
-        return {e: values.get(e, 0) for e in entrants}
+        return dict(zip(entrants, map(values.get, entrants, repeat(0)), strict=False))
 
 
 class MatchPoints(_FieldMetric):

@@ -66,6 +66,38 @@ class PartyResult:
     solo: bool = False
 
 
+PlainResult = tuple
+"""A party result as a plain tuple, the form the database layer feeds the engine (no objects):
+``(round, a, b, points_a, points_b, won, forfeited, ended_by_time, fines_a, fines_b, games_a,
+games_b)``. ``won`` is the index of the winning side (0 for ``a``, 1 for ``b``, None for
+nobody), ``forfeited`` None without a forfeit, else the index of the side that forfeited (-1
+for both). The other fields are those of :class:`PartyResult` (``b`` None for a bye); own
+accounts (Kozel) come as :class:`PartyResult` only."""
+PLAIN_WON, PLAIN_FORFEITED = 5, 6
+"""Where ``won`` and ``forfeited`` are in a :data:`PlainResult`."""
+
+
+def from_plain(row: PlainResult) -> PartyResult:
+    """The :class:`PartyResult` of a plain result (the same party, the same standings)."""
+    rnd, a, b, points_a, points_b, won, forfeited, by_time, fines_a, fines_b, ga, gb = row
+    sides = (a, b)
+    return PartyResult(
+        round=rnd,
+        a=a,
+        b=b,
+        points_a=points_a,
+        points_b=points_b,
+        winner=None if won is None else sides[won],
+        forfeit=forfeited is not None,
+        forfeited_by=sides[forfeited] if forfeited in (0, 1) else None,
+        ended_by_time=by_time,
+        fines_a=fines_a,
+        fines_b=fines_b,
+        games_a=ga,
+        games_b=gb,
+    )
+
+
 DEFAULT_ORDER = ("match_points", "point_difference", "points_for", "head_to_head", "buchholz")
 
 def default_order(rule_set: str) -> tuple[str, ...]:
