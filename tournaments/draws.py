@@ -312,9 +312,12 @@ def clear_draw(rnd: Round) -> None:
 def write_draw(rnd: Round, seating: Seating, byes: Sequence[int], individual: bool) -> None:
     """Replace the round's parties with ``seating`` and ``byes``, bulk-created in random order.
 
-    Byes are parties without an opponent, finished at once (``end_reason`` "bye").
+    Byes are parties without an opponent, finished at once (``end_reason`` "bye"), won by
+    the rule set's first side (``"a"``, or the seat ``"a1"`` where each plays for himself).
     """
     clear_draw(rnd)
+    tournament = rnd.tournament
+    bye_winner = tournament.engine.sides_for(tournament.regulations.rules_config())[0]
     tables = table_numbers(rnd.tournament)
     now = timezone.now()
     sides: dict[Any, Any]
@@ -348,7 +351,7 @@ def write_draw(rnd: Round, seating: Seating, byes: Sequence[int], individual: bo
             pair_a_id=sides[(entrant,)] if individual else entrant,
             status=Party.Status.FINISHED,
             end_reason=Party.EndReason.BYE,
-            winner=Party.Side.A,
+            winner=bye_winner,
             finished_at=now,
         )
         for entrant in byes
