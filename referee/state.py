@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -44,7 +44,7 @@ from scoring.rules import (
     NEXT_GAME,
     party_side,
 )
-from scoring.services import evaluated_totals, party_decision
+from scoring.services import deals_read, evaluated_totals, party_decision
 from scoring.totals import party_rows, party_totals
 
 PHASE_SCHEDULED = "scheduled"
@@ -53,13 +53,34 @@ PHASE_FINISHED = "finished"
 SCREEN_RELATED = (*PARTY_RELATED, "desk")
 
 
-def party_queryset() -> QuerySet[Party]:
-    """Parties with everything the state needs in a few queries."""
-    return Party.objects.select_related(*SCREEN_RELATED).prefetch_related(
+def _screen_prefetches() -> tuple[Prefetch, ...]:
+    """The records the party screen lists with the party."""
+    return (
         Prefetch("deals", queryset=Deal.objects.order_by("number")),
         Prefetch("penalties", queryset=Penalty.objects.select_related("player")),
         Prefetch("rulings", queryset=Ruling.objects.select_related("player")),
     )
+
+
+def party_queryset() -> QuerySet[Party]:
+    """Parties with everything the state needs in a few queries."""
+    return Party.objects.select_related(*SCREEN_RELATED).prefetch_related(*_screen_prefetches())
+
+
+def screen_party(party_id: int, saved: Party | None = None) -> Party:
+    """The party as the screen shows it right after an action.
+
+    ``saved``: the party a deal entry (``scoring.services.record_deal``) just locked, changed
+    and saved. Its row was read under the lock with everything the screen shows of it
+    (``scoring.record.PARTY_LOCK_RELATED``) and the service read its deals then: they are
+    shown as read, and only its penalties and rulings are read now. Else the party is loaded.
+    """
+    deals = deals_read(saved) if saved is not None and saved.pk == party_id else None
+    if deals is None:
+        return party_queryset().get(pk=party_id)
+    saved._prefetched_objects_cache = {"deals": deals}  # type: ignore[union-attr]
+    prefetch_related_objects([saved], *_screen_prefetches()[1:])
+    return saved  # type: ignore[return-value]
 
 
 def _visible_party(user: Any, party_id: int, full: bool = True) -> Party:
@@ -350,8 +371,10 @@ def _side_rows(party: Party, state: dict[str, Any], totals: Any) -> list[dict[st
 
 
 def party_state(party: Party) -> dict[str, Any]:
-    """Everything the party screen shows (load the party with ``party_queryset``)."""
-    state, totals = _summary(party)
+    """Everything the party screen shows (load the party with ``party_queryset``; a party a
+    service just evaluated shows the totals that service made, not added up again)."""
+    evaluated = evaluated_totals(party)
+    state, totals = _summary(party, evaluated[1], evaluated[0][0]) if evaluated else _summary(party)
     rule_set, cfg = rules_of(party)
     deals = sorted(party.deals.all(), key=lambda d: d.number)
     penalties = list(party.penalties.all())

@@ -55,6 +55,8 @@ class RecordedDeal(NamedTuple):
     led: str
     id: int
     client_id: str
+    plays: list | None
+    recorded_by_id: int | None
 
     def row(self) -> DealRow:
         """The deal's row for the totals."""
