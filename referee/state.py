@@ -7,7 +7,6 @@ the pages and the API.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -17,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from referee.rulings import scores_by_seat
+from referee.screen_rows import deal_row, penalty_row, ruling_row
 from referee.services import WARNING_CATEGORIES, no_show_due_at
 from referee.sides import (
     layout_extras,
@@ -37,7 +37,6 @@ from scoring.models import (
     Round,
     Ruling,
     Tournament,
-    side_and_seat,
 )
 from scoring.rules import (
     CONTINUE,
@@ -209,48 +208,6 @@ def awaiting_signatures(party: Party) -> bool:
     return not party.protocols.filter(status=Protocol.Status.SIGNED).exists()
 
 
-def _record_row(record: Penalty | Ruling, **extra: Any) -> dict[str, Any]:
-    """What penalties and rulings show alike, plus their own ``extra`` values."""
-    side, seat = side_and_seat(record)
-    return {
-        "id": record.pk,
-        "kind": record.kind,
-        "kind_label": record.get_kind_display(),
-        "side": side,
-        "seat": seat,
-        "player": record.player_id,
-        "player_name": record.player.name if record.player else "",
-        "deal_number": record.deal_number,
-        "reason": record.reason,
-        "created_at": record.created_at,
-        **extra,
-    }
-
-
-def _penalty_row(penalty: Penalty) -> dict[str, Any]:
-    """A penalty as shown."""
-    return _record_row(
-        penalty,
-        category=penalty.category,
-        category_label=penalty.get_category_display(),
-        points=penalty.points,
-        mode=penalty.mode,
-        escalated=penalty.escalated_from_id is not None,
-        cancelled=penalty.cancelled,
-    )
-
-
-def _ruling_row(ruling: Ruling) -> dict[str, Any]:
-    """A ruling as shown."""
-    return _record_row(
-        ruling,
-        choice=ruling.choice,
-        choice_label=ruling.get_choice_display() if ruling.choice else "",
-        details=ruling.details,
-        undone=bool(ruling.details.get("undone")),
-    )
-
-
 def counts(penalties: list[Penalty]) -> dict[str, dict[str, Any]]:
     """Active warnings per side and kind, and fines per side.
 
@@ -398,9 +355,9 @@ def party_state(party: Party) -> dict[str, Any]:
             "sides": _side_rows(party, state, totals),
             "by_seat": scores_by_seat(rule_set, cfg),
             "deal_in_play": in_play,
-            "deals": [_deal_row(deal, next(running, None)) for deal in deals],
-            "penalties": [_penalty_row(p) for p in penalties],
-            "rulings": [_ruling_row(r) for r in rulings],
+            "deals": [deal_row(deal, next(running, None)) for deal in deals],
+            "penalties": [penalty_row(p) for p in penalties],
+            "rulings": [ruling_row(r) for r in rulings],
             "exposed": [
                 {"seat": r.seat, "tile": r.details.get("tile")}
                 for r in rulings
@@ -443,24 +400,6 @@ def _total_row(keys: list[str], totals: Any, deals: list[dict[str, Any]]) -> dic
     return {
         "fines": any(fines.values()),
         "cells": [{"key": key, "points": fines[key], "total": points[key]} for key in keys],
-    }
-
-
-def _deal_row(deal: Deal, running: Mapping[str, int] | None) -> dict[str, Any]:
-    """A deal as shown: its points per party side and per engine side, plays, game, totals."""
-    return {
-        "id": deal.pk,
-        "number": deal.number,
-        "game": deal.game,
-        "outcome": deal.outcome,
-        "outcome_label": deal.get_outcome_display(),
-        **dict(zip(("side", "seat"), side_and_seat(deal), strict=True)),
-        "points": deal.points_by_side(),
-        "plays": [list(play) for play in deal.plays or []],
-        "led": deal.led,
-        "carry": deal.carry,
-        "running": dict(running) if running is not None else None,
-        "recorded_by": deal.recorded_by_id,
     }
 
 
