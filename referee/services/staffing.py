@@ -65,5 +65,6 @@ def save_referee_settings(tournament: Tournament, **values: Any) -> RefereeSetti
     for name, value in values.items():
         setattr(found, name, value)
     found.save()
+    tournament.referee_settings = found  # an instance that read them with a lock shows these
     logger.info("tournament %s referee settings saved: %s", tournament.pk, sorted(values))
     return found
