@@ -43,8 +43,8 @@ from scoring.rules import (
     NEXT_GAME,
     party_side,
 )
-from scoring.services import deals_read, evaluated_totals, party_decision
-from scoring.totals import party_rows, party_totals
+from scoring.services import evaluated_totals, party_decision
+from scoring.totals import deals_read, party_rows, party_totals
 
 PHASE_SCHEDULED = "scheduled"
 PHASE_FINISHED = "finished"

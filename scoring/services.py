@@ -31,9 +31,9 @@ from scoring.rules import (
 from scoring.stored_totals import store_totals
 from scoring.totals import (
     DealRow,
-    RecordedDeal,
     deals_after,
     fine_rows,
+    keep_read,
     party_rows,
     party_totals,
     recorded,
@@ -373,29 +373,8 @@ def record_deal(
     )
     evaluate_party(party, actor, [*(found.row() for found in reversed(deals)), DealRow.of(deal)])
     bump_version(party)
-    party._deals_read = (deals, deal)  # type: ignore[attr-defined]
+    keep_read(party, deals, deal)
     return deal
-
-
-def deals_read(party: Party) -> list[Deal] | None:
-    """The party's deals in order as ``record_deal`` read them under the lock, with the deal it
-    added, once (else None): the desk page's answer shows them without reading them again.
-
-    The rows become model instances with the fields the desk shows (``RecordedDeal``); any
-    other field is deferred, so reading it still asks the database rather than inventing it.
-    """
-    found = party.__dict__.pop("_deals_read", None)
-    if found is None:
-        return None
-    rows, added = found
-    # ``from_db`` takes the values in the model's field order, the missing ones deferred
-    read = {"party_id", *RecordedDeal._fields}
-    attnames = [f.attname for f in Deal._meta.concrete_fields if f.attname in read]
-    instances = []
-    for row in reversed(rows):
-        values = {"party_id": party.pk, **row._asdict()}
-        instances.append(Deal.from_db(added._state.db, attnames, [values[n] for n in attnames]))
-    return [*instances, added]
 
 
 def _locked_deal(deal_id: int, expected_version: int | None) -> tuple[Deal, Party]:
