@@ -180,7 +180,7 @@ def count_page_statements(token: str, party_id: int) -> int:
     """SQL statements of one deal entered on the referee's desk page (its htmx form post, a
     logged-in referee): every statement of the request, its session and user reads and the
     transaction's BEGIN and COMMIT included (the desk's own, as the API figure counts them,
-    are four fewer). The second deal is counted, as above."""
+    are four fewer: the session's reads, BEGIN, COMMIT). The second deal is counted, as above."""
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext

@@ -50,6 +50,8 @@ PHASE_SCHEDULED = "scheduled"
 PHASE_FINISHED = "finished"
 
 SCREEN_RELATED = (*PARTY_RELATED, "desk")
+SETTINGS_RELATED = "round__tournament__referee_settings"
+"""The tournament's referee settings, read with the party where the panel shows them."""
 
 
 def _screen_prefetches() -> tuple[Prefetch, ...]:
@@ -70,16 +72,23 @@ def screen_party(party_id: int, saved: Party | None = None) -> Party:
     """The party as the screen shows it right after an action.
 
     ``saved``: the party a deal entry (``scoring.services.record_deal``) just locked, changed
-    and saved. Its row was read under the lock with everything the screen shows of it
-    (``scoring.record.PARTY_LOCK_RELATED``) and the service read its deals then: they are
-    shown as read, and only its penalties and rulings are read now. Else the party is loaded.
+    and saved. The party is read once more with what the screen shows of it, and if nobody
+    changed it since (the same version) its deals are shown as the service read them under
+    the lock, with the totals it made; only its penalties and rulings are read now. Else the
+    party is loaded whole.
     """
     deals = deals_read(saved) if saved is not None and saved.pk == party_id else None
     if deals is None:
         return party_queryset().get(pk=party_id)
-    saved._prefetched_objects_cache = {"deals": deals}  # type: ignore[union-attr]
-    prefetch_related_objects([saved], *_screen_prefetches()[1:])
-    return saved  # type: ignore[return-value]
+    party = Party.objects.select_related(*SCREEN_RELATED, SETTINGS_RELATED).get(pk=party_id)
+    if party.version != saved.version:  # another change came in between: read it all
+        return party_queryset().get(pk=party_id)
+    party._prefetched_objects_cache = {"deals": deals}  # type: ignore[attr-defined]
+    for name in ("_evaluated", "_locked"):  # the service's totals; its protocol check
+        if name in saved.__dict__:
+            party.__dict__[name] = saved.__dict__[name]
+    prefetch_related_objects([party], *_screen_prefetches()[1:])
+    return party
 
 
 def _visible_party(user: Any, party_id: int, full: bool = True) -> Party:

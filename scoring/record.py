@@ -10,33 +10,16 @@ from django.db.models import Model
 from django.utils.translation import gettext as _
 
 from scoring.errors import BusyError, ConflictError, ServiceError
-from scoring.models import (
-    Pair,
-    Party,
-    PartyDesk,
-    Player,
-    RefereeSettings,
-    Regulations,
-    Round,
-    Table,
-    Tournament,
-)
+from scoring.models import Pair, Party, Regulations, Round, Table, Tournament
 
-PARTY_LOCK_RELATED = (
-    "round__tournament__regulations", "round__tournament__referee_settings",
-    "pair_a__player1", "pair_a__player2", "pair_b__player1", "pair_b__player2", "table", "desk",
-)
-"""What every party service reads with the locked party row (one query): what the desk's
-screen shows of the party too (``referee.state.SCREEN_RELATED``), so that the page's answer
-to an action is drawn from the locked party without loading it again."""
+PARTY_LOCK_RELATED = ("round__tournament__regulations", "pair_a", "pair_b", "table")
+"""What every party service reads with the locked party row (one query)."""
 
-# The models the lock query reads, by their alias in it: the party, its round, tournament,
-# regulations and referee settings, its pairs and their players, its table and its desk notes,
-# as ``select_related(*PARTY_LOCK_RELATED)`` reads them.
+# The models the lock query reads, by their alias in it: the party, its round, tournament and
+# regulations, its pairs and its table, as ``select_related(*PARTY_LOCK_RELATED)`` reads them.
 _LOCK_MODELS: tuple[tuple[str, type[Model]], ...] = (
-    ("p", Party), ("r", Round), ("t", Tournament), ("g", Regulations), ("rs", RefereeSettings),
-    ("pa", Pair), ("pb", Pair), ("a1", Player), ("a2", Player), ("b1", Player), ("b2", Player),
-    ("tb", Table), ("d", PartyDesk),
+    ("p", Party), ("r", Round), ("t", Tournament), ("g", Regulations),
+    ("pa", Pair), ("pb", Pair), ("tb", Table),
 )
 _LOCK_SQL: dict[str, str] = {}
 LOCK_NOT_AVAILABLE = "55P03"
@@ -69,16 +52,9 @@ def _lock_sql(connection: Any) -> str:
         f"JOIN {table(Tournament)} t ON t.{pk(Tournament)} = r.{column(Round, 'tournament')} "
         f"LEFT JOIN {table(Regulations)} g "
         f"ON g.{column(Regulations, 'tournament')} = t.{pk(Tournament)} "
-        f"LEFT JOIN {table(RefereeSettings)} rs "
-        f"ON rs.{column(RefereeSettings, 'tournament')} = t.{pk(Tournament)} "
         f"JOIN {table(Pair)} pa ON pa.{pk(Pair)} = p.{column(Party, 'pair_a')} "
         f"LEFT JOIN {table(Pair)} pb ON pb.{pk(Pair)} = p.{column(Party, 'pair_b')} "
-        f"LEFT JOIN {table(Player)} a1 ON a1.{pk(Player)} = pa.{column(Pair, 'player1')} "
-        f"LEFT JOIN {table(Player)} a2 ON a2.{pk(Player)} = pa.{column(Pair, 'player2')} "
-        f"LEFT JOIN {table(Player)} b1 ON b1.{pk(Player)} = pb.{column(Pair, 'player1')} "
-        f"LEFT JOIN {table(Player)} b2 ON b2.{pk(Player)} = pb.{column(Pair, 'player2')} "
         f"LEFT JOIN {table(Table)} tb ON tb.{pk(Table)} = p.{column(Party, 'table')} "
-        f"LEFT JOIN {table(PartyDesk)} d ON d.{column(PartyDesk, 'party')} = p.{pk(Party)} "
         # the wait's bound for this transaction, set by the same statement before any row is
         # locked: the volatile set_config is evaluated before the join yields its first row
         "CROSS JOIN (SELECT set_config('lock_timeout', %s, true)) bound "
@@ -125,21 +101,10 @@ def _locked_party_postgresql(party_id: int, db: str) -> Party:
     party, rnd, tournament = built["p"], built["r"], built["t"]
     if built["g"] is not None:
         tournament.regulations = built["g"]
-    # a reverse one-to-one read with the row: cached even when absent, as select_related does
-    _settings_of.set_cached_value(tournament, built["rs"])
-    _desk_of.set_cached_value(party, built["d"])
     rnd.tournament = tournament
     party.round = rnd
-    for side in ("a", "b"):
-        pair = built[f"p{side}"]
-        if pair is not None:
-            pair.player1, pair.player2 = built[f"{side}1"], built[f"{side}2"]
     party.pair_a, party.pair_b, party.table = built["pa"], built["pb"], built["tb"]
     return party
-
-
-_settings_of = RefereeSettings._meta.get_field("tournament").remote_field
-_desk_of = PartyDesk._meta.get_field("party").remote_field
 
 
 def lock_party(party_id: int | None, expected_version: int | None = None) -> Party:

@@ -65,34 +65,3 @@ def test_on_postgresql_the_lock_is_one_query_with_its_timeout(
             assert cursor.fetchone()[0] == "5s"
         assert locked.round.tournament.regulations.target > 0
         assert locked.pair_a.pk and locked.table.number == 1
-
-
-@pytest.mark.django_db
-def test_the_lock_reads_what_the_desk_screen_shows_with_no_query_more(
-    make_party, django_assert_num_queries
-):
-    """Players, desk notes and referee settings, absent and then present, come with the lock."""
-    from scoring.models import PartyDesk, RefereeSettings
-
-    party = make_party()
-    for noted in (False, True):
-        if noted:
-            PartyDesk.objects.create(party=party, no_show_sides="b")
-            RefereeSettings.objects.create(tournament=party.round.tournament,
-                                           penalty_preset="udl")
-        expected = Party.objects.select_related(*PARTY_LOCK_RELATED).get(pk=party.pk)
-        with transaction.atomic():
-            locked = lock_party(party.pk)
-        with django_assert_num_queries(0):
-            for side in ("a", "b"):
-                for n in (1, 2):
-                    mine = getattr(getattr(locked, f"pair_{side}"), f"player{n}")
-                    theirs = getattr(getattr(expected, f"pair_{side}"), f"player{n}")
-                    assert (mine and _values(mine)) == (theirs and _values(theirs))
-            assert hasattr(locked, "desk") == hasattr(expected, "desk") == noted
-            if noted:
-                assert _values(locked.desk) == _values(expected.desk)
-            tournament = locked.round.tournament
-            assert hasattr(tournament, "referee_settings") == noted
-            if noted:
-                assert tournament.referee_settings.penalty_preset == "udl"
