@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from referee import desk_steps, services, state
 from referee.corrections import deal_entry
-from referee.rulings import ALL_TILES, SLOW_PLAY, PenaltyPreset, paid_slow_play, scores_by_seat
+from referee.rulings import SLOW_PLAY, PenaltyPreset, paid_slow_play, scores_by_seat
 from referee.sides import who_names
 from scoring import permissions
 from scoring.models import Party, Penalty, Ruling
@@ -25,7 +25,6 @@ from scoring.rules import LAYOUT_KOZEL, RulesConfig, RuleSet
 from scoring.rules.moves import MAX_OPEN_ENDS
 from scoring.timezones import activate_tournament_zone
 
-TILES = [(f"{low}-{high}", low, high) for low, high in ALL_TILES]
 RULING_BUTTONS = ("continue", "reshuffle", "fits", "misfit", "false_pass")
 """The one-tap ruling buttons per seat (each its own form and client id)."""
 
@@ -161,7 +160,6 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
             }
             for seat, label in seats
         ],
-        "tiles": TILES,
         "ends": range(7),
         "helper": rule_set.helper_for(cfg),
         "scores_during_play": getattr(rule_set, "scores_during_play", False),

@@ -7,16 +7,16 @@ the pages and the API.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from referee.rulings import scores_by_seat
+from referee.screen_rows import deal_row, penalty_row, ruling_row
 from referee.services import WARNING_CATEGORIES, no_show_due_at
 from referee.sides import (
     layout_extras,
@@ -37,7 +37,6 @@ from scoring.models import (
     Round,
     Ruling,
     Tournament,
-    side_and_seat,
 )
 from scoring.rules import (
     CONTINUE,
@@ -45,21 +44,51 @@ from scoring.rules import (
     party_side,
 )
 from scoring.services import evaluated_totals, party_decision
-from scoring.totals import party_rows, party_totals
+from scoring.totals import deals_read, party_rows, party_totals
 
 PHASE_SCHEDULED = "scheduled"
 PHASE_FINISHED = "finished"
 
 SCREEN_RELATED = (*PARTY_RELATED, "desk")
+SETTINGS_RELATED = "round__tournament__referee_settings"
+"""The tournament's referee settings, read with the party where the panel shows them."""
 
 
-def party_queryset() -> QuerySet[Party]:
-    """Parties with everything the state needs in a few queries."""
-    return Party.objects.select_related(*SCREEN_RELATED).prefetch_related(
+def _screen_prefetches() -> tuple[Prefetch, ...]:
+    """The records the party screen lists with the party."""
+    return (
         Prefetch("deals", queryset=Deal.objects.order_by("number")),
         Prefetch("penalties", queryset=Penalty.objects.select_related("player")),
         Prefetch("rulings", queryset=Ruling.objects.select_related("player")),
     )
+
+
+def party_queryset() -> QuerySet[Party]:
+    """Parties with everything the state needs in a few queries."""
+    return Party.objects.select_related(*SCREEN_RELATED).prefetch_related(*_screen_prefetches())
+
+
+def screen_party(party_id: int, saved: Party | None = None) -> Party:
+    """The party as the screen shows it right after an action.
+
+    ``saved``: the party a deal entry (``scoring.services.record_deal``) just locked, changed
+    and saved. The party is read once more with what the screen shows of it, and if nobody
+    changed it since (the same version) its deals are shown as the service read them under
+    the lock, with the totals it made; only its penalties and rulings are read now. Else the
+    party is loaded whole.
+    """
+    deals = deals_read(saved) if saved is not None and saved.pk == party_id else None
+    if deals is None:
+        return party_queryset().get(pk=party_id)
+    party = Party.objects.select_related(*SCREEN_RELATED, SETTINGS_RELATED).get(pk=party_id)
+    if party.version != saved.version:  # another change came in between: read it all
+        return party_queryset().get(pk=party_id)
+    party._prefetched_objects_cache = {"deals": deals}  # type: ignore[attr-defined]
+    for name in ("_evaluated", "_locked"):  # the service's totals; its protocol check
+        if name in saved.__dict__:
+            party.__dict__[name] = saved.__dict__[name]
+    prefetch_related_objects([party], *_screen_prefetches()[1:])
+    return party
 
 
 def _visible_party(user: Any, party_id: int, full: bool = True) -> Party:
@@ -188,48 +217,6 @@ def awaiting_signatures(party: Party) -> bool:
     return not party.protocols.filter(status=Protocol.Status.SIGNED).exists()
 
 
-def _record_row(record: Penalty | Ruling, **extra: Any) -> dict[str, Any]:
-    """What penalties and rulings show alike, plus their own ``extra`` values."""
-    side, seat = side_and_seat(record)
-    return {
-        "id": record.pk,
-        "kind": record.kind,
-        "kind_label": record.get_kind_display(),
-        "side": side,
-        "seat": seat,
-        "player": record.player_id,
-        "player_name": record.player.name if record.player else "",
-        "deal_number": record.deal_number,
-        "reason": record.reason,
-        "created_at": record.created_at,
-        **extra,
-    }
-
-
-def _penalty_row(penalty: Penalty) -> dict[str, Any]:
-    """A penalty as shown."""
-    return _record_row(
-        penalty,
-        category=penalty.category,
-        category_label=penalty.get_category_display(),
-        points=penalty.points,
-        mode=penalty.mode,
-        escalated=penalty.escalated_from_id is not None,
-        cancelled=penalty.cancelled,
-    )
-
-
-def _ruling_row(ruling: Ruling) -> dict[str, Any]:
-    """A ruling as shown."""
-    return _record_row(
-        ruling,
-        choice=ruling.choice,
-        choice_label=ruling.get_choice_display() if ruling.choice else "",
-        details=ruling.details,
-        undone=bool(ruling.details.get("undone")),
-    )
-
-
 def counts(penalties: list[Penalty]) -> dict[str, dict[str, Any]]:
     """Active warnings per side and kind, and fines per side.
 
@@ -350,8 +337,10 @@ def _side_rows(party: Party, state: dict[str, Any], totals: Any) -> list[dict[st
 
 
 def party_state(party: Party) -> dict[str, Any]:
-    """Everything the party screen shows (load the party with ``party_queryset``)."""
-    state, totals = _summary(party)
+    """Everything the party screen shows (load the party with ``party_queryset``; a party a
+    service just evaluated shows the totals that service made, not added up again)."""
+    evaluated = evaluated_totals(party)
+    state, totals = _summary(party, evaluated[1], evaluated[0][0]) if evaluated else _summary(party)
     rule_set, cfg = rules_of(party)
     deals = sorted(party.deals.all(), key=lambda d: d.number)
     penalties = list(party.penalties.all())
@@ -375,9 +364,9 @@ def party_state(party: Party) -> dict[str, Any]:
             "sides": _side_rows(party, state, totals),
             "by_seat": scores_by_seat(rule_set, cfg),
             "deal_in_play": in_play,
-            "deals": [_deal_row(deal, next(running, None)) for deal in deals],
-            "penalties": [_penalty_row(p) for p in penalties],
-            "rulings": [_ruling_row(r) for r in rulings],
+            "deals": [deal_row(deal, next(running, None)) for deal in deals],
+            "penalties": [penalty_row(p) for p in penalties],
+            "rulings": [ruling_row(r) for r in rulings],
             "exposed": [
                 {"seat": r.seat, "tile": r.details.get("tile")}
                 for r in rulings
@@ -420,24 +409,6 @@ def _total_row(keys: list[str], totals: Any, deals: list[dict[str, Any]]) -> dic
     return {
         "fines": any(fines.values()),
         "cells": [{"key": key, "points": fines[key], "total": points[key]} for key in keys],
-    }
-
-
-def _deal_row(deal: Deal, running: Mapping[str, int] | None) -> dict[str, Any]:
-    """A deal as shown: its points per party side and per engine side, plays, game, totals."""
-    return {
-        "id": deal.pk,
-        "number": deal.number,
-        "game": deal.game,
-        "outcome": deal.outcome,
-        "outcome_label": deal.get_outcome_display(),
-        **dict(zip(("side", "seat"), side_and_seat(deal), strict=True)),
-        "points": deal.points_by_side(),
-        "plays": [list(play) for play in deal.plays or []],
-        "led": deal.led,
-        "carry": deal.carry,
-        "running": dict(running) if running is not None else None,
-        "recorded_by": deal.recorded_by_id,
     }
 
 

@@ -37,6 +37,7 @@ from referee.sides import who_names
 from scoring import permissions
 from scoring.errors import ServiceError, number_parameter, translate_engine_error
 from scoring.models import Deal, Party, Penalty
+from scoring.models.event_text import describe_event
 from scoring.rules import SEATS, RuleError, count_open_ends
 from scoring.rules.moves import MAX_OPEN_ENDS
 from scoring.timezones import activate_tournament_zone
@@ -103,23 +104,32 @@ def page_data(post: Any, party: Party, input_class: type[ActionInput]) -> dict[s
 
 
 def _answer(
-    request: HttpRequest, party_id: int, *, done: str = "", error: str = "", code: int = 200,
-    action: str = "", **extra: Any,
+    request: HttpRequest, party_id: int, *, done: str | None = "", error: str = "",
+    code: int = 200, action: str = "", saved: Party | None = None, **extra: Any,
 ) -> HttpResponse:
     """After an action: the panel for htmx; else a redirect, or the page with the error.
 
+    ``done``: the message; None says the party's latest change (as the queue's answer does).
     ``action``: the action's name, whose section shows the message (``flash_place``).
-    ``extra``: the undo offer (``undo``) after an action, or the confirmation step
+    ``saved``: the party the action's service saved (``state.screen_party`` reuses a deal
+    entry's). ``extra``: the undo offer (``undo``) after an action, or the confirmation step
     (``confirm_step``) an irreversible action asks first (the page, not a redirect).
     """
     if not request.htmx and not error and not extra.get("confirm_step"):
-        messages.success(request, done)
+        messages.success(request, _latest_change(party_id) if done is None else done)
         desk_steps.remember_undo(request, party_id, extra.get("undo"))
         return vary_on_htmx(redirect("referee:party", pk=party_id))
-    party = state.party_queryset().get(pk=party_id)
+    party = state.screen_party(party_id, saved)
     context = panel_context(
-        request, party, done=done, error=error, flash_at=flash_place(action, party), **extra
+        request, party, done=done or "", error=error, flash_at=flash_place(action, party),
+        **extra,
     )
+    if done is None:  # the latest change is the newest event the panel lists
+        latest = context["events"][0] if context["events"] else None
+        context["done"] = (
+            describe_event(latest.kind, latest.data or {}, context["names"]) if latest
+            else _("Done.")
+        )
     response = page_or_fragment(
         request, "referee/party.html", "referee/_panel.html", context, code
     )
@@ -188,11 +198,16 @@ def _perform(
         return _answer(
             request, party.pk, error=_error_text(errors), code=code, action=action
         )
-    done = offline.latest_change(party.pk) or _("Done.")  # as the queue's answer says it
+    saved = result if isinstance(result, Party) else getattr(result, "party", None)
     return _answer(
-        request, party.pk, done=done, undo=services.undo_offer(result, request.user),
-        action=action,
+        request, party.pk, done=None, undo=services.undo_offer(result, request.user),
+        action=action, saved=saved,
     )
+
+
+def _latest_change(party_id: int) -> str:
+    """The party's latest change as the queue's answer says it (else "Done.")."""
+    return offline.latest_change(party_id) or _("Done.")
 
 
 @require_GET

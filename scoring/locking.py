@@ -109,6 +109,7 @@ def assert_party_editable(party: Party, actor: Any, reason: str | None = "") -> 
     """
     protocol = current_protocol(party, for_update=True)
     if protocol is None:
+        party._locked = False  # no protocol, so none signed (``permissions`` asks it again)
         return
     if protocol.status == Protocol.Status.SIGNED:
         if reason is None or not permissions.can_amend_signed_protocol(actor, party):

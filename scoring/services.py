@@ -30,7 +30,15 @@ from scoring.rules import (
 )
 from scoring.seasons import schedule_refresh
 from scoring.stored_totals import store_totals
-from scoring.totals import DealRow, deals_after, fine_rows, party_rows, party_totals, recorded
+from scoring.totals import (
+    DealRow,
+    deals_after,
+    fine_rows,
+    keep_read,
+    party_rows,
+    party_totals,
+    recorded,
+)
 
 
 def _score(party: Party, facts: DealFacts) -> Any:
@@ -376,6 +384,7 @@ def record_deal(
     )
     evaluate_party(party, actor, [*(found.row() for found in reversed(deals)), DealRow.of(deal)])
     bump_version(party)
+    keep_read(party, deals, deal)
     return deal
 
 

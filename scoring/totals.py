@@ -55,6 +55,8 @@ class RecordedDeal(NamedTuple):
     led: str
     id: int
     client_id: str
+    plays: list | None
+    recorded_by_id: int | None
 
     def row(self) -> DealRow:
         """The deal's row for the totals."""
@@ -69,6 +71,33 @@ def recorded(party: Any) -> list[RecordedDeal]:
         .order_by("-number")
         .values_list(*RecordedDeal._fields)
     ]
+
+
+def keep_read(party: Any, rows: list[RecordedDeal], added: Deal) -> None:
+    """Keep on the party the deal rows a deal entry read under its lock (last first, as
+    ``recorded`` gives them) and the deal it added, for ``deals_read``."""
+    party._deals_read = (rows, added)
+
+
+def deals_read(party: Any) -> list[Deal] | None:
+    """The party's deals in order as ``record_deal`` read them under the lock, with the deal it
+    added, once (else None): the desk page's answer shows them without reading them again.
+
+    The rows become model instances with the fields the desk shows (``RecordedDeal``); any
+    other field is deferred, so reading it still asks the database rather than inventing it.
+    """
+    found = party.__dict__.pop("_deals_read", None)
+    if found is None:
+        return None
+    rows, added = found
+    # ``from_db`` takes the values in the model's field order, the missing ones deferred
+    read = {"party_id", *RecordedDeal._fields}
+    attnames = [f.attname for f in Deal._meta.concrete_fields if f.attname in read]
+    instances = []
+    for row in reversed(rows):
+        values = {"party_id": party.pk, **row._asdict()}
+        instances.append(Deal.from_db(added._state.db, attnames, [values[n] for n in attnames]))
+    return [*instances, added]
 
 
 class FineRow(NamedTuple):

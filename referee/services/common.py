@@ -162,8 +162,10 @@ def deal_in_play(party: Party) -> int:
 
 
 def desk_of(party: Party) -> PartyDesk:
-    """The party's desk notes, created on first use (call with the party locked)."""
+    """The party's desk notes, created on first use (call with the party locked); the party
+    instance keeps them (the lock read them with its row), so it shows what was changed."""
     desk, _created = PartyDesk.objects.get_or_create(party=party)
+    party.desk = desk
     return desk
 
 

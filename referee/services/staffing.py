@@ -16,9 +16,17 @@ logger = logging.getLogger(__name__)
 
 
 def referee_settings(tournament: Tournament) -> RefereeSettings:
-    """The tournament's referee settings (the defaults when none were saved)."""
-    found = RefereeSettings.objects.filter(tournament=tournament).first()
+    """The tournament's referee settings (the defaults when none were saved); read with a
+    locked party's row (``scoring.record.lock_party``) they are not read again."""
+    if _SETTINGS.is_cached(tournament):
+        found = _SETTINGS.get_cached_value(tournament)
+    else:
+        found = RefereeSettings.objects.filter(tournament=tournament).first()
     return found or RefereeSettings(tournament=tournament)
+
+
+_SETTINGS = RefereeSettings._meta.get_field("tournament").remote_field
+"""The tournament's side of its settings' one-to-one (what ``select_related`` caches)."""
 
 
 def penalty_preset(tournament: Tournament) -> PenaltyPreset:
@@ -57,5 +65,6 @@ def save_referee_settings(tournament: Tournament, **values: Any) -> RefereeSetti
     for name, value in values.items():
         setattr(found, name, value)
     found.save()
+    tournament.referee_settings = found  # an instance that read them with a lock shows these
     logger.info("tournament %s referee settings saved: %s", tournament.pk, sorted(values))
     return found
