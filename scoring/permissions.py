@@ -276,3 +276,22 @@ def visible_tournaments(user: object, page: str = "") -> QuerySet[Tournament]:
                            .values("tournament_id"))
         qs = qs.filter(open_page)
     return qs
+
+
+# -- player profiles (scoring.profiles) -------------------------------------------------------
+
+
+def can_see_profile_details(user: Any) -> bool:
+    """Birth years and federation ids are for organizers and staff, never public."""
+    return bool(getattr(user, "is_staff", False)) or is_organizer(user)
+
+
+def can_merge_profiles(user: Any, first: Any, second: Any) -> bool:
+    """Staff and superusers merge any two profiles; an organizer merges two profiles when he
+    organizes a tournament where one of them plays (a duplicate of one of his players)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_superuser or user.is_staff:
+        return True
+    return managed_tournaments(user).filter(
+        players__profile__in=[first.pk, second.pk]).exists()
