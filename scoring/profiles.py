@@ -178,8 +178,8 @@ def _refuse_merge(keep: Profile, other: Profile) -> None:
                                       "two people."))
     if keep.user_id and other.user_id:
         raise ServiceError("other", _("Both profiles have a user account; one person has one."))
-    shared = (Player.objects.filter(profile=keep).values("tournament")
-              .intersection(Player.objects.filter(profile=other).values("tournament")))
+    shared = Player.objects.filter(profile=other, tournament__in=Player.objects.filter(
+        profile=keep).values("tournament"))
     if shared.exists():
         raise ServiceError("other", _("Both profiles play in the same tournament; one person "
                                       "plays once in a tournament."))

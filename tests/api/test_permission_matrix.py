@@ -130,6 +130,18 @@ def _delivery(w: Any) -> Any:
     return delivery.pk
 
 
+def _profiles(w: Any) -> tuple[int, int]:
+    """Two profiles of one person: our free player's, and a namesake who plays nowhere."""
+    from scoring.models import Profile
+
+    player = w.free[0]
+    if player.profile_id is None:
+        player.profile = Profile.objects.create(name=player.name, club=player.club)
+        player.save(update_fields=["profile"])
+    other = Profile.objects.get_or_create(name=player.name, club="", city="Тверь")[0]
+    return player.profile_id, other.pk
+
+
 DEAL_BODY = {"outcome": "domino", "side": "a", "seat": "a1", "points": {"a": 30, "b": 0}}
 
 OPS = [
@@ -156,6 +168,8 @@ OPS = [
     Op("DELETE", "/api/v1/players/{}/", ORGANIZER, 204, lambda w: w.free[0].pk),
     Op("POST", "/api/v1/players/{}/withdraw/", ORGANIZER, 200, lambda w: w.free[0].pk,
        lambda w: {"withdrawn": True}),
+    Op("POST", "/api/v1/profiles/{}/merge/", ORGANIZER, 200, lambda w: _profiles(w)[0],
+       lambda w: {"other": _profiles(w)[1]}),
     Op("POST", "/api/v1/pairs/", ORGANIZER, 201,
        body=lambda w: {"tournament": w.tournament.pk, "player1": w.free[0].pk,
                        "player2": w.free[1].pk}),
@@ -488,6 +502,9 @@ PAGES = [
     Page("t/<str:slug>/people/", lambda w: f"/t/{_slug(w)}/people/",
          lambda w: {"pins": "missing"}, allowed=ORGANIZER),
     Page("lockouts/", lambda w: "/lockouts/", lambda w: {"lockout": "0"}, allowed=ORGANIZERS),
+    Page("profiles/merge/", lambda w: "/profiles/merge/",
+         lambda w: dict(zip(("keep_profile", "other_profile"), map(str, _profiles(w)),
+                            strict=True)), "POST /api/v1/profiles/{}/merge/"),
     # The one-time token is the permission (its checks: tests/tournaments/test_people.py).
     Page("accounts/invitation/<uidb64>/<token>/",
          lambda w: "/accounts/invitation/MQ/bad-token/", lambda w: {"new_password1": "x"},
@@ -518,7 +535,7 @@ READ_ONLY_PAGES = {
     "party/<int:pk>/protocol.pdf", "protocols/<str:public_id>.pdf", "v/<str:public_id>/",
     "print/<int:pk>/", "print/<int:pk>/pdf/", "referee/t/<str:slug>/",
     "referee/party/<int:pk>/", "referee/party/<int:pk>/status/",
-    "api/v1/schema/", "api/v1/docs/", "healthz",
+    "api/v1/schema/", "api/v1/docs/", "healthz", "profiles/search/",
 }
 """Pages that only show: a POST to them changes nothing."""
 

@@ -17,11 +17,12 @@ from django.utils import timezone
 
 from scoring.models import Party, Protocol, Tournament
 from tests.factories import TournamentFactory
+from tournaments.demo_autumn import AUTUMN_SLUG
 from tournaments.management.commands.seed_demo import DEMO_SLUG, KOZEL_SLUG, UDL_SLUG
 
 pytestmark = pytest.mark.django_db
 
-DEMOS = (DEMO_SLUG, UDL_SLUG, KOZEL_SLUG)
+DEMOS = (DEMO_SLUG, UDL_SLUG, KOZEL_SLUG, AUTUMN_SLUG)
 
 
 def _live() -> list[Party]:
@@ -47,7 +48,7 @@ def test_fresh_demo_restarts_the_live_clocks_and_keeps_everything_else(protocol_
     out = StringIO()
     call_command("seed_demo", "--fresh", stdout=out)
 
-    assert out.getvalue().count("loaded.") == 3
+    assert out.getvalue().count("loaded.") == 4
     fresh = _live()
     assert len(fresh) == len(live)
     for party in fresh:

@@ -336,7 +336,9 @@ def test_individual_tournament_round_trip(organizer):
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda d: d.update(version=2), "has version 2; this installation reads version 1"),
+    (lambda d: d.update(version=3), "has version 3; this installation reads versions up to 2"),
+    (lambda d: d.update(profiles={}), "“profiles” of the file is damaged"),
+    (lambda d: d["players"][0].update(profile=999999), r"players\[0\]\.profile: refers to"),
     (lambda d: d.update(format="something-else"), "not a tournament file"),
     (lambda d: d.update(photos=[]), "does not know: photos"),
     (lambda d: d["players"][0].update(nickname="Ваня"), r"players\[0\]: fields this installation"),
