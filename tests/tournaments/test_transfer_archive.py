@@ -141,6 +141,13 @@ def normalized(doc: dict) -> dict:
                 elif isinstance(record.get(name), dict) and "base64" in record[name]:
                     record[name].pop("name")  # the stored file's random name
     doc["tournament"]["start_list"] = [index["pairs"][pk] for pk in doc["tournament"]["start_list"]]
+    # each player's profile as the person it names (a player without one gets his own on import)
+    people = {p["id"]: p for p in doc.pop("profiles", [])}
+    for player in doc["players"]:
+        person = people.get(player.pop("profile", None)) or {**player, "birth_year": None,
+                                                              "federation_id": ""}
+        player["person"] = tuple(person[k] for k in ("name", "club", "city", "birth_year",
+                                                     "federation_id"))
     return doc
 
 

@@ -27,10 +27,13 @@ from scoring.models import (
     PrintJob,
     Profile,
     Protocol,
+    RatingEntry,
+    RatingList,
     RefereeSettings,
     Regulations,
     Round,
     Ruling,
+    Season,
     Signature,
     SigningPin,
     Table,
@@ -57,6 +60,11 @@ LEFT_OUT: dict[type[models.Model], str] = {
     Lockout: "this installation's security log (who was locked out, from where)",
     WebhookSubscription: "an organizer's receivers and secrets on this installation",
     WebhookDelivery: "what this installation sent to those receivers",
+    Profile: "people across tournaments: the file's `profiles` carries each player's, re-linked "
+             "on import (archive_profiles)",
+    RatingList: "spans tournaments; recomputed here from the results",
+    RatingEntry: "spans tournaments; recomputed here from the results",
+    Season: "groups tournaments of this installation; not one tournament's data",
 }
 #: Fields the file does not carry, and why (the importing installation makes new values).
 LEFT_OUT_FIELDS: dict[type[models.Model], dict[str, str]] = {
