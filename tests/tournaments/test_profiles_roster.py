@@ -134,3 +134,26 @@ def test_the_review_step_page_offers_the_candidates_then_imports(client, cup, pe
                              f"profile_{2}": str(petrov.pk)})
     assert done.status_code == 302
     assert profile_of(cup, "Иван Петров") == petrov
+
+
+def test_the_api_reports_rows_to_review_and_takes_the_choices(cup, petrov, organizer):
+    import json
+
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(organizer)
+    url = f"/api/v1/tournaments/{cup.pk}/import/"
+
+    def upload(**extra):
+        file = SimpleUploadedFile("r.csv", roster("Иван Петров,,,,"), "text/csv")
+        return client.post(url, {"file": file, **extra}, format="multipart")
+
+    waiting = upload()
+    assert waiting.status_code == 400 and waiting.json()["to_review"] == [2]
+    assert waiting.json()["rows"][0]["profile"]["candidates"][0]["id"] == petrov.pk
+    assert not cup.players.exists()
+    done = upload(profiles=json.dumps({"2": str(petrov.pk)}))
+    assert done.status_code == 201, done.json()
+    assert profile_of(cup, "Иван Петров") == petrov
+    assert upload(profiles="[1]").status_code == 400
