@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -45,7 +46,8 @@ class RosterUploadSerializer(serializers.Serializer):
         """Row numbers to "new" or a profile id."""
         if not isinstance(value, dict) or not all(
                 str(k).isdigit() and (str(v).isdigit() or v == "new") for k, v in value.items()):
-            raise serializers.ValidationError('{"<row>": "<profile id>" or "new"} is expected.')
+            raise serializers.ValidationError(_(
+                "A JSON object of row numbers to a profile id or “new” is expected."))
         return {int(k): str(v) for k, v in value.items()}
 
 
