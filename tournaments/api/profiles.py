@@ -20,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring import permissions
+from scoring.idempotency import IdempotentMixin
 from scoring.models import Profile
 from scoring.models.people import person_key
 from scoring.profiles import live_profiles, merge_profiles, resolve_profile
@@ -58,7 +59,7 @@ class MergeSerializer(serializers.Serializer):
 @extend_schema(parameters=[OpenApiParameter(
     "search", OpenApiTypes.STR, description="Profiles whose name contains this (case, ё/е "
     "and spaces do not matter).")])
-class ProfileViewSet(viewsets.ReadOnlyModelViewSet):
+class ProfileViewSet(IdempotentMixin, viewsets.ReadOnlyModelViewSet):
     """Player profiles: one person across tournaments."""
 
     serializer_class = ProfileSerializer
