@@ -1,8 +1,11 @@
 """Demo data for protocols: the demo's finished parties signed as their players and referee
 would sign them, so a newcomer sees signed, verifiable protocols at once; and dropping a demo
-tournament whole, so that ``seed_demo --fresh`` loads it anew at serve time."""
+tournament whole, so that ``seed_demo --fresh`` loads it anew at serve time; the demo's
+players linked to one profile per login across its tournaments."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from scoring.locking import current_protocol
 from scoring.models import (
@@ -11,6 +14,7 @@ from scoring.models import (
     Party,
     Player,
     PrintJob,
+    Profile,
     Protocol,
     Signature,
     SigningPin,
@@ -73,3 +77,20 @@ def drop_demo_tournament(tournament: Tournament) -> None:
     Pair.objects.filter(tournament=tournament).delete()
     Player.objects.filter(tournament=tournament).delete()
     Tournament.objects.filter(pk=tournament.pk).delete()
+
+
+def demo_profile(user: Any, name: str, club: str = "", city: str = "") -> Profile:
+    """The demo person of a login: one profile per demo player account, across the demo's
+    tournaments (made on first use, carrying the login)."""
+    found = Profile.objects.filter(user=user).first()
+    if found is not None:
+        return found
+    return Profile.objects.create(name=name, club=club, city=city, user=user)
+
+
+def link_demo_players(tournament: Tournament) -> None:
+    """Link each player of a demo tournament to his login's profile (the same person in every
+    demo tournament he plays)."""
+    for player in tournament.players.exclude(user=None).select_related("user"):
+        player.profile = demo_profile(player.user, player.name, player.club, player.city)
+        player.save(update_fields=["profile"])

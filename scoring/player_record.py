@@ -18,6 +18,7 @@ from datetime import date
 
 from django.db.models import Q
 
+from scoring import profiles
 from scoring.models import (
     Deal,
     Pair,
@@ -33,9 +34,6 @@ from scoring.places import standings_of
 from scoring.rating_service import rating_history
 from scoring.rules import LAYOUT_KOZEL, LAYOUT_SEATS
 from scoring.stored_totals import fill_totals, rules_digest
-
-MERGE_HOPS = 10
-"""How many ``merged_into`` pointers are followed at most (a loop in the data stops there)."""
 
 
 @dataclass(frozen=True)
@@ -136,16 +134,12 @@ class Record:
 
 
 def resolve_profile(pk: int) -> Profile | None:
-    """The profile with this id, following ``merged_into`` to the one that holds the results.
-
-    A stand-in until the profiles' own helper lands; one query a hop.
-    """
-    profile = Profile.objects.filter(pk=pk).first()
-    hops = 0
-    while profile is not None and profile.merged_into_id is not None and hops < MERGE_HOPS:
-        profile = Profile.objects.filter(pk=profile.merged_into_id).first()
-        hops += 1
-    return profile
+    """The profile with this id, following ``merged_into`` to the one that holds the results
+    (``scoring.profiles.resolve_profile``); None when there is no such profile."""
+    try:
+        return profiles.resolve_profile(pk)
+    except Profile.DoesNotExist:
+        return None
 
 
 def _person(player: Player | None) -> Person | None:

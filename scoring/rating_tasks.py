@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from celery import shared_task
@@ -24,8 +25,13 @@ def results_changed(party: Any) -> None:
 
     ``scoring.services`` calls it when a party finishes and when a finished party changes.
     """
-    tournament_id = party.round.tournament_id
-    for list_id in RatingList.objects.filter(tournaments=tournament_id).values_list(
+    tournaments_changed([party.round.tournament_id])
+
+
+def tournaments_changed(tournament_ids: Iterable[int]) -> None:
+    """Queue the recompute of every list rating any of these tournaments, after commit (a
+    result changed, or the people linked to its entries did)."""
+    for list_id in RatingList.objects.filter(tournaments__in=list(tournament_ids)).values_list(
         "pk", flat=True
-    ):
+    ).distinct():
         recompute_rating_list_task.delay_on_commit(list_id)

@@ -15,6 +15,7 @@ from tournaments.entry import (
     next_table_number,
     register_pair_with_players,
 )
+from tournaments.profile_fields import add_profile_fields, chosen_profile
 
 PLAYER_FIELDS = ("name", "club", "city", "rating")
 
@@ -47,8 +48,10 @@ class NewPairForm(forms.Form):
                     label=_("A registered player"), queryset=free, required=False,
                     empty_label=_("— a new player, entered below —"),
                 )
+            add_profile_fields(self, f"player{number}")
             self.fields[f"player{number}_name"] = forms.CharField(
-                label=_("Name"), max_length=200, required=False)
+                label=_("Name"), max_length=200, required=False,
+                help_text=_("Left empty, the chosen profile's name is taken."))
             self.fields[f"player{number}_club"] = forms.CharField(
                 label=_("Club"), max_length=200, required=False)
             self.fields[f"player{number}_city"] = forms.CharField(
@@ -66,7 +69,8 @@ class NewPairForm(forms.Form):
         """The fields under their headings: each player, then the pair."""
         out = []
         for number, legend in ((1, _("First player")), (2, _("Second player"))):
-            names = [f"player{number}", *(f"player{number}_{f}" for f in PLAYER_FIELDS)]
+            names = [f"player{number}", f"player{number}_find", f"player{number}_profile",
+                     *(f"player{number}_{f}" for f in PLAYER_FIELDS)]
             out.append((legend, [self[n] for n in names if n in self.fields]))
         out.append((_("The pair"), [self["name"], self["fixed_table"]]))
         return out
@@ -76,12 +80,14 @@ class NewPairForm(forms.Form):
         data = super().clean()
         for number in (1, 2):
             chosen, name = data.get(f"player{number}"), data.get(f"player{number}_name")
-            if chosen and name:
+            profile = chosen_profile(self, f"player{number}") if not self.errors.get(
+                f"player{number}_profile") else None
+            if chosen and (name or profile):
                 self.add_error(f"player{number}_name", _(
                     "Choose a registered player or enter a new one, not both."))
-            elif not chosen and not name:
+            elif not chosen and not name and not profile:
                 self.add_error(f"player{number}_name", _(
-                    "Enter the player's name (or choose a registered player)."))
+                    "Enter the player's name (or choose a registered player or a profile)."))
         first, second = data.get("player1"), data.get("player2")
         if first and first == second:
             self.add_error("player2", _("A pair needs two different players."))
@@ -92,11 +98,15 @@ class NewPairForm(forms.Form):
         data = self.cleaned_data
 
         def one(number: int) -> Player | dict[str, Any]:
-            return data.get(f"player{number}") or {
-                "name": data[f"player{number}_name"],
-                "club": data.get(f"player{number}_club", ""),
-                "city": data.get(f"player{number}_city", ""),
+            if data.get(f"player{number}"):
+                return data[f"player{number}"]
+            profile = chosen_profile(self, f"player{number}")
+            return {
+                "name": data[f"player{number}_name"] or (profile.name if profile else ""),
+                "club": data.get(f"player{number}_club") or (profile.club if profile else ""),
+                "city": data.get(f"player{number}_city") or (profile.city if profile else ""),
                 "rating": data.get(f"player{number}_rating") or 0,
+                "profile": profile,
             }
 
         return one(1), one(2)

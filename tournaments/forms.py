@@ -12,8 +12,10 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.match_format import match_format_text
 from scoring.models import GAME_SETTINGS, Pair, Player, Regulations, Table, Tournament
+from scoring.profiles import link_new_player
 from scoring.rules import RULE_SETS
 from tournaments.metric_order import MetricOrderField
+from tournaments.profile_fields import NEW, add_profile_fields, chosen_profile
 from tournaments.services import (
     format_conflict,
     players_vary,
@@ -298,10 +300,26 @@ class PlayerForm(forms.ModelForm):
             self.instance.tournament = tournament
         if tournament is None or self.instance.pk or not registers_sides(tournament):
             del self.fields["side"]
+        add_profile_fields(self, "player", new_label=_(
+            "Keep the current profile") if self.instance.profile_id else None)
+        self.order_fields(["player_find", "player_profile"])
+
+    def clean_player_profile(self) -> str:
+        """A profile that plays in this tournament already is refused."""
+        value = self.cleaned_data.get("player_profile") or NEW
+        if value != NEW and Player.objects.filter(
+                tournament=self.instance.tournament, profile_id=int(value)).exclude(
+                pk=self.instance.pk).exists():
+            raise ValidationError(_("This person is already registered in this tournament."))
+        return value
 
     def save(self, commit: bool = True) -> Player:
-        """Save the player; in singles also register his side of one player when asked."""
+        """Save the player linked to the profile chosen (a new one by default); in singles
+        also register his side of one player when asked."""
         player = super().save(commit=commit)
+        profile = chosen_profile(self, "player")
+        if commit and (profile is not None or player.profile_id is None):
+            link_new_player(player, profile)
         if commit and self.cleaned_data.get("side"):
             register_pair(player.tournament, player, None)
         return player

@@ -24,6 +24,7 @@ from scoring.models import (
     TournamentRole,
     new_access_token,
 )
+from scoring.profiles import link_new_player
 from scoring.rules import RULE_SETS, RuleError, RulesConfig, get_rule_set
 from scoring.rules import RuleSet as RuleSetEngine
 
@@ -291,9 +292,12 @@ def create_tournament(
 
 
 @transaction.atomic
-def register_player(tournament: Tournament, *, side: bool = False, **fields: Any) -> Player:
-    """Register a player in a tournament; with ``side`` also as a side of one player (singles)."""
-    player = _validated(Player(tournament=tournament, **fields))
+def register_player(tournament: Tournament, *, side: bool = False, profile: Any = None,
+                    **fields: Any) -> Player:
+    """Register a player linked to ``profile`` or a new one; with ``side`` also his side."""
+    details = {k: fields.pop(k) for k in ("birth_year", "federation_id") if k in fields}
+    link_new_player(player := _validated(Player(tournament=tournament, **fields)), profile,
+                    **details)
     logger.info("player registered: tournament=%s player=%s", tournament.pk, player.pk)
     if side:
         register_pair(tournament, player, None)
@@ -470,14 +474,11 @@ def update_regulations(tournament_id: int, *, actor: Any = None, **fields: Any) 
 def update_member(member: Player | Pair | Table, *, actor: Any = None, **fields: Any) -> Any:
     """Change a player, pair or table of a tournament (validated like a new one)."""
     member = type(member).objects.select_for_update().get(pk=member.pk)
-    if isinstance(member, Table) and "number" in fields and (
-        Table.objects.filter(tournament_id=member.tournament_id, number=fields["number"])
-        .exclude(pk=member.pk)
-        .exists()
-    ):
-        raise ServiceError(
-            "number", _("Table %(number)s already exists.") % {"number": fields["number"]}
-        )
+    if isinstance(member, Table) and "number" in fields and Table.objects.filter(
+            tournament_id=member.tournament_id, number=fields["number"]).exclude(
+            pk=member.pk).exists():
+        raise ServiceError("number", _("Table %(number)s already exists.")
+                           % {"number": fields["number"]})
     for name, value in fields.items():
         setattr(member, name, value)
     member = _validated(member)
@@ -493,8 +494,7 @@ def remove_member(member: Player | Pair | Table, *, actor: Any = None) -> None:
     try:
         type(member).objects.filter(pk=member.pk).delete()
     except ProtectedError as exc:
-        raise ServiceError(
-            "__all__", _("It is part of a pair or a draw; withdraw it instead.")
-        ) from exc
+        raise ServiceError("__all__", _("It is part of a pair or a draw; withdraw it "
+                                        "instead.")) from exc
     logger.info("%s removed: tournament=%s id=%s actor=%s", type(member).__name__.lower(),
                 member.tournament_id, member.pk, _actor_id(actor))

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import unicodedata
+from typing import Any
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+
+def clean_text(text: str) -> str:
+    """A name, club or city as stored: Unicode NFC, spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFC", text or "").split())
+
+
+def person_key(text: str) -> str:
+    """A name, club or city as compared: case, ё/е and runs of spaces do not matter."""
+    return clean_text(text).casefold().replace("ё", "е")
 
 
 class Profile(models.Model):
@@ -20,6 +33,13 @@ class Profile(models.Model):
     """
 
     name = models.CharField(_("name"), max_length=200)
+    name_key = models.CharField(
+        _("name as compared"),
+        max_length=200,
+        blank=True,
+        editable=False,
+        help_text=_("The name in lower case, ё read as е, spaces collapsed: what matching uses."),
+    )
     club = models.CharField(_("club"), max_length=200, blank=True)
     city = models.CharField(_("city"), max_length=100, blank=True)
     birth_year = models.PositiveSmallIntegerField(
@@ -63,10 +83,21 @@ class Profile(models.Model):
                 name="unique_profile_federation_id",
             )
         ]
-        indexes = [models.Index(fields=["name"], name="profile_name_idx")]
+        indexes = [
+            models.Index(fields=["name"], name="profile_name_idx"),
+            models.Index(fields=["name_key"], name="profile_name_key_idx"),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, keeping ``name_key`` the compared form of ``name``."""
+        self.name_key = person_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         """The profile's public record page."""

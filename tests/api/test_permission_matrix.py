@@ -148,6 +148,18 @@ def _delivery(w: Any) -> Any:
     return delivery.pk
 
 
+def _profiles(w: Any) -> tuple[int, int]:
+    """Two profiles of one person: our free player's, and a namesake who plays nowhere."""
+    from scoring.models import Profile
+
+    player = w.free[0]
+    if player.profile_id is None:
+        player.profile = Profile.objects.create(name=player.name, club=player.club)
+        player.save(update_fields=["profile"])
+    other = Profile.objects.get_or_create(name=player.name, club="", city="Тверь")[0]
+    return player.profile_id, other.pk
+
+
 DEAL_BODY = {"outcome": "domino", "side": "a", "seat": "a1", "points": {"a": 30, "b": 0}}
 
 OPS = [
@@ -174,6 +186,8 @@ OPS = [
     Op("DELETE", "/api/v1/players/{}/", ORGANIZER, 204, lambda w: w.free[0].pk),
     Op("POST", "/api/v1/players/{}/withdraw/", ORGANIZER, 200, lambda w: w.free[0].pk,
        lambda w: {"withdrawn": True}),
+    Op("POST", "/api/v1/profiles/{}/merge/", ORGANIZER, 200, lambda w: _profiles(w)[0],
+       lambda w: {"other": _profiles(w)[1]}),
     Op("POST", "/api/v1/pairs/", ORGANIZER, 201,
        body=lambda w: {"tournament": w.tournament.pk, "player1": w.free[0].pk,
                        "player2": w.free[1].pk}),
@@ -537,6 +551,9 @@ PAGES = [
     Page("seasons/new/", lambda w: "/seasons/new/", _season_form, allowed=ORGANIZERS),
     Page("season/<str:slug>/edit/", lambda w: f"/season/{_season(w).slug}/edit/",
          lambda w: {**_season_form(w), "slug": "sezon"}, allowed=ORGANIZER),
+    Page("profiles/merge/", lambda w: "/profiles/merge/",
+         lambda w: dict(zip(("keep_profile", "other_profile"), map(str, _profiles(w)),
+                            strict=True)), "POST /api/v1/profiles/{}/merge/"),
     # The one-time token is the permission (its checks: tests/tournaments/test_people.py).
     Page("accounts/invitation/<uidb64>/<token>/",
          lambda w: "/accounts/invitation/MQ/bad-token/", lambda w: {"new_password1": "x"},
@@ -580,6 +597,7 @@ READ_ONLY_PAGES = {
     "api/v1/schema/", "api/v1/docs/", "healthz", "seasons/", "season/<str:slug>/",
     "ratings/", "ratings/<str:slug>/", "ratings/<str:slug>/ratings.csv",
     "players/<int:pk>/",
+    "profiles/search/",
 }
 """Pages that only show: a POST to them changes nothing."""
 

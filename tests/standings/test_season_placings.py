@@ -132,3 +132,38 @@ def test_the_season_table_reads_in_a_constant_number_of_queries(linked, organize
         return len(ctx.captured_queries)
 
     assert queries_with(2) == queries_with(6) == 3  # tournaments, placings, their people
+
+
+def test_merging_two_profiles_of_one_person_joins_his_season_line(
+    linked, make_party, referee_user, django_capture_on_commit_callbacks, organizer
+):
+    from scoring.profiles import merge_profiles
+    from tests.factories import PartyFactory, RoundFactory
+    from tournaments.services import add_table, create_tournament, register_pair, register_player
+
+    tournament, season = linked
+    pairs = list(tournament.pairs.order_by("id"))
+    first = make_party(pairs[0], pairs[1], table_number=1, round_number=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(first, referee_user)
+    # a second evening where Ivan was registered under a new profile of his own
+    ivan = tournament.players.get(name="Иван Петров")
+    second = create_tournament(name="Вечер 2", slug="vecher-2", organizer=organizer)
+    people = [register_player(second, name=name, club="Клуб") for name in
+              ("Иван Петров", "Пётр Первый", "Фёдор Второй", "Юрий Третий")]
+    duplicate = people[0].profile  # registered anew: a profile of his own
+    assert duplicate != ivan.profile
+    a, b = register_pair(second, people[0], people[1]), register_pair(second, people[2], people[3])
+    add_table(second, 1)
+    later = PartyFactory(round=RoundFactory(tournament=second, number=1),
+                         table=second.tables.get(number=1), pair_a=a, pair_b=b)
+    season.tournaments.add(second)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(later, referee_user)
+    assert [name for _rank, name, _total in season_of(season)].count("Иван Петров") == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        merge_profiles(ivan.profile, duplicate)
+    assert TournamentPlacing.objects.filter(profile=duplicate).count() == 0
+    assert set(TournamentPlacing.objects.filter(profile=ivan.profile).values_list(
+        "tournament_id", flat=True)) == {tournament.pk, second.pk}
+    assert [name for _rank, name, _total in season_of(season)].count("Иван Петров") == 1

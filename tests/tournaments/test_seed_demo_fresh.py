@@ -17,11 +17,12 @@ from django.utils import timezone
 
 from scoring.models import Party, Protocol, Tournament
 from tests.factories import TournamentFactory
+from tournaments.demo_autumn import AUTUMN_SLUG
 from tournaments.management.commands.seed_demo import DEMO_SLUG, KOZEL_SLUG, UDL_SLUG
 
 pytestmark = pytest.mark.django_db
 
-DEMOS = (DEMO_SLUG, UDL_SLUG, KOZEL_SLUG)
+DEMOS = (DEMO_SLUG, UDL_SLUG, KOZEL_SLUG, AUTUMN_SLUG)
 
 
 def _live() -> list[Party]:
@@ -47,7 +48,7 @@ def test_fresh_demo_restarts_the_live_clocks_and_keeps_everything_else(protocol_
     out = StringIO()
     call_command("seed_demo", "--fresh", stdout=out)
 
-    assert out.getvalue().count("loaded.") == 3
+    assert out.getvalue().count("loaded.") == 4
     fresh = _live()
     assert len(fresh) == len(live)
     for party in fresh:
@@ -61,3 +62,13 @@ def test_fresh_demo_restarts_the_live_clocks_and_keeps_everything_else(protocol_
     assert signed.exists()
     assert all(p.data["verify_url"].startswith("http://127.0.0.1:8123/v/") for p in signed)
 
+    # one person across the demo's tournaments: the Double-Six Cup's first eight players
+    # played the finished autumn cup too, each on one profile, kept by --fresh
+    from scoring.models import Player, Profile
+
+    assert Tournament.objects.get(slug=AUTUMN_SLUG).status == Tournament.Status.FINISHED
+    ivan = Profile.objects.get(user__username="player01")
+    assert set(ivan.entries.values_list("tournament__slug", flat=True)) == {DEMO_SLUG,
+                                                                            AUTUMN_SLUG}
+    assert not Player.objects.filter(tournament__slug__in=DEMOS, profile=None).exists()
+    assert Profile.objects.filter(entries__tournament__slug=AUTUMN_SLUG).distinct().count() == 8

@@ -141,6 +141,13 @@ def normalized(doc: dict) -> dict:
                 elif isinstance(record.get(name), dict) and "base64" in record[name]:
                     record[name].pop("name")  # the stored file's random name
     doc["tournament"]["start_list"] = [index["pairs"][pk] for pk in doc["tournament"]["start_list"]]
+    # each player's profile as the person it names (a player without one gets his own on import)
+    people = {p["id"]: p for p in doc.pop("profiles", [])}
+    for player in doc["players"]:
+        person = people.get(player.pop("profile", None)) or {**player, "birth_year": None,
+                                                              "federation_id": ""}
+        player["person"] = tuple(person[k] for k in ("name", "club", "city", "birth_year",
+                                                     "federation_id"))
     return doc
 
 
@@ -336,7 +343,9 @@ def test_individual_tournament_round_trip(organizer):
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda d: d.update(version=2), "has version 2; this installation reads version 1"),
+    (lambda d: d.update(version=3), "has version 3; this installation reads versions up to 2"),
+    (lambda d: d.update(profiles={}), "“profiles” of the file is damaged"),
+    (lambda d: d["players"][0].update(profile=999999), r"players\[0\]\.profile: refers to"),
     (lambda d: d.update(format="something-else"), "not a tournament file"),
     (lambda d: d.update(photos=[]), "does not know: photos"),
     (lambda d: d["players"][0].update(nickname="Ваня"), r"players\[0\]: fields this installation"),

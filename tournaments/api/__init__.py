@@ -1,4 +1,5 @@
-"""API of tournaments: tournaments, standings, players, pairs, tables, rounds, draws, parties.
+"""API of tournaments: tournaments, standings, players, pairs, tables, rounds, draws, parties,
+player profiles.
 
 One module per resource; this package's URLs are the router's.
 """
@@ -10,6 +11,7 @@ from rest_framework.routers import DefaultRouter
 from tournaments.api.entrants import PairViewSet, PlayerViewSet, TableViewSet
 from tournaments.api.events import RegulationsSerializer, TournamentSerializer, TournamentViewSet
 from tournaments.api.parties import DealViewSet, PartyViewSet, PenaltyViewSet, RulingViewSet
+from tournaments.api.profiles import ProfileViewSet
 from tournaments.api.ratings import RatingListViewSet
 from tournaments.api.rounds import RoundViewSet
 from tournaments.api.seasons import SeasonViewSet
@@ -21,6 +23,7 @@ router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("players", PlayerViewSet, basename="player")
 router.register("pairs", PairViewSet, basename="pair")
 router.register("tables", TableViewSet, basename="table")
+router.register("profiles", ProfileViewSet, basename="profile")
 router.register("parties", PartyViewSet, basename="party")
 router.register("rounds", RoundViewSet, basename="round")
 router.register("deals", DealViewSet, basename="deal")

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.idempotency import IdempotentMixin
-from scoring.models import Pair, Player, Table
+from scoring.models import Pair, Player, Profile, Table
 from scoring.permissions import visible_tournaments
 from tournaments.api.common import REFUSED, published_q, require_manage, valid
 from tournaments.services import (
@@ -81,14 +81,21 @@ class PlayerSerializer(_MemberSerializer):
     class Meta:
         model = Player
         fields = ["id", "tournament", "name", "club", "city", "rating", "fixed_table",
-                  "withdrawn", "disqualified", "register_side", "side"]
+                  "withdrawn", "disqualified", "register_side", "side", "profile"]
         read_only_fields = ["withdrawn", "disqualified"]
+        extra_kwargs = {"profile": {
+            "required": False, "allow_null": True,
+            "queryset": Profile.objects.filter(merged_into__isnull=True),
+            "help_text": "The player's profile (the same person in other tournaments). When "
+            "creating: an existing profile's id, or left out for a new profile made of the "
+            "player's name, club and city. Changed only by merging profiles."}}
 
     def get_fields(self) -> dict[str, serializers.Field]:
-        """``register_side`` only when creating."""
+        """``register_side`` only when creating; ``profile`` is set only when creating."""
         fields = super().get_fields()
         if self.instance is not None:
             fields.pop("register_side")
+            fields["profile"].read_only = True
         return fields
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

@@ -124,6 +124,20 @@ def entrants(scene: Scene) -> None:
     scene.call("org", "patch", f"/tables/{tables[1]}/", {"label": "У сцены"})
     scene.call("org", "delete", f"/tables/{tables[2]}/", expect=204)
     _imported_pair(scene)
+    _profiles(scene)
+
+
+def _profiles(scene: Scene) -> None:
+    """The first player's profile found by name, and a second profile of him merged into it."""
+    from scoring.profiles import new_profile
+
+    name, club, city, _rating = PLAYERS[0]
+    keep = scene.call("anonymous", "get", "/profiles/", query={"search": name.split()[-1]})
+    # the same person as the federation's list gave him, with his birth year (made here)
+    other = new_profile(name=name, club=club, city=city, birth_year=1984)
+    kept = keep["results"][0]["id"]
+    scene.call("org", "post", f"/profiles/{kept}/merge/", {"other": other.pk})
+    scene.call("org", "get", f"/profiles/{kept}/")
 
 
 def _imported_pair(scene: Scene) -> None:

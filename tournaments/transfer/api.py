@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -26,8 +27,8 @@ class RosterUploadSerializer(serializers.Serializer):
     """The roster file and how to import it."""
 
     file = serializers.FileField(
-        help_text="A CSV or XLSX file: a header row (name, club, city, rating, partner, pair), "
-        "one player a row."
+        help_text="A CSV or XLSX file: a header row (name, club, city, rating, partner, pair, "
+        "birth_year, federation_id), one player a row."
     )
     skip_bad_rows = serializers.BooleanField(
         default=False, help_text="Import the good rows and report the bad ones as skipped."
@@ -35,6 +36,19 @@ class RosterUploadSerializer(serializers.Serializer):
     dry_run = serializers.BooleanField(
         default=False, help_text="Only check the file: report what would be imported."
     )
+    profiles = serializers.JSONField(
+        binary=True, required=False, default=dict,
+        help_text='The profile of each doubtful row (the report\'s `to_review`), as JSON: '
+        '{"<row>": "<profile id>" or "new"}. Until every doubtful row has one nothing is '
+        "imported.")
+
+    def validate_profiles(self, value: Any) -> dict[int, str]:
+        """Row numbers to "new" or a profile id."""
+        if not isinstance(value, dict) or not all(
+                str(k).isdigit() and (str(v).isdigit() or v == "new") for k, v in value.items()):
+            raise serializers.ValidationError(_(
+                "A JSON object of row numbers to a profile id or “new” is expected."))
+        return {int(k): str(v) for k, v in value.items()}
 
 
 class RosterRowSerializer(serializers.Serializer):
@@ -47,8 +61,13 @@ class RosterRowSerializer(serializers.Serializer):
     partner_row = serializers.IntegerField(allow_null=True)
     errors = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),
-        help_text="Messages by column (name, club, city, rating, partner, pair, row).",
+        help_text="Messages by column (name, club, city, rating, partner, pair, birth_year, "
+        "federation_id, profile, row).",
     )
+    profile = serializers.DictField(
+        help_text="How the row links to a profile: status `linked` (`profile`, `reason`: "
+        "federation_id, name_year_club or chosen), `new`, `review` (`reason`, `candidates`: "
+        "id, name, club, city, birth_year, federation_id) or `unchecked`.")
 
 
 class RosterReportSerializer(serializers.Serializer):
@@ -61,12 +80,16 @@ class RosterReportSerializer(serializers.Serializer):
     players = serializers.IntegerField(help_text="Players added (or to be added).")
     pairs = serializers.IntegerField(help_text="Pairs added (or to be added).")
     file_errors = serializers.ListField(child=serializers.CharField())
+    to_review = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Rows whose profile must be chosen (``profiles``) before anything is imported.")
     rows = RosterRowSerializer(many=True)
 
 
 def _status(report: RosterReport) -> int:
-    """201 when added, 200 for a preview that would add, 400 when the file is refused."""
-    if report.refused:
+    """201 when added, 200 for a preview that would add, 400 when the file is refused or a
+    doubtful row's profile was not chosen."""
+    if report.refused or (report.to_review and not report.dry_run):
         return status.HTTP_400_BAD_REQUEST
     return status.HTTP_201_CREATED if report.imported else status.HTTP_200_OK
 
@@ -92,7 +115,9 @@ class RosterImportView(IdempotentMixin, APIView):
                                  "right (or its good rows would be imported)"),
             201: OpenApiResponse(RosterReportSerializer, description="imported"),
             400: OpenApiResponse(RosterReportSerializer, description="refused: nothing was "
-                                 "imported; the report names each wrong row and column"),
+                                 "imported; the report names each wrong row and column, or "
+                                 "the doubtful rows whose profile is to be chosen "
+                                 "(`to_review`)"),
             403: OpenApiResponse(OpenApiTypes.OBJECT, description="Only the tournament's "
                                  "organizers import: {detail: message}."),
             404: OpenApiResponse(OpenApiTypes.OBJECT, description="No such tournament, or not "
@@ -120,7 +145,8 @@ class RosterImportView(IdempotentMixin, APIView):
             report = RosterReport(file_errors=[size_error(file.size)])
             return Response(report.as_dict(), status=status.HTTP_400_BAD_REQUEST)
         report = import_roster(tournament, file.name or "", file.read(),
-                               skip_bad_rows=data["skip_bad_rows"], dry_run=data["dry_run"])
+                               skip_bad_rows=data["skip_bad_rows"], dry_run=data["dry_run"],
+                               choices=data.get("profiles") or {})
         return Response(report.as_dict(), status=_status(report))
 
 

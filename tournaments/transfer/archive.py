@@ -1,6 +1,6 @@
 """A whole tournament as one JSON file, and back into another installation with nothing lost.
 
-The file (``"format": "domino-tournament", "version": 1``) holds the tournament and one list
+The file (``"format": "domino-tournament", "version": 2``) holds the tournament and one list
 per kind of record, in the order they are imported (``SECTIONS``): regulations, referee
 settings, tables, roles, players, rounds, pairs, parties, party desks (check-ins), deals,
 penalties, rulings, the party event log, protocols (each signed PDF in base64) and signatures.
@@ -10,6 +10,9 @@ penalties, rulings, the party event log, protocols (each signed PDF in base64) a
 * Records are referred to by their id *in the file*; on import each gets a new id, and
   relative order is kept (records are inserted in the file's order), so ties that fall back
   on registration order still fall the same way. The round-robin start list is remapped.
+* Each player's profile (the person across tournaments) is in ``profiles``, referred to by its
+  id in the file; the import re-links it to a profile here or makes one
+  (``archive_profiles``). Version 1 files (before profiles) are still read.
 * Users are referred to by username: an existing user of that name is used, a missing one is
   created inactive, without a usable password.
 * Records are inserted raw (as ``loaddata`` does): times such as a deal's ``recorded_at`` or

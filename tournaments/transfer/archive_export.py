@@ -15,7 +15,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.models import Tournament
+from scoring.models import Profile, Tournament
 from scoring.site import site_url
 from tournaments.transfer.archive_format import (
     FORMAT,
@@ -47,8 +47,10 @@ def _file_data(fieldfile: Any) -> dict[str, str] | None:
     }
 
 
-def _record(obj: models.Model, wanted: set[int]) -> dict[str, Any]:
-    """One record of the file (user ids are collected in ``wanted``, resolved later)."""
+def _record(obj: models.Model, wanted: set[int],
+            profiles: set[int] | None = None) -> dict[str, Any]:
+    """One record of the file (user ids are collected in ``wanted``, profile ids in
+    ``profiles``; both resolved later)."""
     record: dict[str, Any] = {}
     if not obj._meta.pk.is_relation:
         record["id"] = obj.pk
@@ -61,6 +63,10 @@ def _record(obj: models.Model, wanted: set[int]) -> dict[str, Any]:
         if kind == "user":
             if value is not None:
                 wanted.add(value)
+            record[name] = value
+        elif kind == "profile":
+            if value is not None and profiles is not None:
+                profiles.add(value)
             record[name] = value
         elif kind == "ref":
             record[name] = value
@@ -103,6 +109,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
 def _export(tournament: Tournament) -> dict[str, Any]:
     """The document of a tournament, read inside one snapshot."""
     wanted: set[int] = set()
+    profiles: set[int] = set()
     doc: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -112,7 +119,9 @@ def _export(tournament: Tournament) -> dict[str, Any]:
         "tournament": _record(tournament, wanted),
     }
     for section in SECTIONS:
-        doc[section.name] = [_record(obj, wanted) for obj in section.queryset(tournament)]
+        doc[section.name] = [_record(obj, wanted, profiles)
+                             for obj in section.queryset(tournament)]
+    doc["profiles"] = profile_records(profiles)
     user_model = get_user_model()
     found = {u.pk: u for u in user_model._default_manager.filter(pk__in=wanted)}
     usernames = {pk: user.get_username() for pk, user in found.items()}
@@ -128,6 +137,13 @@ def _export(tournament: Tournament) -> dict[str, Any]:
         for pk, user in sorted(found.items(), key=lambda item: usernames[item[0]])
     ]
     return doc
+
+
+def profile_records(pks: set[int]) -> list[dict[str, Any]]:
+    """The players' profiles: the link key (the id here) and what re-links them elsewhere."""
+    return [{"id": p.pk, "federation_id": p.federation_id, "name": p.name, "club": p.club,
+             "city": p.city, "birth_year": p.birth_year}
+            for p in Profile.objects.filter(pk__in=pks).order_by("pk")]
 
 
 def dumps(doc: dict[str, Any]) -> bytes:

@@ -25,11 +25,15 @@ from scoring.models import (
     Penalty,
     Player,
     PrintJob,
+    Profile,
     Protocol,
+    RatingEntry,
+    RatingList,
     RefereeSettings,
     Regulations,
     Round,
     Ruling,
+    Season,
     Signature,
     SigningPin,
     Table,
@@ -40,7 +44,10 @@ from scoring.models import (
 )
 
 FORMAT = "domino-tournament"
-VERSION = 1
+VERSION = 2
+#: The versions this installation reads: 1 (before profiles: each player gets a new profile),
+#: 2 (``profiles``: each player's profile, re-linked on import; ``archive_profiles``).
+READABLE_VERSIONS = (1, 2)
 #: Fields of the tournament holding lists of ids of another section (remapped on import).
 ID_LISTS = {"start_list": "pairs"}
 #: Models of the tournament's apps that the file does not carry, and why.
@@ -53,6 +60,11 @@ LEFT_OUT: dict[type[models.Model], str] = {
     Lockout: "this installation's security log (who was locked out, from where)",
     WebhookSubscription: "an organizer's receivers and secrets on this installation",
     WebhookDelivery: "what this installation sent to those receivers",
+    Profile: "people across tournaments: the file's `profiles` carries each player's, re-linked "
+             "on import (archive_profiles)",
+    RatingList: "spans tournaments; recomputed here from the results",
+    RatingEntry: "spans tournaments; recomputed here from the results",
+    Season: "groups tournaments of this installation; not one tournament's data",
 }
 #: Fields the file does not carry, and why (the importing installation makes new values).
 LEFT_OUT_FIELDS: dict[type[models.Model], dict[str, str]] = {
@@ -109,11 +121,14 @@ RETIRED: dict[type[models.Model], frozenset[str]] = {
 
 
 def field_kind(field: models.Field) -> str:
-    """How a field travels: "tournament" (implicit), "user", "ref", "file" or "value"."""
+    """How a field travels: "tournament" (implicit), "user", "profile" (by the file's
+    ``profiles``), "ref", "file" or "value"."""
     if field.is_relation:
         target = field.related_model
         if target is Tournament:
             return "tournament"
+        if target is Profile:
+            return "profile"
         if target is get_user_model():
             return "user"
         if target not in SECTION_OF:

@@ -24,6 +24,7 @@ from scoring.protocol_checks import file_problem
 from tournaments.transfer.archive_format import (
     FORMAT,
     ID_LISTS,
+    READABLE_VERSIONS,
     RETIRED,
     SECTION_OF,
     SECTIONS,
@@ -33,6 +34,7 @@ from tournaments.transfer.archive_format import (
     carried_fields,
     field_kind,
 )
+from tournaments.transfer.archive_profiles import give_missing_profiles, link_profiles
 
 # -- import -------------------------------------------------------------------------------
 
@@ -85,21 +87,21 @@ def load(data: bytes | str | dict[str, Any]) -> dict[str, Any]:
         raise ArchiveError(_("The file is not a tournament file (its format is not “%(format)s”).")
                            % {"format": FORMAT})
     version = doc.get("version")
-    if version != VERSION:
+    if version not in READABLE_VERSIONS:
         raise ArchiveError(
-            _("The tournament file has version %(version)s; this installation reads version "
-              "%(known)s only. Update the installation that is to read it.")
+            _("The tournament file has version %(version)s; this installation reads versions "
+              "up to %(known)s only. Update the installation that is to read it.")
             % {"version": version, "known": VERSION}
         )
     known = {"format", "version", "exported_at", "site_url", "users", "tournament",
-             *SECTION_OF.values()}
+             *SECTION_OF.values(), *(["profiles"] if version >= 2 else [])}
     unknown = sorted(set(doc) - known)
     if unknown:
         raise ArchiveError(_("The file holds data this installation does not know: %(names)s.")
                            % {"names": ", ".join(unknown)})
     if not isinstance(doc.get("tournament"), dict):
         raise ArchiveError(_("The file holds no tournament."))
-    for name in ("users", *SECTION_OF.values()):
+    for name in ("users", "profiles", *SECTION_OF.values()):
         if not isinstance(doc.get(name, []), list) or not all(
                 isinstance(r, dict) for r in doc.get(name, [])):
             raise ArchiveError(_("The part “%(name)s” of the file is damaged.") % {"name": name})
@@ -116,6 +118,7 @@ class _Importer:
         self.stored: list[tuple[Any, str]] = []
         self.tournament: Tournament | None = None
         self.lists: dict[str, Any] = {}
+        self.profiles: dict[int, int] = {}
 
     # errors and values
 
@@ -151,6 +154,15 @@ class _Importer:
         except (KeyError, TypeError, ValueError) as exc:
             raise self.fail(where, _("refers to %(section)s %(id)s, which the file does not hold.")
                             % {"section": section, "id": raw}) from exc
+
+    def profile(self, raw: Any, where: str) -> int | None:
+        """The profile here of a profile id of the file (``archive_profiles``)."""
+        if raw is None:
+            return None
+        if not isinstance(raw, int) or raw not in self.profiles:
+            raise self.fail(where, _("refers to profiles %(id)s, which the file does not hold.")
+                            % {"id": raw})
+        return self.profiles[raw]
 
     def user(self, raw: Any, where: str) -> Any:
         """The user of a username (created inactive, without a password, when missing)."""
@@ -202,6 +214,8 @@ class _Importer:
             if kind == "user":
                 user = self.user(raw, at)
                 setattr(obj, field.attname, user.pk if user else None)
+            elif kind == "profile":
+                setattr(obj, field.attname, self.profile(raw, at))
             elif kind == "ref":
                 target = SECTION_OF[field.related_model]
                 if target == SECTION_OF.get(model) and raw is not None:
@@ -326,10 +340,12 @@ class _Importer:
                 raise self.fail(f"users[{index}]", _("a username is expected."))
             self.users[username] = self._find_or_create_user(username, details)
         _refuse_known_protocols(self.doc.get("protocols", []))
+        self.profiles = link_profiles(self.doc)
         tournament = self.tournament_record(slug)
         for section in SECTIONS:
             self.section(section)
         self.remap_lists()
+        give_missing_profiles(tournament.pk)
         if getattr(actor, "is_authenticated", False):
             TournamentRole.objects.get_or_create(
                 tournament=tournament, user=actor, role=TournamentRole.Role.ORGANIZER)

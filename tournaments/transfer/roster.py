@@ -6,7 +6,13 @@ The file has a header row naming its columns (English or Russian, any order):
 * ``club``, ``city``, ``rating`` (a whole number, empty for 0);
 * ``partner`` — the name of his partner: another row of the file or a player already
   registered in the tournament (pairs tournaments only);
-* ``pair`` — the pair's name (optional; either partner's row may give it).
+* ``pair`` — the pair's name (optional; either partner's row may give it);
+* ``birth_year``, ``federation_id`` — to tell the person apart (optional).
+
+Each row is linked to the person's profile (``roster_profiles``): on the federation id, else on
+name + birth year + club agreeing with exactly one profile; a doubtful row waits for the
+organizer's choice (link to a profile offered, or a new profile) and until every doubtful row
+has one nothing is imported.
 
 In a singles tournament (a side is one player, pairs format) every row is a player and his
 side: ``partner`` must be empty and ``pair`` names the side (optional).
@@ -21,226 +27,42 @@ others are reported as skipped. One transaction, the tournament's row locked.
 
 from __future__ import annotations
 
-import unicodedata
 from collections import defaultdict
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from scoring.errors import ServiceError
 from scoring.models import Player, Tournament
 from tournaments.services import register_pair, register_player, registers_sides
-from tournaments.transfer.sheets import SheetError, read_rows, table_bytes
+from tournaments.transfer.roster_profiles import check_details, match_rows
+from tournaments.transfer.roster_rows import (
+    COLUMNS,
+    RosterReport,
+    RosterRow,
+    clean_name,
+    name_key,
+    parse_rating,
+    parse_roster,
+)
+from tournaments.transfer.sheets import SheetError, table_bytes
 
-#: The columns, each with the header names it is recognised by (compared loosely).
-COLUMNS: dict[str, tuple[str, ...]] = {
-    "name": ("name", "player", "player name", "имя", "игрок", "фио"),
-    "club": ("club", "клуб"),
-    "city": ("city", "город"),
-    "rating": ("rating", "рейтинг"),
-    "partner": ("partner", "partner name", "партнёр", "партнер"),
-    "pair": ("pair", "pair name", "пара", "название пары"),
-}
-COLUMN_LABELS = {
-    "name": gettext_lazy("name"),
-    "club": gettext_lazy("club"),
-    "city": gettext_lazy("city"),
-    "rating": gettext_lazy("rating"),
-    "partner": gettext_lazy("partner"),
-    "pair": gettext_lazy("pair name"),
-    "row": gettext_lazy("row"),
-}
+__all__ = ["COLUMNS", "RosterReport", "RosterRow", "import_roster", "name_key", "parse_rating",
+           "parse_roster", "template_file"]
+
 #: Which column a registration service's error field is shown under.
-PLAYER_FIELDS = {"name": "name", "club": "club", "city": "city", "rating": "rating"}
+PLAYER_FIELDS = {"name": "name", "club": "club", "city": "city", "rating": "rating",
+                 "birth_year": "birth_year", "federation_id": "federation_id",
+                 "profile": "profile"}
 PAIR_FIELDS = {"name": "pair", "rating": "partner"}
 #: Example rows of the template file.
 TEMPLATE_ROWS = [
-    ["Иван Петров", "Дубль-шесть", "Москва", 1500, "Сергей Смирнов", "Дубль"],
-    ["Сергей Смирнов", "Дубль-шесть", "Москва", 1480, "Иван Петров", "Дубль"],
-    ["José García", "Club Capicúa", "Madrid", 1420, "Anna Müller", ""],
-    ["Anna Müller", "Club Capicúa", "Berlin", 1400, "José García", ""],
+    ["Иван Петров", "Дубль-шесть", "Москва", 1500, "Сергей Смирнов", "Дубль", 1979, ""],
+    ["Сергей Смирнов", "Дубль-шесть", "Москва", 1480, "Иван Петров", "Дубль", "", ""],
+    ["José García", "Club Capicúa", "Madrid", 1420, "Anna Müller", "", 1990, ""],
+    ["Anna Müller", "Club Capicúa", "Berlin", 1400, "José García", "", "", ""],
 ]
-
-
-def clean_name(text: str) -> str:
-    """A name as stored: Unicode NFC, spaces collapsed."""
-    return " ".join(unicodedata.normalize("NFC", text or "").split())
-
-
-def name_key(text: str) -> str:
-    """A name as compared: case and the letters ё/е do not matter."""
-    return clean_name(text).casefold().replace("ё", "е")
-
-
-def _header_key(text: str) -> str:
-    """A header as compared: like a name, with ``_``, ``-`` and ``*`` read as spaces."""
-    for ch in "_-*":
-        text = text.replace(ch, " ")
-    return name_key(text)
-
-
-HEADER_NAMES = {_header_key(alias): column for column, aliases in COLUMNS.items()
-                for alias in aliases}
-
-
-@dataclass
-class RosterRow:
-    """One row of the file: its values by column, its errors by column, what became of it."""
-
-    number: int
-    values: dict[str, str]
-    errors: dict[str, list[str]] = field(default_factory=dict)
-    status: str = "ok"
-    partner_row: int | None = None
-    partner_player: Player | None = None
-    rating: int = 0
-
-    @property
-    def name(self) -> str:
-        """The player's name as it will be stored."""
-        return clean_name(self.values.get("name", ""))
-
-    def add_error(self, column: str, message: str) -> None:
-        """Note an error under a column."""
-        messages = self.errors.setdefault(column, [])
-        if str(message) not in messages:
-            messages.append(str(message))
-
-    @property
-    def messages(self) -> list[tuple[str, str]]:
-        """Each error with the name of its column, for the page."""
-        return [(str(COLUMN_LABELS.get(column, column)), message)
-                for column, messages in self.errors.items() for message in messages]
-
-    def as_dict(self) -> dict[str, Any]:
-        """The row as the report shows it."""
-        return {
-            "row": self.number,
-            "name": self.name,
-            "values": dict(self.values),
-            "status": self.status,
-            "partner_row": self.partner_row,
-            "errors": {column: list(messages) for column, messages in self.errors.items()},
-        }
-
-
-@dataclass
-class RosterReport:
-    """What an import found and did: file errors, every row, how many players and pairs."""
-
-    rows: list[RosterRow] = field(default_factory=list)
-    file_errors: list[str] = field(default_factory=list)
-    skip_bad_rows: bool = False
-    dry_run: bool = False
-    players: int = 0
-    pairs: int = 0
-    imported: bool = False
-
-    @property
-    def bad_rows(self) -> list[RosterRow]:
-        """Rows with errors of their own."""
-        return [row for row in self.rows if row.errors]
-
-    @property
-    def skipped(self) -> list[RosterRow]:
-        """Rows left out of an import that skipped bad rows."""
-        return [row for row in self.rows if row.status == "skipped"]
-
-    @property
-    def ok(self) -> bool:
-        """Whether every row is right (the whole file can be imported)."""
-        return not self.file_errors and bool(self.rows) and not self.bad_rows
-
-    @property
-    def refused(self) -> bool:
-        """Whether nothing is (or would be) imported because of errors."""
-        return bool(self.file_errors) or bool(
-            self.bad_rows and not self.skip_bad_rows) or not self.players
-
-    def as_dict(self) -> dict[str, Any]:
-        """The report as JSON for the API."""
-        return {
-            "ok": self.ok,
-            "imported": self.imported,
-            "dry_run": self.dry_run,
-            "skip_bad_rows": self.skip_bad_rows,
-            "players": self.players,
-            "pairs": self.pairs,
-            "file_errors": list(self.file_errors),
-            "rows": [row.as_dict() for row in self.rows],
-        }
-
-
-# -- reading -------------------------------------------------------------------------------
-
-
-def _columns(header: list[str]) -> list[str | None]:
-    """The column of each header cell (None for an empty one); unknown or repeated ones refused."""
-    columns: list[str | None] = []
-    for text in header:
-        if not text:
-            columns.append(None)
-            continue
-        column = HEADER_NAMES.get(_header_key(text))
-        if column is None:
-            raise SheetError(
-                _("Unknown column “%(header)s”. The columns are: %(columns)s.")
-                % {"header": text, "columns": ", ".join(COLUMNS)}
-            )
-        if column in columns:
-            raise SheetError(_("The column “%(header)s” is given twice.") % {"header": text})
-        columns.append(column)
-    if "name" not in columns:
-        raise SheetError(
-            _("The first row must name the columns, among them “name”. The columns are: "
-              "%(columns)s.") % {"columns": ", ".join(COLUMNS)}
-        )
-    return columns
-
-
-def parse_roster(filename: str, content: bytes) -> list[RosterRow]:
-    """The rows of an uploaded roster file (SheetError when it cannot be read as one)."""
-    rows = read_rows(filename, content, max_rows=settings.ROSTER_MAX_ROWS)
-    if not rows:
-        raise SheetError(_("The file is empty."))
-    (_number, header), *data = rows
-    columns = _columns(header)
-    if not data:
-        raise SheetError(_("The file has no rows below its header."))
-    parsed = []
-    for number, cells in data:
-        values = {column: "" for column in COLUMNS}
-        extra = [cell for i, cell in enumerate(cells) if cell and (
-            i >= len(columns) or columns[i] is None)]
-        for i, column in enumerate(columns):
-            if column is not None and i < len(cells):
-                values[column] = cells[i]
-        row = RosterRow(number=number, values=values)
-        if extra:
-            row.add_error("row", _("Values outside the named columns: %(values)s.")
-                          % {"values": ", ".join(extra)})
-        parsed.append(row)
-    return parsed
-
-
-def parse_rating(text: str) -> int | None:
-    """A rating cell as a whole number (empty is 0); None when it is not one."""
-    text = "".join(text.split())
-    if not text:
-        return 0
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        value = float(text.replace(",", "."))
-    except ValueError:
-        return None
-    return int(value) if value.is_integer() else None
 
 
 # -- checking the file as a whole ----------------------------------------------------------
@@ -391,7 +213,9 @@ def _attempt(tournament: Tournament, rows: list[RosterRow], plans: list[_PairPla
         try:
             created[row.number] = register_player(
                 tournament, name=row.name, club=clean_name(row.values["club"]),
-                city=clean_name(row.values["city"]), rating=row.rating)
+                city=clean_name(row.values["city"]), rating=row.rating, profile=row.profile,
+                birth_year=row.birth_year,
+                federation_id=clean_name(row.values.get("federation_id", "")))
         except ServiceError as err:
             errors[row.number].setdefault(PLAYER_FIELDS.get(err.field, "row"), []).append(
                 str(err.message))
@@ -439,10 +263,13 @@ def check_rows(tournament: Tournament, rows: list[RosterRow]) -> list[_PairPlan]
 
 
 def import_roster(tournament: Tournament, filename: str, content: bytes, *,
-                  skip_bad_rows: bool = False, dry_run: bool = False) -> RosterReport:
+                  skip_bad_rows: bool = False, dry_run: bool = False,
+                  choices: dict[int, str] | None = None) -> RosterReport:
     """Import the players and pairs of a roster file; see the module's docstring.
 
     With ``dry_run`` nothing is kept (the preview); the report says what would be imported.
+    ``choices`` are the organizer's profile for each doubtful row (row number → "new" or a
+    profile id, ``roster_profiles``); while a doubtful row has none, nothing is imported.
     """
     report = RosterReport(skip_bad_rows=skip_bad_rows, dry_run=dry_run)
     try:
@@ -455,6 +282,8 @@ def import_roster(tournament: Tournament, filename: str, content: bytes, *,
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         plans = check_rows(tournament, rows)
+        check_details(rows)
+        match_rows(tournament, rows, choices)
         bad = {row.number for row in rows if row.errors}
         if skip_bad_rows:
             _spread(plans, bad)
@@ -465,7 +294,8 @@ def import_roster(tournament: Tournament, filename: str, content: bytes, *,
                 for column, messages in columns.items():
                     for message in messages:
                         by_number[number].add_error(column, message)
-            keep = not found and not dry_run and (skip_bad_rows or not bad)
+            review = [r for r in rows if r.needs_review and r.number not in bad]
+            keep = not found and not dry_run and (skip_bad_rows or not bad) and not review
             if keep:
                 transaction.savepoint_commit(savepoint)
                 report.imported = True
@@ -488,6 +318,6 @@ def template_file(tournament: Tournament, fmt: str) -> bytes:
     columns = list(COLUMNS)
     rows = [list(row) for row in TEMPLATE_ROWS]
     if tournament.format == Tournament.Format.INDIVIDUAL or registers_sides(tournament):
-        columns = columns[:4]
-        rows = [row[:4] for row in rows]
+        columns = columns[:4] + columns[6:]
+        rows = [row[:4] + row[6:] for row in rows]
     return table_bytes(columns, rows, fmt, title=_("Players"))

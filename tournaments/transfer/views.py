@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from referee.accounts import make_player_accounts
 from scoring import permissions
 from scoring.models import Round, Tournament
+from scoring.profiles import describe
 from tournaments.services import registers_sides
 from tournaments.transfer import archive, exports, roster
 from tournaments.transfer.sheets import CONTENT_TYPES, size_error
@@ -68,6 +69,23 @@ class RosterUploadForm(forms.Form):
         return data
 
 
+def review_rows(report: roster.RosterReport, choices: dict[int, str]) -> list[dict[str, Any]]:
+    """The review step: each doubtful row with its candidates and the choice made so far."""
+    return [{"row": row, "reason": REVIEW_REASONS.get(row.match.reason, ""),
+             "chosen": choices.get(row.number, ""),
+             "options": [(str(p.pk), describe(p)) for p in row.match.candidates]}
+            for row in report.rows
+            if row.match is not None and row.match.doubtful and row.status == "ok"
+            and not row.errors]
+
+
+REVIEW_REASONS = {
+    "several": gettext_lazy("Several profiles have this name."),
+    "name_only": gettext_lazy("A profile has this name; the row gives no club or birth year."),
+    "other_details": gettext_lazy("A profile has this name, with another club or birth year."),
+}
+
+
 @login_required
 def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
     """Upload a roster, see the row-by-row report, then import (organizers only)."""
@@ -86,8 +104,10 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
         filename, content = form.cleaned_data["upload"]
         confirm = request.POST.get("action") == "import"
         skip = form.cleaned_data["skip_bad_rows"]
+        choices = {int(key[8:]): value for key, value in request.POST.items()
+                   if key.startswith("profile_") and key[8:].isdigit()}
         report = roster.import_roster(tournament, filename, content, skip_bad_rows=skip,
-                                      dry_run=not confirm)
+                                      dry_run=not confirm, choices=choices)
         if report.imported:
             if registers_sides(tournament):
                 added = _("Players added, each as a side: %(players)s.")
@@ -115,6 +135,7 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
             filename=filename,
             skip=skip,
             good_rows=len(report.rows) - len(report.bad_rows),
+            review=review_rows(report, choices),
         )
     return render(request, "tournaments/import.html", context, status=status)
 

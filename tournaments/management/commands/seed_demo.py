@@ -4,6 +4,8 @@
 - UDL singles: 6 players, one round of matches to three game wins played, one match running.
 - A Kozel evening: 8 players, individual format, two tables of four, a round played to the
   Goat, standings by rating points.
+- Last autumn's cup (``tournaments.demo_autumn``): 8 of the sport demo's players in 4 pairs,
+  three rounds, finished. Each demo login's player is one profile across the tournaments.
 """
 
 from __future__ import annotations
@@ -19,10 +21,16 @@ from django.db import transaction
 
 from referee import services as referee_services
 from scoring import services as scoring_services
-from scoring.demo import drop_demo_tournament, sign_demo_protocols
+from scoring.demo import (
+    demo_profile,
+    drop_demo_tournament,
+    link_demo_players,
+    sign_demo_protocols,
+)
 from scoring.models import Party, Player, Table, Tournament, TournamentRole
 from scoring.standings import default_order
 from tournaments import rounds
+from tournaments.demo_autumn import AUTUMN_SLUG, build_autumn_cup
 from tournaments.services import add_table, create_tournament, register_pair, register_player
 
 DEMO_SLUG = "demo-cup"
@@ -154,6 +162,8 @@ class Command(BaseCommand):
             (DEMO_SLUG, self._build, "Demo tournament"),
             (UDL_SLUG, self._build_udl, "UDL singles demo"),
             (KOZEL_SLUG, self._build_kozel, "Kozel demo"),
+            (AUTUMN_SLUG, lambda: build_autumn_cup(self, PLAYER_NAMES, CLUBS, _deal_facts),
+             "Autumn cup demo"),
         )
         for slug, build, label in demos:
             with transaction.atomic():
@@ -213,6 +223,7 @@ class Command(BaseCommand):
                     user=user,
                 )
             )
+        link_demo_players(tournament)  # one profile per login, across the demo tournaments
         for k in range(16):
             register_pair(tournament, players[2 * k], players[2 * k + 1])
         for number in (1, 2, 3):
@@ -262,6 +273,7 @@ class Command(BaseCommand):
                 register_player(
                     tournament, side=side, name=name, rating=1600 - 25 * i, user=user,
                     club=CLUBS[i % len(CLUBS)],
+                    profile=demo_profile(user, name, CLUBS[i % len(CLUBS)]),
                 )
             )
         return players
