@@ -62,3 +62,26 @@ def build_autumn_cup(command: Any, names: list[str], clubs: list[str],
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
     tournament.refresh_from_db()
     return tournament
+
+
+SEASON_SLUG = "club-season"
+RATING_SLUG = "club-rating"
+
+
+def build_season_and_rating(organizer: Any, slugs: list[str]) -> None:
+    """The demo's club season (points by place) and club rating list (Glicko-2) over the sport
+    demo and last autumn's cup, made anew: the same people in both, so the season table, the
+    rating list and their records have something to show."""
+    from scoring.models import RatingList, Season
+    from scoring.rating_lists import save_rating_list
+    from tournaments.season_services import create_season
+
+    tournaments = list(Tournament.objects.filter(slug__in=slugs))
+    Season.objects.filter(slug=SEASON_SLUG).delete()
+    RatingList.objects.filter(slug=RATING_SLUG).delete()
+    create_season(actor=organizer, tournaments=tournaments, name="Клубный сезон · Club season",
+                  slug=SEASON_SLUG, scoring=Season.Scoring.PLACE_POINTS,
+                  place_points=[10, 8, 6, 5, 4, 3, 2, 1])
+    save_rating_list(actor=organizer, tournaments=tournaments,
+                     name="Рейтинг клуба · Club rating", slug=RATING_SLUG,
+                     system=RatingList.System.GLICKO2)

@@ -32,7 +32,8 @@ def _live() -> list[Party]:
     )
 
 
-def test_fresh_demo_restarts_the_live_clocks_and_keeps_everything_else(protocol_files, settings):
+def test_fresh_demo_restarts_the_live_clocks_and_keeps_everything_else(
+        protocol_files, settings, django_capture_on_commit_callbacks):
     settings.SITE_URL = "http://127.0.0.1:8000"
     call_command("seed_demo", stdout=StringIO())
     live = _live()
@@ -46,9 +47,10 @@ def test_fresh_demo_restarts_the_live_clocks_and_keeps_everything_else(protocol_
 
     settings.SITE_URL = "http://127.0.0.1:8123"  # make run PORT=8123
     out = StringIO()
-    call_command("seed_demo", "--fresh", stdout=out)
+    with django_capture_on_commit_callbacks(execute=True):  # the season's refresh task
+        call_command("seed_demo", "--fresh", stdout=out)
 
-    assert out.getvalue().count("loaded.") == 4
+    assert out.getvalue().count("loaded.") == 5  # four tournaments, the season and rating
     fresh = _live()
     assert len(fresh) == len(live)
     for party in fresh:
@@ -72,3 +74,14 @@ def test_fresh_demo_restarts_the_live_clocks_and_keeps_everything_else(protocol_
                                                                             AUTUMN_SLUG}
     assert not Player.objects.filter(tournament__slug__in=DEMOS, profile=None).exists()
     assert Profile.objects.filter(entries__tournament__slug=AUTUMN_SLUG).distinct().count() == 8
+
+    # the club season and rating list over both: the same people, one line each
+    from scoring.models import RatingEntry, RatingList, Season, TournamentPlacing
+    from tournaments.demo_autumn import RATING_SLUG, SEASON_SLUG
+
+    season = Season.objects.get(slug=SEASON_SLUG)
+    assert set(season.tournaments.values_list("slug", flat=True)) == {DEMO_SLUG, AUTUMN_SLUG}
+    assert TournamentPlacing.objects.filter(profile=ivan).count() == 2
+    rated = RatingEntry.objects.filter(rating_list=RatingList.objects.get(slug=RATING_SLUG),
+                                       profile=ivan)
+    assert rated.count() == 2 and rated.filter(current=True).count() == 1

@@ -4,6 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from tournaments.demo_autumn import RATING_SLUG, SEASON_SLUG
 from tournaments.management.commands.seed_demo import (
     DEMO_PASSWORD,
     DEMO_SLUG,
@@ -34,6 +35,8 @@ class Command(BaseCommand):
             f"  Demo tournament:  {url}t/{DEMO_SLUG}/",
             f"  UDL singles:      {url}t/{UDL_SLUG}/",
             f"  Kozel evening:    {url}t/{KOZEL_SLUG}/",
+            f"  Club season:      {url}season/{SEASON_SLUG}/",
+            f"  Club rating:      {url}ratings/{RATING_SLUG}/",
             f"  Admin:            {url}admin/  (login: organizer)",
             f"  Demo logins (password for all: {DEMO_PASSWORD}):",
             "    organizer  — the organizer of the demo tournaments (lands on his tournaments)",

@@ -30,7 +30,7 @@ from scoring.demo import (
 from scoring.models import Party, Player, Table, Tournament, TournamentRole
 from scoring.standings import default_order
 from tournaments import rounds
-from tournaments.demo_autumn import AUTUMN_SLUG, build_autumn_cup
+from tournaments.demo_autumn import AUTUMN_SLUG, build_autumn_cup, build_season_and_rating
 from tournaments.services import add_table, create_tournament, register_pair, register_player
 
 DEMO_SLUG = "demo-cup"
@@ -175,6 +175,9 @@ class Command(BaseCommand):
                     drop_demo_tournament(found)
                 build()
             self.stdout.write(self.style.SUCCESS(f"{label} loaded."))
+        with transaction.atomic():
+            build_season_and_rating(self._user("organizer"), [DEMO_SLUG, AUTUMN_SLUG])
+        self.stdout.write(self.style.SUCCESS("Club season and rating list loaded."))
 
     def _user(self, username: str, first: str = "", last: str = "", **extra: Any) -> Any:
         """Create or reuse a demo login with the demo password."""
