@@ -38,6 +38,7 @@ from scoring.models import (
     SigningPin,
     Table,
     Tournament,
+    TournamentPlacing,
     TournamentRole,
     WebhookDelivery,
     WebhookSubscription,
@@ -65,6 +66,8 @@ LEFT_OUT: dict[type[models.Model], str] = {
     RatingList: "spans tournaments; recomputed here from the results",
     RatingEntry: "spans tournaments; recomputed here from the results",
     Season: "groups tournaments of this installation; not one tournament's data",
+    TournamentPlacing: "stored for the season tables, derived from the standings: refreshed "
+                       "when a season counts the tournament",
 }
 #: Fields the file does not carry, and why (the importing installation makes new values).
 LEFT_OUT_FIELDS: dict[type[models.Model], dict[str, str]] = {
