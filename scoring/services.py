@@ -13,9 +13,10 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import rating_tasks, webhooks
+from scoring import webhooks
 from scoring.errors import ServiceError, translate_engine_error
 from scoring.eventlog import append_event, deal_data
+from scoring.followers import results_changed
 from scoring.leaders import settle_leader
 from scoring.locking import assert_party_editable, open_protocol
 from scoring.models import Deal, Party
@@ -28,7 +29,6 @@ from scoring.rules import (
     by_party_side,
     get_rule_set,
 )
-from scoring.seasons import schedule_refresh
 from scoring.stored_totals import store_totals
 from scoring.totals import (
     DealRow,
@@ -240,13 +240,6 @@ def end_party(
     )
     open_protocol(party, actor)
     webhooks.party_finished(party, totals)
-
-
-def results_changed(party: Party) -> None:
-    """A party's result is new or changed: the season tables and the rating lists counting
-    its tournament follow, each through one task sent on commit."""
-    schedule_refresh(round_id=party.round_id)
-    rating_tasks.results_changed(party)
 
 
 def evaluate_party(party: Party, actor: Any = None, deals: list[DealRow] | None = None) -> str:

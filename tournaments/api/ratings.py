@@ -135,17 +135,17 @@ class RatingListViewSet(
 
     @extend_schema(responses=RatingLineSerializer(many=True), summary="The list's ratings",
                    description="Every subject's current rating, best first.")
-    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    @action(detail=True, methods=["get"], filter_backends=[])
     def ratings(self, request: Request, pk: str | None = None) -> Response:
-        """The current ratings, best first."""
-        return Response(line_data(self.get_object()))
+        """The current ratings, best first (paged, as every list)."""
+        return self.get_paginated_response(self.paginate_queryset(line_data(self.get_object())))
 
     @extend_schema(
         responses=RatingHistorySerializer(many=True), summary="The list's history",
         parameters=[OpenApiParameter("profile", int, description="One profile's rows only.")],
         description="Every row of every subject's history, by subject and period.",
     )
-    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    @action(detail=True, methods=["get"], filter_backends=[])
     def history(self, request: Request, pk: str | None = None) -> Response:
         """Every history row (``?profile=`` for one player's)."""
         rows = RatingEntry.objects.filter(rating_list=self.get_object()).order_by(
@@ -155,7 +155,8 @@ class RatingListViewSet(
             if not profile.isdigit():
                 raise serializers.ValidationError({"profile": ["A whole number is required."]})
             rows = rows.filter(profile_id=int(profile))
-        return Response(RatingHistorySerializer(rows, many=True).data)
+        page = self.paginate_queryset(rows)
+        return self.get_paginated_response(RatingHistorySerializer(page, many=True).data)
 
     @extend_schema(
         responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY,

@@ -22,7 +22,7 @@ def rating_lists(scene: Any) -> None:
     scene.call("anonymous", "get", "/rating-lists/")
     scene.call("anonymous", "get", f"/rating-lists/{lid}/")
     lines = scene.call("anonymous", "get", f"/rating-lists/{lid}/ratings/")
-    query = {"profile": lines[0]["profile"]} if lines else None
+    query = {"profile": lines["results"][0]["profile"]} if lines["results"] else None
     scene.call("anonymous", "get", f"/rating-lists/{lid}/history/", query=query)
     scene.call("anonymous", "get", f"/rating-lists/{lid}/csv/")
     scene.call("org", "patch", f"/rating-lists/{lid}/", {"name": "Рейтинг Москвы 2026"})
