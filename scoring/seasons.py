@@ -24,6 +24,7 @@ from typing import Any
 from celery import shared_task
 from django.db import connections, transaction
 from django.db.models import Count, Max
+from django.dispatch import Signal
 
 from scoring.background import RecordTask
 from scoring.models import (
@@ -40,6 +41,10 @@ from scoring.rules import LAYOUT_KOZEL
 from scoring.standings.season import TIE_BREAKS, SeasonLine, SeasonRule, season_table
 
 logger = logging.getLogger(__name__)
+
+placings_refreshed = Signal()
+"""Sent by :func:`refresh_placings_task` once a tournament's new placings are stored (with
+``tournament_id``): the pages warm the tables of the seasons that count it."""
 
 
 def _profiles_of(entrant: Pair | Player) -> list[int]:
@@ -103,7 +108,13 @@ def refresh_placings_task(tournament_id: int | None = None, round_id: int | None
     ).exists():
         return 0
     tournament = Tournament.objects.select_related("regulations").get(pk=tournament_id)
-    return refresh_placings(tournament)
+    lines = refresh_placings(tournament)
+    for receiver, error in placings_refreshed.send_robust(sender=Tournament,
+                                                          tournament_id=tournament_id):
+        if isinstance(error, Exception):  # the placings are stored; a page renders it later
+            logger.error("after placings of tournament %s: %s failed: %r", tournament_id,
+                         receiver, error)
+    return lines
 
 
 def schedule_refresh(*, tournament_id: int | None = None, round_id: int | None = None) -> None:
