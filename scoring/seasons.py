@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from celery import shared_task
-from django.db import transaction
+from django.db import connections, transaction
 from django.db.models import Count, Max
+from django.dispatch import Signal
 
 from scoring.background import RecordTask
 from scoring.models import (
@@ -37,9 +38,13 @@ from scoring.models import (
 )
 from scoring.results import counted_parties, standings_table
 from scoring.rules import LAYOUT_KOZEL
-from scoring.standings.season import TIE_BREAKS, Placing, SeasonLine, SeasonRule, season_table
+from scoring.standings.season import TIE_BREAKS, SeasonLine, SeasonRule, season_table
 
 logger = logging.getLogger(__name__)
+
+placings_refreshed = Signal()
+"""Sent by :func:`refresh_placings_task` once a tournament's new placings are stored (with
+``tournament_id``): the pages warm the tables of the seasons that count it."""
 
 
 def _profiles_of(entrant: Pair | Player) -> list[int]:
@@ -103,7 +108,13 @@ def refresh_placings_task(tournament_id: int | None = None, round_id: int | None
     ).exists():
         return 0
     tournament = Tournament.objects.select_related("regulations").get(pk=tournament_id)
-    return refresh_placings(tournament)
+    lines = refresh_placings(tournament)
+    for receiver, error in placings_refreshed.send_robust(sender=Tournament,
+                                                          tournament_id=tournament_id):
+        if isinstance(error, Exception):  # the placings are stored; a page renders it later
+            logger.error("after placings of tournament %s: %s failed: %r", tournament_id,
+                         receiver, error)
+    return lines
 
 
 def schedule_refresh(*, tournament_id: int | None = None, round_id: int | None = None) -> None:
@@ -170,6 +181,17 @@ def season_version(season: Season, tournament_ids: list[int]) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
+def _placing_rows(ids: list[int]) -> list[tuple]:
+    """The placings of these tournaments as plain tuples in the engine's ``Placing`` order
+    (one query; read by the cursor: 50,000 rows need no model machinery)."""
+    qs = TournamentPlacing.objects.filter(tournament_id__in=ids).values_list(
+        "tournament_id", "profile_id", "place", "score", "rating_points")
+    sql, params = qs.query.sql_with_params()
+    with connections[qs.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
 def season_page(season: Season, tournaments: list[dict[str, Any]] | None = None) -> SeasonPage:
     """The season's table from the stored placings: two queries (three without
     ``tournaments``): the placings, their people.
@@ -180,13 +202,14 @@ def season_page(season: Season, tournaments: list[dict[str, Any]] | None = None)
     if tournaments is None:
         tournaments = season_tournaments(season)
     ids = [t["id"] for t in tournaments]
-    placings = list(map(Placing._make, TournamentPlacing.objects.filter(
-        tournament_id__in=ids).values_list(
-        "tournament_id", "profile_id", "place", "score", "rating_points")))
+    rule = season_rule(season)
+    lines = season_table(_placing_rows(ids) if ids else [], rule, ids)
     people = {
         pk: (name, club) for pk, name, club in Profile.objects.filter(
-            pk__in={p.profile for p in placings}).values_list("id", "name", "club")
-    } if placings else {}
-    order = {pk: n for n, pk in enumerate(sorted(people, key=lambda pk: (people[pk][0], pk)))}
-    placings.sort(key=lambda p: order[p.profile])  # people sharing a place: in name order
-    return SeasonPage(tournaments, season_table(placings, season_rule(season), ids), people)
+            pk__in=[line.profile for line in lines]).values_list("id", "name", "club")
+    } if lines else {}
+    # People sharing a place in name order: lines equal on every key keep the order they
+    # come in (both sorts are stable), so put them in name order, then rank them again.
+    lines.sort(key=lambda line: (people[line.profile][0], line.profile))
+    lines.sort(key=lambda line: line.key(rule.tie_breaks), reverse=True)
+    return SeasonPage(tournaments, lines, people)

@@ -8,6 +8,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from scoring.seasons import SeasonPage
+from scoring.standings.season import TOURNAMENT, VALUE
 
 _PK = 987654321
 
@@ -28,29 +29,35 @@ def profile_link_pattern() -> str | None:
 def season_rows_html(page: SeasonPage) -> SafeString:
     """The ``<tr>`` of every line: place, player (linked to his record), club, each
     tournament's result (a dropped one has the class "d"), the total. Kept short: 50,000
-    cells are most of the page."""
+    cells are most of the page; each distinct figure's cell is made once."""
     link = profile_link_pattern()
-    ids = [t["id"] for t in page.tournaments]
+    column = {t["id"]: index for index, t in enumerate(page.tournaments)}
+    empty = ["<td></td>"] * len(column)
+    counted_td: dict[float, str] = {}
+    dropped_td: dict[float, str] = {}
     out: list[str] = []
     append = out.append
     for line in page.lines:
         name, club = page.people[line.profile]
         name = escape(name)
         who = f'<a href="{link.format(line.profile)}">{name}</a>' if link else name
-        cells = line.cells
-        parts = []
-        add = parts.append
-        for pk in ids:
-            cell = cells.get(pk)
-            if cell is None:
-                add("<td></td>")
-            else:
-                value = cell.value
-                text = str(int(value)) if value == int(value) else f"{value:g}"
-                add(f"<td>{text}</td>" if cell.counted else f'<td class="d">{text}</td>')
+        cells = empty.copy()
+        results = line.results
+        for result in results[:line.counting]:
+            value = result[VALUE]
+            td = counted_td.get(value)
+            if td is None:
+                td = counted_td[value] = f"<td>{_number(value)}</td>"
+            cells[column[result[TOURNAMENT]]] = td
+        for result in results[line.counting:]:
+            value = result[VALUE]
+            td = dropped_td.get(value)
+            if td is None:
+                td = dropped_td[value] = f'<td class="d">{_number(value)}</td>'
+            cells[column[result[TOURNAMENT]]] = td
         append(
             f'<tr><td>{line.rank}</td><th scope="row">{who}</th>'
-            f'<td class="club">{escape(club)}</td>{"".join(parts)}'
+            f'<td class="club">{escape(club)}</td>{"".join(cells)}'
             f'<td class="total">{_number(line.total)}</td></tr>'
         )
     return mark_safe("\n".join(out))  # noqa: S308 - every value above is escaped or a number

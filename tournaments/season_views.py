@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import time
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
@@ -14,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.formats import date_format
 from django.utils.safestring import SafeString
@@ -39,6 +41,33 @@ _RECENT: dict[str, tuple[float, SafeString]] = {}
 """The last tables this process rendered: a table of 50 tournaments × 1,000 players is a
 megabyte that the shared cache need not send on every request."""
 RECENT_TABLES = 8
+
+
+def table_key(season: Season, tournaments: list[dict], version: str, organizer: bool) -> str:
+    """The cache key of a season's rendered table: its placings' version, the tournaments
+    shown, the language, the organizer's view or the public's."""
+    shown = hashlib.sha256(repr((version, tournaments)).encode()).hexdigest()[:32]
+    return f"season-table:{season.pk}:{shown}:{get_language()}:{organizer}"
+
+
+def warm_tables(tournament_id: int) -> int:
+    """Render the public table of every season counting the tournament, in every language,
+    into the shared cache under its placings' new version; return how many were made.
+
+    Called when a tournament's placings were refreshed, so that the first visitor after a
+    result changed finds the table made."""
+    made = 0
+    for season in Season.objects.filter(tournaments__pk=tournament_id).distinct():
+        tournaments = season_tournaments(season)
+        version = season_version(season, [t["id"] for t in tournaments])
+        for language, _name in settings.LANGUAGES:
+            with translation.override(language):
+                key = table_key(season, tournaments, version, False)
+                if cache.get(key) is None:
+                    shown = [dict(t) for t in tournaments]  # the rendering adds url and date
+                    cache.set(key, season_table_html(season, shown), TABLE_SECONDS)
+                    made += 1
+    return made
 
 
 def _table(season: Season, tournaments: list[dict], key: str) -> SafeString:
@@ -87,9 +116,7 @@ def season_table(request: HttpRequest, slug: str) -> HttpResponse:
     etag = '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
     response = get_conditional_response(request, etag=etag)
     if response is None:
-        shown = hashlib.sha256(repr((version, tournaments)).encode()).hexdigest()[:32]
-        key = f"season-table:{season.pk}:{shown}:{get_language()}:{organizer}"
-        table = _table(season, tournaments, key)
+        table = _table(season, tournaments, table_key(season, tournaments, version, organizer))
         response = render(request, "tournaments/season.html", {
             "season": season,
             "table": table,

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import add, itemgetter
 from typing import NamedTuple
 
 BEST_N, PLACE_POINTS, RATING_POINTS = "best_n", "place_points", "rating_points"
@@ -78,18 +80,36 @@ class Cell(NamedTuple):
     counted: bool
 
 
+RANK_KEY, POSITION, INDEX, TOURNAMENT, PLACE, VALUE = range(6)
+"""The fields of a line's ranked result, a plain tuple (a season of 50,000 placings makes no
+object per result): ``(-value, position, index, tournament, place, value)``: the season points
+negated (so that tuples sort best first), the tournament's position in the season's order, the
+placing's index in the input (equal results keep it), the tournament, the place, the points."""
+
+Result = tuple[float, int, int, int, int, float]
+
+
 @dataclass
 class SeasonLine:
     """One person's line of the season table."""
 
     profile: int
     total: float = 0
-    cells: dict[int, Cell] = field(default_factory=dict)
+    results: list[Result] = field(default_factory=list)
+    """His results, best first (see :data:`RANK_KEY`); the first ``counting`` of them count."""
+    counting: int = 0
     wins: int = 0
     best: float = 0
     played: int = 0
     rank: int = 0
     shared: bool = False
+
+    @property
+    def cells(self) -> dict[int, Cell]:
+        """Each tournament's result, best first: place, season points, counted or not."""
+        counting = self.counting
+        return {result[TOURNAMENT]: Cell(result[PLACE], result[VALUE], index < counting)
+                for index, result in enumerate(self.results)}
 
     def key(self, tie_breaks: Sequence[str]) -> tuple[float, ...]:
         """The line's sort key, best first when sorted descending: total, then tie-breaks."""
@@ -102,51 +122,60 @@ def _clean(number: float) -> float:
     return int(number) if number == int(number) else number
 
 
+def _values(placings: Sequence[Placing], rule: SeasonRule) -> list[float | None]:
+    """Each placing's season points under the rule (:meth:`SeasonRule.value`, for a list)."""
+    if rule.scoring == BEST_N:
+        return [placing[3] for placing in placings]
+    if rule.scoring == RATING_POINTS:
+        return [placing[4] for placing in placings]
+    points, size = rule.place_points, len(rule.place_points)
+    return [points[placing[2] - 1] if 0 < placing[2] <= size else 0 for placing in placings]
+
+
 def season_table(
     placings: Iterable[Placing], rule: SeasonRule, tournaments: Sequence[int] = ()
 ) -> list[SeasonLine]:
     """Rank every person with a result: totals, counted and dropped results, shared places.
 
-    ``tournaments`` gives the season's order of events (earlier first), which decides which of
-    two equal results is counted when only the best N count; people equal on the total and on
-    every tie-break share a place and keep the order of their first placing.
+    ``placings`` may be :class:`Placing` or plain tuples in its field order (as a database
+    reads them). ``tournaments`` gives the season's order of events (earlier first), which
+    decides which of two equal results is counted when only the best N count; people equal on
+    the total and on every tie-break share a place and keep the order of their first placing.
     """
-    order = {pk: index for index, pk in enumerate(tournaments)}
-    by_person: dict[int, list[tuple[Placing, float]]] = {}
-    value_of = rule.value
-    for placing in placings:
-        value = value_of(placing)
+    placings = placings if isinstance(placings, list) else list(placings)
+    position = {pk: index for index, pk in enumerate(tournaments)}.get
+    by_person: dict[int, list[Result]] = {}
+    found_for = by_person.get
+    for index, ((tournament, profile, place, _score, _rating), value) in enumerate(
+        zip(placings, _values(placings, rule), strict=True)
+    ):
         if value is None:
             continue
-        found = by_person.get(placing.profile)
+        result = (-value, position(tournament, 0), index, tournament, place, value)
+        found = found_for(profile)
         if found is None:
-            by_person[placing.profile] = [(placing, value)]
+            by_person[profile] = [result]
         else:
-            found.append((placing, value))
+            found.append(result)
+    best_n = rule.best_n
+    place_of, value_of = itemgetter(PLACE), itemgetter(VALUE)
     lines: list[SeasonLine] = []
-    for profile, results in by_person.items():
-        ranked = sorted(results, key=lambda pv: (-pv[1], order.get(pv[0].tournament, 0)))
-        limit = len(ranked) if rule.best_n is None else rule.best_n
-        line = SeasonLine(profile, played=len(ranked))
-        total = 0.0
-        for index, (placing, value) in enumerate(ranked):
-            counted = index < limit
-            if counted:
-                total += value
-            line.cells[placing.tournament] = Cell(placing.place, value, counted)
-            if placing.place == 1:
-                line.wins += 1
-        line.total = _clean(total)
-        line.best = ranked[0][1]
-        lines.append(line)
+    append = lines.append
+    for profile, ranked in by_person.items():
+        ranked.sort()  # best first; equal points: the earlier tournament, then the input order
+        played = len(ranked)
+        counting = played if best_n is None or best_n > played else best_n
+        total = reduce(add, map(value_of, ranked[:counting]), 0.0)  # in order, as people add
+        append(SeasonLine(profile, _clean(total), ranked, counting,
+                          list(map(place_of, ranked)).count(1), ranked[0][VALUE], played))
     lines.sort(key=lambda line: line.key(rule.tie_breaks), reverse=True)
     previous: tuple[float, ...] | None = None
-    for position, line in enumerate(lines, start=1):
+    for position_, line in enumerate(lines, start=1):
         key = line.key(rule.tie_breaks)
         if key == previous:
-            line.rank = lines[position - 2].rank
-            line.shared = lines[position - 2].shared = True
+            line.rank = lines[position_ - 2].rank
+            line.shared = lines[position_ - 2].shared = True
         else:
-            line.rank = position
+            line.rank = position_
         previous = key
     return lines

@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from referee.services import start_party
 from scoring.models import Deal, Profile, Season, TournamentPlacing
@@ -167,3 +168,46 @@ def test_merging_two_profiles_of_one_person_joins_his_season_line(
     assert set(TournamentPlacing.objects.filter(profile=ivan.profile).values_list(
         "tournament_id", flat=True)) == {tournament.pk, second.pk}
     assert [name for _rank, name, _total in season_of(season)].count("Иван Петров") == 1
+
+
+def test_after_a_correction_the_next_visitor_finds_the_season_table_made(
+    linked, make_party, referee_user, client, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The refresh task renders the table of every season counting the tournament (in both
+    languages) under the placings' new version: the page after a correction renders nothing
+    and reads only the season, its tournaments and the version."""
+    from tournaments import season_views
+
+    tournament, season = linked
+    Season.objects.filter(pk=season.pk).update(public=True)
+    tournament.__class__.objects.filter(pk=tournament.pk).update(public=True,
+                                                                 public_standings=True)
+    pairs = list(tournament.pairs.order_by("id"))
+    first = make_party(pairs[0], pairs[1], table_number=1, round_number=1)
+    second = make_party(pairs[2], pairs[3], table_number=2, round_number=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(first, referee_user)
+        play(second, referee_user)
+    url = season.get_absolute_url()
+    assert client.get(url).status_code == 200
+    rendered = []
+    real = season_views.season_table_html
+    monkeypatch.setattr(season_views, "season_table_html",
+                        lambda *args: rendered.append(args) or real(*args))
+    deal = Deal.objects.filter(party=second).order_by("number").first()
+    with django_capture_on_commit_callbacks(execute=True):
+        correct_deal(deal.pk, actor=referee_user, reason="miscount", outcome="domino",
+                     winner="a", points={"a": 100, "b": 0})
+    assert len(rendered) == 2  # the refresh made the table in English and in Russian
+    with CaptureQueriesContext(connection) as warm:
+        page = client.get(url)
+    assert len(rendered) == 2  # the visitor's page rendered no table
+    # pair 1 is now 2nd (3rd season place after pair 3's two): 6 points, from the made table
+    row = next(line for line in page.content.decode().split("<tr>") if "Иван Петров" in line)
+    assert "<td>3</td>" in row.split("</th>")[0] and '<td class="total">6</td>' in row
+    with CaptureQueriesContext(connection) as again:
+        client.get(url)
+    assert len(warm.captured_queries) == len(again.captured_queries)  # the warm count
+    with translation.override("ru"):
+        client.get(url, HTTP_ACCEPT_LANGUAGE="ru")
+    assert len(rendered) == 2

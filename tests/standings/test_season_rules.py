@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring.standings.season import Placing, SeasonRule, season_table
 
@@ -91,3 +93,54 @@ def test_sums_carry_no_floating_point_dust():
 def test_unknown_rules_are_refused(kwargs):
     with pytest.raises(ValueError):
         SeasonRule(**kwargs)
+
+
+def reference_table(placings, rule, order):
+    """The rule read literally, slowly: per person his results by points (the earlier
+    tournament first), the best N counted; lines by total and tie-breaks, equal ones share."""
+    people: dict[int, list] = {}
+    for placing in placings:
+        value = rule.value(placing)
+        if value is not None:
+            people.setdefault(placing.profile, []).append((placing, value))
+    lines = []
+    for profile, results in people.items():
+        results.sort(key=lambda pv: (-pv[1], order.index(pv[0].tournament)))
+        n = len(results) if rule.best_n is None else rule.best_n
+        total = 0.0
+        for _placing, value in results[:n]:
+            total += value
+        figures = {"wins": sum(p.place == 1 for p, _v in results), "best": results[0][1],
+                   "played": len(results)}
+        key = (round(total, 6), *(figures[name] for name in rule.tie_breaks))
+        cells = {p.tournament: (p.place, v, k < n) for k, (p, v) in enumerate(results)}
+        lines.append((key, profile, figures, cells))
+    lines.sort(key=lambda line: line[0], reverse=True)
+    keys = [line[0] for line in lines]
+    return [(keys.index(key) + 1, keys.count(key) > 1, profile, key[0], figures, cells)
+            for key, profile, figures, cells in lines]
+
+
+@given(st.lists(st.tuples(st.integers(1, 6), st.integers(1, 8), st.integers(0, 5),
+                          st.sampled_from([0, 1, 2.5, 3, 0.1, 0.2]),
+                          st.sampled_from([None, 0, 1.5, 4])), max_size=40),
+       st.sampled_from(["best_n", "place_points", "rating_points"]),
+       st.sampled_from([None, 1, 2, 3]), st.permutations(["wins", "best", "played"]))
+@settings(max_examples=300, deadline=None)
+def test_the_table_equals_the_rule_read_literally_on_random_seasons(rows, scoring, best_n,
+                                                                      tie_breaks):
+    """Plain tuples (as the database reads them) and Placings, in any order, give the table
+    the rule describes."""
+    unique = list({(t, p): (t, p, place, score, rating)
+                   for t, p, place, score, rating in rows}.values())
+    order = [3, 1, 2, 6, 5, 4]
+    rule = SeasonRule(scoring, best_n=best_n, place_points=(10, 6, 4, 2.5),
+                      tie_breaks=tuple(tie_breaks))
+    expected = reference_table([Placing(*row) for row in unique], rule, order)
+    for given_rows in (unique, [Placing(*row) for row in unique]):
+        got = [(line.rank, line.shared, line.profile, line.total,
+                {"wins": line.wins, "best": line.best, "played": line.played},
+                {t: tuple(cell) for t, cell in line.cells.items()})
+               for line in season_table(given_rows, rule, order)]
+        assert got == expected
+        assert [list(e[5]) for e in expected] == [list(g[5]) for g in got]  # best first
