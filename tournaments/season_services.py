@@ -102,3 +102,14 @@ def update_season(season_id: int, *, actor: Any,
     season = _save(season, ids)
     logger.info("season changed: season=%s actor=%s", season.pk, actor.pk)
     return season
+
+
+@transaction.atomic
+def delete_season(season_id: int, *, actor: Any) -> None:
+    """Delete a season and its table (its organizer only); the tournaments stay as they are."""
+    season = Season.objects.select_for_update().get(pk=season_id)
+    if not permissions.can_edit_season(actor, season):
+        raise ServiceError("season", _("Only the season's organizer changes it."))
+    slug = season.slug
+    season.delete()
+    logger.info("season deleted: season=%s slug=%s actor=%s", season_id, slug, actor.pk)

@@ -136,6 +136,25 @@ def _rating_list_body(w: Any) -> dict[str, Any]:
             "parameters": {"k": 16}, "public": True, "tournaments": [w.tournament.pk]}
 
 
+def _season(w: Any) -> Any:
+    """Our organizer's season of our tournament (made once)."""
+    from scoring.models import Season
+
+    season, made = Season.objects.get_or_create(
+        slug="sezon", defaults={"name": "Сезон", "created_by": w.users["organizer"],
+                                "place_points": [10, 6]})
+    if made:
+        season.tournaments.add(w.tournament)
+    return season
+
+
+def _season_body(w: Any) -> dict[str, Any]:
+    """A whole season of our tournament, as POST and PUT want it."""
+    return {"name": "Сезон клуба", "slug": "sezon-kluba", "scoring": "place_points",
+            "best_n": None, "place_points": [10, 6, 4], "tie_breaks": ["wins", "best"],
+            "public": True, "tournaments": [w.tournament.pk]}
+
+
 def _delivery(w: Any) -> Any:
     """A delivery of our organizer's webhook (written, not sent: no commit in the test)."""
     from scoring.models import WebhookDelivery
@@ -291,6 +310,16 @@ OPS = [
     Op("PATCH", "/api/v1/rating-lists/{}/", ORGANIZER, 200, lambda w: _rating_list(w).pk,
        lambda w: {"name": "Рейтинг"}),
     Op("DELETE", "/api/v1/rating-lists/{}/", ORGANIZER, 204, lambda w: _rating_list(w).pk),
+    Op("POST", "/api/v1/tournaments/{}/take-ratings/", ORGANIZER, 200, lambda w: w.tournament.pk,
+       lambda w: {"rating_list": _rating_list(w).pk}),
+    # A foreign organizer may create seasons, but not of our tournament: 400 on the field.
+    Op("POST", "/api/v1/seasons/", ORGANIZER, 201, body=_season_body,
+       special={"foreign_organizer": 400}),
+    Op("PUT", "/api/v1/seasons/{}/", ORGANIZER, 200, lambda w: _season(w).slug,
+       lambda w: {**_season_body(w), "slug": "sezon"}),
+    Op("PATCH", "/api/v1/seasons/{}/", ORGANIZER, 200, lambda w: _season(w).slug,
+       lambda w: {"name": "Сезон", "best_n": 2}),
+    Op("DELETE", "/api/v1/seasons/{}/", ORGANIZER, 204, lambda w: _season(w).slug),
     Op("POST", "/api/v1/signing-pins/", ORGANIZER | {"party_player"}, 204,
        body=lambda w: {"player": _side_a(w), "pin": "4321"}),
 ]
@@ -426,18 +455,6 @@ DESK_FORMS = {
 }
 """A form of every party action of the desk (``referee.serializers.PARTY_ACTIONS``)."""
 
-def _season(w: Any) -> Any:
-    """Our organizer's season of our tournament (made once)."""
-    from scoring.models import Season
-
-    season, made = Season.objects.get_or_create(
-        slug="sezon", defaults={"name": "Сезон", "created_by": w.users["organizer"],
-                                "place_points": [10, 6]})
-    if made:
-        season.tournaments.add(w.tournament)
-    return season
-
-
 def _season_form(w: Any) -> dict[str, Any]:
     """A season form naming our tournament."""
     return {"name": "Сезон клуба", "slug": "sezon-kluba", "scoring": "place_points",
@@ -546,11 +563,11 @@ PAGES = [
     Page("t/<str:slug>/people/", lambda w: f"/t/{_slug(w)}/people/",
          lambda w: {"pins": "missing"}, allowed=ORGANIZER),
     Page("lockouts/", lambda w: "/lockouts/", lambda w: {"lockout": "0"}, allowed=ORGANIZERS),
-    # -- seasons (pages only; the API reads them). A foreign organizer may create seasons:
-    # his form names our tournament, so it is refused on the field and nothing is written.
-    Page("seasons/new/", lambda w: "/seasons/new/", _season_form, allowed=ORGANIZERS),
+    # -- seasons. A foreign organizer may create seasons: his form names our tournament, so
+    # it is refused on the field and nothing is written (the API answers 400 alike).
+    Page("seasons/new/", lambda w: "/seasons/new/", _season_form, "POST /api/v1/seasons/"),
     Page("season/<str:slug>/edit/", lambda w: f"/season/{_season(w).slug}/edit/",
-         lambda w: {**_season_form(w), "slug": "sezon"}, allowed=ORGANIZER),
+         lambda w: {**_season_form(w), "slug": "sezon"}, "PATCH /api/v1/seasons/{}/"),
     Page("profiles/merge/", lambda w: "/profiles/merge/",
          lambda w: dict(zip(("keep_profile", "other_profile"), map(str, _profiles(w)),
                             strict=True)), "POST /api/v1/profiles/{}/merge/"),
@@ -577,7 +594,8 @@ PAGES = [
          lambda w: {**_rating_list_body(w), "parameters": '{"k": 16}', "public": "on"},
          "PATCH /api/v1/rating-lists/{}/"),
     Page("t/<str:slug>/take-ratings/", lambda w: f"/t/{_slug(w)}/take-ratings/",
-         lambda w: {"rating_list": _rating_list(w).pk}, allowed=ORGANIZER),
+         lambda w: {"rating_list": _rating_list(w).pk},
+         "POST /api/v1/tournaments/{}/take-ratings/"),
 ]
 
 SESSION_PAGES = {"accounts/logout/", "i18n/setlang/"}
@@ -652,7 +670,7 @@ def _schema_write_operations() -> set[tuple[str, str]]:
 
     paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
     return {
-        (method.upper(), path.replace("{id}", "{}"))
+        (method.upper(), re.sub(r"\{[^}]+\}", "{}", path))
         for path, operations in paths.items()
         for method in operations
         if method.upper() in {"POST", "PUT", "PATCH", "DELETE"}

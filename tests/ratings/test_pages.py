@@ -169,3 +169,28 @@ def test_api_reads_for_everyone_and_writes_for_the_creator(rated, make_user):
     refused = api.patch(f"/api/v1/rating-lists/{rating_list.pk}/", {"parameters": {"k": -1}},
                         format="json")
     assert refused.status_code == 400 and "parameters" in refused.json()
+
+
+def test_api_takes_ratings_for_the_organizer_only(rated, make_field, organizer, make_user):
+    rating_list, _early, _late, profiles = rated
+    nxt = linked_field(make_field, profiles, "api-next", date(2026, 9, 1))
+    Player.objects.create(tournament=nxt, name="Новичок", rating=1234)
+    url = f"/api/v1/tournaments/{nxt.pk}/take-ratings/"
+    rival = APIClient()
+    rival.force_authenticate(make_user("rival", organizer=True))
+    assert rival.post(url, {"rating_list": rating_list.pk}, format="json").status_code == 403
+    assert not Player.objects.filter(tournament=nxt, profile__isnull=False).exclude(
+        rating=0).exists()
+    api = APIClient()
+    api.force_authenticate(organizer)
+    response = api.post(url, {"rating_list": rating_list.pk}, format="json")
+    assert response.status_code == 200, response.content
+    linked = Player.objects.filter(tournament=nxt, profile__isnull=False)
+    assert response.json() == {"players": linked.count()} and linked.count() > 0
+    current = {e.profile_id: e.rating for e in
+               RatingEntry.objects.filter(rating_list=rating_list, current=True)}
+    assert all(p.rating == round(current[p.profile_id]) for p in linked)
+    pairs = RatingList.objects.create(name="Пары", slug="pairs", subject="pairs",
+                                      created_by=organizer)
+    response = api.post(url, {"rating_list": pairs.pk}, format="json")
+    assert response.status_code == 400 and list(response.json()) == ["rating_list"]

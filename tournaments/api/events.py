@@ -17,11 +17,12 @@ from rest_framework.response import Response
 from scoring import permissions
 from scoring.errors import number_parameter
 from scoring.idempotency import IdempotentMixin
-from scoring.models import GAME_SETTINGS, Regulations, Tournament
+from scoring.models import GAME_SETTINGS, RatingList, Regulations, Tournament
 from scoring.permissions import can_see_public_page, visible_tournaments
+from scoring.rating_lists import take_ratings
 from scoring.results import StandingsTable, standings_table
 from scoring.standings import METRICS
-from tournaments.api.common import REFUSED, require_manage
+from tournaments.api.common import REFUSED, require_manage, valid
 from tournaments.forms import RegulationsForm, TournamentForm
 from tournaments.services import (
     create_tournament,
@@ -55,6 +56,22 @@ class StandingsSerializer(serializers.Serializer):
         child=serializers.CharField(), help_text="Metric keys in the regulations' order."
     )
     lines = StandingLineSerializer(many=True)
+
+
+class TakeRatingsSerializer(serializers.Serializer):
+    """The rating list whose current ratings seed the tournament's players."""
+
+    rating_list = serializers.PrimaryKeyRelatedField(
+        queryset=RatingList.objects.all(),
+        help_text="A players' list the caller may see (public, or his own).",
+    )
+
+
+class TakenRatingsSerializer(serializers.Serializer):
+    """How many players took a rating from the list."""
+
+    players = serializers.IntegerField(
+        help_text="Players whose seeding rating was set (linked to a profile in the list).")
 
 
 def standings_data(table: StandingsTable, tournament: Tournament) -> dict[str, Any]:
@@ -299,3 +316,20 @@ class TournamentViewSet(
         )
         table = standings_table(tournament, per_player=per_player, after_round=after_round)
         return Response(standings_data(table, tournament))
+
+    @extend_schema(
+        request=TakeRatingsSerializer,
+        responses={200: TakenRatingsSerializer, **REFUSED},
+        summary="Take the seeding ratings from a rating list (organizers)",
+        description="Each player linked to a profile takes his current rating in the list "
+        "(rounded) as his seeding rating, and the pairs of the registration theirs from their "
+        "players; the others keep theirs. A list of pairs, or one the caller may not see, is "
+        "400 naming `rating_list`.",
+    )
+    @action(detail=True, methods=["post"], url_path="take-ratings")
+    def take_ratings(self, request: Request, pk: str | None = None) -> Response:
+        """Seed the tournament's players from a rating list; the number of players set."""
+        tournament = self.get_object()
+        data = valid(TakeRatingsSerializer, request.data)
+        count = take_ratings(tournament, data["rating_list"], actor=request.user)
+        return Response({"players": count})

@@ -1,4 +1,5 @@
-"""API of seasons: the list, and a season with its rule, tournaments and table (read-only)."""
+"""API of seasons: the list, a season with its rule, tournaments and table; its organizer
+creates, changes and deletes it through the season services."""
 
 from __future__ import annotations
 
@@ -6,13 +7,18 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import serializers, viewsets
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring import permissions
-from scoring.models import Season
+from scoring.idempotency import IdempotentMixin
+from scoring.models import Season, Tournament
 from scoring.seasons import SeasonPage, season_page, season_tournaments
+from tournaments.api.common import REFUSED
+from tournaments.season_services import create_season, delete_season, update_season
 
 
 class SeasonSerializer(serializers.ModelSerializer):
@@ -28,6 +34,22 @@ class SeasonSerializer(serializers.ModelSerializer):
     def get_url(self, season: Season) -> str:
         """The public page's address."""
         return season.get_absolute_url()
+
+
+class SeasonWriteSerializer(SeasonSerializer):
+    """A season as its organizer sends it: the rule and the ids of its tournaments."""
+
+    tournaments = serializers.PrimaryKeyRelatedField(
+        many=True, queryset=Tournament.objects.all(), required=False,
+        help_text="The ids of the season's tournaments, each one the caller organizes.",
+    )
+    tie_breaks = serializers.JSONField(
+        required=False, help_text="In order, each once: `wins`, `best`, `played`.")
+    place_points = serializers.JSONField(
+        required=False, help_text="Season points of the 1st, 2nd, 3rd… place (numbers ≥ 0).")
+
+    class Meta(SeasonSerializer.Meta):
+        fields = [*SeasonSerializer.Meta.fields, "tournaments"]
 
 
 class SeasonResultSerializer(serializers.Serializer):
@@ -94,13 +116,38 @@ def season_data(season: Season, page: SeasonPage) -> dict[str, Any]:
 @extend_schema_view(
     list=extend_schema(summary="Seasons: the public ones and the caller's own"),
     retrieve=extend_schema(summary="A season with its table", responses=SeasonTableSerializer),
+    create=extend_schema(
+        request=SeasonWriteSerializer, responses={201: SeasonWriteSerializer, **REFUSED},
+        summary="Create a season of the caller's tournaments (organizers)",
+        description="The rule is checked by the season service: only tournaments the caller "
+        "organizes, known tie-breaks each once, points by place for `place_points`, "
+        "`best_n` ≥ 1; a refusal is 400 naming the field.",
+    ),
+    update=extend_schema(request=SeasonWriteSerializer,
+                         responses={200: SeasonWriteSerializer, **REFUSED},
+                         summary="Change a season (its organizer)"),
+    partial_update=extend_schema(request=SeasonWriteSerializer,
+                                 responses={200: SeasonWriteSerializer, **REFUSED},
+                                 summary="Change part of a season (its organizer)"),
+    destroy=extend_schema(responses={204: None, **REFUSED},
+                          summary="Delete a season (its organizer; the tournaments stay)"),
 )
-class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
-    """Seasons by their short name; a season's table is read from the stored placings."""
+class SeasonViewSet(
+    IdempotentMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin, mixins.DestroyModelMixin,
+    viewsets.ReadOnlyModelViewSet,
+):
+    """Seasons by their short name; a season's table is read from the stored placings;
+    organizers create seasons, and a season's organizer changes or deletes it."""
 
     serializer_class = SeasonSerializer
     lookup_field = "slug"
     lookup_value_converter = "str"
+
+    def get_serializer_class(self) -> type[serializers.BaseSerializer]:
+        """The write serializer (with the tournaments' ids) for a change."""
+        if self.request is not None and self.request.method not in SAFE_METHODS:
+            return SeasonWriteSerializer
+        return SeasonSerializer
 
     def get_queryset(self) -> QuerySet[Season]:
         """Public seasons, the caller's own, every one for a superuser."""
@@ -112,9 +159,42 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
             visible |= Q(created_by=user)
         return Season.objects.filter(visible).order_by("-created_at", "name")
 
+    def get_object(self) -> Season:
+        """The season of the URL; a change only by its organizer (403 otherwise)."""
+        season = super().get_object()
+        if self.request.method not in SAFE_METHODS and not permissions.can_edit_season(
+            self.request.user, season
+        ):
+            raise PermissionDenied
+        return season
+
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """The season, its tournaments (the hidden ones only for its organizer), its table."""
         season = self.get_object()
         everything = permissions.can_edit_season(request.user, season)
         page = season_page(season, season_tournaments(season, everything=everything))
         return Response(season_data(season, page))
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Create a season (organizers only, 403 otherwise)."""
+        if not permissions.can_create_season(request.user):
+            raise PermissionDenied
+        return super().create(request, *args, **kwargs)
+
+    def perform_create(self, serializer: serializers.BaseSerializer) -> None:
+        """Create through the service, which checks the rule and the tournaments."""
+        data = dict(serializer.validated_data)
+        tournaments = data.pop("tournaments", [])
+        serializer.instance = create_season(actor=self.request.user, tournaments=tournaments,
+                                            **data)
+
+    def perform_update(self, serializer: serializers.BaseSerializer) -> None:
+        """Change through the service; the tournaments left out stay as they are."""
+        data = dict(serializer.validated_data)
+        tournaments = data.pop("tournaments", None)
+        serializer.instance = update_season(serializer.instance.pk, actor=self.request.user,
+                                            tournaments=tournaments, **data)
+
+    def perform_destroy(self, instance: Season) -> None:
+        """Delete through the service."""
+        delete_season(instance.pk, actor=self.request.user)

@@ -1,5 +1,6 @@
 """The scenario's rating list: the tournament's players linked to profiles, a Glicko-2 list of
-its finished parties read, changed, exported and a spare list deleted."""
+its finished parties read, changed, exported, taken as the players' ratings and a spare list
+deleted."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ def rating_lists(scene: Any) -> None:
     query = {"profile": lines["results"][0]["profile"]} if lines["results"] else None
     scene.call("anonymous", "get", f"/rating-lists/{lid}/history/", query=query)
     scene.call("anonymous", "get", f"/rating-lists/{lid}/csv/")
+    scene.call("org", "post", f"/tournaments/{tid}/take-ratings/", {"rating_list": lid})
     scene.call("org", "patch", f"/rating-lists/{lid}/", {"name": "Рейтинг Москвы 2026"})
     scene.call("org", "put", f"/rating-lists/{lid}/", {
         "name": "Рейтинг Москвы 2026", "slug": "moscow", "system": "glicko2",
