@@ -30,12 +30,13 @@ from tournaments.season_forms import TIE_BREAK_NAMES, SeasonForm
 from tournaments.season_services import create_season, update_season
 from tournaments.season_table import season_rows_html
 
-TABLE_SECONDS = 60
+TABLE_SECONDS = 15 * 60
 """How long a rendered table is kept (in the shared cache and in the process) under its key.
 
 The key names the placings' version and the tournaments, read from the database on every
-request, so a changed result shows at once; only a profile's renamed name or club waits for
-the kept table to expire."""
+request, so a changed result shows at once (and the refresh renders it anew); only a
+profile's renamed name or club waits for the kept table to expire: at most a quarter of an
+hour, one cold rendering per season and language in that time."""
 
 _RECENT: dict[str, tuple[float, SafeString]] = {}
 """The last tables this process rendered: a table of 50 tournaments × 1,000 players is a
