@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Q, QuerySet
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import SAFE_METHODS
@@ -113,9 +113,17 @@ def season_data(season: Season, page: SeasonPage) -> dict[str, Any]:
     return {**SeasonSerializer(season).data, "tournaments": page.tournaments, "lines": lines}
 
 
+SLUG = OpenApiParameter(
+    "slug", str, OpenApiParameter.PATH, pattern=r"^[-\w]+$",
+    description="The season's short name (letters, digits, hyphens and underscores).",
+)
+"""The season's address: a slug, so a request with another kind of text is an invalid one."""
+
+
 @extend_schema_view(
     list=extend_schema(summary="Seasons: the public ones and the caller's own"),
-    retrieve=extend_schema(summary="A season with its table", responses=SeasonTableSerializer),
+    retrieve=extend_schema(summary="A season with its table", responses=SeasonTableSerializer,
+                           parameters=[SLUG]),
     create=extend_schema(
         request=SeasonWriteSerializer, responses={201: SeasonWriteSerializer, **REFUSED},
         summary="Create a season of the caller's tournaments (organizers)",
@@ -123,13 +131,13 @@ def season_data(season: Season, page: SeasonPage) -> dict[str, Any]:
         "organizes, known tie-breaks each once, points by place for `place_points`, "
         "`best_n` ≥ 1; a refusal is 400 naming the field.",
     ),
-    update=extend_schema(request=SeasonWriteSerializer,
+    update=extend_schema(request=SeasonWriteSerializer, parameters=[SLUG],
                          responses={200: SeasonWriteSerializer, **REFUSED},
                          summary="Change a season (its organizer)"),
-    partial_update=extend_schema(request=SeasonWriteSerializer,
+    partial_update=extend_schema(request=SeasonWriteSerializer, parameters=[SLUG],
                                  responses={200: SeasonWriteSerializer, **REFUSED},
                                  summary="Change part of a season (its organizer)"),
-    destroy=extend_schema(responses={204: None, **REFUSED},
+    destroy=extend_schema(responses={204: None, **REFUSED}, parameters=[SLUG],
                           summary="Delete a season (its organizer; the tournaments stay)"),
 )
 class SeasonViewSet(
