@@ -12,10 +12,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from django.db.models import Q
-
-from scoring.models import Pair, Party, Player, Round, Tournament
-from scoring.results import party_row_fields, results_from_rows, standings_config
+from scoring.models import Tournament
+from scoring.results import (
+    counted_parties,
+    party_row_fields,
+    ranked_entrants,
+    results_from_rows,
+    standings_config,
+)
 from scoring.standings import StandingRow, compute_standings
 
 
@@ -37,25 +41,15 @@ def standings_of(tournaments: Sequence[Tournament]) -> dict[int, dict[int, Stand
     entrants: dict[int, list[int]] = defaultdict(list)
     individual = [t.pk for t in tournaments if _per_player(t)]
     in_pairs = [t.pk for t in tournaments if not _per_player(t)]
-    if individual:
-        players = Player.objects.filter(tournament_id__in=individual)
-        for tournament_id, pk in players.order_by("tournament_id", "-rating", "id").values_list(
-            "tournament_id", "id"
-        ):
-            entrants[tournament_id].append(pk)
-    if in_pairs:
-        pairs = Pair.objects.filter(tournament_id__in=in_pairs, formed_in_round__isnull=True)
-        for tournament_id, pk in pairs.order_by("tournament_id", "-rating", "id").values_list(
-            "tournament_id", "id"
-        ):
-            entrants[tournament_id].append(pk)
+    for per_player, among in ((True, individual), (False, in_pairs)):
+        if among:
+            for tournament_id, pk in ranked_entrants(among, per_player).values_list(
+                "tournament_id", "id"
+            ):
+                entrants[tournament_id].append(pk)  # the standings' own tie order
     fields, tail = party_row_fields(per_player=True, seats=True)
-    counted = Party.objects.filter(
-        Q(round__tournament_id__in=ids, status=Party.Status.FINISHED)
-        & ~Q(round__status=Round.Status.DRAFT)
-    )
     rows: dict[int, list[tuple]] = defaultdict(list)
-    for row in counted.order_by().values_list(*fields, "round__tournament_id"):
+    for row in counted_parties(ids).order_by().values_list(*fields, "round__tournament_id"):
         rows[row[-1]].append(row)
     tables: dict[int, dict[int, StandingRow]] = {}
     for tournament in tournaments:

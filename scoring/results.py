@@ -83,17 +83,23 @@ def standings_config(tournament: Tournament) -> StandingsConfig:
     return tournament.regulations.standings_config()
 
 
-def _counted(tournament: Tournament, after_round: int | None, prefix: str = "") -> Q:
-    """The filter of counted parties (``prefix`` "party__" for rows of a party), joined."""
-    q = Q(**{f"{prefix}round__tournament": tournament, f"{prefix}status": Party.Status.FINISHED})
+def _counted(tournament: Tournament | list[int], after_round: int | None,
+             prefix: str = "") -> Q:
+    """The filter of counted parties (``prefix`` "party__" for rows of a party), joined; of
+    one tournament, or of every tournament in a list of ids."""
+    where = "round__tournament__in" if isinstance(tournament, list) else "round__tournament"
+    q = Q(**{f"{prefix}{where}": tournament, f"{prefix}status": Party.Status.FINISHED})
     q &= ~Q(**{f"{prefix}round__status": Round.Status.DRAFT})
     if after_round is not None:
         q &= Q(**{f"{prefix}round__number__lte": after_round})
     return q
 
 
-def counted_parties(tournament: Tournament, after_round: int | None = None) -> QuerySet[Party]:
-    """The parties the standings count: finished, in published rounds (up to ``after_round``)."""
+def counted_parties(
+    tournament: Tournament | list[int], after_round: int | None = None
+) -> QuerySet[Party]:
+    """The parties the standings count: finished, in published rounds (up to ``after_round``),
+    of one tournament or of a list of tournament ids."""
     return Party.objects.filter(_counted(tournament, after_round))
 
 
@@ -443,16 +449,18 @@ def standings_rows(
     return rows
 
 
-def ranked_entrants(tournament: Tournament, per_player: bool) -> QuerySet:
-    """The pairs (or players) the standings list, in the order that breaks full ties.
+def ranked_entrants(tournament: Tournament | list[int], per_player: bool) -> QuerySet:
+    """The pairs (or players) the standings list, in the order that breaks full ties; of one
+    tournament, or of every tournament in a list of ids.
 
     Withdrawn and disqualified entrants keep their line; ties keep the seeding order
     (rating, best first), then registration order.
     """
+    where = {"tournament__in" if isinstance(tournament, list) else "tournament": tournament}
     if per_player:
-        return Player.objects.filter(tournament=tournament).order_by("-rating", "id")
+        return Player.objects.filter(**where).order_by("-rating", "id")
     return (
-        Pair.objects.filter(tournament=tournament, formed_in_round__isnull=True)
+        Pair.objects.filter(**where, formed_in_round__isnull=True)
         .select_related("player1", "player2")
         .order_by("-rating", "id")
     )

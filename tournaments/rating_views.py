@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -28,13 +28,8 @@ from tournaments.views import _service_error, _tournament_for
 
 
 def profile_url(profile_id: int | None) -> str:
-    """The profile's record page, or "" while the site has no such page."""
-    if profile_id is None:
-        return ""
-    try:
-        return reverse("tournaments:profile", args=[profile_id])
-    except NoReverseMatch:
-        return ""
+    """The profile's record page ("" for no profile)."""
+    return "" if profile_id is None else reverse("tournaments:profile", args=[profile_id])
 
 
 def _list_for(request: HttpRequest, slug: str, edit: bool = False) -> RatingList:

@@ -3,7 +3,7 @@ cells, which a template loop would take most of a second to render."""
 
 from __future__ import annotations
 
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -18,12 +18,9 @@ def _number(value: float) -> str:
     return str(int(value)) if value == int(value) else f"{value:g}"
 
 
-def profile_link_pattern() -> str | None:
-    """The address of a player's record page with "{}" for his profile id (None: no page)."""
-    try:
-        return reverse("tournaments:profile", args=[_PK]).replace(str(_PK), "{}")
-    except NoReverseMatch:
-        return None
+def profile_link_pattern() -> str:
+    """The address of a player's record page with "{}" for his profile id."""
+    return reverse("tournaments:profile", args=[_PK]).replace(str(_PK), "{}")
 
 
 def season_rows_html(page: SeasonPage) -> SafeString:
@@ -40,7 +37,7 @@ def season_rows_html(page: SeasonPage) -> SafeString:
     for line in page.lines:
         name, club = page.people[line.profile]
         name = escape(name)
-        who = f'<a href="{link.format(line.profile)}">{name}</a>' if link else name
+        who = f'<a href="{link.format(line.profile)}">{name}</a>'
         cells = empty.copy()
         results = line.results
         for result in results[:line.counting]:
