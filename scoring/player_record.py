@@ -157,15 +157,7 @@ def _seats(party: Party) -> dict[str, Player]:
 def _result(party: Party, seat: str, layout: str) -> str:
     """won, lost, bye, forfeit_won or forfeit_lost; where each plays for himself also the Goat
     or played (neither the winner nor the Goat), as a tournament's player page says."""
-    if party.pair_b_id is None:
-        return "bye"
-    own = {seat, seat[0]}
-    won = party.winner in own
-    if party.end_reason in (Party.EndReason.FORFEIT, Party.EndReason.DISQUALIFICATION):
-        return "forfeit_won" if won else "forfeit_lost"
-    if layout in (LAYOUT_SEATS, LAYOUT_KOZEL) and not won:
-        return "goat" if party.loser and party.loser in own else "played"
-    return "won" if won else "lost"
+    return party.result_for({seat, seat[0]}, layout in (LAYOUT_SEATS, LAYOUT_KOZEL))
 
 
 def _points(totals: PartyTotals | None, seat: str, layout: str) -> tuple[int | None, int | None]:

@@ -167,6 +167,19 @@ class Party(models.Model):
         """True when the party has no opponent."""
         return self.pair_b_id is None
 
+    def result_for(self, own: set[str], per_seat: bool) -> str:
+        """A finished party's result for the side and seat in ``own``: won, lost, bye,
+        forfeit_won or forfeit_lost; where each plays for himself (``per_seat``) a loser is
+        the Goat (``goat``) or neither winner nor Goat (``played``)."""
+        if self.is_bye:
+            return "bye"
+        won = self.winner in own
+        if self.end_reason in (self.EndReason.FORFEIT, self.EndReason.DISQUALIFICATION):
+            return "forfeit_won" if won else "forfeit_lost"
+        if per_seat and not won:
+            return "goat" if self.loser and self.loser in own else "played"
+        return "won" if won else "lost"
+
     @property
     def tournament(self) -> Tournament:
         """The tournament the party belongs to."""

@@ -64,13 +64,7 @@ class HistoryRow:
             return "scheduled"
         if party.status != Party.Status.FINISHED:
             return "playing"
-        own = {self.side, self.seat} - {None}
-        won = party.winner in own
-        if party.end_reason in (Party.EndReason.FORFEIT, Party.EndReason.DISQUALIFICATION):
-            return "forfeit_won" if won else "forfeit_lost"
-        if self.per_seat and not won:
-            return "goat" if party.loser and party.loser in own else "played"
-        return "won" if won else "lost"
+        return party.result_for({self.side, self.seat} - {None}, self.per_seat)
 
     @property
     def result_label(self) -> str:
