@@ -41,6 +41,7 @@ from referee.serializers import (
     TilesPreviewInput,
     TilesPreviewSerializer,
     record_data,
+    represent,
     winner_and_went_out,
 )
 from referee.sides import who_names
@@ -68,7 +69,7 @@ def run_action(
     saved = result if isinstance(result, Party) else getattr(result, "party", None)
     data = {"party": state.fresh_summary(party.pk, saved), "record": record_data(result)}
     return Response(
-        ActionResultSerializer(data).data,
+        represent(ActionResultSerializer, data),
         status=status.HTTP_201_CREATED if serializer.creates else status.HTTP_200_OK,
     )
 

@@ -13,14 +13,15 @@ import secrets
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import permissions
+from scoring.compiled import CompiledQuery
 from scoring.errors import ServiceError
 from scoring.eventlog import append_event
-from scoring.models import Party, Protocol
+from scoring.models import Party, Protocol, Signature
 
 #: Crockford's base32 without look-alikes: codes are read off paper and typed in.
 SHORT_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -45,6 +46,18 @@ def current_protocol(party: Party, *, for_update: bool = False) -> Protocol | No
     if for_update:
         qs = qs.select_for_update(of=("self",))
     return qs.first()
+
+
+_CURRENT_STATE = CompiledQuery(
+    "current_protocol_state", Protocol,
+    lambda party_id: Protocol.objects.filter(party_id=party_id)
+    .exclude(status=Protocol.Status.SUPERSEDED)
+    .select_for_update(of=("self",))
+    .order_by("pk")
+    .values_list("pk", "status", Exists(Signature.objects.filter(protocol=OuterRef("pk"))))[:1],
+    int,
+)
+"""The current version's id and status and whether anyone signed it, the version row locked."""
 
 
 def is_locked(party: Party) -> bool:
@@ -107,10 +120,12 @@ def assert_party_editable(party: Party, actor: Any, reason: str | None = "") -> 
     as the change. ``reason=None`` is for services that take no reason: a locked party then
     refuses them for everyone.
     """
-    protocol = current_protocol(party, for_update=True)
-    if protocol is None:
-        party._locked = False  # no protocol, so none signed (``permissions`` asks it again)
+    state = _CURRENT_STATE.first(party.pk)
+    if state is None or (state[1] != Protocol.Status.SIGNED and not state[2]):
+        # nothing signed, nothing to supersede (``permissions`` asks it again)
+        party._locked = False
         return
+    protocol = Protocol.objects.get(pk=state[0])
     if protocol.status == Protocol.Status.SIGNED:
         if reason is None or not permissions.can_amend_signed_protocol(actor, party):
             raise ServiceError(
@@ -122,5 +137,5 @@ def assert_party_editable(party: Party, actor: Any, reason: str | None = "") -> 
         if not reason:
             raise ServiceError("reason", _("Give the reason for changing a signed protocol."))
         supersede(protocol, actor, reason)
-    elif protocol.signatures.exists():
+    else:  # signatures are being collected
         supersede(protocol, actor, (reason or "").strip() or _("Changed during sign-off."))

@@ -21,14 +21,15 @@ _LOCK_MODELS: tuple[tuple[str, type[Model]], ...] = (
     ("p", Party), ("r", Round), ("t", Tournament), ("g", Regulations),
     ("pa", Pair), ("pb", Pair), ("tb", Table),
 )
-_LOCK_SQL: dict[str, str] = {}
+_PARTY_SQL: dict[tuple[str, bool], str] = {}
 LOCK_NOT_AVAILABLE = "55P03"
 """PostgreSQL's SQLSTATE of a lock not obtained within ``lock_timeout``."""
 
 
-def _lock_sql(connection: Any) -> str:
-    """The lock query for this database, written once from the models' documented ``_meta``."""
-    found = _LOCK_SQL.get(connection.alias)
+def _party_sql(connection: Any, lock: bool) -> str:
+    """The party query for this database (its lock, or a plain read), written once from the
+    models' documented ``_meta``."""
+    found = _PARTY_SQL.get((connection.alias, lock))
     if found is not None:
         return found
     q = connection.ops.quote_name
@@ -57,10 +58,10 @@ def _lock_sql(connection: Any) -> str:
         f"LEFT JOIN {table(Table)} tb ON tb.{pk(Table)} = p.{column(Party, 'table')} "
         # the wait's bound for this transaction, set by the same statement before any row is
         # locked: the volatile set_config is evaluated before the join yields its first row
-        "CROSS JOIN (SELECT set_config('lock_timeout', %s, true)) bound "
-        f"WHERE p.{pk(Party)} = %s FOR UPDATE OF p"
+        + ("CROSS JOIN (SELECT set_config('lock_timeout', %s, true)) bound " if lock else "")
+        + f"WHERE p.{pk(Party)} = %s" + (" FOR UPDATE OF p" if lock else "")
     )
-    _LOCK_SQL[connection.alias] = sql
+    _PARTY_SQL[(connection.alias, lock)] = sql
     return sql
 
 
@@ -76,23 +77,8 @@ def _instance(model: type[Model], values: list[Any], db: str, connection: Any) -
     return model.from_db(db, [f.attname for f in fields], converted)
 
 
-def _locked_party_postgresql(party_id: int, db: str) -> Party:
-    """The party row locked, with what every service reads, in one prepared-once query."""
-    connection = connections[db]
-    timeout_ms = max(1, round(float(settings.PARTY_LOCK_TIMEOUT_SECONDS) * 1000))
-    with connection.cursor() as cursor:
-        try:
-            cursor.execute(_lock_sql(connection), [f"{int(timeout_ms)}ms", party_id])
-        except OperationalError as exc:
-            if getattr(exc.__cause__, "sqlstate", None) != LOCK_NOT_AVAILABLE:
-                raise
-            raise BusyError(
-                "party",
-                _("Another change of this party is still being saved. Try again in a moment."),
-            ) from exc
-        row = cursor.fetchone()
-    if row is None:
-        raise Party.DoesNotExist
+def _party_from_row(row: tuple[Any, ...], db: str, connection: Any) -> Party:
+    """The party and what it was read with, from one row of the party query."""
     built, start = {}, 0
     for alias, model in _LOCK_MODELS:
         width = len(model._meta.concrete_fields)
@@ -105,6 +91,41 @@ def _locked_party_postgresql(party_id: int, db: str) -> Party:
     party.round = rnd
     party.pair_a, party.pair_b, party.table = built["pa"], built["pb"], built["tb"]
     return party
+
+
+def read_party(party_id: int) -> Party:
+    """The party with what every action reads of it (``PARTY_LOCK_RELATED``), unlocked, in
+    one query written once per process (raises ``Party.DoesNotExist``)."""
+    db = router.db_for_read(Party)
+    connection = connections[db]
+    if connection.vendor != "postgresql":
+        return Party.objects.select_related(*PARTY_LOCK_RELATED).get(pk=int(party_id))
+    with connection.cursor() as cursor:
+        cursor.execute(_party_sql(connection, lock=False), [int(party_id)])
+        row = cursor.fetchone()
+    if row is None:
+        raise Party.DoesNotExist
+    return _party_from_row(row, db, connection)
+
+
+def _locked_party_postgresql(party_id: int, db: str) -> Party:
+    """The party row locked, with what every service reads, in one prepared-once query."""
+    connection = connections[db]
+    timeout_ms = max(1, round(float(settings.PARTY_LOCK_TIMEOUT_SECONDS) * 1000))
+    with connection.cursor() as cursor:
+        try:
+            cursor.execute(_party_sql(connection, lock=True), [f"{int(timeout_ms)}ms", party_id])
+        except OperationalError as exc:
+            if getattr(exc.__cause__, "sqlstate", None) != LOCK_NOT_AVAILABLE:
+                raise
+            raise BusyError(
+                "party",
+                _("Another change of this party is still being saved. Try again in a moment."),
+            ) from exc
+        row = cursor.fetchone()
+    if row is None:
+        raise Party.DoesNotExist
+    return _party_from_row(row, db, connection)
 
 
 def lock_party(party_id: int | None, expected_version: int | None = None) -> Party:

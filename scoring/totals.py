@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from scoring.compiled import CompiledQuery
 from scoring.models import Deal, Penalty
 from scoring.rules import DealScore, FineFact, RulesConfig, Totals, get_rule_set
 
@@ -63,14 +64,17 @@ class RecordedDeal(NamedTuple):
         return DealRow(*self[:len(DEAL_ROW_FIELDS)])
 
 
+_RECORDED = CompiledQuery(
+    "recorded_deals", Deal,
+    lambda party_id: Deal.objects.filter(party_id=party_id).order_by("-number")
+    .values_list(*RecordedDeal._fields),
+    int,
+)
+
+
 def recorded(party: Any) -> list[RecordedDeal]:
     """A party's deals, last first, as plain rows: the retry, next number, leader, totals."""
-    return [
-        RecordedDeal(*row)
-        for row in Deal.objects.filter(party_id=party.pk)
-        .order_by("-number")
-        .values_list(*RecordedDeal._fields)
-    ]
+    return [RecordedDeal(*row) for row in _RECORDED.rows(party.pk)]
 
 
 def keep_read(party: Any, rows: list[RecordedDeal], added: Deal) -> None:
@@ -179,23 +183,26 @@ def party_rows(party: Any) -> tuple[list[Any], list[Any]]:
     cached = getattr(party, "_prefetched_objects_cache", {})
     if "deals" in cached and "penalties" in cached:
         return list(cached["deals"]), list(cached["penalties"])
-    deals = [
-        DealRow(*row)
-        for row in Deal.objects.filter(party_id=party.pk)
-        .order_by("number")
-        .values_list(*DEAL_ROW_FIELDS)
-    ]
-    return deals, fine_rows(party)
+    return [DealRow(*row) for row in _DEAL_ROWS.rows(party.pk)], fine_rows(party)
+
+
+_DEAL_ROWS = CompiledQuery(
+    "deal_rows", Deal,
+    lambda party_id: Deal.objects.filter(party_id=party_id).order_by("number")
+    .values_list(*DEAL_ROW_FIELDS),
+    int,
+)
+_FINE_ROWS = CompiledQuery(
+    "fine_rows", Penalty,
+    lambda party_id: Penalty.objects.filter(party_id=party_id, kind="fine", cancelled=False)
+    .order_by().values_list(*FINE_ROW_FIELDS),
+    int,
+)
 
 
 def fine_rows(party: Any) -> list[FineRow]:
     """A party's fines in force as plain rows (one query)."""
-    return [
-        FineRow(*row)
-        for row in Penalty.objects.filter(party_id=party.pk, kind="fine", cancelled=False)
-        .order_by()
-        .values_list(*FINE_ROW_FIELDS)
-    ]
+    return [FineRow(*row) for row in _FINE_ROWS.rows(party.pk)]
 
 
 def party_totals(party: Any, rows: tuple[list[Any], list[Any]] | None = None) -> Totals:

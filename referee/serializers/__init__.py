@@ -47,6 +47,7 @@ from referee.serializers.records import (
     PenaltyRecordSerializer,
     RulingRecordSerializer,
     record_data,
+    represent,
 )
 
 __all__ = [
@@ -82,5 +83,6 @@ __all__ = [
     "form_data",
     "parse_plays",
     "record_data",
+    "represent",
     "winner_and_went_out",
 ]

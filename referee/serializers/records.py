@@ -76,9 +76,22 @@ RECORD_SERIALIZERS: dict[type, tuple[str, type[serializers.Serializer]]] = {
 """The record an action made or changed, by its model: its type name and its one shape."""
 
 
+_PROTOTYPES: dict[type[serializers.Serializer], serializers.Serializer] = {}
+
+
+def represent(serializer_class: type[serializers.Serializer], instance: Any) -> dict[str, Any]:
+    """``serializer_class(instance).data``, from one instance of the class with its fields
+    bound once per process (for the shapes that read no context: every action answers with
+    them, and building their fields cost more than filling them)."""
+    prototype = _PROTOTYPES.get(serializer_class)
+    if prototype is None:
+        prototype = _PROTOTYPES.setdefault(serializer_class, serializer_class())
+    return prototype.to_representation(instance)
+
+
 def record_data(record: Any) -> dict[str, Any] | None:
     """The record an action made or changed, as plain data (None for the party itself)."""
     for model, (name, serializer) in RECORD_SERIALIZERS.items():
         if isinstance(record, model):
-            return {"type": name, **serializer(record).data}
+            return {"type": name, **represent(serializer, record)}
     return None

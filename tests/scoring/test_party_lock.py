@@ -6,7 +6,7 @@ from django.db import connection, transaction
 
 from scoring.errors import ConflictError, ServiceError
 from scoring.models import Party
-from scoring.record import PARTY_LOCK_RELATED, lock_party
+from scoring.record import PARTY_LOCK_RELATED, lock_party, read_party
 
 POSTGRES = "postgresql" in settings.DATABASES["default"]["ENGINE"]
 
@@ -24,6 +24,15 @@ def test_the_lock_reads_what_the_orm_reads(make_party):
         expected = Party.objects.select_related(*PARTY_LOCK_RELATED).get(pk=party.pk)
         with transaction.atomic():
             locked = lock_party(party.pk)
+        read = read_party(party.pk)  # the unlocked read of the actions: the same objects
+        for instance in (read, read.round, read.round.tournament, read.pair_a, read.table):
+            if instance is not None:
+                original = expected
+                for step in {"Round": ["round"], "Tournament": ["round", "tournament"],
+                             "Pair": ["pair_a"], "Table": ["table"]}.get(
+                                 type(instance).__name__, []):
+                    original = getattr(original, step)
+                assert _values(instance) == _values(original)
         assert _values(locked) == _values(expected)
         assert _values(locked.round) == _values(expected.round)
         assert _values(locked.round.tournament) == _values(expected.round.tournament)
@@ -36,6 +45,13 @@ def test_the_lock_reads_what_the_orm_reads(make_party):
         assert (locked.table is None) == (expected.table is None)
         assert locked.round.tournament.regulations.rules_config() == (
             expected.round.tournament.regulations.rules_config())
+
+
+@pytest.mark.django_db
+def test_reading_a_missing_party_says_so(make_party):
+    party = make_party()
+    with pytest.raises(Party.DoesNotExist):
+        read_party(party.pk + 1000)
 
 
 @pytest.mark.django_db

@@ -1,0 +1,74 @@
+"""A query compiled once answers as the ORM's own queryset does, for every argument."""
+
+import pytest
+from django.db import connection, connections
+from django.test.utils import CaptureQueriesContext
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from referee.services import start_party
+from scoring.compiled import CompiledQuery
+from scoring.models import Deal
+from scoring.services import record_deal
+from scoring.totals import RecordedDeal, recorded
+
+pytestmark = pytest.mark.django_db
+
+
+def _deals(party, *points):
+    start_party(party.pk)
+    for n, (a, b) in enumerate(points):
+        record_deal(party.pk, outcome="fish", winner="a" if a else "b",
+                    points={"a": a, "b": b}, client_id=f"{party.pk}-{n}")
+
+
+def test_the_compiled_read_gives_the_querysets_rows_for_each_party(make_party):
+    first, second = make_party(), make_party(table_number=2)
+    _deals(first, (5, 0), (0, 7))
+    _deals(second, (3, 0))
+    for party in (first, second, first):
+        expected = list(Deal.objects.filter(party_id=party.pk).order_by("-number")
+                        .values_list(*RecordedDeal._fields))
+        assert [tuple(row) for row in recorded(party)] == expected
+    assert [d.points_b for d in recorded(first)] == [7, 0]  # JSON and dates decoded alike
+    assert recorded(first)[0].recorded_at is not None
+
+
+def test_a_compiled_query_is_compiled_once_per_connection(make_party):
+    party = make_party()
+    _deals(party, (5, 0))
+    query = CompiledQuery("test_numbers", Deal,
+                          lambda pid, cid: Deal.objects.filter(party_id=pid, client_id=cid)
+                          .values_list("number"), int, str)
+    assert query.rows(party.pk, f"{party.pk}-0") == [(1,)]
+    assert query.first(party.pk, "another") is None
+    cache = connections["default"].__dict__["_compiled_queries"]  # the connection's own
+    assert cache["compiled:test_numbers"] is query._compiled("default")
+    with CaptureQueriesContext(connection) as queries:
+        query.rows(party.pk + 1, "x")
+    assert len(queries.captured_queries) == 1
+
+
+def test_an_argument_the_query_does_not_use_is_refused(make_party):
+    query = CompiledQuery("test_unused", Deal, lambda pid: Deal.objects.values_list("pk"), int)
+    with pytest.raises(ValueError, match="each argument"):
+        query.rows(1)
+
+
+def test_the_api_token_names_its_user_and_a_wrong_or_inactive_one_is_refused(referee_user,
+                                                                          party):
+    token = Token.objects.create(user=referee_user)
+    device = APIClient()
+    device.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    answer = device.get(f"/api/v1/parties/{party.pk}/events/")  # the referee's party
+    assert answer.status_code == 200
+    device.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+    refused = device.get(f"/api/v1/parties/{party.pk}/events/")
+    assert refused.status_code == 403  # DRF: 403 where the session comes first
+    assert refused.json()["detail"] == "Invalid token."
+    referee_user.is_active = False
+    referee_user.save()
+    device.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    inactive = device.get(f"/api/v1/parties/{party.pk}/events/")
+    assert inactive.status_code == 403
+    assert inactive.json()["detail"] == "User inactive or deleted."
