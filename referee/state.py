@@ -38,6 +38,7 @@ from scoring.models import (
     Ruling,
     Tournament,
 )
+from scoring.record import read_party
 from scoring.rules import (
     CONTINUE,
     NEXT_GAME,
@@ -68,38 +69,50 @@ def party_queryset() -> QuerySet[Party]:
     return Party.objects.select_related(*SCREEN_RELATED).prefetch_related(*_screen_prefetches())
 
 
-def screen_party(party_id: int, saved: Party | None = None) -> Party:
+def screen_party(party_id: int, saved: Party | None = None, read: Party | None = None) -> Party:
     """The party as the screen shows it right after an action.
 
     ``saved``: the party a deal entry (``scoring.services.record_deal``) just locked, changed
-    and saved. The party is read once more with what the screen shows of it, and if nobody
-    changed it since (the same version) its deals are shown as the service read them under
-    the lock, with the totals it made; only its penalties and rulings are read now. Else the
-    party is loaded whole.
+    and saved; its deals are shown as the service read them under the lock, with the totals
+    it made, and only its penalties and rulings are read now. ``read``: the party as the
+    action read it before (``party_for_referee(..., screen=True)``): the pairs, players,
+    table, tournament and desk notes the screen names are taken from it (a deal changes none
+    of them) with the saved party's own row, so the party is not read again. Without it the
+    party is read once more, and read whole if somebody changed it since. Else it is loaded
+    whole.
     """
     deals = deals_read(saved) if saved is not None and saved.pk == party_id else None
     if deals is None:
         return party_queryset().get(pk=party_id)
-    party = Party.objects.select_related(*SCREEN_RELATED, SETTINGS_RELATED).get(pk=party_id)
-    if party.version != saved.version:  # another change came in between: read it all
-        return party_queryset().get(pk=party_id)
+    if read is not None and read.pk == party_id and getattr(read, "_screen_read", False):
+        party = saved
+        party.round, party.table = read.round, read.table
+        party.pair_a, party.pair_b = read.pair_a, read.pair_b
+        party._state.fields_cache["desk"] = read._state.fields_cache.get("desk")
+    else:
+        party = Party.objects.select_related(*SCREEN_RELATED, SETTINGS_RELATED).get(pk=party_id)
+        if party.version != saved.version:  # another change came in between: read it all
+            return party_queryset().get(pk=party_id)
+        for name in ("_evaluated", "_locked"):  # the service's totals; its protocol check
+            if name in saved.__dict__:
+                party.__dict__[name] = saved.__dict__[name]
     party._prefetched_objects_cache = {"deals": deals}  # type: ignore[attr-defined]
-    for name in ("_evaluated", "_locked"):  # the service's totals; its protocol check
-        if name in saved.__dict__:
-            party.__dict__[name] = saved.__dict__[name]
     prefetch_related_objects([party], *_screen_prefetches()[1:])
     return party
 
 
-def _visible_party(user: Any, party_id: int, full: bool = True) -> Party:
+def _visible_party(
+    user: Any, party_id: int, full: bool = True, screen: bool = False
+) -> Party:
     """A party of a tournament the user may see (404 otherwise)."""
-    queryset = (
-        party_queryset()
-        if full
-        else Party.objects.select_related("round__tournament__regulations")
-    )
     try:
-        party = queryset.get(pk=party_id)
+        if screen:  # what the screen names, without the records (one query)
+            party = Party.objects.select_related(*SCREEN_RELATED, SETTINGS_RELATED).get(
+                pk=party_id
+            )
+            party._screen_read = True  # type: ignore[attr-defined]
+        else:
+            party = party_queryset().get(pk=party_id) if full else read_party(party_id)
     except Party.DoesNotExist as exc:
         raise Http404 from exc
     if not permissions.can_view(user, party.round.tournament):
@@ -107,12 +120,16 @@ def _visible_party(user: Any, party_id: int, full: bool = True) -> Party:
     return party
 
 
-def party_for_referee(user: Any, party_id: int, full: bool = True) -> Party:
+def party_for_referee(
+    user: Any, party_id: int, full: bool = True, screen: bool = False
+) -> Party:
     """The party, if the user referees it: 404 when hidden or absent, 403 when not his.
 
-    ``full`` loads its deals, penalties and rulings too (for showing its state).
+    ``full`` loads its deals, penalties and rulings too (for showing its state); ``screen``
+    loads what the screen names without them, for an action whose answer is the screen
+    (``screen_party``).
     """
-    party = _visible_party(user, party_id, full)
+    party = _visible_party(user, party_id, full, screen)
     if not permissions.can_referee(user, party):
         raise PermissionDenied
     return party

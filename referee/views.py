@@ -105,21 +105,23 @@ def page_data(post: Any, party: Party, input_class: type[ActionInput]) -> dict[s
 
 def _answer(
     request: HttpRequest, party_id: int, *, done: str | None = "", error: str = "",
-    code: int = 200, action: str = "", saved: Party | None = None, **extra: Any,
+    code: int = 200, action: str = "", saved: Party | None = None, read: Party | None = None,
+    **extra: Any,
 ) -> HttpResponse:
     """After an action: the panel for htmx; else a redirect, or the page with the error.
 
     ``done``: the message; None says the party's latest change (as the queue's answer does).
     ``action``: the action's name, whose section shows the message (``flash_place``).
     ``saved``: the party the action's service saved (``state.screen_party`` reuses a deal
-    entry's). ``extra``: the undo offer (``undo``) after an action, or the confirmation step
+    entry's), ``read``: the party as the action read it before.
+    ``extra``: the undo offer (``undo``) after an action, or the confirmation step
     (``confirm_step``) an irreversible action asks first (the page, not a redirect).
     """
     if not request.htmx and not error and not extra.get("confirm_step"):
         messages.success(request, _latest_change(party_id) if done is None else done)
         desk_steps.remember_undo(request, party_id, extra.get("undo"))
         return vary_on_htmx(redirect("referee:party", pk=party_id))
-    party = state.screen_party(party_id, saved)
+    party = state.screen_party(party_id, saved, read)
     context = panel_context(
         request, party, done=done or "", error=error, flash_at=flash_place(action, party),
         **extra,
@@ -201,7 +203,7 @@ def _perform(
     saved = result if isinstance(result, Party) else getattr(result, "party", None)
     return _answer(
         request, party.pk, done=None, undo=services.undo_offer(result, request.user),
-        action=action, saved=saved,
+        action=action, saved=saved, read=party,
     )
 
 
@@ -235,7 +237,8 @@ def party_status(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def party_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     """Run one action on the party (start, pause, deal, warning, a ruling …)."""
-    party = state.party_for_referee(request.user, pk, full=False)
+    # the answer is the screen: what it names is read now, with the party (one query)
+    party = state.party_for_referee(request.user, pk, full=False, screen=bool(request.htmx))
     input_class = PARTY_ACTIONS.get(name)
     if input_class is None:
         raise Http404
