@@ -14,8 +14,9 @@ Prints ``BENCH deal_entry_p50_ms``, ``_p95_ms``, ``_errors``, ``_lost`` and ``_m
 ``deal_entry_sql_statements``: the SQL statements of one deal through the API (target <= 12),
 and ``deal_entry_page_sql_statements``: every statement of one deal entered on the referee's
 desk page (its htmx answer, the panel drawn again; the session's two reads, BEGIN and COMMIT
-included; main spent 23).
-Targets on a 2-core machine: p95 <= 50 ms at 50 requests/s, 0 errors, 0 lost.
+included: 16; main spent 23).
+Targets on a 2-core machine: p95 <= 30 ms at 50 requests/s, 0 errors, 0 lost, and at least
+150 requests/s with p95 under 100 ms.
 
 The server is set up as a production deployment on 2 cores would be: gunicorn with one sync
 worker per core, the app preloaded in the master with its URLconf imported and the loaded
