@@ -5,7 +5,8 @@ equivalent ORM querysets (``select_related``, the models' default ordering) cost
 millisecond each per protocol; these queries are written once per database from the models'
 ``_meta`` (as ``scoring.record`` writes the party lock) and run through the connection's
 cursor. The values pass through the same converters the ORM applies, and related rows are
-attached as ``select_related`` attaches them, so the instances are the ORM's.
+attached as ``select_related`` attaches them, so the instances are the ORM's
+(``model_instance``, which the party lock's row goes through too).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from django.db.models import Model
 from scoring.models import Deal, Party, Penalty, Player, Protocol, Ruling, Signature
 
 _SQL: dict[tuple[str, str], str] = {}
-_CONVERTERS: dict[tuple[str, type[Model]], list[list[Any]]] = {}
+_CONVERTERS: dict[tuple[str, type[Model]], list[tuple[int, Any, list[Any]]]] = {}
+_ATTNAMES: dict[type[Model], list[str]] = {}
 
 
 @dataclass
@@ -33,36 +35,44 @@ class PartyRows:
     rulings: list[Ruling]
 
 
-def _converters(model: type[Model], connection: Any) -> list[list[Any]]:
-    """Per concrete field, the converters the ORM applies to its column's database value."""
+def _converters(model: type[Model], connection: Any) -> list[tuple[int, Any, list[Any]]]:
+    """``(index, column, converters)`` of each concrete field whose database value the ORM
+    converts, with the converters it applies (most fields have none)."""
     key = (connection.alias, model)
     found = _CONVERTERS.get(key)
     if found is None:
         found = []
-        for field in model._meta.concrete_fields:
+        for index, field in enumerate(model._meta.concrete_fields):
             column = field.get_col(model._meta.db_table)
-            found.append(connection.ops.get_db_converters(column)
-                         + field.get_db_converters(connection))
+            converters = (connection.ops.get_db_converters(column)
+                          + field.get_db_converters(connection))
+            if converters:
+                found.append((index, column, converters))
         _CONVERTERS[key] = found
     return found
 
 
-def _instance(model: type[Model], values: Sequence[Any], db: str,
-              connection: Any) -> Model | None:
-    """A model instance from its columns' values (None for a missing LEFT JOIN row)."""
+def model_instance(model: type[Model], values: Sequence[Any], db: str,
+                   connection: Any) -> Model | None:
+    """A model instance from its columns' values in its concrete fields' order, converted as
+    the ORM converts them (None for a missing LEFT JOIN row)."""
     if values[0] is None:
         return None
-    fields = model._meta.concrete_fields
-    converted = []
-    for field, value, converters in zip(fields, values, _converters(model, connection),
-                                        strict=True):
-        column = None
+    converted = list(values)
+    for index, column, converters in _converters(model, connection):
+        value = converted[index]
         for converter in converters:
-            if column is None:
-                column = field.get_col(model._meta.db_table)
             value = converter(value, column, connection)
-        converted.append(value)
-    return model.from_db(db, [f.attname for f in fields], converted)
+        converted[index] = value
+    return model.from_db(db, _attnames(model), converted)
+
+
+def _attnames(model: type[Model]) -> list[str]:
+    """The attribute names of the model's concrete fields, in their order (read once)."""
+    found = _ATTNAMES.get(model)
+    if found is None:
+        found = _ATTNAMES[model] = [f.attname for f in model._meta.concrete_fields]
+    return found
 
 
 def _select(connection: Any, *aliased: tuple[str, type[Model]]) -> str:
@@ -140,7 +150,7 @@ def players_by_pk(ids: Sequence[int]) -> dict[int, Player]:
         return {}
     db = router.db_for_read(Player)
     connection = connections[db]
-    players = [_instance(Player, row, db, connection)
+    players = [model_instance(Player, row, db, connection)
                for row in _rows(connection, f"players:{len(ids)}", *ids)]
     return {player.pk: player for player in players}  # type: ignore[union-attr]
 
@@ -155,11 +165,11 @@ def locked_version(party: Party) -> tuple[Protocol | None, list[Signature]]:
     for row in _rows(connection, "version", party.pk, Protocol.Status.SUPERSEDED):
         own, signed, by = _split(row, Protocol, Signature, user)
         if protocol is None:
-            protocol = _instance(Protocol, own, db, connection)
+            protocol = model_instance(Protocol, own, db, connection)
             protocol.party = party
-        signature = _instance(Signature, signed, db, connection)
+        signature = model_instance(Signature, signed, db, connection)
         if signature is not None:
-            signature.user = _instance(user, by, db, connection)
+            signature.user = model_instance(user, by, db, connection)
             signature.protocol = protocol
             signatures.append(signature)
     return protocol, signatures  # type: ignore[return-value]
@@ -180,19 +190,20 @@ def party_rows(party: Party) -> PartyRows:
     ``party``, in the order the ORM's default ordering gives: three queries, none compiled."""
     db = router.db_for_read(Deal)
     connection = connections[db]
-    deals = [_instance(Deal, row, db, connection) for row in _rows(connection, "deals", party.pk)]
+    deals = [model_instance(Deal, row, db, connection)
+             for row in _rows(connection, "deals", party.pk)]
     penalties = []
     for row in _rows(connection, "penalties", party.pk):
         own, player = _split(row, Penalty, Player)
-        penalty = _instance(Penalty, own, db, connection)
-        penalty.player = _instance(Player, player, db, connection)
+        penalty = model_instance(Penalty, own, db, connection)
+        penalty.player = model_instance(Player, player, db, connection)
         penalties.append(penalty)
     rulings = []
     for row in _rows(connection, "rulings", party.pk):
         own, player, fine = _split(row, Ruling, Player, Penalty)
-        ruling = _instance(Ruling, own, db, connection)
-        ruling.player = _instance(Player, player, db, connection)
-        ruling.penalty = _instance(Penalty, fine, db, connection)
+        ruling = model_instance(Ruling, own, db, connection)
+        ruling.player = model_instance(Player, player, db, connection)
+        ruling.penalty = model_instance(Penalty, fine, db, connection)
         rulings.append(ruling)
     for record in (*deals, *penalties, *rulings):
         record.party = party

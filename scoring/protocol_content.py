@@ -44,13 +44,14 @@ from scoring.protocols import (
     GAMES,
     KOZEL,
     SEATS,
+    CanonicalForm,
     ProtocolData,
     ProtocolGame,
     ProtocolPenalty,
     ProtocolSeat,
     ProtocolSignature,
     labels_for,
-    payload_fingerprint,
+    protocol_payload,
 )
 from scoring.results import FORFEIT_REASONS
 from scoring.rules import EXTRA_DEAL, Totals, get_rule_set
@@ -332,15 +333,18 @@ def _blank_seats(party: Party) -> list[ProtocolSeat]:
             for seat in seat_order(party)]
 
 
+#: What the players' content fingerprint leaves blank: the signatures and the version's ids.
+UNSIGNED = {"signatures": [], "referee": "", "public_id": "", "version": 0}
+
+
 def content_fingerprint(data: ProtocolData) -> str:
     """The fingerprint of what the players confirm: the data without signatures or ids."""
-    return content_payload_fingerprint(dataclasses.asdict(data))
+    return content_payload_fingerprint(protocol_payload(data))
 
 
 def content_payload_fingerprint(payload: dict[str, Any]) -> str:
     """``content_fingerprint`` of the data as ``dataclasses.asdict`` gives it."""
-    return payload_fingerprint({**payload, "signatures": [], "referee": "", "public_id": "",
-                                "version": 0})
+    return CanonicalForm(payload).fingerprint(**UNSIGNED)
 
 
 def party_sheet(party: Party, deals: Sequence[Deal], penalties: Sequence[Penalty],

@@ -34,16 +34,17 @@ from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Protocol, Sig
 from scoring.party_rows import locked_version, players_by_pk
 from scoring.pins import check_pin
 from scoring.protocol_content import (
+    UNSIGNED,
     build_protocol_data,
-    content_payload_fingerprint,
     party_players,
     protocol_content,
     with_signatures,
 )
 from scoring.protocols import (
+    CanonicalForm,
     ProtocolData,
     VerifyResult,
-    payload_fingerprint,
+    protocol_payload,
     render_protocol,
     sha256_hex,
 )
@@ -88,11 +89,13 @@ def _with_players(party: Party) -> None:
 @dataclass
 class _Signable:
     """The open version being signed: its content (no signature lines yet), that content as
-    ``dataclasses.asdict`` gives it, its content fingerprint and its signatures."""
+    ``dataclasses.asdict`` gives it and in its canonical form, its content fingerprint and its
+    signatures."""
 
     protocol: Protocol
     content: ProtocolData
     payload: dict[str, Any]
+    form: CanonicalForm
     fingerprint: str
     signatures: list[Signature]
 
@@ -109,14 +112,16 @@ def _signable(party: Party, actor: Any) -> _Signable:
     if protocol.status == Protocol.Status.SIGNED:
         raise ServiceError("protocol", _("The protocol is already signed."))
     content = protocol_content(party, protocol)
-    payload = dataclasses.asdict(content)
-    fingerprint = content_payload_fingerprint(payload)
+    payload = protocol_payload(content)
+    form = CanonicalForm(payload)
+    fingerprint = form.fingerprint(**UNSIGNED)
     if any(s.content_fingerprint != fingerprint for s in signatures):
         protocol = supersede(protocol, actor, _("Changed during sign-off."))
         signatures = []
         content = protocol_content(party, protocol)
-        payload = dataclasses.asdict(content)
-    return _Signable(protocol, content, payload, fingerprint, signatures)
+        payload = protocol_payload(content)
+        form = CanonicalForm(payload)
+    return _Signable(protocol, content, payload, form, fingerprint, signatures)
 
 
 def _player_of(party: Party, player_id: Any) -> Player:
@@ -201,7 +206,8 @@ def countersign(party_id: int, *, actor: Any, expected_version: int | None = Non
     """The referee countersigns last: render, sign (PAdES), store, and lock the party.
 
     The party is loaded once and its protocol built once: the signed data, its fingerprint
-    and the stored snapshot come from one ``dataclasses.asdict`` of it.
+    and the stored snapshot come from one ``protocol_payload`` of it, whose canonical form
+    gives the content fingerprint and, with the signature lines, the data fingerprint.
     """
     party = _finished_party(party_id, actor, expected_version, referee=True)
     signable = _signable(party, actor)
@@ -215,9 +221,10 @@ def countersign(party_id: int, *, actor: Any, expected_version: int | None = Non
         protocol=protocol, role=Signature.Role.REFEREE, user=actor,
         method=Signature.Method.LOGIN, content_fingerprint=signable.fingerprint)
     data = with_signatures(party, signable.content, [*signatures, countersignature])
-    payload = {**signable.payload, "referee": data.referee,
-               "signatures": [dataclasses.asdict(line) for line in data.signatures]}
-    protocol.fingerprint = payload_fingerprint(payload)
+    signed = {"referee": data.referee,
+              "signatures": [protocol_payload(line) for line in data.signatures]}
+    payload = {**signable.payload, **signed}
+    protocol.fingerprint = signable.form.fingerprint(**signed)
     pdf = installation_signer().sign(render_protocol(data, fingerprint=protocol.fingerprint),
                                      reason=SIGN_REASON)
     protocol.sha256 = sha256_hex(pdf)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import BusyError, ConflictError, ServiceError
 from scoring.models import Pair, Party, Regulations, Round, Table, Tournament
+from scoring.party_rows import model_instance
 
 PARTY_LOCK_RELATED = ("round__tournament__regulations", "pair_a", "pair_b", "table")
 """What every party service reads with the locked party row (one query)."""
@@ -65,24 +66,12 @@ def _party_sql(connection: Any, lock: bool) -> str:
     return sql
 
 
-def _instance(model: type[Model], values: list[Any], db: str, connection: Any) -> Model | None:
-    """A model instance from its columns' values (None for a missing LEFT JOIN row)."""
-    fields = model._meta.concrete_fields
-    if values[0] is None:
-        return None
-    converted = [
-        f.from_db_value(value, None, connection) if hasattr(f, "from_db_value") else value
-        for f, value in zip(fields, values, strict=True)
-    ]
-    return model.from_db(db, [f.attname for f in fields], converted)
-
-
 def _party_from_row(row: tuple[Any, ...], db: str, connection: Any) -> Party:
     """The party and what it was read with, from one row of the party query."""
     built, start = {}, 0
     for alias, model in _LOCK_MODELS:
         width = len(model._meta.concrete_fields)
-        built[alias] = _instance(model, list(row[start:start + width]), db, connection)
+        built[alias] = model_instance(model, row[start:start + width], db, connection)
         start += width
     party, rnd, tournament = built["p"], built["r"], built["t"]
     if built["g"] is not None:

@@ -12,8 +12,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Q
+from django.contrib.auth import get_user_model
+from django.db import connections, router, transaction
+from django.db.models import Model
 from django.utils.translation import gettext as _
 
 from scoring.errors import ServiceError
@@ -37,15 +38,50 @@ EVENT_NAMES = tuple(name for name, _label in WEBHOOK_EVENTS)
 COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS, Round.Status.FINISHED)
 
 
-def _receiving(tournament_id: int) -> Any:
-    """Active subscriptions of a tournament whose authors still manage it."""
-    managers = Q(created_by__is_superuser=True) | Q(
-        created_by__tournament_roles__tournament_id=tournament_id,
-        created_by__tournament_roles__role=TournamentRole.Role.ORGANIZER,
+_RECEIVING_SQL: dict[str, str] = {}
+
+
+def _receiving_sql(connection: Any) -> str:
+    """The query of ``_receiving`` for this database, written once from the models' ``_meta``.
+
+    Every event asks it (a party finished, a finished party changed, a protocol
+    countersigned), mostly of a tournament without webhooks; compiling the equivalent ORM
+    query cost about 0.8 ms each time.
+    """
+    found = _RECEIVING_SQL.get(connection.alias)
+    if found is not None:
+        return found
+    q = connection.ops.quote_name
+    user = get_user_model()
+
+    def column(model: type[Model], name: str) -> str:
+        return q(model._meta.get_field(name).column)
+
+    sub, role = WebhookSubscription, TournamentRole
+    user_pk = q(user._meta.pk.column)
+    sql = (
+        f"SELECT s.{q(sub._meta.pk.column)}, s.{column(sub, 'events')} "
+        f"FROM {q(sub._meta.db_table)} s "
+        f"JOIN {q(user._meta.db_table)} u ON u.{user_pk} = s.{column(sub, 'created_by')} "
+        f"WHERE s.{column(sub, 'tournament')} = %s AND s.{column(sub, 'active')} = %s "
+        f"AND (u.{column(user, 'is_superuser')} = %s OR EXISTS ("
+        f"SELECT 1 FROM {q(role._meta.db_table)} r WHERE r.{column(role, 'user')} = u.{user_pk} "
+        f"AND r.{column(role, 'tournament')} = %s AND r.{column(role, 'role')} = %s))"
     )
-    return WebhookSubscription.objects.filter(
-        managers, tournament_id=tournament_id, active=True
-    ).values_list("pk", "events").distinct()
+    _RECEIVING_SQL[connection.alias] = sql
+    return sql
+
+
+def _receiving(tournament_id: int) -> list[tuple[int, Any]]:
+    """``(pk, events)`` of the active subscriptions of a tournament whose authors still
+    manage it (a superuser, or an organizer of the tournament): one query, not compiled."""
+    connection = connections[router.db_for_read(WebhookSubscription)]
+    events = WebhookSubscription._meta.get_field("events")
+    with connection.cursor() as cursor:
+        cursor.execute(_receiving_sql(connection), [
+            tournament_id, True, True, tournament_id, TournamentRole.Role.ORGANIZER])
+        rows = cursor.fetchall()
+    return [(pk, events.from_db_value(value, None, connection)) for pk, value in rows]
 
 
 def _add_delivery(subscription: WebhookSubscription, event: str, payload: dict[str, Any],

@@ -19,8 +19,14 @@ from .data import (
     ProtocolSignature,
     labels_for,
     protocol_data_from_dict,
+    protocol_payload,
 )
-from .fingerprint import canonical_json, payload_fingerprint, protocol_fingerprint
+from .fingerprint import (
+    CanonicalForm,
+    canonical_json,
+    payload_fingerprint,
+    protocol_fingerprint,
+)
 from .fonts import missing_glyphs, register_fonts
 from .render import render_batch, render_blank, render_protocol
 from .signing import (
@@ -43,6 +49,7 @@ __all__ = [
     "RUSSIAN_LABELS",
     "SEATS",
     "TRUSTED_DIRNAME",
+    "CanonicalForm",
     "ProtocolData",
     "ProtocolDeal",
     "ProtocolGame",
@@ -62,6 +69,7 @@ __all__ = [
     "payload_fingerprint",
     "protocol_data_from_dict",
     "protocol_fingerprint",
+    "protocol_payload",
     "register_fonts",
     "render_batch",
     "render_blank",

@@ -8,8 +8,10 @@ and the renderer only lays it out. Every caption printed on the PDF comes from
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 #: Every caption the renderer prints, in English. A caller's ``labels`` override these key by
 #: key; a missing key falls back to the English caption.
@@ -319,6 +321,41 @@ EXTENSION_FIELDS: dict[str, tuple[str, ...]] = {
     "protocol": ("layout", "games", "game_wins", "seats", "goat", "first_move"),
     "deal": ("game", "plays", "seat_points", "seat_running", "memorized", "opened"),
 }
+
+
+#: The values ``dataclasses.asdict`` keeps as they are (its deep copy of them is themselves).
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+#: A dataclass's field names, by class, read once.
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def protocol_payload(data: Any) -> dict[str, Any]:
+    """``dataclasses.asdict(data)`` of ``ProtocolData`` (the stored snapshot and what the
+    fingerprint hashes) or of one of its parts (a signature line).
+
+    The same dict, built without ``asdict``'s generic walk and a ``copy.deepcopy`` call per
+    string and number (two thirds of its time on a protocol of 25 deals).
+    """
+    return _plain(data)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as ``dataclasses.asdict`` gives it (lists stay lists, tuples tuples)."""
+    cls = type(value)
+    if cls in _ATOMS:
+        return value
+    if cls is list:
+        return [_plain(item) for item in value]
+    if cls is dict:
+        return {_plain(key): _plain(item) for key, item in value.items()}
+    names = _FIELD_NAMES.get(cls)
+    if names is None and dataclasses.is_dataclass(cls):
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    if names is not None:
+        return {name: _plain(getattr(value, name)) for name in names}
+    if cls is tuple:
+        return tuple(_plain(item) for item in value)
+    return copy.deepcopy(value)  # nothing else is in protocol data; asdict copies it too
 
 
 def protocol_data_from_dict(values: dict) -> ProtocolData:
