@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Model
+from django.db.models import NOT_PROVIDED, Model
 
 
 def _prepare(field: Any, value: Any, connection: Any, seen: dict[Any, Any]) -> Any:
@@ -22,10 +22,11 @@ def _prepare(field: Any, value: Any, connection: Any, seen: dict[Any, Any]) -> A
     prepared once)."""
     if value is None or type(value) is int:
         return value
+    key = (type(value), value)
     try:
-        return seen[value]
+        return seen[key]
     except KeyError:
-        prepared = seen[value] = field.get_db_prep_save(value, connection)
+        prepared = seen[key] = field.get_db_prep_save(value, connection)
         return prepared
     except TypeError:  # not hashable
         return field.get_db_prep_save(value, connection)
@@ -44,8 +45,10 @@ def insert_rows(model: type[Model], rows: Sequence[dict[str, Any]]) -> None:
     quote = connection.ops.quote_name
     columns, selected, params, arrays = [], [], [], []
     for field in model._meta.concrete_fields:
-        if field.primary_key and field.attname not in named:
-            continue  # the sequence gives it
+        if field.attname not in named and (
+            field.primary_key or field.db_default is not NOT_PROVIDED
+        ):
+            continue  # the sequence, or the column's default, gives it
         columns.append(quote(field.column))
         cast = field.db_type(connection)
         if field.attname in named:

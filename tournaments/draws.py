@@ -4,8 +4,9 @@ The glue between the plain-Python draw engine (:mod:`tournaments.pairing`) and t
 like Tabbycat's draw manager: the field is read in a constant number of queries (ranked by
 :mod:`scoring.results`), the engine returns plain pairings, the parties (in one statement,
 :func:`scoring.bulk.insert_rows`) and, in individual events, the pairs formed for the round
-are inserted in a shuffled order so their ids reveal nothing about the standings. The round-flow services in :mod:`tournaments.rounds` call
-these functions inside their transaction, with the round's row locked.
+are inserted in a shuffled order so their ids reveal nothing about the standings. The
+round-flow services in :mod:`tournaments.rounds` call these functions inside their
+transaction, with the round's row locked.
 """
 
 from __future__ import annotations
