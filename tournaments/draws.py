@@ -2,10 +2,11 @@
 
 The glue between the plain-Python draw engine (:mod:`tournaments.pairing`) and the database,
 like Tabbycat's draw manager: the field is read in a constant number of queries (ranked by
-:mod:`scoring.results`), the engine returns plain pairings, the parties (and, in individual
-events, the pairs formed for the round) are bulk-created in a shuffled order so their ids
-reveal nothing about the standings. The round-flow services in :mod:`tournaments.rounds` call
-these functions inside their transaction, with the round's row locked.
+:mod:`scoring.results`), the engine returns plain pairings, the parties (in one statement,
+:func:`scoring.bulk.insert_rows`) and, in individual events, the pairs formed for the round
+are inserted in a shuffled order so their ids reveal nothing about the standings. The
+round-flow services in :mod:`tournaments.rounds` call these functions inside their
+transaction, with the round's row locked.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from scoring.bulk import insert_rows
 from scoring.errors import ServiceError
 from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tournament
 from scoring.results import ranked_entrants, standings_rows
@@ -310,7 +312,7 @@ def clear_draw(rnd: Round) -> None:
 
 
 def write_draw(rnd: Round, seating: Seating, byes: Sequence[int], individual: bool) -> None:
-    """Replace the round's parties with ``seating`` and ``byes``, bulk-created in random order.
+    """Replace the round's parties with ``seating`` and ``byes``, inserted in random order.
 
     Byes are parties without an opponent, finished at once (``end_reason`` "bye"), won by
     the rule set's first side (``"a"``, or the seat ``"a1"`` where each plays for himself).
@@ -336,25 +338,25 @@ def write_draw(rnd: Round, seating: Seating, byes: Sequence[int], individual: bo
         }
     else:
         sides = {}
-    parties = [
-        Party(
-            round=rnd,
-            table_id=tables[number],
-            pair_a_id=sides.get(tuple(party.pair_a)) if individual else party.a,
-            pair_b_id=sides.get(tuple(party.pair_b)) if individual else party.b,
-        )
+    parties: list[dict[str, Any]] = [
+        {
+            "round_id": rnd.pk,
+            "table_id": tables[number],
+            "pair_a_id": sides.get(tuple(party.pair_a)) if individual else party.a,
+            "pair_b_id": sides.get(tuple(party.pair_b)) if individual else party.b,
+        }
         for number, party in seating
     ]
     parties += [
-        Party(
-            round=rnd,
-            pair_a_id=sides[(entrant,)] if individual else entrant,
-            status=Party.Status.FINISHED,
-            end_reason=Party.EndReason.BYE,
-            winner=bye_winner,
-            finished_at=now,
-        )
+        {
+            "round_id": rnd.pk,
+            "pair_a_id": sides[(entrant,)] if individual else entrant,
+            "status": Party.Status.FINISHED,
+            "end_reason": Party.EndReason.BYE,
+            "winner": bye_winner,
+            "finished_at": now,
+        }
         for entrant in byes
     ]
     _shuffle(parties)
-    Party.objects.bulk_create(parties)
+    insert_rows(Party, parties)

@@ -297,11 +297,22 @@ def _unavailable_in_draw(rnd: Round) -> list[str]:
         )
         ids = {p for row in seated for p in row if p is not None}
         out = [p.name for p in players if p.pk in ids]
-    else:
-        pairs = Pair.objects.filter(gone).filter(
-            Q(parties_as_a__round=rnd) | Q(parties_as_b__round=rnd)
-        ).select_related("player1", "player2")
-        out = [p.display_name for p in pairs.distinct()]
+    else:  # the few pairs gone first (none: no query of the draw)
+        pairs = list(
+            Pair.objects.filter(gone, tournament_id=rnd.tournament_id).select_related(
+                "player1", "player2"
+            )
+        )
+        if not pairs:
+            return []
+        seated = {
+            pk
+            for row in parties.filter(Q(pair_a__in=pairs) | Q(pair_b__in=pairs)).values_list(
+                "pair_a", "pair_b"
+            )
+            for pk in row
+        }
+        out = [p.display_name for p in pairs if p.pk in seated]
     return sorted(out)
 
 
