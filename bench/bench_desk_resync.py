@@ -69,7 +69,12 @@ NUMBER_RE = re.compile(r'name="number" value="(\d+)"')
 def session_for(token: str) -> tuple[str, str]:
     """A logged-in session of the bench's referee and a CSRF secret (cookie and form token)."""
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        load_backend,
+    )
     from django.contrib.sessions.backends.db import SessionStore
     from django.db import connections
     from django.utils.crypto import get_random_string
@@ -78,7 +83,11 @@ def session_for(token: str) -> tuple[str, str]:
     user = Token.objects.select_related("user").get(key=token).user
     store = SessionStore()
     store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    # The backend that logs a session in: the first one that can load a user (django-axes's
+    # backend, listed first, only counts failed attempts).
+    store[BACKEND_SESSION_KEY] = next(
+        path for path in settings.AUTHENTICATION_BACKENDS if hasattr(load_backend(path), "get_user")
+    )
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
     store.create()
     connections.close_all()
