@@ -49,6 +49,8 @@ def parameters_for(system: str, values: Mapping[str, Any] | None) -> Any:
     if cls is None:
         raise ValueError(f"unknown rating system {system!r}")
     known = {f.name: f for f in fields(cls)}
+    if values is not None and not isinstance(values, Mapping):
+        raise ValueError("parameters must be an object of names and numbers")
     values = dict(values or {})
     unknown = sorted(set(values) - set(known))
     if unknown:

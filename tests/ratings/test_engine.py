@@ -115,6 +115,8 @@ def test_parameters_are_checked() -> None:
         parameters_for("glicko2", {"tau": "x"})
     with pytest.raises(ValueError, match="tau"):
         parameters_for("glicko2", {"tau": 0})
+    with pytest.raises(ValueError, match="object"):
+        parameters_for("elo", [("k", 16)])  # pairs are not an object of names
 
 
 SUBJECTS = [str(n) for n in range(8)]

@@ -169,6 +169,13 @@ def test_api_reads_for_everyone_and_writes_for_the_creator(rated, make_user):
     refused = api.patch(f"/api/v1/rating-lists/{rating_list.pk}/", {"parameters": {"k": -1}},
                         format="json")
     assert refused.status_code == 400 and "parameters" in refused.json()
+    for not_an_object in (7.0, [["k", 16]], "k=16"):  # found by schemathesis: was a 500
+        refused = api.post("/api/v1/rating-lists/", {
+            "name": "Рейтинг Москвы", "slug": "moscow", "system": "glicko2", "subject": "pairs",
+            "parameters": not_an_object, "tournaments": [early.pk]}, format="json")
+        assert refused.status_code == 400, refused.content
+        assert "object" in str(refused.json()["parameters"])
+    assert not RatingList.objects.filter(slug="moscow").exists()
 
 
 def test_api_takes_ratings_for_the_organizer_only(rated, make_field, organizer, make_user):
