@@ -1,4 +1,5 @@
-"""Querysets compiled to SQL once per database connection, for the reads every action makes.
+"""Querysets compiled to SQL once per database connection, for the reads every action makes,
+and the UPDATE of a row's fields written once (``save_fields``).
 
 Compiling a queryset (its joins, columns and converters) costs the ORM a few hundred
 microseconds each time; a party action makes half a dozen of the same reads with another id.
@@ -9,11 +10,11 @@ with the same converters the ORM would use. The queryset stays the one definitio
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from django.db import connections, router
-from django.db.models import Model, QuerySet
+from django.db import DatabaseError, connections, router
+from django.db.models import Model, QuerySet, signals
 
 _INT_MARKER = -7_340_033
 _STR_MARKER = "\x1fcompiled-query-argument-"
@@ -81,3 +82,43 @@ class CompiledQuery:
         """The query's first row for these arguments, or None."""
         rows = self.rows(*arguments, using=using)
         return rows[0] if rows else None
+
+
+def save_fields(instance: Model, fields: Sequence[str]) -> None:
+    """``instance.save(update_fields=fields)`` as one UPDATE written once per model and fields.
+
+    It does what ``save`` does for such a call: each field's ``pre_save`` (``auto_now``, a
+    file committed to storage), its database value, the row by primary key, and an error when
+    no row was updated; without compiling an update query each time (about a millisecond per
+    call). A model with save signal receivers, or a value that is an expression, is saved by
+    ``save`` itself.
+    """
+    model = type(instance)
+    if signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model):
+        instance.save(update_fields=fields)
+        return
+    alias = instance._state.db or router.db_for_write(model, instance=instance)
+    connection = connections[alias]
+    cache = connection.__dict__.setdefault("_compiled_updates", {})
+    key = (model, tuple(fields))
+    found = cache.get(key)
+    if found is None:
+        opts = model._meta
+        targets = [opts.get_field(name) for name in fields]
+        q = connection.ops.quote_name
+        assignments = ", ".join(f"{q(field.column)} = %s" for field in targets)
+        sql = f"UPDATE {q(opts.db_table)} SET {assignments} WHERE {q(opts.pk.column)} = %s"
+        found = cache[key] = (sql, targets, opts.pk)
+    sql, targets, pk = found
+    values = [field.pre_save(instance, False) for field in targets]
+    if any(hasattr(value, "resolve_expression") for value in values):
+        instance.save(update_fields=fields)  # an F() or another expression: the ORM writes it
+        return
+    values = [field.get_db_prep_save(value, connection)
+              for field, value in zip(targets, values, strict=True)]
+    values.append(pk.get_db_prep_value(instance.pk, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        updated = cursor.rowcount
+    if updated == 0:
+        raise DatabaseError("Save with update_fields did not affect any rows.")

@@ -26,6 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
+from scoring.compiled import save_fields
 from scoring.models import IdempotencyKey
 
 HEADER = "Idempotency-Key"
@@ -144,16 +145,9 @@ def store(record: IdempotencyKey, response: Response) -> None:
     if code >= 500 or code in (status.HTTP_409_CONFLICT, status.HTTP_429_TOO_MANY_REQUESTS):
         IdempotencyKey.objects.filter(pk=record.pk).delete()
         return
-    data = json.loads(json.dumps(getattr(response, "data", None), cls=JSONEncoder))
-    opts = IdempotencyKey._meta
-    field = opts.get_field("response")
-    q = connection.ops.quote_name
-    with connection.cursor() as cursor:  # one UPDATE, without compiling a queryset each time
-        cursor.execute(
-            f"UPDATE {q(opts.db_table)} SET {q(opts.get_field('status_code').column)} = %s, "
-            f"{q(field.column)} = %s WHERE {q(opts.pk.column)} = %s",
-            [code, field.get_db_prep_save(data, connection), record.pk],
-        )
+    record.status_code = code
+    record.response = json.loads(json.dumps(getattr(response, "data", None), cls=JSONEncoder))
+    save_fields(record, ["status_code", "response"])
 
 
 def purge_expired() -> int:

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import permissions, protocol_checks, webhooks
+from scoring.compiled import save_fields
 from scoring.errors import ServiceError
 from scoring.eventlog import append_event
 from scoring.identity import installation_signer
@@ -232,7 +233,7 @@ def countersign(party_id: int, *, actor: Any, expected_version: int | None = Non
     protocol.status = Protocol.Status.SIGNED
     protocol.signed_at = timezone.now()
     protocol.file.save("protocol.pdf", ContentFile(pdf), save=False)
-    protocol.save(update_fields=["fingerprint", "sha256", "data", "status", "signed_at", "file"])
+    save_fields(protocol, ["fingerprint", "sha256", "data", "status", "signed_at", "file"])
     append_event(party, "protocol_countersigned", actor=actor, data={
         "version": protocol.version, "sha256": protocol.sha256})
     webhooks.protocol_signed(party, protocol)

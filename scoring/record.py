@@ -9,6 +9,7 @@ from django.db import OperationalError, connections, router
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
+from scoring.compiled import save_fields
 from scoring.errors import BusyError, ConflictError, ServiceError
 from scoring.models import Pair, Party, Regulations, Round, Table, Tournament
 from scoring.party_rows import model_instance
@@ -163,4 +164,4 @@ def bump_version(party: Party, **fields: Any) -> None:
     for name, value in fields.items():
         setattr(party, name, value)
     party.version += 1
-    party.save(update_fields=[*fields.keys(), "version"])
+    save_fields(party, [*fields.keys(), "version"])

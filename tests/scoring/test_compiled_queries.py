@@ -72,3 +72,70 @@ def test_the_api_token_names_its_user_and_a_wrong_or_inactive_one_is_refused(ref
     inactive = device.get(f"/api/v1/parties/{party.pk}/events/")
     assert inactive.status_code == 403
     assert inactive.json()["detail"] == "User inactive or deleted."
+
+
+def test_saved_fields_are_written_as_save_would_and_only_those(make_party):
+    from django.db.models import F
+    from django.utils import timezone
+
+    from scoring.compiled import save_fields
+    from scoring.locking import open_protocol
+    from scoring.models import Protocol
+
+    party = make_party()
+    _deals(party, (5, 0))
+    protocol = open_protocol(party)
+    stale = Protocol.objects.get(pk=protocol.pk)
+    signed_at = timezone.now()
+    protocol.data = {"players": ["Анна Каренина"], "deals": [{"points": [5, 0]}]}
+    protocol.status, protocol.signed_at, protocol.reason = Protocol.Status.SIGNED, signed_at, "x"
+    with CaptureQueriesContext(connection) as queries:
+        save_fields(protocol, ["data", "status", "signed_at"])
+    assert len(queries.captured_queries) == 1
+    stored = Protocol.objects.get(pk=protocol.pk)
+    assert stored.data == protocol.data  # JSON, Cyrillic kept
+    assert (stored.status, stored.signed_at) == (Protocol.Status.SIGNED, signed_at)
+    assert stored.reason == stale.reason  # a field not named is left alone
+
+    party.refresh_from_db()
+    version = party.version
+    party.version = F("version") + 1  # an expression: the ORM writes it
+    save_fields(party, ["version"])
+    party.refresh_from_db()
+    assert party.version == version + 1
+
+
+def test_saving_the_fields_of_a_row_that_is_gone_fails_as_save_does(make_party):
+    from django.db import DatabaseError
+
+    from scoring.compiled import save_fields
+    from scoring.models import Party
+
+    party = make_party()
+    Party.objects.filter(pk=party.pk).update(version=5)
+    ghost = Party.objects.get(pk=party.pk)
+    ghost.pk = party.pk + 10_000
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        save_fields(ghost, ["version"])
+
+
+def test_a_model_with_save_receivers_is_saved_by_save(make_party):
+    from django.db.models import signals
+
+    from scoring.compiled import save_fields
+    from scoring.models import Party
+
+    seen = []
+
+    def receiver(sender, instance, update_fields, **kwargs):
+        seen.append((instance.pk, sorted(update_fields)))
+
+    party = make_party()
+    signals.post_save.connect(receiver, sender=Party)
+    try:
+        party.version += 1
+        save_fields(party, ["version"])
+    finally:
+        signals.post_save.disconnect(receiver, sender=Party)
+    assert seen == [(party.pk, ["version"])]
+    assert Party.objects.get(pk=party.pk).version == party.version
