@@ -1,14 +1,18 @@
-"""A query compiled once answers as the ORM's own queryset does, for every argument."""
+"""A query compiled once answers as the ORM's own queryset does, for every argument; fields
+saved by one prepared UPDATE are written as ``save`` writes them."""
 
 import pytest
-from django.db import connection, connections
+from django.db import DatabaseError, connection, connections
+from django.db.models import F, signals
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from referee.services import start_party
-from scoring.compiled import CompiledQuery
-from scoring.models import Deal
+from scoring.compiled import CompiledQuery, save_fields
+from scoring.locking import open_protocol
+from scoring.models import Deal, Party, Protocol
 from scoring.services import record_deal
 from scoring.totals import RecordedDeal, recorded
 
@@ -75,13 +79,6 @@ def test_the_api_token_names_its_user_and_a_wrong_or_inactive_one_is_refused(ref
 
 
 def test_saved_fields_are_written_as_save_would_and_only_those(make_party):
-    from django.db.models import F
-    from django.utils import timezone
-
-    from scoring.compiled import save_fields
-    from scoring.locking import open_protocol
-    from scoring.models import Protocol
-
     party = make_party()
     _deals(party, (5, 0))
     protocol = open_protocol(party)
@@ -106,11 +103,6 @@ def test_saved_fields_are_written_as_save_would_and_only_those(make_party):
 
 
 def test_saving_the_fields_of_a_row_that_is_gone_fails_as_save_does(make_party):
-    from django.db import DatabaseError
-
-    from scoring.compiled import save_fields
-    from scoring.models import Party
-
     party = make_party()
     Party.objects.filter(pk=party.pk).update(version=5)
     ghost = Party.objects.get(pk=party.pk)
@@ -120,11 +112,6 @@ def test_saving_the_fields_of_a_row_that_is_gone_fails_as_save_does(make_party):
 
 
 def test_a_model_with_save_receivers_is_saved_by_save(make_party):
-    from django.db.models import signals
-
-    from scoring.compiled import save_fields
-    from scoring.models import Party
-
     seen = []
 
     def receiver(sender, instance, update_fields, **kwargs):
