@@ -11,18 +11,33 @@ from django.utils.translation import gettext as _
 
 from scoring.compiled import save_fields
 from scoring.errors import BusyError, ConflictError, ServiceError
-from scoring.models import Pair, Party, Regulations, Round, Table, Tournament
+from scoring.models import (
+    Pair,
+    Party,
+    RefereeSettings,
+    Regulations,
+    Round,
+    Table,
+    Tournament,
+)
 from scoring.party_rows import model_instance
 
-PARTY_LOCK_RELATED = ("round__tournament__regulations", "pair_a", "pair_b", "table")
-"""What every party service reads with the locked party row (one query)."""
+PARTY_LOCK_RELATED = (
+    "round__tournament__regulations", "round__tournament__referee_settings",
+    "pair_a", "pair_b", "table",
+)
+"""What every party service reads with the locked party row (one query): the tournament's
+regulations and referee settings (its penalty preset), the pairs and the table."""
 
-# The models the lock query reads, by their alias in it: the party, its round, tournament and
-# regulations, its pairs and its table, as ``select_related(*PARTY_LOCK_RELATED)`` reads them.
+# The models the lock query reads, by their alias in it: the party, its round, tournament,
+# regulations and referee settings, its pairs and its table, as
+# ``select_related(*PARTY_LOCK_RELATED)`` reads them.
 _LOCK_MODELS: tuple[tuple[str, type[Model]], ...] = (
-    ("p", Party), ("r", Round), ("t", Tournament), ("g", Regulations),
+    ("p", Party), ("r", Round), ("t", Tournament), ("g", Regulations), ("s", RefereeSettings),
     ("pa", Pair), ("pb", Pair), ("tb", Table),
 )
+REFEREE_SETTINGS_CACHE = RefereeSettings._meta.get_field("tournament").remote_field
+"""The tournament's side of its referee settings' one-to-one (what ``select_related`` caches)."""
 _PARTY_SQL: dict[tuple[str, bool], str] = {}
 LOCK_NOT_AVAILABLE = "55P03"
 """PostgreSQL's SQLSTATE of a lock not obtained within ``lock_timeout``."""
@@ -55,6 +70,8 @@ def _party_sql(connection: Any, lock: bool) -> str:
         f"JOIN {table(Tournament)} t ON t.{pk(Tournament)} = r.{column(Round, 'tournament')} "
         f"LEFT JOIN {table(Regulations)} g "
         f"ON g.{column(Regulations, 'tournament')} = t.{pk(Tournament)} "
+        f"LEFT JOIN {table(RefereeSettings)} s "
+        f"ON s.{column(RefereeSettings, 'tournament')} = t.{pk(Tournament)} "
         f"JOIN {table(Pair)} pa ON pa.{pk(Pair)} = p.{column(Party, 'pair_a')} "
         f"LEFT JOIN {table(Pair)} pb ON pb.{pk(Pair)} = p.{column(Party, 'pair_b')} "
         f"LEFT JOIN {table(Table)} tb ON tb.{pk(Table)} = p.{column(Party, 'table')} "
@@ -77,6 +94,7 @@ def _party_from_row(row: tuple[Any, ...], db: str, connection: Any) -> Party:
     party, rnd, tournament = built["p"], built["r"], built["t"]
     if built["g"] is not None:
         tournament.regulations = built["g"]
+    REFEREE_SETTINGS_CACHE.set_cached_value(tournament, built["s"])  # None: the defaults apply
     rnd.tournament = tournament
     party.round = rnd
     party.pair_a, party.pair_b, party.table = built["pa"], built["pb"], built["tb"]

@@ -32,6 +32,7 @@ from scoring.rules import (
 from scoring.stored_totals import store_totals
 from scoring.totals import (
     DealRow,
+    FineRow,
     deals_after,
     fine_rows,
     keep_read,
@@ -242,21 +243,29 @@ def end_party(
     webhooks.party_finished(party, totals)
 
 
-def evaluate_party(party: Party, actor: Any = None, deals: list[DealRow] | None = None) -> str:
+def evaluate_party(
+    party: Party,
+    actor: Any = None,
+    deals: list[DealRow] | None = None,
+    fines: list[FineRow] | None = None,
+) -> str:
     """Apply the rule set's decision after a change: finish, reopen, or keep playing.
 
     Every service calls it after changing a party's deals or fines, so a change of a finished
     party of a counted round emits ``standings.changed`` here, once. The deals and fines are
-    read once, as plain rows (``deals``: the caller's, in order); the totals come from the one
-    totals function and a finished party's are stored for the standings as of the version its
-    caller's bump gives it.
+    read once, as plain rows (``deals`` and ``fines``: the caller's, the deals in order); the
+    totals come from the one totals function and a finished party's are stored for the
+    standings as of the version its caller's bump gives it.
     """
     webhooks.record_changed(party)
     if party.status == Party.Status.FINISHED:
         results_changed(party)
     if party.end_reason in ("forfeit", "bye", "disqualification", "timeout"):
         return "finished"  # decided by a ruling: its stored totals are made again when read
-    rows = party_rows(party) if deals is None else (deals, fine_rows(party))
+    if deals is None:
+        rows = party_rows(party)
+    else:
+        rows = (deals, fine_rows(party) if fines is None else fines)
     totals = party_totals(party, rows)
     decision = party_decision(party, rows[0], totals)
     if decision.state == "finished":
@@ -284,6 +293,12 @@ def evaluate_party(party: Party, actor: Any = None, deals: list[DealRow] | None 
     if not reopened and party.game == game:  # the party as its totals were made: kept
         party._evaluated = (rows, totals)  # type: ignore[attr-defined]
     return decision.state
+
+
+def keep_totals(party: Party, rows: tuple[list[Any], list[Any]]) -> None:
+    """Keep the totals of a party an action read but did not change (its deals and fines in
+    ``rows``) for the action's answer, as ``evaluate_party`` keeps the ones it makes."""
+    party._evaluated = (rows, party_totals(party, rows))  # type: ignore[attr-defined]
 
 
 def evaluated_totals(party: Party) -> tuple[Any, Any] | None:

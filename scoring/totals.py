@@ -114,9 +114,51 @@ class FineRow(NamedTuple):
     cancelled: bool
     game: int = 1
 
+    @classmethod
+    def of(cls, penalty: Any) -> FineRow:
+        """A penalty (a model or an object with the same fields) as the totals read it."""
+        return cls(*(getattr(penalty, name) for name in cls._fields))
+
 
 FINE_ROW_FIELDS = FineRow._fields
 """The penalty columns a FineRow is loaded from."""
+
+
+class PenaltyRow(NamedTuple):
+    """A penalty as a new penalty reads it: its fine's fields (``FineRow``), its kind of
+    violation and its ids."""
+
+    side: str
+    points: int
+    mode: str
+    kind: str
+    cancelled: bool
+    game: int
+    category: str
+    id: int
+    client_id: str
+
+    def fine(self) -> FineRow:
+        """The penalty's row for the totals."""
+        return FineRow(*self[:len(FINE_ROW_FIELDS)])
+
+
+_PENALTIES = CompiledQuery(
+    "party_penalties", Penalty,
+    lambda party_id: Penalty.objects.filter(party_id=party_id).order_by("-id")
+    .values_list(*PenaltyRow._fields),
+    int,
+)
+
+
+def penalties_recorded(party: Any) -> list[PenaltyRow]:
+    """A party's penalties, newest first, as plain rows: the retry, earlier warnings, fines."""
+    return [PenaltyRow(*row) for row in _PENALTIES.rows(party.pk)]
+
+
+def fines_in_force(rows: Iterable[PenaltyRow]) -> list[FineRow]:
+    """The fines among penalty rows that count (not cancelled), as the totals read them."""
+    return [row.fine() for row in rows if row.kind == "fine" and not row.cancelled]
 
 
 def deal_scores(deals: Iterable[Any]) -> list[DealScore]:
@@ -183,7 +225,7 @@ def party_rows(party: Any) -> tuple[list[Any], list[Any]]:
     cached = getattr(party, "_prefetched_objects_cache", {})
     if "deals" in cached and "penalties" in cached:
         return list(cached["deals"]), list(cached["penalties"])
-    return [DealRow(*row) for row in _DEAL_ROWS.rows(party.pk)], fine_rows(party)
+    return deal_rows(party), fine_rows(party)
 
 
 _DEAL_ROWS = CompiledQuery(
@@ -198,6 +240,11 @@ _FINE_ROWS = CompiledQuery(
     .order_by().values_list(*FINE_ROW_FIELDS),
     int,
 )
+
+
+def deal_rows(party: Any) -> list[DealRow]:
+    """A party's deals in order as plain rows (one query)."""
+    return [DealRow(*row) for row in _DEAL_ROWS.rows(party.pk)]
 
 
 def fine_rows(party: Any) -> list[FineRow]:

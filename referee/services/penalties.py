@@ -13,7 +13,6 @@ from referee.rulings import PenaltyDecision, PenaltyPreset, decide_violation, fi
 from referee.services.common import (
     _check_side,
     _engine,
-    _locked_unless_done,
     _offender,
     _player,
     _reason,
@@ -28,9 +27,10 @@ from scoring.errors import ServiceError
 from scoring.eventlog import append_event
 from scoring.locking import assert_party_editable
 from scoring.models import Party, Penalty, Player
-from scoring.record import bump_version, lock_party
+from scoring.record import bump_version, check_version, lock_party
 from scoring.rules import RuleSet
-from scoring.services import evaluate_party
+from scoring.services import evaluate_party, keep_totals
+from scoring.totals import FineRow, PenaltyRow, deal_rows, fines_in_force, penalties_recorded
 
 logger = logging.getLogger(__name__)
 
@@ -57,8 +57,11 @@ def _add_penalty(
     client_id: str = "",
     escalated_from: Penalty | None = None,
     kind: str | None = None,
+    deal_number: int | None = None,
 ) -> Penalty:
-    """Write a penalty of a locked party and log it (the caller re-evaluates the party)."""
+    """Write a penalty of a locked party and log it (the caller re-evaluates the party).
+
+    ``deal_number`` is the deal in play, if the caller read the deals (else it is read)."""
     penalty = Penalty.objects.create(
         party=party,
         kind=kind or decision.kind,
@@ -67,7 +70,7 @@ def _add_penalty(
         player=player,
         points=decision.points,
         mode=decision.mode,
-        deal_number=deal_in_play(party),
+        deal_number=deal_in_play(party) if deal_number is None else deal_number,
         game=party.game,
         escalated_from=escalated_from,
         reason=reason,
@@ -100,9 +103,11 @@ def _check_category(category: str, allowed: tuple[str, ...]) -> str:
 
 
 Decide = Callable[
-    [Party, str, RuleSet, Any, PenaltyPreset], tuple[PenaltyDecision, Penalty | None]
+    [Party, str, RuleSet, Any, PenaltyPreset, list[PenaltyRow]],
+    tuple[PenaltyDecision, Penalty | None],
 ]
-"""(party, engine side, rule set, config, preset) → the decision and the warning it repeats."""
+"""(party, engine side, rule set, config, preset, the party's penalties newest first) → the
+decision and the warning it repeats."""
 
 
 class PenaltyTarget(TypedDict, total=False):
@@ -132,15 +137,20 @@ def _penalise(
     """What warnings and fines share: checks, the decision, the record, the party's totals.
 
     The penalty is written on the engine's side: the player's seat where every player keeps
-    his own score, so warnings escalate per player and a fine lands on his account.
+    his own score, so warnings escalate per player and a fine lands on his account. Under the
+    party's lock its penalties and deals are read once each, as plain rows: the retry (found
+    whatever the version: a retry carries the version its first attempt saw), the earlier
+    warnings, the deal in play, and the totals of the answer.
     """
     side, seat = target["side"], target.get("seat", "")
     actor, client_id = target.get("actor"), target.get("client_id", "")
-    party, found = _locked_unless_done(
-        Penalty, party_id, client_id, target.get("expected_version")
-    )
-    if found is not None:
-        return found
+    party = lock_party(party_id)
+    penalties = penalties_recorded(party)
+    if client_id:
+        for row in reversed(penalties):  # the first it made, as ``_existing`` finds it
+            if row.client_id == client_id:
+                return Penalty.objects.get(pk=row.id)
+    check_version(party, target.get("expected_version"))
     _require_in_progress(party)
     _check_side(side)
     _check_category(category, allowed)
@@ -149,8 +159,9 @@ def _penalise(
     player = player or _seated(party, offender)
     rule_set, cfg = _rules(party)
     decision, escalated_from = decide(
-        party, offender, rule_set, cfg, penalty_preset(party.round.tournament)
+        party, offender, rule_set, cfg, penalty_preset(party.round.tournament), penalties
     )
+    deals = deal_rows(party)
     penalty = _add_penalty(
         party,
         decision,
@@ -161,9 +172,13 @@ def _penalise(
         reason=_reason(target.get("reason", "")),
         client_id=client_id,
         escalated_from=escalated_from,
+        deal_number=(deals[-1].number if deals else 0) + 1,
     )
+    fines = fines_in_force(penalties)
     if decision.is_fine:  # a warning changes no total
-        evaluate_party(party, actor)
+        evaluate_party(party, actor, deals, [*fines, FineRow.of(penalty)])
+    else:
+        keep_totals(party, (deals, fines))
     bump_version(party)
     logger.info(
         "%s %s given: party %s, side %s, actor %s",
@@ -172,8 +187,17 @@ def _penalise(
     return penalty
 
 
-def _earlier_warnings(party: Party, offender: str, category: str) -> list[int]:
-    """The ids of the offender's active warnings of a kind in the party, newest first."""
+def _earlier_warnings(
+    party: Party, offender: str, category: str, rows: list[PenaltyRow] | None = None
+) -> list[int]:
+    """The ids of the offender's active warnings of a kind in the party, newest first (from
+    ``rows``, its penalties newest first, when the caller read them)."""
+    if rows is not None:
+        return [
+            row.id for row in rows
+            if row.side == offender and row.category == category
+            and row.kind == Penalty.Kind.WARNING and not row.cancelled
+        ]
     return list(
         party.penalties.filter(
             side=offender, category=category, kind=Penalty.Kind.WARNING, cancelled=False
@@ -230,9 +254,10 @@ def give_warning(party_id: int, *, category: str, **target: Unpack[PenaltyTarget
     """
 
     def decide(
-        party: Party, offender: str, rule_set: RuleSet, cfg: Any, preset: PenaltyPreset
+        party: Party, offender: str, rule_set: RuleSet, cfg: Any, preset: PenaltyPreset,
+        penalties: list[PenaltyRow],
     ) -> tuple[PenaltyDecision, Penalty | None]:
-        earlier = _earlier_warnings(party, offender, category)
+        earlier = _earlier_warnings(party, offender, category, penalties)
         decision = _warning_decision(rule_set, cfg, preset, offender, category, len(earlier))
         return decision, Penalty(pk=earlier[0]) if decision.is_fine and earlier else None
 
@@ -255,7 +280,8 @@ def give_fine(
     """
 
     def decide(
-        party: Party, offender: str, rule_set: RuleSet, cfg: Any, preset: PenaltyPreset
+        party: Party, offender: str, rule_set: RuleSet, cfg: Any, preset: PenaltyPreset,
+        penalties: list[PenaltyRow],
     ) -> tuple[PenaltyDecision, Penalty | None]:
         return _engine(
             fine_decision, rule_set, cfg, offender, points, preset=preset, category=category

@@ -31,7 +31,12 @@ from referee.services.common import (
     deal_in_play,
     desk_of,
 )
-from referee.services.penalties import _add_penalty, _check_category, _penalise
+from referee.services.penalties import (
+    _add_penalty,
+    _check_category,
+    _earlier_warnings,
+    _penalise,
+)
 from scoring.errors import ServiceError
 from scoring.eventlog import append_event
 from scoring.locking import assert_party_editable
@@ -40,6 +45,7 @@ from scoring.record import bump_version, lock_party
 from scoring.rules import FINE_AWARD, RuleSet, penalty_for
 from scoring.rules import udl as udl_rules
 from scoring.services import annul_deal_in_play, evaluate_party, record_deal
+from scoring.totals import PenaltyRow
 
 logger = logging.getLogger(__name__)
 
@@ -433,18 +439,13 @@ def rule_udl_violation(
         )
 
     def decide(
-        party: Party, offender: str, rule_set: RuleSet, cfg: Any, preset: PenaltyPreset
+        party: Party, offender: str, rule_set: RuleSet, cfg: Any, preset: PenaltyPreset,
+        penalties: list[PenaltyRow],
     ) -> tuple[PenaltyDecision, Penalty | None]:
         if consequence.kind != udl_rules.POINTS_TO_OPPONENT:
             return PenaltyDecision(WARNING), None
-        warning = (
-            party.penalties.filter(
-                side=offender, category=Penalty.Category.MOVE_TIME, kind=Penalty.Kind.WARNING,
-                cancelled=False,
-            )
-            .order_by("-id")
-            .first()
-        )
+        earlier = _earlier_warnings(party, offender, Penalty.Category.MOVE_TIME, penalties)
+        warning = Penalty(pk=earlier[0]) if earlier else None
         return PenaltyDecision(FINE, consequence.points, FINE_AWARD), warning
 
     return _penalise(

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from referee.rulings import PenaltyPreset
 from scoring.errors import ServiceError
 from scoring.models import RefereeSettings, Tournament, TournamentRole
+from scoring.record import REFEREE_SETTINGS_CACHE
 
 logger = logging.getLogger(__name__)
 
@@ -18,15 +19,11 @@ logger = logging.getLogger(__name__)
 def referee_settings(tournament: Tournament) -> RefereeSettings:
     """The tournament's referee settings (the defaults when none were saved); read with a
     locked party's row (``scoring.record.lock_party``) they are not read again."""
-    if _SETTINGS.is_cached(tournament):
-        found = _SETTINGS.get_cached_value(tournament)
+    if REFEREE_SETTINGS_CACHE.is_cached(tournament):
+        found = REFEREE_SETTINGS_CACHE.get_cached_value(tournament)
     else:
         found = RefereeSettings.objects.filter(tournament=tournament).first()
     return found or RefereeSettings(tournament=tournament)
-
-
-_SETTINGS = RefereeSettings._meta.get_field("tournament").remote_field
-"""The tournament's side of its settings' one-to-one (what ``select_related`` caches)."""
 
 
 def penalty_preset(tournament: Tournament) -> PenaltyPreset:

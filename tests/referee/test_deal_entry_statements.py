@@ -1,7 +1,8 @@
 """A deal entered at the desk costs at most 12 SQL statements, through the API (a table
 device with its token and an Idempotency-Key, as in ``bench/bench_deal_entry.py``) and through
 the desk page (its htmx answer: the action and the panel drawn from the rows the action read),
-on SQLite and on PostgreSQL (``-k pg`` with DATABASE_URL: the same tests)."""
+on SQLite and on PostgreSQL (``-k pg`` with DATABASE_URL: the same tests); a warning, and the
+fine a repeated warning becomes, at most 11 through the API."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from scoring.models import Deal
+from scoring.models import Deal, Penalty
 from scoring.totals import DEAL_ROW_FIELDS, RecordedDeal
 
 pytestmark = pytest.mark.django_db
@@ -124,3 +125,42 @@ def test_the_desk_pages_answer_to_a_deal_is_the_panel_a_reload_shows(client, par
 
 def test_a_recorded_deal_row_starts_with_the_totals_row():
     assert RecordedDeal._fields[:len(DEAL_ROW_FIELDS)] == DEAL_ROW_FIELDS
+
+
+WARNING_LIMIT = 11
+"""Statements of one warning or fine through the API (main before: 20, the penalties read
+three times, the deals twice, the referee settings on their own)."""
+
+
+def test_a_warning_and_the_fine_it_becomes_cost_at_most_11_statements(party, referee_user):
+    token = Token.objects.create(user=referee_user)
+    device = APIClient()
+    device.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    url = f"/api/v1/parties/{party.pk}/warning/"
+    device.post(f"/api/v1/parties/{party.pk}/deal/",
+                {"outcome": "fish", "side": "b", "points": {"a": 0, "b": 9}},
+                format="json", HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
+    answers = []
+    for client_id in ("first", "second"):
+        body = {"side": "a", "category": "other", "client_id": client_id}
+        with CaptureQueriesContext(connection) as queries:
+            answer = device.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
+        assert answer.status_code == 201, answer.json()
+        statements = _statements(queries)
+        assert len(statements) <= WARNING_LIMIT, "\n".join(s[:110] for s in statements)
+        for table in ("referee_penalty", "scoring_deal"):  # each read once under the lock
+            reads = [s for s in statements if s.startswith("SELECT") and f'FROM "{table}"' in s]
+            assert len(reads) == 1, reads
+        answers.append(answer.json())
+    warning, fine = (answer["record"] for answer in answers)
+    assert warning["kind"] == "warning" and fine["kind"] == "fine"
+    assert answers[0]["party"]["totals"]["points"] == {"a": 0, "b": 9}  # a warning costs nothing
+    assert answers[1]["party"]["totals"]["points"] == {"a": -25, "b": 9}  # the repeat is a fine
+    stored = Penalty.objects.get(pk=fine["id"])
+    assert stored.escalated_from_id == warning["id"] and stored.deal_number == 2
+    # a retry of the fine under a new key (the answer was lost) finds it, whatever the version
+    again = device.post(url, {"side": "a", "category": "other", "client_id": "second",
+                              "version": 1},
+                        format="json", HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
+    assert again.json()["record"]["id"] == fine["id"]
+    assert Penalty.objects.filter(party=party).count() == 2

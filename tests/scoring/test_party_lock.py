@@ -5,7 +5,8 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from scoring.errors import ConflictError, ServiceError
-from scoring.models import Party
+from referee.services.staffing import referee_settings
+from scoring.models import Party, RefereeSettings
 from scoring.record import PARTY_LOCK_RELATED, lock_party, read_party
 
 POSTGRES = "postgresql" in settings.DATABASES["default"]["ENGINE"]
@@ -81,3 +82,25 @@ def test_on_postgresql_the_lock_is_one_query_with_its_timeout(
             assert cursor.fetchone()[0] == "5s"
         assert locked.round.tournament.regulations.target > 0
         assert locked.pair_a.pk and locked.table.number == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("saved", [None, "udl"])
+def test_the_lock_reads_the_referee_settings_with_the_party(
+    make_party, saved, django_assert_num_queries
+):
+    """A UDL tournament's desk applies UDL penalties, a tournament without settings the
+    defaults, and neither reads the settings again after the lock."""
+    party = make_party()
+    tournament = party.round.tournament
+    if saved:
+        RefereeSettings.objects.create(tournament=tournament, penalty_preset=saved)
+    with transaction.atomic():
+        locked = lock_party(party.pk)
+        with django_assert_num_queries(0):
+            found = referee_settings(locked.round.tournament)
+    assert found.penalty_preset == (saved or RefereeSettings.Preset.SPORT)
+    assert (found.pk is not None) == bool(saved)
+    read = read_party(party.pk)
+    with django_assert_num_queries(0):
+        assert referee_settings(read.round.tournament).penalty_preset == found.penalty_preset
