@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
 
-from referee import services, state
+from referee import access, services, state
 from referee.corrections import record_to_correct
 from referee.rulings import parse_tile, preview_hands
 from referee.serializers import (
@@ -128,7 +128,7 @@ class PartyActions(IdempotentMixin):
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def events(self, request: Request, pk: str | None = None) -> Response:
         """The party's event log, newest first: who, when, what, why."""
-        party = state.party_for_referee(request.user, int(pk))
+        party = access.party_for_referee(request.user, int(pk))
         context = {"request": request, "names": who_names(party)}
         return Response(EventSerializer(state.events(party), many=True, context=context).data)
 
@@ -137,7 +137,7 @@ class PartyActions(IdempotentMixin):
     def move_advice(self, request: Request, pk: str | None = None) -> Response:
         """Moves possible and the time allowed by the party's rule set (sport: 5 s, 20 s, 1 min
         for a fish; UDL: 15 s, 15 s once a drawn tile fits), a false pass or a draw due."""
-        party = state.party_for_referee(request.user, int(pk), full=False)
+        party = access.party_for_referee(request.user, int(pk), full=False)
         serializer = MoveAdviceInput(data=request.data, context={"strict": True})
         serializer.is_valid(raise_exception=True)
         return Response(advise(serializer.validated_data, party))
@@ -146,7 +146,7 @@ class PartyActions(IdempotentMixin):
     @action(detail=True, methods=["post"], url_path="tiles-preview", url_name="tiles-preview")
     def tiles_preview(self, request: Request, pk: str | None = None) -> Response:
         """The pips of the tiles picked per player and pair, and the deal's winner and points."""
-        party = state.party_for_referee(request.user, int(pk), full=False)
+        party = access.party_for_referee(request.user, int(pk), full=False)
         serializer = TilesPreviewInput(data=request.data,
                                        context={"party": party, "strict": True})
         serializer.is_valid(raise_exception=True)
@@ -166,9 +166,9 @@ class PartyActions(IdempotentMixin):
         )
 
     def act(self, request: Request, pk: str | None, input_class: type[ActionInput]) -> Response:
-        """Run one party action for its referee."""
-        party = state.party_for_referee(request.user, int(pk), full=False)
-        return run_action(request, party, input_class)
+        """Run one party action for its referee (the party read once, with its lock)."""
+        with access.party_for_action(request.user, int(pk)) as party:
+            return run_action(request, party, input_class)
 
 
 def _party_action(name: str, input_class: type[ActionInput]) -> Any:
@@ -253,7 +253,7 @@ class RefereeTournamentViewSet(IdempotentMixin, viewsets.ViewSet):
     @action(detail=True, methods=["get"])
     def overview(self, request: Request, pk: str | None = None) -> Response:
         """Every party of the round the user referees, with scores, clocks and alerts."""
-        tournament = state.tournament_for_referee(request.user, pk=int(pk))
+        tournament = access.tournament_for_referee(request.user, pk=int(pk))
         number = number_parameter(request.query_params, "round_number")
         data = state.overview(request.user, tournament, number)
         return Response(OverviewSerializer(data).data)
@@ -265,7 +265,7 @@ class RefereeTournamentViewSet(IdempotentMixin, viewsets.ViewSet):
     @action(detail=True, methods=["get", "post"])
     def referees(self, request: Request, pk: str | None = None) -> Response:
         """The tournament's referees (organizers assign them, optionally to tables)."""
-        tournament = state.tournament_for_referee(request.user, manage=True, pk=int(pk))
+        tournament = access.tournament_for_referee(request.user, manage=True, pk=int(pk))
         context = {"tournament": tournament}
         if request.method == "POST":
             serializer = RefereeRoleSerializer(data=request.data, context=context)
@@ -285,7 +285,7 @@ class RefereeTournamentViewSet(IdempotentMixin, viewsets.ViewSet):
     @action(detail=True, methods=["get", "put"], url_path="referee-settings")
     def referee_settings(self, request: Request, pk: str | None = None) -> Response:
         """Penalty rules beyond the regulations (the UDL preset: paid slow play)."""
-        tournament = state.tournament_for_referee(request.user, manage=True, pk=int(pk))
+        tournament = access.tournament_for_referee(request.user, manage=True, pk=int(pk))
         found = services.referee_settings(tournament)
         if request.method == "PUT":
             serializer = RefereeSettingsSerializer(found, data=request.data)
@@ -319,7 +319,7 @@ class RefereeRoleViewSet(IdempotentMixin, mixins.DestroyModelMixin, viewsets.Gen
         role = get_object_or_404(
             TournamentRole.objects.exclude(role=TournamentRole.Role.ORGANIZER), pk=self.kwargs["pk"]
         )
-        state.tournament_for_referee(self.request.user, manage=True, pk=role.tournament_id)
+        access.tournament_for_referee(self.request.user, manage=True, pk=role.tournament_id)
         return role
 
 

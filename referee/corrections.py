@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from referee import state
+from referee import access, state
 from referee.rulings import scores_by_seat
 from scoring.leaders import expected_leader
 from scoring.models import Deal, Party
@@ -27,7 +27,7 @@ PLAY_VALUES = range(5, MAX_PLAY_POINTS + 1, 5)
 def record_to_correct(user: Any, model: type, pk: int, author_field: str) -> tuple[Any, Party]:
     """A deal or penalty the user may correct (``permissions.can_correct_record``), with its
     party (404 hidden, 403 refused)."""
-    return state.record_for_correction(user, model, pk, author_field)
+    return access.record_for_correction(user, model, pk, author_field)
 
 
 def deal_entry(

@@ -15,7 +15,7 @@ from django.urls import reverse_lazy
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from referee import accounts, services, state
+from referee import access, accounts, services
 from referee.api import referee_roles
 from referee.serializers import RefereeSettingsSerializer
 from referee.views import _error_text, _login_first
@@ -73,7 +73,7 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
     revoke access, and set the penalty rules."""
     if (login := _login_first(request)) is not None:
         return login
-    tournament = state.tournament_for_referee(request.user, manage=True, slug=slug)
+    tournament = access.tournament_for_referee(request.user, manage=True, slug=slug)
     if request.method == "POST":
         pdf = _change_referees(request, tournament)
         return pdf or redirect("referee:referees", slug=slug)

@@ -9,9 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
-from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -38,14 +36,13 @@ from scoring.models import (
     Ruling,
     Tournament,
 )
-from scoring.record import read_party
 from scoring.rules import (
     CONTINUE,
     NEXT_GAME,
     party_side,
 )
-from scoring.services import evaluated_totals, party_decision
-from scoring.totals import deals_read, party_rows, party_totals
+from scoring.services import party_decision
+from scoring.totals import deals_read, evaluated_totals, party_rows, party_totals
 
 PHASE_SCHEDULED = "scheduled"
 PHASE_FINISHED = "finished"
@@ -75,7 +72,7 @@ def screen_party(party_id: int, saved: Party | None = None, read: Party | None =
     ``saved``: the party a deal entry (``scoring.services.record_deal``) just locked, changed
     and saved; its deals are shown as the service read them under the lock, with the totals
     it made, and only its penalties and rulings are read now. ``read``: the party as the
-    action read it before (``party_for_referee(..., screen=True)``): the pairs, players,
+    action read it before (``access.party_for_referee(..., screen=True)``): the pairs, players,
     table, tournament and desk notes the screen names are taken from it (a deal changes none
     of them) with the saved party's own row, so the party is not read again. Without it the
     party is read once more, and read whole if somebody changed it since. Else it is loaded
@@ -99,70 +96,6 @@ def screen_party(party_id: int, saved: Party | None = None, read: Party | None =
     party._prefetched_objects_cache = {"deals": deals}  # type: ignore[attr-defined]
     prefetch_related_objects([party], *_screen_prefetches()[1:])
     return party
-
-
-def _visible_party(
-    user: Any, party_id: int, full: bool = True, screen: bool = False
-) -> Party:
-    """A party of a tournament the user may see (404 otherwise)."""
-    try:
-        if screen:  # what the screen names, without the records (one query)
-            party = Party.objects.select_related(*SCREEN_RELATED, SETTINGS_RELATED).get(
-                pk=party_id
-            )
-            party._screen_read = True  # type: ignore[attr-defined]
-        else:
-            party = party_queryset().get(pk=party_id) if full else read_party(party_id)
-    except Party.DoesNotExist as exc:
-        raise Http404 from exc
-    if not permissions.can_view(user, party.round.tournament):
-        raise Http404
-    return party
-
-
-def party_for_referee(
-    user: Any, party_id: int, full: bool = True, screen: bool = False
-) -> Party:
-    """The party, if the user referees it: 404 when hidden or absent, 403 when not his.
-
-    ``full`` loads its deals, penalties and rulings too (for showing its state); ``screen``
-    loads what the screen names without them, for an action whose answer is the screen
-    (``screen_party``).
-    """
-    party = _visible_party(user, party_id, full, screen)
-    if not permissions.can_referee(user, party):
-        raise PermissionDenied
-    return party
-
-
-def record_for_correction(user: Any, model: type, pk: int, author_field: str) -> tuple[Any, Party]:
-    """A deal or penalty with its party, if the user may correct it (404 / 403 as above; the
-    rule of pages and API alike: ``permissions.can_correct_record``)."""
-    record = model.objects.filter(pk=pk).order_by("pk").first()
-    if record is None:
-        raise Http404
-    party = _visible_party(user, record.party_id, full=False)
-    if not permissions.can_correct_record(user, party, getattr(record, author_field)):
-        raise PermissionDenied
-    return record, party
-
-
-def tournament_for_referee(user: Any, *, manage: bool = False, **lookup: Any) -> Tournament:
-    """A tournament the user referees in (or, with ``manage``, organizes).
-
-    404 when hidden or absent, 403 when the user has no such role in it.
-    """
-    tournament = Tournament.objects.select_related("regulations").filter(**lookup).first()
-    if tournament is None or not permissions.can_view(user, tournament):
-        raise Http404
-    allowed = (
-        permissions.can_manage(user, tournament)
-        if manage
-        else permissions.can_referee_tournament(user, tournament)
-    )
-    if not allowed:
-        raise PermissionDenied
-    return tournament
 
 
 def desk(party: Party) -> PartyDesk:

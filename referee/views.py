@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from referee import desk_steps, offline, services, state
+from referee import access, desk_steps, offline, services, state
 from referee.api import advise, preview
 from referee.corrections import deal_entry, record_to_correct
 from referee.desk_context import FreshIds, flash_place, panel_context, seat_names
@@ -217,7 +217,7 @@ def party_screen(request: HttpRequest, pk: int) -> HttpResponse:
     """The referee's screen of one party (its panel alone for htmx and the offline queue)."""
     if (login := _login_first(request)) is not None:
         return login
-    party = state.party_for_referee(request.user, pk)
+    party = access.party_for_referee(request.user, pk)
     undo = desk_steps.pending_undo(request, party.pk)
     context = panel_context(request, party, undo=undo)
     return page_or_fragment(request, "referee/party.html", "referee/_panel.html", context)
@@ -226,7 +226,7 @@ def party_screen(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def party_status(request: HttpRequest, pk: int) -> HttpResponse:
     """The scoreboard fragment the party screen polls."""
-    party = state.party_for_referee(request.user, pk)
+    party = access.party_for_referee(request.user, pk)
     return render(
         request,
         "referee/_scoreboard.html",
@@ -238,7 +238,7 @@ def party_status(request: HttpRequest, pk: int) -> HttpResponse:
 def party_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     """Run one action on the party (start, pause, deal, warning, a ruling …)."""
     # the answer is the screen: what it names is read now, with the party (one query)
-    party = state.party_for_referee(request.user, pk, full=False, screen=bool(request.htmx))
+    party = access.party_for_referee(request.user, pk, full=False, screen=bool(request.htmx))
     input_class = PARTY_ACTIONS.get(name)
     if input_class is None:
         raise Http404
@@ -292,7 +292,7 @@ def penalty_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def move_advice(request: HttpRequest, pk: int) -> HttpResponse:
     """The move-time helper's answer (a fragment)."""
-    party = state.party_for_referee(request.user, pk, full=False)
+    party = access.party_for_referee(request.user, pk, full=False)
     serializer = MoveAdviceInput(data=form_data(request.POST))
     context: dict[str, Any] = {"party": party, "seat": request.POST.get("seat", "")}
     if serializer.is_valid():
@@ -312,7 +312,7 @@ def move_advice(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def ends_count(request: HttpRequest, pk: int) -> HttpResponse:
     """All Fives: the open ends the referee tapped, their sum and the play's score (a fragment)."""
-    state.party_for_referee(request.user, pk, full=False)
+    access.party_for_referee(request.user, pk, full=False)
     ends: list[object] = []
     for n in range(1, MAX_OPEN_ENDS + 1):
         value = request.POST.get(f"end_{n}", "")
@@ -329,7 +329,7 @@ def ends_count(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def tiles_preview(request: HttpRequest, pk: int) -> HttpResponse:
     """The sums of the tiles picked in the deal form, and the deal's winner (a fragment)."""
-    party = state.party_for_referee(request.user, pk, full=False)
+    party = access.party_for_referee(request.user, pk, full=False)
     data = form_data(request.POST)
     data.setdefault("tiles", {})
     if data.get("outcome") not in ("domino", "fish"):
@@ -355,7 +355,7 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
     """Every party of the current round the referee runs, refreshed in place."""
     if (login := _login_first(request)) is not None:
         return login
-    tournament = state.tournament_for_referee(request.user, slug=slug)
+    tournament = access.tournament_for_referee(request.user, slug=slug)
     activate_tournament_zone(tournament)
     data = state.overview(request.user, tournament, number_parameter(request.GET, "round"))
     return page_or_fragment(

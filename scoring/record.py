@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from django.conf import settings
@@ -41,6 +44,8 @@ REFEREE_SETTINGS_CACHE = RefereeSettings._meta.get_field("tournament").remote_fi
 _PARTY_SQL: dict[tuple[str, bool], str] = {}
 LOCK_NOT_AVAILABLE = "55P03"
 """PostgreSQL's SQLSTATE of a lock not obtained within ``lock_timeout``."""
+_HANDED: ContextVar[tuple[str, int, Party] | None] = ContextVar("handed_party", default=None)
+"""The party a request's view locked for its action: (database, id, instance), taken once."""
 
 
 def _party_sql(connection: Any, lock: bool) -> str:
@@ -136,6 +141,27 @@ def _locked_party_postgresql(party_id: int, db: str) -> Party:
     return _party_from_row(row, db, connection)
 
 
+def _lock(party_id: int, db: str) -> Party:
+    """The party's row locked with what every service reads (raises ``Party.DoesNotExist``)."""
+    if connections[db].vendor == "postgresql":
+        return _locked_party_postgresql(party_id, db)
+    return (
+        Party.objects.select_for_update(of=("self",))
+        .select_related(*PARTY_LOCK_RELATED)
+        .get(pk=party_id)
+    )
+
+
+def _handed(party_id: int, db: str) -> Party | None:
+    """The party the request's view locked for this action, once, if it is this one and the
+    view's transaction is still open."""
+    handed = _HANDED.get()
+    if handed is None or handed[0] != db or handed[1] != party_id:
+        return None
+    _HANDED.set(None)
+    return handed[2] if connections[db].in_atomic_block else None
+
+
 def lock_party(party_id: int | None, expected_version: int | None = None) -> Party:
     """Lock a party's row for this transaction; refuse a stale version with a conflict.
 
@@ -144,24 +170,35 @@ def lock_party(party_id: int | None, expected_version: int | None = None) -> Par
     cost about 2.5 ms per action); elsewhere it is the ORM's ``select_for_update``. On
     PostgreSQL the wait for the row is bounded by ``PARTY_LOCK_TIMEOUT_SECONDS``: a row held
     longer (a stuck transaction) refuses with ``BusyError`` (503, "try again") instead of
-    holding the worker.
+    holding the worker. The first call for the party a view locked for its action
+    (``party_locked_for_action``) returns that row: its lock is the transaction's already.
     """
     try:
         if party_id is None:
             raise Party.DoesNotExist
         db = router.db_for_write(Party)
-        if connections[db].vendor == "postgresql":
-            party = _locked_party_postgresql(int(party_id), db)
-        else:
-            party = (
-                Party.objects.select_for_update(of=("self",))
-                .select_related(*PARTY_LOCK_RELATED)
-                .get(pk=int(party_id))
-            )
+        party = _handed(int(party_id), db) or _lock(int(party_id), db)
     except (Party.DoesNotExist, TypeError, ValueError) as exc:
         raise ServiceError("party", _("No such party.")) from exc
     check_version(party, expected_version)
     return party
+
+
+@contextmanager
+def party_locked_for_action(party_id: int) -> Iterator[Party]:
+    """The party for a view to check and act on: locked when the request runs in a transaction
+    (an Idempotency-Key's), so the action's ``lock_party`` takes this row instead of reading it
+    again; else read unlocked (``read_party``). Raises ``Party.DoesNotExist`` when absent."""
+    db = router.db_for_write(Party)
+    if not connections[db].in_atomic_block:
+        yield read_party(party_id)
+        return
+    party = _lock(int(party_id), db)
+    token = _HANDED.set((db, party.pk, party))
+    try:
+        yield party
+    finally:
+        _HANDED.reset(token)
 
 
 def check_version(party: Party, expected_version: int | None) -> None:

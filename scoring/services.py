@@ -36,6 +36,7 @@ from scoring.totals import (
     deals_after,
     fine_rows,
     keep_read,
+    keep_totals,
     party_rows,
     party_totals,
     recorded,
@@ -291,23 +292,8 @@ def evaluate_party(
     game = party.game
     _follow_games(party, totals, decision, actor)
     if not reopened and party.game == game:  # the party as its totals were made: kept
-        party._evaluated = (rows, totals)  # type: ignore[attr-defined]
+        keep_totals(party, rows, totals)
     return decision.state
-
-
-def keep_totals(party: Party, rows: tuple[list[Any], list[Any]]) -> None:
-    """Keep the totals of a party an action read but did not change (its deals and fines in
-    ``rows``) for the action's answer, as ``evaluate_party`` keeps the ones it makes."""
-    party._evaluated = (rows, party_totals(party, rows))  # type: ignore[attr-defined]
-
-
-def evaluated_totals(party: Party) -> tuple[Any, Any] | None:
-    """The rows and totals ``evaluate_party`` just made for this instance, once (else None).
-
-    A party still in play whose game did not change keeps them until they are asked for, so
-    the answer to an action does not read and add up the party a second time.
-    """
-    return party.__dict__.pop("_evaluated", None)
 
 
 @transaction.atomic

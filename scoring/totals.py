@@ -300,3 +300,21 @@ def kozel_ratings(party: Any, totals: Totals) -> dict[str, int] | None:
         return None
     points = {seat: totals.points.get(seat, 0) for seat in rule_set.sides_for(cfg)}
     return rate(points, cfg, reason=party.end_reason, at_fault=party.loser)
+
+
+def keep_totals(
+    party: Any, rows: tuple[list[Any], list[Any]], totals: Totals | None = None
+) -> None:
+    """Keep the rows and totals an action made or read of a party for its answer
+    (``evaluated_totals``): ``scoring.services.evaluate_party`` keeps the ones it makes, an
+    action that changes no total the ones of the rows it read."""
+    party._evaluated = (rows, party_totals(party, rows) if totals is None else totals)
+
+
+def evaluated_totals(party: Any) -> tuple[Any, Any] | None:
+    """The rows and totals the action just kept for this instance, once (else None).
+
+    A party still in play whose game did not change keeps them until they are asked for, so
+    the answer to an action does not read and add up the party a second time.
+    """
+    return party.__dict__.pop("_evaluated", None)

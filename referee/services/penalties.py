@@ -29,8 +29,15 @@ from scoring.locking import assert_party_editable
 from scoring.models import Party, Penalty, Player
 from scoring.record import bump_version, check_version, lock_party
 from scoring.rules import RuleSet
-from scoring.services import evaluate_party, keep_totals
-from scoring.totals import FineRow, PenaltyRow, deal_rows, fines_in_force, penalties_recorded
+from scoring.services import evaluate_party
+from scoring.totals import (
+    FineRow,
+    PenaltyRow,
+    deal_rows,
+    fines_in_force,
+    keep_totals,
+    penalties_recorded,
+)
 
 logger = logging.getLogger(__name__)
 

@@ -6,6 +6,8 @@ could leak; the answer is 403 or 404 and nothing changes (no deal, penalty, ruli
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.test import Client
 from rest_framework.test import APIClient
@@ -157,25 +159,39 @@ def test_refusal_leaks_nothing_of_the_party(party, records, tournament, player_u
     assert "Иван" not in response.content.decode()
 
 
-def test_hidden_tournament_is_404_for_outsiders(party, records, tournament, make_user):
+def _key(keyed: bool) -> dict[str, str]:
+    """An Idempotency-Key header (the action then runs in one transaction, the party locked by
+    the view) or none."""
+    return {"HTTP_IDEMPOTENCY_KEY": uuid.uuid4().hex} if keyed else {}
+
+
+@pytest.mark.parametrize("keyed", [False, True])
+def test_hidden_tournament_is_404_for_outsiders(party, records, tournament, make_user, keyed):
     tournament.public = False
     tournament.save()
     client = APIClient()
     client.force_authenticate(make_user())
     assert client.get(f"/api/v1/parties/{party.pk}/").status_code == 404
     assert client.post(f"/api/v1/parties/{party.pk}/warning/",
-                       {"side": "a", "category": "talking"}, format="json").status_code == 404
+                       {"side": "a", "category": "talking"}, format="json",
+                       **_key(keyed)).status_code == 404
+    assert client.post(f"/api/v1/parties/{party.pk + 1000}/warning/",
+                       {"side": "a", "category": "talking"}, format="json",
+                       **_key(keyed)).status_code == 404
 
 
+@pytest.mark.parametrize("keyed", [False, True])
 def test_referee_chief_and_organizer_may_act(party, referee_user, chief_user, organizer,
-                                             table_referee):
+                                             table_referee, keyed):
     for user, allowed in ((referee_user, True), (chief_user, True), (organizer, True),
                           (table_referee, False)):
         client = APIClient()
         client.force_authenticate(user)
+        before = party.penalties.count()
         response = client.post(f"/api/v1/parties/{party.pk}/warning/",
-                               {"side": "a", "category": "other"}, format="json")
+                               {"side": "a", "category": "other"}, format="json", **_key(keyed))
         assert (response.status_code == 201) is allowed, (user, response.status_code)
+        assert party.penalties.count() == before + allowed  # a refusal writes nothing
 
 
 CORRECTIONS = (

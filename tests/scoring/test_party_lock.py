@@ -4,8 +4,8 @@ import pytest
 from django.conf import settings
 from django.db import connection, transaction
 
-from scoring.errors import ConflictError, ServiceError
 from referee.services.staffing import referee_settings
+from scoring.errors import ConflictError, ServiceError
 from scoring.models import Party, RefereeSettings
 from scoring.record import PARTY_LOCK_RELATED, lock_party, read_party
 

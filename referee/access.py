@@ -1,0 +1,102 @@
+"""Who may act on what: the party, record or tournament a view acts on, read for a user who
+may (404 when hidden or absent, 403 when not his), by the rules of ``scoring.permissions``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from referee.state import SCREEN_RELATED, SETTINGS_RELATED, party_queryset
+from scoring import permissions
+from scoring.models import Party, Tournament
+from scoring.record import party_locked_for_action, read_party
+
+
+def _visible_party(
+    user: Any, party_id: int, full: bool = True, screen: bool = False
+) -> Party:
+    """A party of a tournament the user may see (404 otherwise)."""
+    try:
+        if screen:  # what the screen names, without the records (one query)
+            party = Party.objects.select_related(*SCREEN_RELATED, SETTINGS_RELATED).get(
+                pk=party_id
+            )
+            party._screen_read = True  # type: ignore[attr-defined]
+        else:
+            party = party_queryset().get(pk=party_id) if full else read_party(party_id)
+    except Party.DoesNotExist as exc:
+        raise Http404 from exc
+    if not permissions.can_view(user, party.round.tournament):
+        raise Http404
+    return party
+
+
+def _check_referee(user: Any, party: Party) -> None:
+    """404 when the user may not see the party's tournament, 403 when he does not referee it."""
+    if not permissions.can_view(user, party.round.tournament):
+        raise Http404
+    if not permissions.can_referee(user, party):
+        raise PermissionDenied
+
+
+def party_for_referee(
+    user: Any, party_id: int, full: bool = True, screen: bool = False
+) -> Party:
+    """The party, if the user referees it: 404 when hidden or absent, 403 when not his.
+
+    ``full`` loads its deals, penalties and rulings too (for showing its state); ``screen``
+    loads what the screen names without them, for an action whose answer is the screen
+    (``screen_party``).
+    """
+    party = _visible_party(user, party_id, full, screen)
+    if not permissions.can_referee(user, party):
+        raise PermissionDenied
+    return party
+
+
+@contextmanager
+def party_for_action(user: Any, party_id: int) -> Iterator[Party]:
+    """The party of an API action, if the user referees it (404 / 403 as above), read once:
+    within the request's transaction it is locked here and the action's service takes this
+    row (``scoring.record.party_locked_for_action``)."""
+    with ExitStack() as stack:
+        try:
+            party = stack.enter_context(party_locked_for_action(party_id))
+        except Party.DoesNotExist as exc:
+            raise Http404 from exc
+        _check_referee(user, party)
+        yield party
+
+
+def record_for_correction(user: Any, model: type, pk: int, author_field: str) -> tuple[Any, Party]:
+    """A deal or penalty with its party, if the user may correct it (404 / 403 as above; the
+    rule of pages and API alike: ``permissions.can_correct_record``)."""
+    record = model.objects.filter(pk=pk).order_by("pk").first()
+    if record is None:
+        raise Http404
+    party = _visible_party(user, record.party_id, full=False)
+    if not permissions.can_correct_record(user, party, getattr(record, author_field)):
+        raise PermissionDenied
+    return record, party
+
+
+def tournament_for_referee(user: Any, *, manage: bool = False, **lookup: Any) -> Tournament:
+    """A tournament the user referees in (or, with ``manage``, organizes).
+
+    404 when hidden or absent, 403 when the user has no such role in it.
+    """
+    tournament = Tournament.objects.select_related("regulations").filter(**lookup).first()
+    if tournament is None or not permissions.can_view(user, tournament):
+        raise Http404
+    allowed = (
+        permissions.can_manage(user, tournament)
+        if manage
+        else permissions.can_referee_tournament(user, tournament)
+    )
+    if not allowed:
+        raise PermissionDenied
+    return tournament
