@@ -1,5 +1,6 @@
 """Querysets compiled to SQL once per database connection, for the reads every action makes,
-and the UPDATE of a row's fields written once (``save_fields``).
+the UPDATE of a row's fields and the INSERT of a new row written once (``save_fields``,
+``insert_row``).
 
 Compiling a queryset (its joins, columns and converters) costs the ORM a few hundred
 microseconds each time; a party action makes half a dozen of the same reads with another id.
@@ -122,3 +123,52 @@ def save_fields(instance: Model, fields: Sequence[str]) -> None:
         updated = cursor.rowcount
     if updated == 0:
         raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+def insert_row(instance: Model) -> None:
+    """``instance.save(force_insert=True)`` for a new row, as one INSERT written once per model.
+
+    It does what ``save`` does for it: each field's ``pre_save`` (``auto_now_add``), its
+    database value, the new primary key on the instance and the instance's state, without
+    compiling an insert query each time (about a millisecond per call). A model with save
+    signal receivers, a column the database fills in besides the key, or a value that is an
+    expression is saved by ``save`` itself.
+    """
+    model = type(instance)
+    opts = model._meta
+    if (signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model)
+            or opts.parents or [f for f in opts.db_returning_fields if f is not opts.pk]):
+        instance.save(force_insert=True)
+        return
+    alias = instance._state.db or router.db_for_write(model, instance=instance)
+    connection = connections[alias]
+    cache = connection.__dict__.setdefault("_compiled_inserts", {})
+    found = cache.get(model)
+    if found is None:
+        targets = [f for f in opts.concrete_fields if f is not opts.pk or instance.pk is not None]
+        q = connection.ops.quote_name
+        columns = ", ".join(q(field.column) for field in targets)
+        sql = (f"INSERT INTO {q(opts.db_table)} ({columns}) "
+               f"VALUES ({', '.join(['%s'] * len(targets))})")
+        returning = connection.features.can_return_columns_from_insert
+        if returning:
+            sql += f" RETURNING {q(opts.pk.column)}"
+        found = cache[model] = (sql, targets, returning, instance.pk is not None)
+    sql, targets, returning, with_pk = found
+    if with_pk != (instance.pk is not None):  # the key given, or not, unlike the first time
+        instance.save(force_insert=True)
+        return
+    values = [field.pre_save(instance, True) for field in targets]
+    if any(hasattr(value, "resolve_expression") for value in values):
+        instance.save(force_insert=True)  # an expression: the ORM writes it
+        return
+    values = [field.get_db_prep_save(value, connection)
+              for field, value in zip(targets, values, strict=True)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if not with_pk:
+            new = (cursor.fetchone()[0] if returning
+                   else connection.ops.last_insert_id(cursor, opts.db_table, opts.pk.column))
+            instance.pk = opts.pk.to_python(new)
+    instance._state.adding = False
+    instance._state.db = alias

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import webhooks
+from scoring.compiled import insert_row
 from scoring.errors import ServiceError, translate_engine_error
 from scoring.eventlog import append_event, deal_data
 from scoring.followers import results_changed
@@ -369,7 +370,7 @@ def record_deal(
         recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
     _store_score(deal, score)
-    deal.save(force_insert=True)
+    insert_row(deal)
     append_event(
         party,
         "deal_recorded",

@@ -23,6 +23,7 @@ from referee.services.common import (
     deal_in_play,
 )
 from referee.services.staffing import penalty_preset
+from scoring.compiled import insert_row
 from scoring.errors import ServiceError
 from scoring.eventlog import append_event
 from scoring.locking import assert_party_editable
@@ -69,7 +70,7 @@ def _add_penalty(
     """Write a penalty of a locked party and log it (the caller re-evaluates the party).
 
     ``deal_number`` is the deal in play, if the caller read the deals (else it is read)."""
-    penalty = Penalty.objects.create(
+    penalty = Penalty(
         party=party,
         kind=kind or decision.kind,
         category=category,
@@ -84,6 +85,7 @@ def _add_penalty(
         client_id=client_id,
         created_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
+    insert_row(penalty)
     append_event(
         party,
         penalty.kind,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -186,6 +187,14 @@ GAME_SETTINGS = (
     "latin_individual",
 )
 """Regulations of the games of RULES.md sections 2 and 3, passed to the rule engine as is."""
+RULES_CONFIG_FIELDS = (
+    "target", "party_minutes", "domino_counts_partner", "drawn_fish", "fine_points",
+    "fine_mode", "allow_negative", "warnings_before_fine", "forfeit_winner_points",
+    "forfeit_loser_points", "no_show_minutes", *GAME_SETTINGS,
+)
+"""The regulations' fields the rule engine's ``RulesConfig`` takes, by their names."""
+_RULES_CONFIGS: dict[tuple[Any, ...], RulesConfig] = {}
+"""The snapshots made, by their values (``Regulations.rules_config``)."""
 SEATING_SETTINGS = ("players", "kozel_pairs", "latin_individual")
 """Game settings that change who sits at a table and what a side is (checked like the format)."""
 
@@ -428,21 +437,24 @@ class Regulations(models.Model):
         )
 
     def rules_config(self) -> RulesConfig:
-        """A plain snapshot of these regulations for the rule engine."""
-        return RulesConfig(
-            target=self.target,
-            party_minutes=self.party_minutes,
-            domino_counts_partner=self.domino_counts_partner,
-            drawn_fish=self.drawn_fish,
-            fine_points=self.fine_points,
-            fine_mode=self.fine_mode,
-            allow_negative=self.allow_negative,
-            warnings_before_fine=self.warnings_before_fine,
-            forfeit_winner_points=self.forfeit_winner_points,
-            forfeit_loser_points=self.forfeit_loser_points,
-            no_show_minutes=self.no_show_minutes,
-            **{name: getattr(self, name) for name in GAME_SETTINGS},
-        )
+        """A plain snapshot of these regulations for the rule engine.
+
+        Snapshots are frozen, so one is made (and checked) per distinct set of values and
+        process: every action asks for it several times, and building it checks each value.
+        """
+        values = tuple(getattr(self, name) for name in RULES_CONFIG_FIELDS)
+        key = tuple((value.__class__, value) for value in values)  # True is not 1
+        try:
+            return _RULES_CONFIGS[key]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable value: a snapshot of its own
+            return RulesConfig(**dict(zip(RULES_CONFIG_FIELDS, values, strict=True)))
+        config = RulesConfig(**dict(zip(RULES_CONFIG_FIELDS, values, strict=True)))
+        if len(_RULES_CONFIGS) >= 512:
+            _RULES_CONFIGS.clear()
+        _RULES_CONFIGS[key] = config
+        return config
 
     def apply_preset(self, rule_set: str) -> None:
         """Fill in the rule set's preset regulations (every value stays editable)."""

@@ -10,7 +10,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from referee.services import start_party
-from scoring.compiled import CompiledQuery, save_fields
+from scoring.compiled import CompiledQuery, insert_row, save_fields
 from scoring.locking import open_protocol
 from scoring.models import Deal, Party, Protocol
 from scoring.services import record_deal
@@ -126,3 +126,46 @@ def test_a_model_with_save_receivers_is_saved_by_save(make_party):
         signals.post_save.disconnect(receiver, sender=Party)
     assert seen == [(party.pk, ["version"])]
     assert Party.objects.get(pk=party.pk).version == party.version
+
+
+def _row(instance):
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+def test_an_inserted_row_is_the_row_save_would_write(make_party, referee_user):
+    """A deal with JSON columns, a Cyrillic note, its author and its auto_now_add time."""
+    party = make_party()
+    start_party(party.pk)
+    made = {}
+    for how in ("save", "insert_row"):
+        deal = Deal(party=party, number=len(made) + 1, outcome="fish", winner="a",
+                    points_a=7, points_b=0, pips={"a": 3, "b": 10}, tiles={"a": ["1-2"]},
+                    note="Пересдача: Иванов", client_id=how, recorded_by=referee_user)
+        with CaptureQueriesContext(connection) as queries:
+            deal.save(force_insert=True) if how == "save" else insert_row(deal)
+        assert len(queries.captured_queries) == 1
+        assert deal.pk is not None and not deal._state.adding and deal._state.db == "default"
+        assert deal.recorded_at and deal.updated_at  # auto_now(_add) filled in on the instance
+        made[how] = deal
+    by_save, by_insert = (_row(Deal.objects.get(pk=made[h].pk)) for h in ("save", "insert_row"))
+    assert _row(made["insert_row"]) == by_insert  # the instance holds what the row holds
+    for name in ("id", "number", "client_id", "recorded_at", "updated_at"):  # their own
+        by_save.pop(name), by_insert.pop(name)
+    assert by_save == by_insert
+    assert made["insert_row"].pk > made["save"].pk
+
+
+def test_a_model_with_save_receivers_is_inserted_by_save(make_party):
+    seen = []
+
+    def receiver(sender, instance, created, **kwargs):
+        seen.append((instance.number, created))
+
+    party = make_party()
+    signals.post_save.connect(receiver, sender=Deal)
+    try:
+        insert_row(Deal(party=party, number=1, outcome="fish", winner="a", points_a=5))
+    finally:
+        signals.post_save.disconnect(receiver, sender=Deal)
+    assert seen == [(1, True)]
+    assert Deal.objects.get(party=party).points_a == 5
