@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import permissions, protocol_checks, webhooks
-from scoring.compiled import save_fields
+from scoring.compiled import insert_row, save_fields
 from scoring.errors import ServiceError
 from scoring.eventlog import append_event
 from scoring.identity import installation_signer
@@ -218,9 +218,10 @@ def countersign(party_id: int, *, actor: Any, expected_version: int | None = Non
     if missing:
         raise ServiceError("protocol", _("Still to sign or refuse: %(names)s.")
                            % {"names": ", ".join(missing)})
-    countersignature = Signature.objects.create(
+    countersignature = Signature(
         protocol=protocol, role=Signature.Role.REFEREE, user=actor,
         method=Signature.Method.LOGIN, content_fingerprint=signable.fingerprint)
+    insert_row(countersignature)
     data = with_signatures(party, signable.content, [*signatures, countersignature])
     signed = {"referee": data.referee,
               "signatures": [protocol_payload(line) for line in data.signatures]}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import secrets
 from typing import Any
 
@@ -193,6 +194,7 @@ RULES_CONFIG_FIELDS = (
     "forfeit_loser_points", "no_show_minutes", *GAME_SETTINGS,
 )
 """The regulations' fields the rule engine's ``RulesConfig`` takes, by their names."""
+_RULES_VALUES = operator.attrgetter(*RULES_CONFIG_FIELDS)
 _RULES_CONFIGS: dict[tuple[Any, ...], RulesConfig] = {}
 """The snapshots made, by their values (``Regulations.rules_config``)."""
 SEATING_SETTINGS = ("players", "kozel_pairs", "latin_individual")
@@ -442,8 +444,8 @@ class Regulations(models.Model):
         Snapshots are frozen, so one is made (and checked) per distinct set of values and
         process: every action asks for it several times, and building it checks each value.
         """
-        values = tuple(getattr(self, name) for name in RULES_CONFIG_FIELDS)
-        key = tuple((value.__class__, value) for value in values)  # True is not 1
+        values = _RULES_VALUES(self)
+        key = (values, tuple(map(type, values)))  # True is not 1
         try:
             return _RULES_CONFIGS[key]
         except KeyError:

@@ -3,10 +3,12 @@
 import pytest
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import signals
 
 from referee.services.staffing import referee_settings
 from scoring.errors import ConflictError, ServiceError
-from scoring.models import Party, RefereeSettings
+from scoring.models import Party, RefereeSettings, Regulations, Tournament
+from scoring.party_rows import model_instance
 from scoring.record import PARTY_LOCK_RELATED, lock_party, read_party
 
 POSTGRES = "postgresql" in settings.DATABASES["default"]["ENGINE"]
@@ -104,3 +106,40 @@ def test_the_lock_reads_the_referee_settings_with_the_party(
     read = read_party(party.pk)
     with django_assert_num_queries(0):
         assert referee_settings(read.round.tournament).penalty_preset == found.penalty_preset
+
+
+def _raw_row(model, pk):
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in model._meta.concrete_fields)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns} FROM {connection.ops.quote_name(model._meta.db_table)} "
+                       f"WHERE {connection.ops.quote_name(model._meta.pk.column)} = %s", [pk])
+        return cursor.fetchone()
+
+
+@pytest.mark.django_db
+def test_an_instance_made_from_a_row_is_the_orms(make_party):
+    """What the lock and the protocol rows build: the same values and state as the ORM's, its
+    foreign keys followed as usual, and init receivers still called where a model has them."""
+    party = make_party()
+    party.refresh_from_db()
+    tournament = party.round.tournament
+    for model, pk in ((Party, party.pk), (Tournament, tournament.pk),
+                      (Regulations, tournament.regulations.pk)):
+        built = model_instance(model, _raw_row(model, pk), "default", connection)
+        expected = model.objects.get(pk=pk)
+        assert type(built) is model and _values(built) == _values(expected)
+        assert (built._state.adding, built._state.db) == (False, "default")
+        assert built == expected
+    built = model_instance(Party, _raw_row(Party, party.pk), "default", connection)
+    assert built.pair_a == party.pair_a and built.round.tournament == tournament
+    seen = []
+
+    def receiver(sender, instance, **kwargs):
+        seen.append(instance.pk)
+
+    signals.post_init.connect(receiver, sender=Party)
+    try:
+        built = model_instance(Party, _raw_row(Party, party.pk), "default", connection)
+    finally:
+        signals.post_init.disconnect(receiver, sender=Party)
+    assert seen == [party.pk] and _values(built) == _values(party)
