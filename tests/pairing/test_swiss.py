@@ -283,28 +283,24 @@ def test_whole_tournaments_never_rematch_when_avoidable(n, seed, lot):
             score[e] += pts
 
 
-def test_large_field_stays_rematch_free_and_fast():
-    import time
-
+def test_large_field_stays_rematch_free():
+    """1,000 pairs over 11 rounds, no rematch; the speed is the benchmark's
+    (``draw_swiss_1000_engine_s`` in ``bench/bench_engine.py``), not a timed test's."""
     rng = random.Random(7)
     n = 1000
     strength = {i: rng.gauss(0, 1) for i in range(1, n + 1)}
     score = dict.fromkeys(strength, 0)
     opp = {i: set() for i in strength}
-    slowest = 0.0
     for rnd in range(1, 12):
         order = sorted(strength, key=lambda i: (-score[i], -strength[i]))
         entrants = [
             Entrant(i, k, score[i], rating=strength[i], opponents=frozenset(opp[i]))
             for k, i in enumerate(order)
         ]
-        start = time.perf_counter()
         draw = swiss_draw(entrants, round_number=rnd)
-        slowest = max(slowest, time.perf_counter() - start)
         assert not any(p.b in opp[p.a] for p in draw.parties)
         for p in draw.parties:
             opp[p.a].add(p.b)
             opp[p.b].add(p.a)
         for e, pts in simulate_results(draw, strength, rng).items():
             score[e] += pts
-    assert slowest < 1.0  # generous: the benchmark holds the real target (0.1 s)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import copy
 import io
-import time
 from pathlib import Path
 
 import pytest
@@ -155,21 +154,27 @@ def test_missing_stored_file_shows_unverified(client, signed, organizer):
     assert_unverified(client, organizer, protocol, "missing", "The signed file is missing.")
 
 
-def test_verification_page_time(client, signed):
-    """The check costs a validation once per file (then its hash): measured, and bounded."""
+def test_the_verification_page_validates_a_file_once(client, signed, monkeypatch):
+    """The check costs a validation once per file (then its hash): a page shown again, by
+    anyone, reads the stored result; the speed itself is the benchmark's
+    (``protocol_verify_ms``), not a timed test's."""
+    from scoring import protocol_checks
+
     protocol, _pdf = signed
+    protocol_checks._results.clear()
+    validations = []
+    real = protocol_checks.verify_pdf
+
+    def counted(pdf, trusted):
+        validations.append(len(pdf))
+        return real(pdf, trusted)
+
+    monkeypatch.setattr(protocol_checks, "verify_pdf", counted)
     url = f"/v/{protocol.public_id}/"
-    started = time.perf_counter()
-    client.get(url)
-    first = time.perf_counter() - started
-    timings = []
-    for _ in range(5):
-        started = time.perf_counter()
-        client.get(url)
-        timings.append(time.perf_counter() - started)
-    again = sorted(timings)[2]
-    print(f"verification page: first {first * 1000:.1f} ms, again {again * 1000:.1f} ms")
-    assert again < 0.25
+    pages = [client.get(url) for _ in range(4)]
+    assert [page.status_code for page in pages] == [200] * 4
+    assert len(validations) == 1
+    assert all("Authentic protocol" in page.content.decode() for page in pages)
 
 
 # -- rotation ----------------------------------------------------------------------------------
