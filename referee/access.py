@@ -30,17 +30,21 @@ def _visible_party(
             party = party_queryset().get(pk=party_id) if full else read_party(party_id)
     except Party.DoesNotExist as exc:
         raise Http404 from exc
+    return _seen_by(user, party)
+
+
+def _seen_by(user: Any, party: Party) -> Party:
+    """The party, if the user may see its tournament (404 otherwise)."""
     if not permissions.can_view(user, party.round.tournament):
         raise Http404
     return party
 
 
-def _check_referee(user: Any, party: Party) -> None:
-    """404 when the user may not see the party's tournament, 403 when he does not referee it."""
-    if not permissions.can_view(user, party.round.tournament):
-        raise Http404
+def _refereed_by(user: Any, party: Party) -> Party:
+    """The party, if the user referees it (403 otherwise)."""
     if not permissions.can_referee(user, party):
         raise PermissionDenied
+    return party
 
 
 def party_for_referee(
@@ -52,10 +56,7 @@ def party_for_referee(
     loads what the screen names without them, for an action whose answer is the screen
     (``screen_party``).
     """
-    party = _visible_party(user, party_id, full, screen)
-    if not permissions.can_referee(user, party):
-        raise PermissionDenied
-    return party
+    return _refereed_by(user, _visible_party(user, party_id, full, screen))
 
 
 @contextmanager
@@ -68,8 +69,7 @@ def party_for_action(user: Any, party_id: int) -> Iterator[Party]:
             party = stack.enter_context(party_locked_for_action(party_id))
         except Party.DoesNotExist as exc:
             raise Http404 from exc
-        _check_referee(user, party)
-        yield party
+        yield _refereed_by(user, _seen_by(user, party))
 
 
 def record_for_correction(user: Any, model: type, pk: int, author_field: str) -> tuple[Any, Party]:

@@ -42,7 +42,13 @@ from scoring.rules import (
     party_side,
 )
 from scoring.services import party_decision
-from scoring.totals import deals_read, evaluated_totals, party_rows, party_totals
+from scoring.totals import (
+    deals_read,
+    evaluated_totals,
+    next_deal_number,
+    party_rows,
+    party_totals,
+)
 
 PHASE_SCHEDULED = "scheduled"
 PHASE_FINISHED = "finished"
@@ -296,7 +302,7 @@ def party_state(party: Party) -> dict[str, Any]:
     penalties = list(party.penalties.all())
     rulings = list(party.rulings.all())
     running = iter(totals.running)
-    in_play = deals[-1].number + 1 if deals else 1
+    in_play = next_deal_number(deals)
     party_desk = desk(party)
     due = no_show_due_at(party)
     state.update(

@@ -38,6 +38,7 @@ from scoring.totals import (
     fine_rows,
     keep_read,
     keep_totals,
+    next_deal_number,
     party_rows,
     party_totals,
     recorded,
@@ -337,7 +338,7 @@ def record_deal(
         raise ServiceError("party", _("The party is finished; no more deals can be recorded."))
     if party.status != Party.Status.IN_PROGRESS:
         raise ServiceError("party", _("The party has not started yet."))
-    next_number = (deals[0].number if deals else 0) + 1
+    next_number = next_deal_number(deals)
     if number is not None and int(number) != next_number:
         raise ServiceError(
             "number",

@@ -161,6 +161,12 @@ def fines_in_force(rows: Iterable[PenaltyRow]) -> list[FineRow]:
     return [row.fine() for row in rows if row.kind == "fine" and not row.cancelled]
 
 
+def next_deal_number(deals: Iterable[Any]) -> int:
+    """The number of the deal in play: one after the last recorded (1 before any), from a
+    party's deal rows in any order."""
+    return max((deal.number for deal in deals), default=0) + 1
+
+
 def deal_scores(deals: Iterable[Any]) -> list[DealScore]:
     """Deal rows (models or objects with the same fields) as the engine's plain data."""
     return [

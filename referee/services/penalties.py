@@ -37,6 +37,7 @@ from scoring.totals import (
     deal_rows,
     fines_in_force,
     keep_totals,
+    next_deal_number,
     penalties_recorded,
 )
 
@@ -181,7 +182,7 @@ def _penalise(
         reason=_reason(target.get("reason", "")),
         client_id=client_id,
         escalated_from=escalated_from,
-        deal_number=(deals[-1].number if deals else 0) + 1,
+        deal_number=next_deal_number(deals),
     )
     fines = fines_in_force(penalties)
     if decision.is_fine:  # a warning changes no total

@@ -445,17 +445,17 @@ class Regulations(models.Model):
         process: every action asks for it several times, and building it checks each value.
         """
         values = _RULES_VALUES(self)
-        key = (values, tuple(map(type, values)))  # True is not 1
+        key: tuple[Any, ...] | None = (values, tuple(map(type, values)))  # True is not 1
         try:
-            return _RULES_CONFIGS[key]
-        except KeyError:
-            pass
+            config = _RULES_CONFIGS.get(key)
         except TypeError:  # an unhashable value: a snapshot of its own
-            return RulesConfig(**dict(zip(RULES_CONFIG_FIELDS, values, strict=True)))
-        config = RulesConfig(**dict(zip(RULES_CONFIG_FIELDS, values, strict=True)))
-        if len(_RULES_CONFIGS) >= 512:
-            _RULES_CONFIGS.clear()
-        _RULES_CONFIGS[key] = config
+            config = key = None
+        if config is None:
+            config = RulesConfig(**dict(zip(RULES_CONFIG_FIELDS, values, strict=True)))
+            if key is not None:
+                if len(_RULES_CONFIGS) >= 512:
+                    _RULES_CONFIGS.clear()
+                _RULES_CONFIGS[key] = config
         return config
 
     def apply_preset(self, rule_set: str) -> None:
