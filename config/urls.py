@@ -1,14 +1,24 @@
-"""URL configuration: health, pages, admin, accounts, language switch, the 400/403/404 pages."""
+"""URL configuration: health, the icon, pages, admin, accounts, language switch, the 400/403/404
+pages."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 
 from config.health import healthz
 from referee.staff_views import InvitationView
 
+
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """The site's icon where browsers and feed readers look for it, whatever a page links."""
+    return HttpResponsePermanentRedirect(static("img/favicon.svg"))
+
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
