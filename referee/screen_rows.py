@@ -69,8 +69,10 @@ def ruling_row(ruling: Ruling) -> dict[str, Any]:
     )
 
 
-def deal_row(deal: Deal, running: Mapping[str, int] | None) -> dict[str, Any]:
-    """A deal as shown: its points per party side and per engine side, plays, game, totals."""
+def deal_row(deal: Deal, running: Mapping[str, int] | None,
+             uncollected: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """A deal as shown: its points per party side and per engine side, plays, game, totals,
+    and the points its sides scored but did not collect (``Totals.uncollected``)."""
     return {
         "id": deal.pk,
         "number": deal.number,
@@ -83,5 +85,6 @@ def deal_row(deal: Deal, running: Mapping[str, int] | None) -> dict[str, Any]:
         "led": deal.led,
         "carry": deal.carry,
         "running": dict(running) if running is not None else None,
+        "uncollected": dict(uncollected or {}),
         "recorded_by": deal.recorded_by_id,
     }

@@ -301,7 +301,7 @@ def party_state(party: Party) -> dict[str, Any]:
     deals = sorted(party.deals.all(), key=lambda d: d.number)
     penalties = list(party.penalties.all())
     rulings = list(party.rulings.all())
-    running = iter(totals.running)
+    running, uncollected = iter(totals.running), iter(totals.uncollected)
     in_play = next_deal_number(deals)
     party_desk = desk(party)
     due = no_show_due_at(party)
@@ -320,7 +320,8 @@ def party_state(party: Party) -> dict[str, Any]:
             "sides": _side_rows(party, state, totals),
             "by_seat": scores_by_seat(rule_set, cfg),
             "deal_in_play": in_play,
-            "deals": [deal_row(deal, next(running, None)) for deal in deals],
+            "deals": [deal_row(deal, next(running, None), next(uncollected, None))
+                      for deal in deals],
             "penalties": [penalty_row(p) for p in penalties],
             "rulings": [ruling_row(r) for r in rulings],
             "exposed": [
@@ -347,10 +348,12 @@ def party_state(party: Party) -> dict[str, Any]:
     for row in state["deals"]:  # the screen's columns: one per side of the rule set
         totals_after = row["running"] or {}
         row["cells"] = [
-            {"key": key, "points": row["points"].get(key, 0), "total": totals_after.get(key)}
+            {"key": key, "points": row["points"].get(key, 0), "total": totals_after.get(key),
+             "uncollected": row["uncollected"].get(key, 0)}
             for key in keys
         ]
     state["total_row"] = _total_row(keys, totals, state["deals"])
+    state["uncollected"] = any(row["uncollected"] for row in state["deals"])
     return state
 
 

@@ -180,13 +180,22 @@ def deal_lines(party: Party, deals: Sequence[Deal],
                 memorized=dict(kept) if kept is not None else None,
                 opened=flags or None))
         return rows
-    for deal, running in zip(deals, totals.running, strict=True):
+    uncollected = totals.uncollected or [{}] * len(deals)
+    for deal, running, held in zip(deals, totals.running, uncollected, strict=True):
         rows.append(ProtocolDeal(
             deal.number, _outcome(deal, layout, names), deal.points_a, deal.points_b,
-            running.get("a", 0), running.get("b", 0), deal.note,
+            running.get("a", 0), running.get("b", 0), _with_uncollected(deal.note, held),
             game=deal.game if layout == GAMES else None,
             plays=plays_text(deal) if layout == GAMES else ""))
     return rows
+
+
+def _with_uncollected(note: str, held: dict[str, int]) -> str:
+    """A deal's note, then the points it scored that were not collected (UDL: on the board)."""
+    lines = [note] if note else []
+    lines += [_("%(side)s: %(points)s not collected, no points on the board")
+              % {"side": side.upper(), "points": points} for side, points in sorted(held.items())]
+    return " · ".join(lines)
 
 
 def side_name(party: Party, key: str) -> str:

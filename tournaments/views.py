@@ -35,7 +35,7 @@ from scoring.models import (
     Tournament,
 )
 from scoring.timezones import activate_tournament_zone
-from scoring.totals import party_totals
+from scoring.totals import next_deal_number, party_totals
 from tournaments.entry_forms import AddTablesForm, NewPairForm
 from tournaments.forms import (
     PairForm,
@@ -352,17 +352,19 @@ def party_context(
     party._prefetched_objects_cache = {"deals": deals, "penalties": penalties}
     totals = party_totals(party)
     sheet = party_sheet(party, deals, penalties, totals)
-    running = iter(totals.running)
-    rows = [{**row, "running": next(running, None)} for row in sheet.pop("rows")]
+    running, uncollected = iter(totals.running), iter(totals.uncollected)
+    rows = [{**row, "running": next(running, None), "uncollected": next(uncollected, None) or {}}
+            for row in sheet.pop("rows")]
     for game in sheet["games"]:
         game["rows"] = [row for row in rows if row["deal"].game == game["number"]]
     can_ref = permissions.can_referee(request.user, party)
-    next_number = (deals[-1].number + 1) if deals else 1
+    next_number = next_deal_number(deals)
     return {
         "party": party,
         "tournament": party.round.tournament,
         "regulations": party.round.tournament.regulations,
         "rows": rows,
+        "uncollected": any(row["uncollected"] for row in rows),
         "totals": totals,
         "penalties": penalties,
         "events": party.events.select_related("actor").order_by("-seq")[:50],

@@ -4,6 +4,7 @@ group of columns per player (Kozel: accounts and memorized points), and the pena
 from __future__ import annotations
 
 from .data import KOZEL, ProtocolData, ProtocolDeal, ProtocolPenalty
+from .figures import signed_points
 from .fonts import BOLD, REGULAR
 from .layout import (
     CONTENT_W,
@@ -287,7 +288,7 @@ def seat_summary(data: ProtocolData) -> list[Block]:
     head = table_header(columns)
     blocks = [section_title(data.label("players")), head]
     for index, seat in enumerate(data.seats):
-        values = [seat.seat.upper(), seat.name, str(seat.points), str(seat.fines)]
+        values = [seat.seat.upper(), seat.name, str(seat.points), signed_points(seat.fines)]
         if kozel:
             opened = "" if seat.opened is None else data.label("yes" if seat.opened else "no")
             values += ["" if seat.memorized is None else str(seat.memorized), opened,

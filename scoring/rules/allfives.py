@@ -172,13 +172,18 @@ class AllFives(HandGame):
         numbers = sorted(begun)
         games: list[GameScore] = []
         running: list[dict[str, int]] = []
+        uncollected: list[dict[str, int]] = []
         for number in numbers:
             score = {side: 0 for side in sides}
             hands = [deal for deal in deals if deal.game == number]
             for hand in hands:
-                for side, value in self.hand_gain(hand, score).items():
+                gain = self.hand_gain(hand, score)
+                for side, value in gain.items():
                     score[self.check_side(side, "points", sides)] += value
                 running.append(dict(score))
+                uncollected.append({side: value - gain.get(side, 0)
+                                    for side, value in hand.points.items()
+                                    if value != gain.get(side, 0)})
             fined = self.fine_totals([fine for fine in fines if fine.game == number], cfg)
             points = {side: score[side] + fined[side] for side in sides}
             if not cfg.allow_negative:
@@ -207,6 +212,7 @@ class AllFives(HandGame):
             deal_points=self._summed(games, "deal_points", sides),
             fine_points=self._summed(games, "fine_points", sides),
             running=running,
+            uncollected=uncollected,
             games=games,
             game_wins=count_wins(games, sides),
         )

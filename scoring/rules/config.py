@@ -320,6 +320,9 @@ class Totals:
     fine_points: dict[str, int]
     running: list[dict[str, int]] = field(default_factory=list)
     carry: int = 0
+    uncollected: list[dict[str, int]] = field(default_factory=list)
+    """Per deal (beside ``running``, or empty): the points it scored that its side did not
+    collect (UDL: a domino's end count taken with nothing on the board), only those sides."""
 
 
 @dataclass(frozen=True)

@@ -176,6 +176,11 @@ def live(request: pytest.FixtureRequest) -> Callable[[str], Live]:
     return find
 
 
+DEALS_TABLE = """() => { const t = document.querySelector('#records table.ref-deals');
+  return {rows: t.querySelectorAll('tbody tr').length, scroll: t.scrollWidth, width: t.clientWidth}; }"""
+"""The desk's deals table: its rows, and how wide it is against the width it is given."""
+
+
 def _check(page: Page, names: list[str], shot: Callable[[Page, str], object], name: str) -> None:
     """Screenshot the page; every name drawn whole or shortened with its full text reachable,
     nothing wider than the screen."""
@@ -210,6 +215,9 @@ def test_a_party_of_every_rule_set_at_360px(
         in_language(page, lang)
         _check(page, names, screenshot, f"rule-set-{game}-{lang}-referee")
         assert not page.errors, page.errors
+        if game in ("sport", "udl"):  # two sides: the deals table fits, its Σ column in sight
+            deals = page.evaluate(DEALS_TABLE)
+            assert deals["rows"] and deals["scroll"] <= deals["width"], f"{game} ({lang}): {deals}"
         # The deal form is reached without scrolling: its first choice is on the first screen
         # (below it the scoreboard stays pinned while the referee fills the form in).
         page.evaluate("window.scrollTo(0, 0)")
