@@ -389,7 +389,7 @@ def party_sheet(party: Party, deals: Sequence[Deal], penalties: Sequence[Penalty
         "layout": layout,
         "layout_dir": engine.layout_dir(cfg),
         "side_kind": engine.side_kind_for(cfg),
-        "side_labels": {side: _(engine.side_label(side, cfg)) for side in ("a", "b")},
+        "side_labels": tournament.side_labels,
         "sides_label": _(engine.sides_label(cfg)),
         "singles": tournament.singles,
         "rows": rows,

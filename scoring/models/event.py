@@ -12,6 +12,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import translate_engine_error
@@ -124,6 +125,13 @@ class Tournament(models.Model):
     def singles(self) -> bool:
         """Whether a side is one player (singles rule sets), not a pair."""
         return self.engine.side_size(self.regulations.rules_config()) == 1
+
+    @property
+    def side_labels(self) -> dict[str, str]:
+        """What sides A and B are called ("Player A", "Pair B"), in the active language: the rule
+        set's ``side_label``, the same words on every page and the protocol."""
+        cfg = self.regulations.rules_config()
+        return {side: gettext(self.engine.side_label(side, cfg)) for side in ("a", "b")}
 
     @property
     def plays_games(self) -> bool:

@@ -177,7 +177,8 @@ def live(request: pytest.FixtureRequest) -> Callable[[str], Live]:
 
 
 DEALS_TABLE = """() => { const t = document.querySelector('#records table.ref-deals');
-  return {rows: t.querySelectorAll('tbody tr').length, scroll: t.scrollWidth, width: t.clientWidth}; }"""
+  return {rows: t.querySelectorAll('tbody tr').length, scroll: t.scrollWidth,
+          width: t.clientWidth}; }"""
 """The desk's deals table: its rows, and how wide it is against the width it is given."""
 
 
