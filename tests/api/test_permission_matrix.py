@@ -612,7 +612,7 @@ READ_ONLY_PAGES = {
     "party/<int:pk>/protocol.pdf", "protocols/<str:public_id>.pdf", "v/<str:public_id>/",
     "print/<int:pk>/", "print/<int:pk>/pdf/", "referee/t/<str:slug>/",
     "referee/party/<int:pk>/", "referee/party/<int:pk>/status/",
-    "api/v1/schema/", "api/v1/docs/", "healthz", "seasons/", "season/<str:slug>/",
+    "api/v1/schema/", "api/v1/docs/", "healthz", "favicon.ico", "seasons/", "season/<str:slug>/",
     "ratings/", "ratings/<str:slug>/", "ratings/<str:slug>/ratings.csv",
     "players/<int:pk>/",
     "profiles/search/",

@@ -38,3 +38,20 @@ def test_singles_pages_say_player_a_never_pair_a(desk):
 def test_pairs_pages_say_pair_a(desk):
     for html in _pages(desk("sport")):
         assert "Пара A" in html and "Пара B" in html and "Игрок A" not in html
+
+
+@pytest.mark.parametrize(("code", "word", "not_word"), [("udl", "Соперник<", "Соперники"),
+                                                        ("sport", "Соперники<", "Соперник<")])
+def test_a_players_next_table_names_one_opponent_or_two(desk, make_user, code, word, not_word):
+    made = desk(code)
+    party = made.party
+    player = party.pair_a.player1
+    player.user = make_user("next-table")
+    player.save()
+    client = Client(HTTP_ACCEPT_LANGUAGE="ru")
+    client.force_login(player.user)
+    response = client.get(reverse("tournaments:player_area", args=[party.round.tournament.slug]))
+    html = response.content.decode()
+    assert response.status_code == 200 and party.pair_b.player1.name in html
+    area = html[html.index("<dt>"):]
+    assert word in area and not_word not in area[:area.index("</dl>")]
