@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from scoring.models import Deal, Party, Penalty, Player, Tournament
+from scoring.models.event_text import uncollected_text
 from scoring.protocols import (
     GAMES,
     KOZEL,
@@ -192,10 +193,7 @@ def deal_lines(party: Party, deals: Sequence[Deal],
 
 def _with_uncollected(note: str, held: dict[str, int]) -> str:
     """A deal's note, then the points it scored that were not collected (UDL: on the board)."""
-    lines = [note] if note else []
-    lines += [_("%(side)s: %(points)s not collected, no points on the board")
-              % {"side": side.upper(), "points": points} for side, points in sorted(held.items())]
-    return " · ".join(lines)
+    return " · ".join(filter(None, [note, uncollected_text(held)]))
 
 
 def side_name(party: Party, key: str) -> str:

@@ -251,14 +251,16 @@ def evaluate_party(
     actor: Any = None,
     deals: list[DealRow] | None = None,
     fines: list[FineRow] | None = None,
+    totals: Any = None,
 ) -> str:
     """Apply the rule set's decision after a change: finish, reopen, or keep playing.
 
     Every service calls it after changing a party's deals or fines, so a change of a finished
     party of a counted round emits ``standings.changed`` here, once. The deals and fines are
     read once, as plain rows (``deals`` and ``fines``: the caller's, the deals in order); the
-    totals come from the one totals function and a finished party's are stored for the
-    standings as of the version its caller's bump gives it.
+    totals come from the one totals function (``totals``: the caller's, made from those rows)
+    and a finished party's are stored for the standings as of the version its caller's bump
+    gives it.
     """
     webhooks.record_changed(party)
     if party.status == Party.Status.FINISHED:
@@ -269,7 +271,7 @@ def evaluate_party(
         rows = party_rows(party)
     else:
         rows = (deals, fine_rows(party) if fines is None else fines)
-    totals = party_totals(party, rows)
+    totals = party_totals(party, rows) if totals is None else totals
     decision = party_decision(party, rows[0], totals)
     if decision.state == "finished":
         winner, loser = decision.winner or "", decision.loser or ""
@@ -372,13 +374,14 @@ def record_deal(
     )
     _store_score(deal, score)
     insert_row(deal)
-    append_event(
-        party,
-        "deal_recorded",
-        actor=actor,
-        data={"deal": deal.number, **deal_data(deal)},
-    )
-    evaluate_party(party, actor, [*(found.row() for found in reversed(deals)), DealRow.of(deal)])
+    rows = ([*(found.row() for found in reversed(deals)), DealRow.of(deal)], fine_rows(party))
+    totals = party_totals(party, rows)
+    data = {"deal": deal.number, **deal_data(deal)}
+    held = totals.uncollected[-1] if totals.uncollected else {}
+    if held:  # scored but not collected (UDL: nothing on the board): the log says so
+        data["uncollected"] = held
+    append_event(party, "deal_recorded", actor=actor, data=data)
+    evaluate_party(party, actor, *rows, totals)
     bump_version(party)
     keep_read(party, deals, deal)
     return deal

@@ -28,6 +28,16 @@ def _who(value: object, names: Mapping[str, str] | None) -> str:
     )
 
 
+def uncollected_text(held: Mapping[str, int], who: Mapping[str, str] | None = None) -> str:
+    """What a deal scored but did not collect (UDL: nothing on the board yet), per side: by
+    name where ``who`` knows it, else by letter; "" when it collected everything."""
+    return " · ".join(
+        _("%(side)s: %(points)s not collected, no points on the board")
+        % {"side": (who or {}).get(side) or side.upper(), "points": points}
+        for side, points in sorted(held.items())
+    )
+
+
 def _points(points: dict[str, Any]) -> str:
     """Points per side as "A : B", or per player as "A1 0 · B1 15 · …" (seats)."""
     if set(points) <= {"a", "b"}:
@@ -106,17 +116,20 @@ def describe_event(
         ),
         "forfeit": lambda: _("No-show of %(absent)s: %(winner)s wins by forfeit")
         % {"absent": _who(d.get("absent"), names), "winner": _who(d.get("winner"), names)},
-        "deal_recorded": lambda: (
-            _("Deal %(deal)s: %(outcome)s, %(winner)s won, %(score)s")
-            if d.get("winner")
-            else _("Deal %(deal)s: %(outcome)s, %(score)s")
-        )
-        % {
-            "deal": d.get("deal"),
-            "outcome": _label(Deal.Outcome.choices, d.get("outcome")),
-            "winner": _who(d.get("winner"), names),
-            "score": _score(d),
-        },
+        "deal_recorded": lambda: " · ".join(filter(None, [
+            (
+                _("Deal %(deal)s: %(outcome)s, %(winner)s won, %(score)s")
+                if d.get("winner")
+                else _("Deal %(deal)s: %(outcome)s, %(score)s")
+            )
+            % {
+                "deal": d.get("deal"),
+                "outcome": _label(Deal.Outcome.choices, d.get("outcome")),
+                "winner": _who(d.get("winner"), names),
+                "score": _score(d),
+            },
+            uncollected_text(d.get("uncollected") or {}, names),
+        ])),
         "deal_corrected": lambda: _("Deal %(deal)s corrected: %(before)s → %(after)s")
         % {"deal": d.get("deal"), "before": _score(d, "before"), "after": _score(d, "after")},
         "deal_annulled": lambda: (

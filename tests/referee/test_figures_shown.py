@@ -63,6 +63,12 @@ def test_an_uncollected_count_is_struck_through_on_desk_page_and_protocol(desk, 
     assert re.search(r'<s class="uncollected" title="[^"]+">25</s>&nbsp;0</td>', page)
     assert "Struck through: points not collected" in page
 
+    logged = udl.party.events.filter(kind="deal_recorded").order_by("seq")
+    assert [event.data.get("uncollected") for event in logged] == [{"a": 25}, None]
+    # the log (and the flash after the entry, its newest line) says so, by name
+    assert "Иван Петров won, 25 : 0 · Иван Петров: 25 not collected, no points on the board" \
+        in board
+
     text = " ".join(pdf_text(render_protocol(build_protocol_data(udl.party)), tmp_path).split())
     assert "A: 25 не засчитано, нет очков на доске" in text, text  # the tournament speaks Russian
 
