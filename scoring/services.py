@@ -377,9 +377,8 @@ def record_deal(
     rows = ([*(found.row() for found in reversed(deals)), DealRow.of(deal)], fine_rows(party))
     totals = party_totals(party, rows)
     data = {"deal": deal.number, **deal_data(deal)}
-    held = totals.uncollected[-1] if totals.uncollected else {}
-    if held:  # scored but not collected (UDL: nothing on the board): the log says so
-        data["uncollected"] = held
+    if totals.uncollected and totals.uncollected[-1]:  # scored, not collected (UDL): logged
+        data["uncollected"] = totals.uncollected[-1]
     append_event(party, "deal_recorded", actor=actor, data=data)
     evaluate_party(party, actor, *rows, totals)
     bump_version(party)
