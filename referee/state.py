@@ -353,7 +353,7 @@ def party_state(party: Party) -> dict[str, Any]:
             for key in keys
         ]
     state["total_row"] = _total_row(keys, totals, state["deals"])
-    state["uncollected"] = any(row["uncollected"] for row in state["deals"])
+    state["uncollected"] = any(totals.uncollected)
     return state
 
 

@@ -364,7 +364,7 @@ def party_context(
         "tournament": party.round.tournament,
         "regulations": party.round.tournament.regulations,
         "rows": rows,
-        "uncollected": any(row["uncollected"] for row in rows),
+        "uncollected": any(totals.uncollected),
         "totals": totals,
         "penalties": penalties,
         "events": party.events.select_related("actor").order_by("-seq")[:50],

@@ -12,8 +12,3 @@ def signed_points(value: int) -> str:
     if value < 0:
         return f"{MINUS}{-value}"
     return "0"
-
-
-def counted_points(points: int, uncollected: int = 0) -> int:
-    """What a deal's points added to the score: those scored, less those not collected."""
-    return points - uncollected

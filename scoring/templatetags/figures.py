@@ -29,5 +29,5 @@ def deal_points(points: int | None, uncollected: int | None = 0) -> SafeString |
     return format_html(
         '<s class="uncollected" title="{}">{}</s>&nbsp;{}',
         _("Not collected: no points on the board before the domino"),
-        points, figures.counted_points(points, int(uncollected)),
+        points, points - int(uncollected),
     )
