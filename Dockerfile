@@ -1,9 +1,9 @@
 # One image for every role: web (gunicorn), worker and beat (Celery); compose.yaml runs them.
-FROM python:3.12-slim
+FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
-COPY requirements.txt .
-RUN pip install --no-cache-dir -r requirements.txt
+COPY requirements.lock .
+RUN pip install --no-cache-dir --require-hashes -r requirements.lock
 COPY . .
 RUN DEBUG=1 python manage.py collectstatic --noinput \
     && python manage.py compilemessages --ignore=.venv

@@ -56,9 +56,10 @@ def test_roles_share_one_database_broker_and_cache_as_the_readme_exports():
         assert name in exports
 
 
-def test_dockerfile_serves_the_web_command_and_installs_the_requirements():
+def test_dockerfile_serves_the_web_command_and_installs_the_lock():
     dockerfile = (ROOT / "Dockerfile").read_text()
     cmd = re.search(r"^CMD (\[.*\])$", dockerfile, re.M).group(1)
     assert yaml.safe_load(cmd) == _command("web")
-    assert "pip install --no-cache-dir -r requirements.txt" in dockerfile
+    assert "pip install --no-cache-dir --require-hashes -r requirements.lock" in dockerfile
+    assert re.search(r"^FROM python:3\.11-slim$", dockerfile, re.M)  # the Makefile's Python
     assert COMPOSE["services"]["web"]["healthcheck"]["test"][-1].endswith("/healthz')")
