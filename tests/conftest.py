@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -27,6 +29,98 @@ from tests.factories import (
 )
 
 _counter = itertools.count(1)
+
+
+@functools.cache
+def _load_hypothesis_profile() -> None:
+    """Property tests on a loaded 2-core host: no per-example deadline, no ``too_slow`` health
+    check (``HYPOTHESIS_PROFILE=dev`` for a quick look with fewer examples)."""
+    import hypothesis
+
+    hypothesis.settings.register_profile(
+        "ci", deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow],
+        print_blob=True,
+    )
+    hypothesis.settings.register_profile("dev", deadline=None, max_examples=20)
+    hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> None:
+    """Load the Hypothesis profile before the first test module that uses Hypothesis is
+    imported (its ``@settings`` inherit from it); a run without one never imports Hypothesis,
+    which takes about a second."""
+    if "hypothesis" in module_path.read_text(encoding="utf-8"):
+        _load_hypothesis_profile()
+
+
+def _held_port() -> int:
+    """A local port bound for the whole run and never listened on: connecting is refused."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    _HELD_SOCKETS.append(sock)
+    return sock.getsockname()[1]
+
+
+_HELD_SOCKETS: list[socket.socket] = []
+DEAD_PORT = _held_port()
+"""A port where nothing listens, and nothing else can start listening during the run."""
+
+
+def _isolate_parallel_worker(worker: str) -> None:
+    """Give a pytest-xdist worker its own Redis databases, files and logs.
+
+    Each worker already has its own test database (pytest-django adds ``_gw0``); the broker,
+    the cache and the files under ``var/`` would otherwise be shared, so one worker's
+    ``cache.clear()`` or queued task would reach the other's tests. Redis database numbers go
+    down from the configured ones, two per worker (``.ci/run``: broker 15 and cache 14 for
+    ``gw0``, 13 and 12 for ``gw1``). Environment variables are set too, so that the worker
+    processes and web nodes the tests start share the same ones.
+    """
+    from django.conf import settings
+
+    index = int(worker.removeprefix("gw"))
+
+    def moved(url: str) -> str:
+        base, _, db = url.rpartition("/")
+        return f"{base}/{int(db or 0) - 2 * index}" if url.startswith("redis") else url
+
+    for name in ("CELERY_BROKER_URL", "REDIS_URL", "CELERY_RESULT_BACKEND"):
+        if os.environ.get(name):
+            os.environ[name] = moved(os.environ[name])
+    if "LOCATION" in settings.CACHES["default"]:
+        settings.CACHES["default"]["LOCATION"] = moved(settings.CACHES["default"]["LOCATION"])
+    celery_app.conf.result_backend = moved(celery_app.conf.result_backend or "") or None
+    var = Path(settings.BASE_DIR) / "var" / f"test-{worker}"
+    for name, folder in (("MEDIA_ROOT", "media"), ("PROTOCOL_SIGNING_DIR", "signing"),
+                         ("EMAIL_FILE_PATH", "mail")):
+        path = var / folder
+        setattr(settings, name, path if name != "EMAIL_FILE_PATH" else str(path))
+        os.environ[name] = str(path)
+
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    _isolate_parallel_worker(os.environ["PYTEST_XDIST_WORKER"])
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Mark every test that needs the database ``db``: ``-m "not db"`` leaves the plain ones."""
+    if item.get_closest_marker("django_db") or "django_db_setup" in getattr(
+        item, "fixturenames", ()
+    ):
+        item.add_marker(pytest.mark.db)
+
+
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Build the test database through the real migration history when a chosen test asks.
+
+    The suite runs without migrations (``--nomigrations`` in pyproject: the schema straight
+    from the models, ~1 s instead of 13–33 s); a test marked ``migrations`` (a data
+    migration's own test) needs the history, so a run that includes one migrates.
+    """
+    if any(item.get_closest_marker("migrations") for item in items):
+        config.option.nomigrations = False
 
 
 @pytest.fixture(autouse=True)
@@ -145,7 +239,8 @@ def celery_worker_process(django_db_setup, django_db_blocker):
     root = Path(__file__).resolve().parent.parent
     celery_app.control.purge()  # tasks left by an earlier run must not touch this database
     (root / "var").mkdir(exist_ok=True)
-    log = open(root / "var" / "test-worker.log", "w")  # noqa: SIM115
+    name = f"test-worker{os.environ.get('PYTEST_XDIST_WORKER', '')}.log"
+    log = open(root / "var" / name, "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
          "--loglevel=info", "--without-gossip", "--without-mingle", "-n", "ci-worker@%h"],
@@ -171,7 +266,7 @@ def real_worker(celery_worker_process):
     celery_app.conf.task_always_eager = True
 
 
-DEAD_BROKER = "redis://127.0.0.1:6390/0"
+DEAD_BROKER = f"redis://127.0.0.1:{DEAD_PORT}/0"
 """A broker address where nothing listens: the broker is down."""
 
 

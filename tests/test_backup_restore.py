@@ -67,6 +67,7 @@ def without_moment(doc: dict) -> dict:
     return {k: v for k, v in doc.items() if k != "exported_at"}
 
 
+@pytest.mark.slow
 def test_restore_drill_gives_identical_tournaments_and_verifiable_protocols(databases,
                                                                              tmp_path):
     source_url, fresh_url = databases

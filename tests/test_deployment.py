@@ -20,6 +20,7 @@ def _manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_check_deploy_clean_with_production_settings():
     result = _manage(
         "check", "--deploy", "--fail-level", "WARNING",
@@ -51,6 +52,7 @@ def test_embedded_defaults_use_sqlite_and_eager_celery():
     assert out.stdout.split() == ["django.db.backends.sqlite3", "True"], out.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("url", ["postgres://postgres@127.0.0.1:5432/x"])
 def test_database_url_selects_postgresql(url):
     code = (

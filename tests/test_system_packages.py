@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / ".ci" / "system-packages"
 
@@ -78,6 +80,7 @@ def test_nothing_missing_is_silent_success():
     assert done.stdout == "" and done.stderr == ""
 
 
+@pytest.mark.slow
 def test_browser_tests_without_chromium_stop_before_any_test(tmp_path):
     """Chosen browser tests without Chromium: the run stops in one line, no test is run."""
     started = time.monotonic()

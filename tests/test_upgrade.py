@@ -356,6 +356,7 @@ def _report(found: Iterator[str], most: int = 40) -> str:
 # -- the test -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_database_of_old_main_upgrades_with_data_intact(old_tree, database_url, tmp_path):
     env = _environment(database_url, tmp_path / "files")
     new_tree = HERE.parent

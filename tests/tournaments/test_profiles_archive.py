@@ -91,6 +91,7 @@ def test_a_file_of_version_1_gives_every_player_a_new_profile(small):
     assert not set(linked.values()) & set(people(small).values())
 
 
+@pytest.mark.migrations
 @pytest.mark.django_db(transaction=True)
 def test_the_data_migration_gives_each_player_a_profile_and_merges_only_one_login(
         organizer, make_user):
