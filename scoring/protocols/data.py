@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 #: Every caption the renderer prints, in English. A caller's ``labels`` override these key by
 #: key; a missing key falls back to the English caption.
@@ -329,14 +333,15 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
-def protocol_payload(data: Any) -> dict[str, Any]:
+def protocol_payload(data: DataclassInstance) -> dict[str, Any]:
     """``dataclasses.asdict(data)`` of ``ProtocolData`` (the stored snapshot and what the
     fingerprint hashes) or of one of its parts (a signature line).
 
     The same dict, built without ``asdict``'s generic walk and a ``copy.deepcopy`` call per
     string and number (two thirds of its time on a protocol of 25 deals).
     """
-    return _plain(data)
+    payload: dict[str, Any] = _plain(data)  # a dataclass gives a dict of its fields
+    return payload
 
 
 def _plain(value: Any) -> Any:
@@ -358,7 +363,7 @@ def _plain(value: Any) -> Any:
     return copy.deepcopy(value)  # nothing else is in protocol data; asdict copies it too
 
 
-def protocol_data_from_dict(values: dict) -> ProtocolData:
+def protocol_data_from_dict(values: Mapping[str, Any]) -> ProtocolData:
     """Rebuild ``ProtocolData`` from ``dataclasses.asdict`` output (a stored snapshot)."""
     values = dict(values)
     values["games"] = [ProtocolGame(**game) for game in values.get("games") or []]

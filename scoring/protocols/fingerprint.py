@@ -18,7 +18,7 @@ _NOT_FINGERPRINTED = ("verify_url", "short_code", "labels", "language")
 _ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def _normalise(value: Any) -> Any:
+def _normalise(value: object) -> object:
     """NFC-normalise every string and make every key a string, recursively."""
     if isinstance(value, str):
         return unicodedata.normalize("NFC", value)
@@ -51,7 +51,7 @@ def canonical_payload_json(payload: dict[str, Any]) -> bytes:
     return CanonicalForm(payload).json()
 
 
-def _dumps(value: Any) -> str:
+def _dumps(value: object) -> str:
     """A value's canonical JSON text (NFC strings, sorted keys, no spaces)."""
     return _ENCODER.encode(_normalise(value))
 
@@ -87,7 +87,7 @@ class CanonicalForm:
         self._members = _members(payload)
         self._members.update(_members({"schema": FINGERPRINT_SCHEMA}))
 
-    def json(self, **changed: Any) -> bytes:
+    def json(self, **changed: object) -> bytes:
         """The canonical UTF-8 JSON of the data with the ``changed`` fields' values."""
         members = self._members
         if changed:
@@ -95,7 +95,7 @@ class CanonicalForm:
             members.update(_members(changed))
         return ("{" + ",".join(members[key] for key in sorted(members)) + "}").encode("utf-8")
 
-    def fingerprint(self, **changed: Any) -> str:
+    def fingerprint(self, **changed: object) -> str:
         """The SHA-256 (hex) of ``json(**changed)``: the fingerprint of that data."""
         return hashlib.sha256(self.json(**changed)).hexdigest()
 

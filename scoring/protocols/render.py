@@ -115,7 +115,8 @@ def _canvas(buffer: io.BytesIO, invariant: bool, language: str) -> Canvas:
     """A new A4 canvas with the embedded fonts, compression and document metadata."""
     register_fonts()
     canvas = Canvas(buffer, pagesize=A4, invariant=1 if invariant else 0, pageCompression=1,
-                    initialFontName=REGULAR, lang=language or None)
+                    initialFontName=REGULAR,  # type: ignore[arg-type]  # stub wrongly says float
+                    lang=language or None)
     canvas.setCreator("domino-tournaments protocols")
     canvas.setProducer("domino-tournaments / reportlab")
     return canvas

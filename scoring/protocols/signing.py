@@ -240,8 +240,10 @@ class _PadesSigner(signers.SimpleSigner):
         super().__init__(signing_cert=base.signing_cert, signing_key=base.signing_key,
                          cert_registry=base.cert_registry,
                          signature_mechanism=base.signature_mechanism)
-        self._content_type_der = simple_cms_attribute("content_type", "data").dump()
-        self._signing_cert_der = simple_cms_attribute(
+        # pyHanko leaves ``simple_cms_attribute`` unannotated.
+        self._content_type_der = simple_cms_attribute(  # type: ignore[no-untyped-call]
+            "content_type", "data").dump()
+        self._signing_cert_der = simple_cms_attribute(  # type: ignore[no-untyped-call]
             "signing_certificate_v2", as_signing_certificate_v2(base.signing_cert)).dump()
 
     async def signed_attrs(self, data_digest: bytes, digest_algorithm: str,
@@ -258,7 +260,8 @@ class _PadesSigner(signers.SimpleSigner):
                 data_digest, digest_algorithm, attr_settings=attr_settings,
                 content_type=content_type, use_pades=use_pades, timestamper=timestamper,
                 dry_run=dry_run, is_pdf_sig=is_pdf_sig)
-        digest_der = simple_cms_attribute("message_digest", data_digest).dump()
+        digest_der = simple_cms_attribute(  # type: ignore[no-untyped-call]  # pyHanko: untyped
+            "message_digest", data_digest).dump()
         members = sorted([self._content_type_der, digest_der, self._signing_cert_der])
         return cms.CMSAttributes.load(asn1_emit(0, 1, 17, b"".join(members)))  # DER SET OF
 
@@ -270,7 +273,8 @@ def _check_pair(signer: signers.SimpleSigner, key_path: Path | str,
     key = serialization.load_der_private_key(signer.signing_key.dump(), password=None)
     public = key.public_key().public_bytes(serialization.Encoding.DER,
                                            serialization.PublicFormat.SubjectPublicKeyInfo)
-    if public != signer.signing_cert.public_key.dump():
+    cert = signer.signing_cert
+    if cert is None or public != cert.public_key.dump():
         raise SigningError(f"the key {key_path} does not belong to the certificate {cert_path}")
 
 
@@ -283,8 +287,8 @@ class ProtocolSigner:
                  field_name: str = "ProtocolSignature") -> None:
         if isinstance(key_passphrase, str):
             key_passphrase = key_passphrase.encode("utf-8")
-        signer = signers.SimpleSigner.load(str(key_path), str(cert_path),
-                                           key_passphrase=key_passphrase)
+        signer = signers.SimpleSigner.load(  # type: ignore[no-untyped-call]  # pyHanko: untyped
+            str(key_path), str(cert_path), key_passphrase=key_passphrase)
         if signer is None:  # pyHanko logs the reason and returns None
             raise SigningError(f"cannot load signing key {key_path} / certificate {cert_path}")
         _check_pair(signer, key_path, cert_path)
@@ -297,7 +301,11 @@ class ProtocolSigner:
     @property
     def subject(self) -> str:
         """Return the signing certificate's subject, human-readable."""
-        return self._signer.signing_cert.subject.human_friendly
+        cert = self._signer.signing_cert
+        if cert is None:  # not after __init__: it checked the key against the certificate
+            raise SigningError("the signer has no certificate")
+        subject: str = cert.subject.human_friendly  # asn1crypto is untyped
+        return subject
 
     def sign(self, pdf: bytes, *, reason: str = DEFAULT_REASON, location: str = "") -> bytes:
         """Return ``pdf`` with a PAdES signature appended as an incremental update.
@@ -327,8 +335,8 @@ class ProtocolSigner:
     def _sign_with(pdf_signer: signers.PdfSigner, pdf: bytes,
                    bytes_reserved: int | None) -> bytes:
         writer = IncrementalPdfFileWriter(io.BytesIO(pdf), strict=False)
-        output = pdf_signer.sign_pdf(writer, bytes_reserved=bytes_reserved,
-                                     output=io.BytesIO())
+        output: io.BytesIO = pdf_signer.sign_pdf(writer, bytes_reserved=bytes_reserved,
+                                                 output=io.BytesIO())
         return output.getvalue()
 
 
@@ -412,7 +420,7 @@ def _trust_root(cert_path: Path) -> object:
     key = (str(cert_path.resolve()), cert_path.stat().st_mtime)
     root = _roots.get(key)
     if root is None:
-        root = load_cert_from_pemder(str(cert_path))
+        root = load_cert_from_pemder(str(cert_path))  # type: ignore[no-untyped-call]  # pyHanko
         if len(_roots) > 64:  # old files replaced many times over
             _roots.clear()
         _roots[key] = root

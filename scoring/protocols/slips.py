@@ -81,7 +81,8 @@ def render_slips(slips: list[Slip], *, title: str = "", language: str = "") -> b
     """One PDF of ``slips``, ten to an A4 page, with cut marks; empty list, one blank page."""
     register_fonts()
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=A4, pageCompression=1, initialFontName=REGULAR,
+    canvas = Canvas(buffer, pagesize=A4, pageCompression=1,
+                    initialFontName=REGULAR,  # type: ignore[arg-type]  # stub wrongly says float
                     lang=language or None)
     canvas.setTitle(title)
     canvas.setCreator("domino-tournaments slips")

@@ -9,6 +9,7 @@ from scoring.ratings.glicko2 import Glicko2Parameters, Glicko2Rating, glicko2_up
 from scoring.ratings.history import (
     HistoryRow,
     RatedParty,
+    RatingParameters,
     compute_history,
     pairwise_games,
     parameters_for,
@@ -20,6 +21,7 @@ __all__ = [
     "Glicko2Rating",
     "HistoryRow",
     "RatedParty",
+    "RatingParameters",
     "compute_history",
     "elo_expected",
     "elo_period",

@@ -24,7 +24,8 @@ class EloParameters:
 
 def elo_expected(rating: float, opponent: float) -> float:
     """The expected score against an opponent: 1 / (1 + 10^((Rb − Ra) / 400))."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+    power: float = 10.0 ** ((opponent - rating) / 400.0)  # a positive base: never complex
+    return 1.0 / (1.0 + power)
 
 
 def k_factor(rating: float, parties: int, p: EloParameters) -> float:

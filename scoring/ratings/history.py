@@ -11,12 +11,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeAlias
 
 from scoring.ratings.elo import EloParameters, k_factor
 from scoring.ratings.glicko2 import SCALE, Glicko2Parameters, Glicko2Rating, _new_volatility
 
 ELO, GLICKO2 = "elo", "glicko2"
+
+RatingParameters: TypeAlias = EloParameters | Glicko2Parameters
+"""A rating system's parameters (see :func:`parameters_for`)."""
 
 
 @dataclass(frozen=True)
@@ -43,9 +46,10 @@ class HistoryRow:
     score: float
 
 
-def parameters_for(system: str, values: Mapping[str, Any] | None) -> Any:
+def parameters_for(system: str, values: Mapping[str, object] | None) -> RatingParameters:
     """The system's parameters from a list's JSON (unknown keys or bad values: ValueError)."""
-    cls = {ELO: EloParameters, GLICKO2: Glicko2Parameters}.get(system)
+    classes: dict[str, type[RatingParameters]] = {ELO: EloParameters, GLICKO2: Glicko2Parameters}
+    cls = classes.get(system)
     if cls is None:
         raise ValueError(f"unknown rating system {system!r}")
     known = {f.name: f for f in fields(cls)}
@@ -132,16 +136,18 @@ def _period(parties: Sequence[RatedParty]
 
 
 def compute_history(
-    system: str, parameters: Any, periods: Sequence[Sequence[RatedParty]]
+    system: str, parameters: RatingParameters, periods: Sequence[Sequence[RatedParty]]
 ) -> list[HistoryRow]:
     """Every subject's rating after each period he played in, from scratch, deterministic.
 
     Rows are ordered by period, then subject key.
     """
-    if system == ELO:
+    if system == ELO and isinstance(parameters, EloParameters):
         return _elo_history(parameters, periods)
-    if system == GLICKO2:
+    if system == GLICKO2 and isinstance(parameters, Glicko2Parameters):
         return _glicko2_history(parameters, periods)
+    if system in (ELO, GLICKO2):
+        raise TypeError(f"not {system} parameters: {parameters!r}")
     raise ValueError(f"unknown rating system {system!r}")
 
 
@@ -225,5 +231,5 @@ def current_ratings(rows: Sequence[HistoryRow]) -> dict[str, HistoryRow]:
 
 __all__ = [
     "ELO", "GLICKO2", "Glicko2Rating", "HistoryRow", "RatedParty", "compute_history",
-    "current_ratings", "pairwise_games", "parameters_for",
+    "RatingParameters", "current_ratings", "pairwise_games", "parameters_for",
 ]

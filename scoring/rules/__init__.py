@@ -56,7 +56,7 @@ from scoring.rules.fives import EndsCount, count_open_ends
 from scoring.rules.kozel import Kozel, KozelTotals
 from scoring.rules.latin import LatinGame
 from scoring.rules.latin_alone import LatinAlone
-from scoring.rules.matches import GameScore, MatchTotals
+from scoring.rules.matches import GameScore, GamesRuleSet, MatchTotals, plays_games
 from scoring.rules.moves import MoveAdvice, MoveHelper, Tile, advise, is_fish, move_advice
 from scoring.rules.sport import SportDomino
 from scoring.rules.udl import Consequence, UdlSingles, penalty_for
@@ -135,6 +135,7 @@ __all__ = [
     "EndsCount",
     "FineFact",
     "GameScore",
+    "GamesRuleSet",
     "Kozel",
     "KozelTotals",
     "LatinAlone",
@@ -157,6 +158,7 @@ __all__ = [
     "advise",
     "move_advice",
     "party_side",
+    "plays_games",
     "wins_needed",
     "penalty_for",
     "register",

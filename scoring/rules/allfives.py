@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING, ClassVar
 
 from scoring.rules.base import (
     ANNULLED,
@@ -44,6 +45,7 @@ from scoring.rules.hands import (
 )
 from scoring.rules.matches import (
     GameScore,
+    GamesRuleSet,
     MatchTotals,
     as_match,
     count_wins,
@@ -67,7 +69,7 @@ class AllFives(HandGame):
         "Two players, each a side. Points during play whenever the open ends add up to a "
         "multiple of five, and the opponent's pips at the end of a hand."
     )
-    settings = ("tiles_per_hand", "game_minutes", "games_to_win")
+    settings: ClassVar[tuple[str, ...]] = ("tiles_per_hand", "game_minutes", "games_to_win")
     layout = LAYOUT_GAMES
     sides = SIDES
     seats = ("a1", "b1")
@@ -168,7 +170,9 @@ class AllFives(HandGame):
         the last game if neither the target nor a later game closed it (a game won on time).
         """
         sides = self.sides_for(cfg)
-        begun = {check_game(item.game) for item in [*deals, *fines]} | {check_game(game_in_play)}
+        begun = {check_game(deal.game) for deal in deals}
+        begun |= {check_game(fine.game) for fine in fines}
+        begun.add(check_game(game_in_play))
         numbers = sorted(begun)
         games: list[GameScore] = []
         running: list[dict[str, int]] = []
@@ -297,3 +301,8 @@ class AllFives(HandGame):
         if match.state == FINISHED:
             return match
         return replace(match, winner=game.winner, reason=game.reason)
+
+
+if TYPE_CHECKING:
+    _PLAYS_GAMES: type[GamesRuleSet] = AllFives
+    """All Fives (and UDL singles after it) is what :func:`plays_games` says it is."""

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from scoring.rules.config import (  # noqa: F401 - the rule sets import these from base
+from scoring.rules.config import (  # re-exported (``__all__``): the rule sets import them here
     ANNULLED,
     CONTINUE,
     DOMINO,
@@ -146,7 +146,7 @@ class RuleSet(abc.ABC):
             return _("Individual tournament")
         return _("Pairs tournament") if self.side_size(cfg) == 2 else _("Singles tournament")
 
-    def config(self, **overrides: Any) -> RulesConfig:
+    def config(self, **overrides: object) -> RulesConfig:
         """The rule set's preset regulations with ``overrides`` applied."""
         return RulesConfig(**{**self.preset, **overrides})
 
@@ -348,3 +348,61 @@ class RuleSet(abc.ABC):
         if not is_count(amount):
             raise RuleError("points", _("A fine must be a whole number of points."))
         return FineFact(side=side, points=amount, mode=cfg.fine_mode)
+
+
+__all__ = [
+    "ANNULLED",
+    "CONTINUE",
+    "DOMINO",
+    "DOUBLE_SIX_TILES",
+    "DRAWN_FISH",
+    "DRAWN_FISH_CARRY",
+    "DRAWN_FISH_CHOICES",
+    "DRAWN_FISH_NOBODY",
+    "END_REASONS",
+    "EXTRA_DEAL",
+    "FACT_OUTCOMES",
+    "FINE_AWARD",
+    "FINE_DEDUCT",
+    "FINE_MODES",
+    "FINISHED",
+    "FISH",
+    "FISH_FOR_ALL",
+    "FISH_FOR_ONE",
+    "FISH_VARIANTS",
+    "LAST_DEAL",
+    "LAYOUTS",
+    "LAYOUT_GAMES",
+    "LAYOUT_KOZEL",
+    "LAYOUT_SEATS",
+    "LAYOUT_SIDES",
+    "MATCH_BEST_OF_THREE",
+    "MATCH_FORMATS",
+    "MATCH_TO_WINS",
+    "NEXT_GAME",
+    "OVERTIME",
+    "PARTY_STATES",
+    "REASON_DISQUALIFICATION",
+    "REASON_FORFEIT",
+    "REASON_TARGET",
+    "REASON_TIME",
+    "REASON_TIMEOUT",
+    "REFEREE",
+    "SCORE_OUTCOMES",
+    "SEATS",
+    "SIDES",
+    "SIDE_PAIR",
+    "SIDE_PLAYER",
+    "STOPPED",
+    "DealFacts",
+    "DealScore",
+    "FineFact",
+    "PartyDecision",
+    "RuleSet",
+    "RulesConfig",
+    "Totals",
+    "by_party_side",
+    "is_count",
+    "party_side",
+    "wins_needed",
+]

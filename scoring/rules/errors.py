@@ -8,7 +8,6 @@ Django layer translates ``err.message`` and then fills in ``err.params``.
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 
 def _(message: str) -> str:
@@ -23,7 +22,7 @@ class RuleError(ValueError):
     ``message`` is the untranslated template and ``params`` fills its placeholders.
     """
 
-    def __init__(self, field: str, message: str, **params: Any) -> None:
+    def __init__(self, field: str, message: str, /, **params: object) -> None:
         self.field = field
         self.message = message
         self.params = params
@@ -36,6 +35,6 @@ class RuleError(ValueError):
     def __repr__(self) -> str:
         return f"RuleError({self.field!r}, {self.__str__()!r})"
 
-    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+    def __reduce__(self) -> tuple[functools.partial[RuleError], tuple[str, str]]:
         # Pickle-safe (keyword params are not part of ``args``).
         return functools.partial(type(self), **self.params), (self.field, self.message)

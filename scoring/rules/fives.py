@@ -25,7 +25,7 @@ class EndsCount:
 def _end_value(end: object) -> int:
     """One open end: a number (the exposed half) or a double (both halves count)."""
     if _is_number(end):
-        return int(end)  # type: ignore[call-overload]
+        return int(end)
     tile: Tile = _read_tiles([end], "ends")[0]
     if tile[0] != tile[1]:
         raise RuleError(

@@ -188,8 +188,8 @@ class HandGame(RuleSet):
     a two-sided singles game names its sides "a", "b" and fixes ``players``.
     """
 
-    sides = SEATS
-    seats = SEATS
+    sides: ClassVar[tuple[str, ...]] = SEATS
+    seats: ClassVar[tuple[str, ...]] = SEATS
     players: ClassVar[int | None] = None
     draws: ClassVar[bool] = True
     """Whether players draw from the boneyard (a hand may then grow past the deal)."""

@@ -249,7 +249,7 @@ class Kozel(HandGame):
                 raise RuleError("points", _("A fine must be a whole number of points."))
             fine_points[side] += fine.points
         points = {side: books.account[side] + fine_points[side] for side in sides}
-        pairs = None
+        pairs: dict[str, int] | None = None
         if cfg.kozel_pairs:
             pairs = {}
             for side in sides:

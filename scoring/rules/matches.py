@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol, TypeGuard
 
 from scoring.rules.base import (
     EXTRA_DEAL,
@@ -18,8 +19,11 @@ from scoring.rules.base import (
     OVERTIME,
     REASON_TARGET,
     REASON_TIME,
+    DealScore,
+    FineFact,
     PartyDecision,
     RulesConfig,
+    RuleSet,
     Totals,
     wins_needed,
 )
@@ -57,6 +61,43 @@ class MatchTotals(Totals):
     def current(self) -> GameScore:
         """The game in play (the last one)."""
         return self.games[-1]
+
+
+class GamesRuleSet(Protocol):
+    """A rule set whose party is a match of games (``RuleSet.plays_games``: All Fives, UDL).
+
+    Its totals know the game in play and the match's winner; its decision knows the match's
+    own clock besides the clock of the game in play.
+    """
+
+    def party_totals(
+        self,
+        deals: Sequence[DealScore],
+        fines: Sequence[FineFact],
+        cfg: RulesConfig,
+        *,
+        game_in_play: int = 1,
+        match_winner: str | None = None,
+    ) -> MatchTotals:
+        """The match's totals: every game's score and the game wins."""
+        ...
+
+    def decide(
+        self,
+        totals: Totals,
+        cfg: RulesConfig,
+        *,
+        time_expired: bool,
+        deals_after_expiry: int,
+        match_time_expired: bool = False,
+    ) -> PartyDecision:
+        """What happens next in the match: the game in play, then the match."""
+        ...
+
+
+def plays_games(rule_set: RuleSet) -> TypeGuard[GamesRuleSet]:
+    """Whether the rule set plays a match of games (its ``plays_games``), typed as such."""
+    return rule_set.plays_games
 
 
 def as_match(totals: Totals) -> MatchTotals:

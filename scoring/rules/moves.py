@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import TypeGuard
 
 from scoring.rules.errors import RuleError, _
 
@@ -104,7 +105,7 @@ def _normal(tile: Tile) -> Tile:
     return (min(tile), max(tile))
 
 
-def _is_number(value: object) -> bool:
+def _is_number(value: object) -> TypeGuard[int]:
     """Whether ``value`` is a number of a tile's half: a whole number from 0 to 6."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= HIGHEST
 

@@ -9,6 +9,7 @@ may also annul a deal (0 : 0) or end it and enter the points (a false pass).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import ClassVar
 
 from scoring.rules.base import (
     ANNULLED,
@@ -26,7 +27,7 @@ from scoring.rules.base import (
     is_count,
 )
 from scoring.rules.errors import RuleError, _
-from scoring.rules.moves import SPORT_HELPER
+from scoring.rules.moves import SPORT_HELPER, MoveHelper
 
 
 class SportDomino(RuleSet):
@@ -38,7 +39,7 @@ class SportDomino(RuleSet):
         "Four players in two pairs. A deal ends in a domino or a fish; the first pair to reach "
         "the target wins the time-limited party."
     )
-    move_helper = SPORT_HELPER
+    move_helper: ClassVar[MoveHelper | None] = SPORT_HELPER
     sides = SIDES
     seats = SEATS
 

@@ -11,9 +11,10 @@ from itertools import groupby
 from .metrics import METRICS, Number
 from .types import OwnScore, PartyResult, PlainResult, Side, StandingRow, StandingsConfig
 
-# What one party adds to an entrant in Tally.build, a contribution tuple: match points, won
-# (0/1), points for, points against, efectiveness, fines, bye (0/1), game wins difference,
-# the opponents' ids (None for a bye).
+Contribution = tuple[Number, int, int, int, Number, int, int, int, tuple[int, ...] | None]
+"""What one party adds to an entrant in Tally.build: match points, won (0/1), points for,
+points against, efectiveness, fines, bye (0/1), game wins difference, the opponents' ids (None
+for a bye)."""
 
 
 def _members(side: Side) -> tuple[int, ...]:
@@ -75,7 +76,9 @@ class _OwnGames:
         self.taken[entrant] = self.taken.get(entrant, 0) + score.points
         return score.rating
 
-    def result(self, r: PartyResult, cfg: StandingsConfig, per: defaultdict[int, list]) -> None:
+    def result(
+        self, r: PartyResult, cfg: StandingsConfig, per: defaultdict[int, list[Contribution]]
+    ) -> None:
         """Add a result that carries own accounts: the ratings are the match points, the Goat
         loses.
 
@@ -151,11 +154,13 @@ class Tally:
         forfeit_loss = (cfg.forfeit_loss_points, -target)
         bye_points = cfg.bye_points
         # per entrant, one contribution per party in the order given
-        per: defaultdict[int, list] = defaultdict(list)
+        per: defaultdict[int, list[Contribution]] = defaultdict(list)
         own_games = _OwnGames()
+        ef_a: Number
+        ef_b: Number
 
         for r in results:
-            if type(r) is not tuple:
+            if isinstance(r, PartyResult):
                 if after_round is not None and r.round > after_round:
                     continue
                 if r.own is not None:
@@ -166,12 +171,12 @@ class Tally:
             if after_round is not None and _round > after_round:
                 continue
             if b is None:
-                bye = (bye_points, 1, pa, pb, half, fa, 1, ga - gb, None)
-                if type(a) is tuple:
+                bye_entry = (bye_points, 1, pa, pb, half, fa, 1, ga - gb, None)
+                if isinstance(a, tuple):
                     for x in a:
-                        per[x].append(bye)
+                        per[x].append(bye_entry)
                 else:
-                    per[a].append(bye)
+                    per[a].append(bye_entry)
                 continue
             if offender is None:
                 if won is None:
@@ -192,16 +197,17 @@ class Tally:
                 (mp_a, ef_a), (mp_b, ef_b), win_a, win_b = forfeit_loss, forfeit_win, 0, 1
             else:  # both sides forfeited
                 (mp_a, ef_a), (mp_b, ef_b), win_a, win_b = forfeit_loss, forfeit_loss, 0, 0
-            if type(a) is tuple:
-                entry = (mp_a, win_a, pa, pb, ef_a, fa, 0, ga - gb, b)
-                for x in a:
-                    per[x].append(entry)
-                entry = (mp_b, win_b, pb, pa, ef_b, fb, 0, gb - ga, a)
-                for x in b:
-                    per[x].append(entry)
-            else:
+            if isinstance(a, int) and isinstance(b, int):
                 per[a].append((mp_a, win_a, pa, pb, ef_a, fa, 0, ga - gb, (b,)))
                 per[b].append((mp_b, win_b, pb, pa, ef_b, fb, 0, gb - ga, (a,)))
+            else:  # the players of the pairs formed for the round
+                side_a, side_b = _members(a), _members(b)
+                entry = (mp_a, win_a, pa, pb, ef_a, fa, 0, ga - gb, side_b)
+                for x in side_a:
+                    per[x].append(entry)
+                entry = (mp_b, win_b, pb, pa, ef_b, fb, 0, gb - ga, side_a)
+                for x in side_b:
+                    per[x].append(entry)
         t = cls()
         t.rating_points = own_games.ratings
         t.goats = own_games.goats

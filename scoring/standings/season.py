@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 from operator import add, itemgetter
-from typing import NamedTuple
+from typing import Final, NamedTuple, TypeAlias
 
 BEST_N, PLACE_POINTS, RATING_POINTS = "best_n", "place_points", "rating_points"
 SCORINGS = (BEST_N, PLACE_POINTS, RATING_POINTS)
@@ -41,6 +41,10 @@ class Placing(NamedTuple):
     place: int
     score: float
     rating_points: float | None = None
+
+
+PlacingRow: TypeAlias = tuple[int, int, int, float, float | None]
+"""A placing as a plain tuple in :class:`Placing`'s field order (as a database reads it)."""
 
 
 @dataclass(frozen=True)
@@ -80,11 +84,16 @@ class Cell(NamedTuple):
     counted: bool
 
 
-RANK_KEY, POSITION, INDEX, TOURNAMENT, PLACE, VALUE = range(6)
+RANK_KEY: Final = 0
 """The fields of a line's ranked result, a plain tuple (a season of 50,000 placings makes no
 object per result): ``(-value, position, index, tournament, place, value)``: the season points
 negated (so that tuples sort best first), the tournament's position in the season's order, the
 placing's index in the input (equal results keep it), the tournament, the place, the points."""
+POSITION: Final = 1
+INDEX: Final = 2
+TOURNAMENT: Final = 3
+PLACE: Final = 4
+VALUE: Final = 5
 
 Result = tuple[float, int, int, int, int, float]
 
@@ -122,7 +131,7 @@ def _clean(number: float) -> float:
     return int(number) if number == int(number) else number
 
 
-def _values(placings: Sequence[Placing], rule: SeasonRule) -> list[float | None]:
+def _values(placings: Sequence[PlacingRow], rule: SeasonRule) -> list[float | None]:
     """Each placing's season points under the rule (:meth:`SeasonRule.value`, for a list)."""
     if rule.scoring == BEST_N:
         return [placing[3] for placing in placings]
@@ -133,7 +142,7 @@ def _values(placings: Sequence[Placing], rule: SeasonRule) -> list[float | None]
 
 
 def season_table(
-    placings: Iterable[Placing], rule: SeasonRule, tournaments: Sequence[int] = ()
+    placings: Iterable[PlacingRow], rule: SeasonRule, tournaments: Sequence[int] = ()
 ) -> list[SeasonLine]:
     """Rank every person with a result: totals, counted and dropped results, shared places.
 

@@ -66,7 +66,9 @@ class PartyResult:
     solo: bool = False
 
 
-PlainResult = tuple
+PlainResult = tuple[
+    int, Side, Side | None, int, int, int | None, int | None, bool, int, int, int, int
+]
 """A party result as a plain tuple, the form the database layer feeds the engine (no objects):
 ``(round, a, b, points_a, points_b, won, forfeited, ended_by_time, fines_a, fines_b, games_a,
 games_b)``. ``won`` is the index of the winning side (0 for ``a``, 1 for ``b``, None for

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from .errors import DrawUserError, _
 
@@ -13,13 +13,30 @@ FIRST_ROUND_MODES = ("seeding", "lot")
 
 
 class Ranked(Protocol):
-    """What the ordering helpers need of an entrant or a player."""
+    """What the ordering helpers need of an entrant or a player (read-only: frozen data)."""
 
-    id: int
-    rank: int
-    score: float
-    rating: float
-    had_bye: int
+    @property
+    def id(self) -> int:
+        """The entrant's (or player's) id."""
+
+    @property
+    def rank(self) -> int:
+        """The position in the current standings (0 = best)."""
+
+    @property
+    def score(self) -> float:
+        """The match points."""
+
+    @property
+    def rating(self) -> float:
+        """The seeding strength of a seeded first round."""
+
+    @property
+    def had_bye(self) -> int:
+        """How many byes so far."""
+
+
+R = TypeVar("R", bound=Ranked)
 
 
 def check_unique(items: Sequence[Ranked]) -> None:
@@ -35,8 +52,8 @@ def new_seed() -> int:
 
 
 def draw_order(
-    items: Sequence[Ranked], *, round_number: int, first_round: str, seed: int | None
-) -> tuple[list, int | None]:
+    items: Sequence[R], *, round_number: int, first_round: str, seed: int | None
+) -> tuple[list[R], int | None]:
     """Order the field for pairing and return ``(ordered, seed used)``.
 
     Round 1 by ``"seeding"`` orders by rating (best first, then rank, then id); by ``"lot"``

@@ -113,11 +113,13 @@ def _best(
     lowest = {c: k for k, c in enumerate(reversed(bye_cands))}
     kept = {(min(x, y), max(x, y)) for x, y in fast}
     order = [
-        sorted(range(m), key=lambda u, v=v: (_gap(scores, v, u, n), abs(u - v)))
+        sorted(range(m), key=lambda u: (_gap(scores, v, u, n), abs(u - v)))
         for v in range(m)
     ]
 
-    def key(matching: tuple[tuple[int, int], ...]) -> tuple:
+    def key(
+        matching: tuple[tuple[int, int], ...],
+    ) -> tuple[int, int, float, int, tuple[tuple[int, int], ...]]:
         bye_rank = next((lowest[x] for x, y in matching if y == n), 0)
         cost = sum(_gap(scores, x, y, n) for x, y in matching)
         same = sum(1 for x, y in matching if y < n and clubs and clubs[x] and clubs[x] == clubs[y])

@@ -8,7 +8,6 @@ marks the strings for ``makemessages``; it translates nothing here.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 
 def _(message: str) -> str:
@@ -22,7 +21,9 @@ class DrawUserError(Exception):
     Anything else the engine raises (``ValueError``, ``TypeError``) is a bug in the caller.
     """
 
-    def __init__(self, message: str, params: Mapping[str, Any] | None = None, **kwargs: Any):
+    def __init__(
+        self, message: str, params: Mapping[str, object] | None = None, **kwargs: object
+    ) -> None:
         self.message = message
         self.params = {**(params or {}), **kwargs}
         super().__init__(str(self))
@@ -40,9 +41,11 @@ class DrawWarning(str):
     """
 
     message: str
-    params: dict[str, Any]
+    params: dict[str, object]
 
-    def __new__(cls, message: str, params: Mapping[str, Any] | None = None, **kwargs: Any):
+    def __new__(
+        cls, message: str, params: Mapping[str, object] | None = None, **kwargs: object
+    ) -> DrawWarning:
         """Build the warning from a template and its parameters."""
         merged = {**(params or {}), **kwargs}
         obj = super().__new__(cls, message % merged if merged else message)
@@ -50,5 +53,6 @@ class DrawWarning(str):
         obj.params = merged
         return obj
 
-    def __reduce__(self):  # keep pickling (e.g. through Celery) working
+    def __reduce__(self) -> tuple[type[DrawWarning], tuple[str, dict[str, object]]]:
+        """Keep pickling (e.g. through Celery) working."""
         return (DrawWarning, (self.message, self.params))

@@ -94,7 +94,7 @@ def absorb_floats(
                 (a1, b1), (a2, b2) = parties[i], parties[j]
                 upper = _within(level, mate, a1, a2, bad)
                 lower = _within(level, mate, b1, b2, bad) if upper is not None else None
-                if lower is not None:
+                if upper is not None and lower is not None:
                     for x, y in (*upper, *lower):
                         mate[x], mate[y] = y, x
                     del parties[j], parties[i]

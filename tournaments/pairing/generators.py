@@ -23,9 +23,9 @@ class DrawGenerator:
     """Base class: holds the merged options; subclasses implement :meth:`generate`."""
 
     DEFAULT_OPTIONS: ClassVar[dict[str, Any]] = {}
-    CHOICES: ClassVar[dict[str, tuple]] = {}
+    CHOICES: ClassVar[dict[str, tuple[object, ...]]] = {}
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, **options: object) -> None:
         unknown = set(options) - set(self.DEFAULT_OPTIONS)
         if unknown:
             raise ValueError(f"unknown draw options for {type(self).__name__}: {sorted(unknown)}")
@@ -50,7 +50,7 @@ class SwissDrawGenerator(DrawGenerator):
         "pairing": "slide",
         "rounds_planned": None,
     }
-    CHOICES: ClassVar[dict[str, tuple]] = {
+    CHOICES: ClassVar[dict[str, tuple[object, ...]]] = {
         "first_round": FIRST_ROUND_MODES,
         "pairing": PAIRING_METHODS,
         "avoid_same_club": (True, False),
@@ -89,7 +89,7 @@ class IndividualDrawGenerator(DrawGenerator):
         "first_round": "seeding",
         "allow_repeat_partners": False,
     }
-    CHOICES: ClassVar[dict[str, tuple]] = {
+    CHOICES: ClassVar[dict[str, tuple[object, ...]]] = {
         "first_round": FIRST_ROUND_MODES,
         "allow_repeat_partners": (True, False),
     }
@@ -105,7 +105,7 @@ class FreeForAllDrawGenerator(DrawGenerator):
     """Every player for himself: tables of three or four players (:func:`free_for_all_draw`)."""
 
     DEFAULT_OPTIONS: ClassVar[dict[str, Any]] = {"first_round": "seeding", "table_size": 4}
-    CHOICES: ClassVar[dict[str, tuple]] = {
+    CHOICES: ClassVar[dict[str, tuple[object, ...]]] = {
         "first_round": FIRST_ROUND_MODES,
         "table_size": TABLE_SIZES,
     }
@@ -162,7 +162,7 @@ GENERATORS: dict[str, type[DrawGenerator]] = {
 }
 
 
-def get_generator(system: str, **options: Any) -> DrawGenerator:
+def get_generator(system: str, **options: object) -> DrawGenerator:
     """Return the generator for ``system`` with ``options`` merged into its defaults.
 
     Raises ``ValueError`` for an unknown system or option.

@@ -31,6 +31,12 @@ _WINDOW = 7  # how far below the top player the fast pass looks for a better qua
 Split = tuple[tuple[int, int], tuple[int, int]]
 
 
+def _sorted_pair(pair: tuple[int, int]) -> tuple[int, int]:
+    """The pair with its lower index first."""
+    a, b = pair
+    return (a, b) if a <= b else (b, a)
+
+
 def individual_draw(
     players: Sequence[PlayerEntrant],
     *,
@@ -203,10 +209,10 @@ class _IndividualSolver:
 
     def seat(self, tables: list[Split], pairs: list[tuple[int, int]]) -> list[Split]:
         """Keep the fast pass's tables whose pairs survived; seat the other pairs in order."""
-        have = {tuple(sorted(p)) for p in pairs}
-        kept = [t for t in tables if all(tuple(sorted(p)) in have for p in t)]
-        used = {tuple(sorted(p)) for t in kept for p in t}
-        rest = sorted(tuple(sorted(p)) for p in pairs if tuple(sorted(p)) not in used)
+        have = {_sorted_pair(p) for p in pairs}
+        kept = [t for t in tables if all(_sorted_pair(p) in have for p in t)]
+        used = {_sorted_pair(p) for t in kept for p in t}
+        rest = sorted(_sorted_pair(p) for p in pairs if _sorted_pair(p) not in used)
         seated = list(kept)
         while rest:
             first = rest.pop(0)
@@ -215,7 +221,7 @@ class _IndividualSolver:
                 key = (self.opp_cost(first, other), j)
                 if best_key is None or key < best_key:
                     best_j, best_key = j, key
-            seated.append((first, rest.pop(best_j)))  # type: ignore[arg-type]
+            seated.append((first, rest.pop(best_j)))
         return seated
 
     # -- output -----------------------------------------------------------------------------
@@ -226,11 +232,11 @@ class _IndividualSolver:
         norm = []
         repeats = 0
         for pa, pb in tables:
-            pa, pb = tuple(sorted(pa)), tuple(sorted(pb))
+            pa, pb = _sorted_pair(pa), _sorted_pair(pb)
             if pb < pa:
                 pa, pb = pb, pa
             norm.append((pa, pb))
-            repeats += self.opp_cost(pa, pb)  # type: ignore[arg-type]
+            repeats += self.opp_cost(pa, pb)
         norm.sort()
         out = [
             IndividualTable(

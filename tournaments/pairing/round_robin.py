@@ -46,12 +46,12 @@ def round_robin_schedule(entrant_ids: Sequence[int], cycles: int = 1) -> list[li
         byes: list[Bye] = []
         for x, y in games:
             if x is None or y is None:
-                byes.append(Bye(x if y is None else y))  # type: ignore[arg-type]
+                byes.extend(Bye(e) for e in (x, y) if e is not None)
             elif index[x] < index[y]:
                 out.append(Pairing(x, y))
             else:
                 out.append(Pairing(y, x))
-        rounds.append(out + byes)
+        rounds.append([*out, *byes])
     return [list(rnd) for _cycle in range(cycles) for rnd in rounds]
 
 
