@@ -12,7 +12,7 @@ from django.http import Http404
 
 from referee.state import SCREEN_RELATED, SETTINGS_RELATED, party_queryset
 from scoring import permissions
-from scoring.models import Party, Tournament
+from scoring.models import Deal, Party, Penalty, Tournament
 from scoring.record import party_locked_for_action, read_party
 
 
@@ -72,7 +72,9 @@ def party_for_action(user: Any, party_id: int) -> Iterator[Party]:
         yield _refereed_by(user, _seen_by(user, party))
 
 
-def record_for_correction(user: Any, model: type, pk: int, author_field: str) -> tuple[Any, Party]:
+def record_for_correction(
+    user: Any, model: type[Deal] | type[Penalty], pk: int, author_field: str
+) -> tuple[Any, Party]:
     """A deal or penalty with its party, if the user may correct it (404 / 403 as above; the
     rule of pages and API alike: ``permissions.can_correct_record``)."""
     record = model.objects.filter(pk=pk).order_by("pk").first()

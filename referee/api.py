@@ -126,7 +126,7 @@ class PartyActions(IdempotentMixin):
 
     @extend_schema(responses=EventSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
-    def events(self, request: Request, pk: str | None = None) -> Response:
+    def events(self, request: Request, pk: str) -> Response:
         """The party's event log, newest first: who, when, what, why."""
         party = access.party_for_referee(request.user, int(pk))
         context = {"request": request, "names": who_names(party)}
@@ -134,7 +134,7 @@ class PartyActions(IdempotentMixin):
 
     @extend_schema(request=MoveAdviceInput, responses=MoveAdviceSerializer)
     @action(detail=True, methods=["post"], url_path="move-advice", url_name="move-advice")
-    def move_advice(self, request: Request, pk: str | None = None) -> Response:
+    def move_advice(self, request: Request, pk: str) -> Response:
         """Moves possible and the time allowed by the party's rule set (sport: 5 s, 20 s, 1 min
         for a fish; UDL: 15 s, 15 s once a drawn tile fits), a false pass or a draw due."""
         party = access.party_for_referee(request.user, int(pk), full=False)
@@ -144,7 +144,7 @@ class PartyActions(IdempotentMixin):
 
     @extend_schema(request=TilesPreviewInput, responses={200: TilesPreviewSerializer})
     @action(detail=True, methods=["post"], url_path="tiles-preview", url_name="tiles-preview")
-    def tiles_preview(self, request: Request, pk: str | None = None) -> Response:
+    def tiles_preview(self, request: Request, pk: str) -> Response:
         """The pips of the tiles picked per player and pair, and the deal's winner and points."""
         party = access.party_for_referee(request.user, int(pk), full=False)
         serializer = TilesPreviewInput(data=request.data,
@@ -165,7 +165,7 @@ class PartyActions(IdempotentMixin):
             }
         )
 
-    def act(self, request: Request, pk: str | None, input_class: type[ActionInput]) -> Response:
+    def act(self, request: Request, pk: str, input_class: type[ActionInput]) -> Response:
         """Run one party action for its referee (the party read once, with its lock)."""
         with access.party_for_action(request.user, int(pk)) as party:
             return run_action(request, party, input_class)
@@ -175,7 +175,7 @@ def _party_action(name: str, input_class: type[ActionInput]) -> Any:
     """The API endpoint of one party action (POST /api/v1/parties/{id}/<name>/)."""
     code = status.HTTP_201_CREATED if input_class.creates else status.HTTP_200_OK
 
-    def endpoint(self: PartyActions, request: Request, pk: str | None = None) -> Response:
+    def endpoint(self: PartyActions, request: Request, pk: str) -> Response:
         return self.act(request, pk, input_class)
 
     endpoint.__name__ = name.replace("-", "_")
@@ -197,7 +197,7 @@ class DealCorrections(IdempotentMixin):
     """Corrections of a recorded deal, under the pages' rule (``referee.corrections``): its
     referee, or the chief referee; a locked party only by the chief referee's amendment."""
 
-    def _change(self, request: Request, pk: str | None, input_class: type[ActionInput]) -> Response:
+    def _change(self, request: Request, pk: str, input_class: type[ActionInput]) -> Response:
         """Run a change of a deal the user may correct."""
         deal, party = record_to_correct(request.user, Deal, int(pk), "recorded_by_id")
         return run_action(request, party, input_class, deal)
@@ -208,7 +208,7 @@ class DealCorrections(IdempotentMixin):
         parameters=[IDEMPOTENCY_PARAMETER],
     )
     @action(detail=True, methods=["post"])
-    def correct(self, request: Request, pk: str | None = None) -> Response:
+    def correct(self, request: Request, pk: str) -> Response:
         """Correct a deal, with a reason; the old values stay in the event log."""
         return self._change(request, pk, CorrectDealInput)
 
@@ -218,7 +218,7 @@ class DealCorrections(IdempotentMixin):
         parameters=[IDEMPOTENCY_PARAMETER],
     )
     @action(detail=True, methods=["post"])
-    def annul(self, request: Request, pk: str | None = None) -> Response:
+    def annul(self, request: Request, pk: str) -> Response:
         """Annul a deal, with a reason: it scores nothing and stays on record."""
         return self._change(request, pk, AnnulDealInput)
 
@@ -233,7 +233,7 @@ class PenaltyCorrections(IdempotentMixin):
         parameters=[IDEMPOTENCY_PARAMETER],
     )
     @action(detail=True, methods=["post"])
-    def cancel(self, request: Request, pk: str | None = None) -> Response:
+    def cancel(self, request: Request, pk: str) -> Response:
         """Cancel a penalty, with a reason; it stays on record, marked cancelled."""
         penalty, party = record_to_correct(request.user, Penalty, int(pk), "created_by_id")
         return run_action(request, party, CancelPenaltyInput, penalty)
@@ -251,7 +251,7 @@ class RefereeTournamentViewSet(IdempotentMixin, viewsets.ViewSet):
                                      "absent).")],
     )
     @action(detail=True, methods=["get"])
-    def overview(self, request: Request, pk: str | None = None) -> Response:
+    def overview(self, request: Request, pk: str) -> Response:
         """Every party of the round the user referees, with scores, clocks and alerts."""
         tournament = access.tournament_for_referee(request.user, pk=int(pk))
         number = number_parameter(request.query_params, "round_number")
@@ -263,7 +263,7 @@ class RefereeTournamentViewSet(IdempotentMixin, viewsets.ViewSet):
         methods=["POST"], request=RefereeRoleSerializer, responses={201: RefereeRoleSerializer}
     )
     @action(detail=True, methods=["get", "post"])
-    def referees(self, request: Request, pk: str | None = None) -> Response:
+    def referees(self, request: Request, pk: str) -> Response:
         """The tournament's referees (organizers assign them, optionally to tables)."""
         tournament = access.tournament_for_referee(request.user, manage=True, pk=int(pk))
         context = {"tournament": tournament}
@@ -283,7 +283,7 @@ class RefereeTournamentViewSet(IdempotentMixin, viewsets.ViewSet):
         methods=["PUT"], request=RefereeSettingsSerializer, responses=RefereeSettingsSerializer
     )
     @action(detail=True, methods=["get", "put"], url_path="referee-settings")
-    def referee_settings(self, request: Request, pk: str | None = None) -> Response:
+    def referee_settings(self, request: Request, pk: str) -> Response:
         """Penalty rules beyond the regulations (the UDL preset: paid slow play)."""
         tournament = access.tournament_for_referee(request.user, manage=True, pk=int(pk))
         found = services.referee_settings(tournament)

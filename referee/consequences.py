@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -222,7 +223,7 @@ class Consequences:
             "party": self.table(), "deal": self.deal,
         }
         left = self.party.seconds_left() if self.party.started_at else 0
-        if left >= 1:
+        if left is not None and left >= 1:
             text += " " + _("The clock still shows %(left)s.") % {"left": _clock(left)}
         return text
 
@@ -350,9 +351,10 @@ class Consequences:
         earlier = 0
         if violation == udl_rules.SLOW_PLAY:
             category = Penalty.Category.MOVE_TIME
-            earlier = self._warnings_before(side, category)
-            if earlier is None:
-                earlier = services.active_warnings(self.party, side, category)
+            before = self._warnings_before(side, category)
+            if before is None:
+                before = services.active_warnings(self.party, side, category)
+            earlier = before
         consequence = penalty_for(violation, earlier, self.cfg)
         label = _(self.rule_set.violations[violation])  # noqa: INT001 - the rule set's catalogue
         if consequence.ends_match:
@@ -421,10 +423,10 @@ class Consequences:
         for who in whos:
             for category in categories:
                 data = {"side": who[0], "seat": who if by_seat else "", "category": category}
-                entry = {"default": self._safe(lambda d=data: self._fine(d))}
+                entry = {"default": self._safe(partial(self._fine, data))}
                 for n in POINT_SAMPLES:
                     entry[str(n)] = self._safe(
-                        lambda d=data, n=n: self._fine({**d, "points": n}, POINTS_MARK)
+                        partial(self._fine, {**data, "points": n}, POINTS_MARK)
                     )
                 key = "|".join([who, category] if category else [who])
                 texts[key] = entry

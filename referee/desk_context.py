@@ -51,7 +51,7 @@ FLASH_PLACES = {
 }
 """The panel's section that answers each action (its message shows there); else the top."""
 
-SECTIONS_BY_STATUS = {
+SECTIONS_BY_STATUS: dict[str, set[str]] = {
     Party.Status.SCHEDULED: {"clock-controls", "rulings", "records"},
     Party.Status.IN_PROGRESS: {"clock-controls", "deal-entry", "warnings", "rulings", "records"},
     Party.Status.FINISHED: {"records"},

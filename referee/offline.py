@@ -40,6 +40,7 @@ from rest_framework.utils.encoders import JSONEncoder
 from referee.serializers.records import RECORD_SERIALIZERS
 from referee.sides import who_names
 from scoring import idempotency
+from scoring.compiled import db_column
 from scoring.models import Deal, Party, PartyEvent
 from scoring.models.event_text import describe_event
 
@@ -69,7 +70,7 @@ def server_ms() -> int:
 
 def _column(model: type[Model], name: str) -> str:
     """A model field's quoted column."""
-    return connection.ops.quote_name(model._meta.get_field(name).column)
+    return connection.ops.quote_name(db_column(model._meta.get_field(name)))
 
 
 def _table(model: type[Model]) -> str:
@@ -93,13 +94,14 @@ def party_point(party_id: int) -> dict[str, int]:
     return {"version": version, "number": (last or 0) + 1}
 
 
-def record_ref(record: Any) -> dict[str, Any] | None:
+def record_ref(record: object) -> dict[str, Any] | None:
     """The record an action made or changed, named: its type, id and number (a deal's)."""
     for model, (name, _shape) in RECORD_SERIALIZERS.items():
         if isinstance(record, model):
             ref = {"type": name, "id": record.pk}
-            if isinstance(getattr(record, "number", None), int):
-                ref["number"] = record.number
+            number = getattr(record, "number", None)
+            if isinstance(number, int):
+                ref["number"] = number
             return ref
     return None
 
@@ -145,7 +147,8 @@ def latest_change(party_id: int, by: bool = False) -> str:
     if row is None:
         return ""
     kind, data, actor = row
-    data = PartyEvent._meta.get_field("data").from_db_value(data, None, connection)
+    field = PartyEvent._meta.get_field("data")
+    data = field.from_db_value(data, field.cached_col, connection)
     names = who_names(
         Party.objects.select_related(*(f"pair_{s}__player{n}" for s in "ab" for n in (1, 2)))
         .get(pk=party_id)

@@ -10,9 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from scoring.rules import SEATS, DealFacts, RuleError, RulesConfig, RuleSet, party_side
+from scoring.rules import (
+    FINE_AWARD,
+    SEATS,
+    DealFacts,
+    RuleError,
+    RulesConfig,
+    RuleSet,
+    party_side,
+)
 from scoring.rules import udl as udl_rules
-from scoring.rules.base import FINE_AWARD
 from scoring.rules.errors import _
 from scoring.rules.hands import HandGame
 from scoring.rules.moves import HAND_SIZE, HIGHEST, Tile
@@ -130,7 +137,7 @@ def parse_tile(value: object, field: str = "tiles") -> Tile:
     halves: list[object]
     if isinstance(value, str):
         text = value.strip().replace("|", "-").replace(":", "-")
-        halves = text.split("-") if "-" in text else list(text)
+        halves = list(text.split("-")) if "-" in text else list(text)
     elif isinstance(value, list | tuple):
         halves = list(value)
     else:

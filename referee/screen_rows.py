@@ -11,16 +11,22 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from django.core.exceptions import FieldError
+from django.db.models import ForeignObjectRel, Model
+
 from scoring.models import Deal, Penalty, Ruling, side_and_seat
 
 
 @cache
-def _choices(model: type, name: str) -> dict[Any, Any]:
+def _choices(model: type[Model], name: str) -> dict[Any, Any]:
     """A model field's choices by value (their labels translated when shown)."""
-    return dict(model._meta.get_field(name).flatchoices)
+    field = model._meta.get_field(name)
+    if isinstance(field, ForeignObjectRel):
+        raise FieldError(f"{model.__name__}.{name} is a relation's other side, with no choices")
+    return dict(field.flatchoices)
 
 
-def choice_label(record: Any, name: str) -> str:
+def choice_label(record: Model, name: str) -> str:
     """The label of a record's choice field in the active language, as ``get_<name>_display``
     gives it (which makes its choices hashable anew, translating every label, each call)."""
     value = getattr(record, name)

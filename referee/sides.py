@@ -27,6 +27,8 @@ from scoring.totals import kozel_ratings
 def _player_row(party: Party, seat: str) -> dict[str, Any] | None:
     """A player at a seat (None for an empty seat: a side of one player)."""
     pair = party.pair(seat[0])
+    if pair is None:
+        raise ValueError(f"Party {party.pk} has no side {seat[0]!r}.")
     player = pair.player1 if seat.endswith("1") else pair.player2
     if player is None:
         return None

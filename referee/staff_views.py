@@ -79,14 +79,12 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
         return pdf or redirect("referee:referees", slug=slug)
     roles = list(referee_roles(tournament.pk))
     rows = account_rows(request, tournament, [r.user for r in roles])
-    for role in roles:
-        role.account = rows[role.user_id]
     return render(
         request,
         "referee/referees.html",
         {
             "tournament": tournament,
-            "roles": roles,
+            "roles": [(role, rows[role.user_id]) for role in roles],
             "tables": tournament.tables.all(),
             "settings": services.referee_settings(tournament),
             "presets": RefereeSettings.Preset.choices,

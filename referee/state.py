@@ -84,7 +84,9 @@ def screen_party(party_id: int, saved: Party | None = None, read: Party | None =
     party is read once more, and read whole if somebody changed it since. Else it is loaded
     whole.
     """
-    deals = deals_read(saved) if saved is not None and saved.pk == party_id else None
+    if saved is None or saved.pk != party_id:
+        return party_queryset().get(pk=party_id)
+    deals = deals_read(saved)
     if deals is None:
         return party_queryset().get(pk=party_id)
     if read is not None and read.pk == party_id and getattr(read, "_screen_read", False):
@@ -99,6 +101,7 @@ def screen_party(party_id: int, saved: Party | None = None, read: Party | None =
         for name in ("_evaluated", "_locked"):  # the service's totals; its protocol check
             if name in saved.__dict__:
                 party.__dict__[name] = saved.__dict__[name]
+    # what prefetch_related fills (a Django internal the stubs do not describe)
     party._prefetched_objects_cache = {"deals": deals}  # type: ignore[attr-defined]
     prefetch_related_objects([party], *_screen_prefetches()[1:])
     return party

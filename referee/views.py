@@ -41,7 +41,7 @@ from scoring.models.event_text import describe_event
 from scoring.rules import SEATS, RuleError, count_open_ends
 from scoring.rules.moves import MAX_OPEN_ENDS
 from scoring.timezones import activate_tournament_zone
-from scoring.web import page_or_fragment, vary_on_htmx
+from scoring.web import is_htmx, page_or_fragment, vary_on_htmx
 
 
 def _login_first(request: HttpRequest) -> HttpResponse | None:
@@ -117,7 +117,7 @@ def _answer(
     ``extra``: the undo offer (``undo``) after an action, or the confirmation step
     (``confirm_step``) an irreversible action asks first (the page, not a redirect).
     """
-    if not request.htmx and not error and not extra.get("confirm_step"):
+    if not is_htmx(request) and not error and not extra.get("confirm_step"):
         messages.success(request, _latest_change(party_id) if done is None else done)
         desk_steps.remember_undo(request, party_id, extra.get("undo"))
         return vary_on_htmx(redirect("referee:party", pk=party_id))
@@ -238,7 +238,7 @@ def party_status(request: HttpRequest, pk: int) -> HttpResponse:
 def party_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     """Run one action on the party (start, pause, deal, warning, a ruling …)."""
     # the answer is the screen: what it names is read now, with the party (one query)
-    party = access.party_for_referee(request.user, pk, full=False, screen=bool(request.htmx))
+    party = access.party_for_referee(request.user, pk, full=False, screen=is_htmx(request))
     input_class = PARTY_ACTIONS.get(name)
     if input_class is None:
         raise Http404

@@ -6,7 +6,8 @@ requests answer 400 ``{field: [message]}``, a stale party version 409, a foreign
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, TypeVar
 
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
@@ -18,6 +19,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotAcceptable
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
@@ -43,6 +45,9 @@ from scoring.serializers import (
 )
 from scoring.views import pdf_response
 
+if TYPE_CHECKING:
+    from rest_framework.decorators import ViewSetAction
+
 PDF_RESPONSE = {(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY)}
 
 
@@ -50,17 +55,23 @@ class PdfNegotiation(DefaultContentNegotiation):
     """A PDF endpoint answers a client that accepts only ``application/pdf`` (its errors stay
     JSON) instead of refusing it with 406."""
 
-    def select_renderer(self, request: Request, renderers: list, format_suffix: Any = None
-                        ) -> tuple:
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
         """DRF's choice, or the first renderer when the client asked for the PDF only."""
+        offered = list(renderers)
         try:
-            return super().select_renderer(request, renderers, format_suffix)
+            return super().select_renderer(request, offered, format_suffix)
         except NotAcceptable:
-            return renderers[0], renderers[0].media_type
+            return offered[0], offered[0].media_type
 
 
-PDF_ACTION = {"detail": True, "methods": ["get"], "content_negotiation_class": PdfNegotiation}
-"""The options of every PDF download action."""
+_PdfView = TypeVar("_PdfView", bound=Callable[..., HttpResponse])
+
+
+def pdf_action(view: _PdfView) -> ViewSetAction[_PdfView]:
+    """The action of every PDF download: a GET on one object, negotiated by PdfNegotiation."""
+    return action(detail=True, methods=["get"], content_negotiation_class=PdfNegotiation)(view)
 
 
 class PartyProtocolViewSet(IdempotentMixin, viewsets.ViewSet):
@@ -68,6 +79,8 @@ class PartyProtocolViewSet(IdempotentMixin, viewsets.ViewSet):
 
 
     def _party(self, pk: str | None) -> Party:
+        if pk is None:
+            raise Http404
         party = Party.objects.select_related(*PARTY_RELATED).filter(pk=pk).first()
         if party is None or not permissions.can_view(self.request.user,
                                                      party.round.tournament):
@@ -128,7 +141,7 @@ class PartyProtocolViewSet(IdempotentMixin, viewsets.ViewSet):
         return Response(ProtocolSerializer(fresh, context={"request": request}).data)
 
     @extend_schema(responses=PDF_RESPONSE)
-    @action(**PDF_ACTION)
+    @pdf_action
     def pdf(self, request: Request, pk: str | None = None) -> HttpResponse:
         """The current protocol PDF: the signed file, or an unsigned draft rendered now."""
         party = self._party(pk)
@@ -151,7 +164,7 @@ class ProtocolViewSet(viewsets.ReadOnlyModelViewSet):
         ).order_by("party_id", "version")
 
     @extend_schema(responses=PDF_RESPONSE)
-    @action(**PDF_ACTION)
+    @pdf_action
     def pdf(self, request: Request, public_id: str | None = None) -> HttpResponse:
         """This version's PDF: its signed file, or a draft while it awaits signatures."""
         protocol = self.get_object()
@@ -197,7 +210,7 @@ class PrintJobViewSet(IdempotentMixin, mixins.CreateModelMixin, mixins.RetrieveM
                         status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(responses=PDF_RESPONSE)
-    @action(**PDF_ACTION)
+    @pdf_action
     def pdf(self, request: Request, pk: str | None = None) -> HttpResponse:
         """The finished print's PDF (404 until it is ready)."""
         job = self.get_object()

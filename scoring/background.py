@@ -37,21 +37,32 @@ class RecordTask(DjangoTask):
     retry_jitter = True
     max_retries = 5
 
-    def delay_on_commit(self, *args: Any, **kwargs: Any) -> None:
+    # celery-types has both return an AsyncResult; Celery's own DjangoTask returns None too
+    def delay_on_commit(  # type: ignore[override]
+        self, *args: object, **kwargs: object
+    ) -> None:
         """Send the task with these arguments once the current transaction commits."""
         self.apply_async_on_commit(args, kwargs)
 
-    def apply_async_on_commit(
-        self, args: Any = None, kwargs: Any = None, **options: Any
+    def apply_async_on_commit(  # type: ignore[override]
+        self,
+        args: tuple[object, ...] | None = None,
+        kwargs: dict[str, object] | None = None,
+        **options: Any,
     ) -> None:
         """``apply_async`` once the current transaction commits; a broker error is logged."""
         transaction.on_commit(lambda: self.send_quietly(args, kwargs, **options))
 
-    def queue_after(self, seconds: float, *args: Any, **kwargs: Any) -> None:
+    def queue_after(self, seconds: float, *args: object, **kwargs: object) -> None:
         """Send the task to run ``seconds`` later, once the current transaction commits."""
         self.apply_async_on_commit(args, kwargs, countdown=seconds)
 
-    def send_quietly(self, args: Any = None, kwargs: Any = None, **options: Any) -> bool:
+    def send_quietly(
+        self,
+        args: tuple[object, ...] | None = None,
+        kwargs: dict[str, object] | None = None,
+        **options: Any,
+    ) -> bool:
         """Send the task without its result; False (logged) when the broker refused it.
 
         In eager mode (no broker) the task runs here and its errors propagate as usual.

@@ -14,10 +14,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import NOT_PROVIDED, Model
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import NOT_PROVIDED, Field, Model
+
+from scoring.compiled import db_column
 
 
-def _prepare(field: Any, value: Any, connection: Any, seen: dict[Any, Any]) -> Any:
+def _prepare(field: Field[Any, Any], value: object, connection: BaseDatabaseWrapper,
+             seen: dict[tuple[type, object], Any]) -> Any:
     """A value as the field writes it (ints and None pass as they are; each other value is
     prepared once)."""
     if value is None or type(value) is int:
@@ -43,17 +47,18 @@ def insert_rows(model: type[Model], rows: Sequence[dict[str, Any]]) -> None:
         return
     named = set().union(*rows)
     quote = connection.ops.quote_name
-    columns, selected, params, arrays = [], [], [], []
+    columns, selected, params = [], [], []
+    arrays: list[tuple[list[Any], str | None]] = []  # each varying column's values, its type
     for field in model._meta.concrete_fields:
         if field.attname not in named and (
             field.primary_key or field.db_default is not NOT_PROVIDED
         ):
             continue  # the sequence, or the column's default, gives it
-        columns.append(quote(field.column))
+        columns.append(quote(db_column(field)))
         cast = field.db_type(connection)
         if field.attname in named:
             default = field.get_default()
-            seen: dict[Any, Any] = {}
+            seen: dict[tuple[type, object], Any] = {}
             values = [_prepare(field, row.get(field.attname, default), connection, seen)
                       for row in rows]
             if any(value != values[0] for value in values):

@@ -14,11 +14,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from django.core.exceptions import FieldError
 from django.db import DatabaseError, connections, router
-from django.db.models import Model, QuerySet, signals
+from django.db.models import Field, ForeignObjectRel, Model, QuerySet, signals
 
 _INT_MARKER = -7_340_033
 _STR_MARKER = "\x1fcompiled-query-argument-"
+
+
+def db_column(field: Field[Any, Any] | ForeignObjectRel) -> str:
+    """The column of a model's concrete field (``_meta.get_field`` also names relations' other
+    sides, which have none)."""
+    if isinstance(field, ForeignObjectRel) or field.column is None:
+        raise FieldError(f"{field.name} has no column of its own")
+    return field.column
 
 
 def _markers(kinds: tuple[type, ...]) -> list[Any]:
@@ -107,8 +116,8 @@ def save_fields(instance: Model, fields: Sequence[str]) -> None:
         opts = model._meta
         targets = [opts.get_field(name) for name in fields]
         q = connection.ops.quote_name
-        assignments = ", ".join(f"{q(field.column)} = %s" for field in targets)
-        sql = f"UPDATE {q(opts.db_table)} SET {assignments} WHERE {q(opts.pk.column)} = %s"
+        assignments = ", ".join(f"{q(db_column(field))} = %s" for field in targets)
+        sql = f"UPDATE {q(opts.db_table)} SET {assignments} WHERE {q(db_column(opts.pk))} = %s"
         found = cache[key] = (sql, targets, opts.pk)
     sql, targets, pk = found
     values = [field.pre_save(instance, False) for field in targets]
@@ -147,12 +156,12 @@ def insert_row(instance: Model) -> None:
     if found is None:
         targets = [f for f in opts.concrete_fields if f is not opts.pk or instance.pk is not None]
         q = connection.ops.quote_name
-        columns = ", ".join(q(field.column) for field in targets)
+        columns = ", ".join(q(db_column(field)) for field in targets)
         sql = (f"INSERT INTO {q(opts.db_table)} ({columns}) "
                f"VALUES ({', '.join(['%s'] * len(targets))})")
         returning = connection.features.can_return_columns_from_insert
         if returning:
-            sql += f" RETURNING {q(opts.pk.column)}"
+            sql += f" RETURNING {q(db_column(opts.pk))}"
         found = cache[model] = (sql, targets, returning, instance.pk is not None)
     sql, targets, returning, with_pk = found
     if with_pk != (instance.pk is not None):  # the key given, or not, unlike the first time
@@ -168,7 +177,7 @@ def insert_row(instance: Model) -> None:
         cursor.execute(sql, values)
         if not with_pk:
             new = (cursor.fetchone()[0] if returning
-                   else connection.ops.last_insert_id(cursor, opts.db_table, opts.pk.column))
+                   else connection.ops.last_insert_id(cursor, opts.db_table, db_column(opts.pk)))
             instance.pk = opts.pk.to_python(new)
     instance._state.adding = False
     instance._state.db = alias

@@ -69,9 +69,12 @@ def drop_demo_tournament(tournament: Tournament) -> None:
     the players, pairs and tables (signatures, parties, pairs) go first.
     """
     parties = Party.objects.filter(round__tournament=tournament)
-    for stored in (*Protocol.objects.filter(party__in=parties).exclude(file=""),
-                   *PrintJob.objects.filter(round__tournament=tournament).exclude(file="")):
-        stored.file.delete(save=False)
+    stored: list[Protocol | PrintJob] = [
+        *Protocol.objects.filter(party__in=parties).exclude(file=""),
+        *PrintJob.objects.filter(round__tournament=tournament).exclude(file=""),
+    ]
+    for item in stored:
+        item.file.delete(save=False)
     Signature.objects.filter(protocol__party__in=parties).delete()
     parties.delete()
     Pair.objects.filter(tournament=tournament).delete()

@@ -12,6 +12,7 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
+from scoring.compiled import db_column
 from scoring.models import PartyEvent
 
 logger = logging.getLogger(__name__)
@@ -38,7 +39,7 @@ def append_event(
     q = connection.ops.quote_name
     table = q(PartyEvent._meta.db_table)
     names = ("party", "seq", "at", "actor", "kind", "data", "reason")
-    columns = ", ".join(q(fields[name].column) for name in names)
+    columns = ", ".join(q(db_column(fields[name])) for name in names)
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} ({columns}) "

@@ -22,7 +22,7 @@ class VerifyForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         """Either a code or a file."""
-        data = super().clean()
+        data = super().clean() or self.cleaned_data
         if not data.get("code") and not data.get("pdf"):
             raise forms.ValidationError(_("Type the short code or choose the PDF file."))
         return data
@@ -50,7 +50,7 @@ class PinForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         """Both entries must match."""
-        data = super().clean()
+        data = super().clean() or self.cleaned_data
         if data.get("pin") and data.get("pin") != data.get("again"):
             self.add_error("again", _("The two PINs differ."))
         return data

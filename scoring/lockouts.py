@@ -124,12 +124,12 @@ def connect_axes() -> None:
 # -- signing PINs --------------------------------------------------------------------------
 
 
-def record_pin_lockout(pin: SigningPin, address: str | None) -> Lockout:
-    """Write a PIN's lockout to the log."""
+def record_pin_lockout(pin: SigningPin, locked_until: datetime, address: str | None) -> Lockout:
+    """Write a PIN's lockout, until ``locked_until`` (the PIN's new lock), to the log."""
     user = pin.player.user
     return Lockout.objects.create(kind=Lockout.Kind.PIN, player=pin.player,
                                   username=user.get_username() if user else "",
-                                  address=address, locked_until=pin.locked_until)
+                                  address=address, locked_until=locked_until)
 
 
 # -- verification uploads ------------------------------------------------------------------
@@ -203,9 +203,9 @@ def unlock(lockout_id: int, *, actor: Any) -> Lockout:
         same = _active().filter(kind__in=LOGIN_KINDS, username=lockout.username,
                                 address=lockout.address)
     elif lockout.kind == Lockout.Kind.PIN:
-        SigningPin.objects.filter(player_id=lockout.player_id).update(
+        SigningPin.objects.filter(player=lockout.player_id).update(
             failed_attempts=0, locked_until=None)
-        same = _active().filter(kind=lockout.kind, player_id=lockout.player_id)
+        same = _active().filter(kind=lockout.kind, player=lockout.player_id)
     else:
         window = int(lockout.locked_at.timestamp() // VERIFY_WINDOW_SECONDS)
         cache.delete(_verify_key(lockout.address, window))

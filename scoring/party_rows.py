@@ -13,14 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.db import connections, router
 from django.db.models import Model, signals
 from django.db.models.base import ModelState
 
+from scoring.compiled import db_column
 from scoring.models import Deal, Party, Penalty, Player, Protocol, Ruling, Signature
+
+M = TypeVar("M", bound=Model)
 
 _SQL: dict[tuple[str, str], str] = {}
 _CONVERTERS: dict[tuple[str, type[Model]], list[tuple[int, Any, list[Any]]]] = {}
@@ -53,12 +56,17 @@ def _converters(model: type[Model], connection: Any) -> list[tuple[int, Any, lis
     return found
 
 
-def model_instance(model: type[Model], values: Sequence[Any], db: str,
-                   connection: Any) -> Model | None:
+def model_instance(model: type[M], values: Sequence[Any], db: str,
+                   connection: Any) -> M | None:
     """A model instance from its columns' values in its concrete fields' order, converted as
     the ORM converts them (None for a missing LEFT JOIN row)."""
     if values[0] is None:
         return None
+    return row_instance(model, values, db, connection)
+
+
+def row_instance(model: type[M], values: Sequence[Any], db: str, connection: Any) -> M:
+    """``model_instance`` of a row that is there (its own table's, or an inner join's)."""
     converted = list(values)
     for index, column, converters in _converters(model, connection):
         value = converted[index]
@@ -68,7 +76,7 @@ def model_instance(model: type[Model], values: Sequence[Any], db: str,
     return _from_db(model, db, _attnames(model), converted)
 
 
-def _from_db(model: type[Model], db: str, attnames: list[str], values: list[Any]) -> Model:
+def _from_db(model: type[M], db: str, attnames: list[str], values: list[Any]) -> M:
     """``model.from_db`` for a whole row: the values set as ``Model.__init__`` sets them on a
     new instance (a field's attribute holds its value; a foreign key's ``_id`` too), without
     passing each through ``__init__`` (a tenth of a millisecond for a wide row); a model with
@@ -110,7 +118,7 @@ def _written(connection: Any, name: str) -> str:
         return q(model._meta.db_table)
 
     def column(model: type[Model], field: str) -> str:
-        return q(model._meta.get_field(field).column)
+        return q(db_column(model._meta.get_field(field)))
 
     player_pk, penalty_pk = q(Player._meta.pk.column), q(Penalty._meta.pk.column)
     if name.startswith("players:"):
@@ -166,9 +174,9 @@ def players_by_pk(ids: Sequence[int]) -> dict[int, Player]:
         return {}
     db = router.db_for_read(Player)
     connection = connections[db]
-    players = [model_instance(Player, row, db, connection)
+    players = [row_instance(Player, row, db, connection)
                for row in _rows(connection, f"players:{len(ids)}", *ids)]
-    return {player.pk: player for player in players}  # type: ignore[union-attr]
+    return {player.pk: player for player in players}
 
 
 def locked_version(party: Party) -> tuple[Protocol | None, list[Signature]]:
@@ -177,21 +185,22 @@ def locked_version(party: Party) -> tuple[Protocol | None, list[Signature]]:
     db = router.db_for_write(Protocol)
     connection = connections[db]
     user = get_user_model()
-    protocol, signatures = None, []
+    protocol: Protocol | None = None
+    signatures: list[Signature] = []
     for row in _rows(connection, "version", party.pk, Protocol.Status.SUPERSEDED):
-        own, signed, by = _split(row, Protocol, Signature, user)
+        own, signed, by = split_row(row, Protocol, Signature, user)
         if protocol is None:
-            protocol = model_instance(Protocol, own, db, connection)
+            protocol = row_instance(Protocol, own, db, connection)
             protocol.party = party
         signature = model_instance(Signature, signed, db, connection)
         if signature is not None:
             signature.user = model_instance(user, by, db, connection)
             signature.protocol = protocol
             signatures.append(signature)
-    return protocol, signatures  # type: ignore[return-value]
+    return protocol, signatures
 
 
-def _split(row: tuple, *models: type[Model]) -> list[tuple]:
+def split_row(row: tuple, *models: type[Model]) -> list[tuple]:
     """A joined row cut into each model's columns."""
     parts, start = [], 0
     for model in models:
@@ -206,21 +215,22 @@ def party_rows(party: Party) -> PartyRows:
     ``party``, in the order the ORM's default ordering gives: three queries, none compiled."""
     db = router.db_for_read(Deal)
     connection = connections[db]
-    deals = [model_instance(Deal, row, db, connection)
+    deals = [row_instance(Deal, row, db, connection)
              for row in _rows(connection, "deals", party.pk)]
     penalties = []
     for row in _rows(connection, "penalties", party.pk):
-        own, player = _split(row, Penalty, Player)
-        penalty = model_instance(Penalty, own, db, connection)
+        own, player = split_row(row, Penalty, Player)
+        penalty = row_instance(Penalty, own, db, connection)
         penalty.player = model_instance(Player, player, db, connection)
         penalties.append(penalty)
     rulings = []
     for row in _rows(connection, "rulings", party.pk):
-        own, player, fine = _split(row, Ruling, Player, Penalty)
-        ruling = model_instance(Ruling, own, db, connection)
+        own, player, fine = split_row(row, Ruling, Player, Penalty)
+        ruling = row_instance(Ruling, own, db, connection)
         ruling.player = model_instance(Player, player, db, connection)
         ruling.penalty = model_instance(Penalty, fine, db, connection)
         rulings.append(ruling)
-    for record in (*deals, *penalties, *rulings):
+    records: list[Deal | Penalty | Ruling] = [*deals, *penalties, *rulings]
+    for record in records:
         record.party = party
-    return PartyRows(deals, penalties, rulings)  # type: ignore[arg-type]
+    return PartyRows(deals, penalties, rulings)

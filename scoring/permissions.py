@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import connections, router
 from django.db.models import Q, QuerySet
 
+from scoring.compiled import db_column
 from scoring.models import Party, Protocol, Round, Tournament, TournamentRole
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 
 def roles_in(user: Any, tournament: Tournament) -> set[str]:
@@ -34,13 +38,13 @@ def _grants_of(user_id: int, tournament_id: int) -> tuple[set[str], set[int]]:
     opts = TournamentRole._meta
     through = TournamentRole.tables.through._meta
     sql = (
-        f"SELECT r.{q(opts.get_field('role').column)}, "
-        f"t.{q(through.get_field('table').column)} FROM {q(opts.db_table)} r "
+        f"SELECT r.{q(db_column(opts.get_field('role')))}, "
+        f"t.{q(db_column(through.get_field('table')))} FROM {q(opts.db_table)} r "
         f"LEFT JOIN {q(through.db_table)} t "
-        f"ON t.{q(through.get_field('tournamentrole').column)} = r.{q(opts.pk.column)} "
-        f"AND r.{q(opts.get_field('role').column)} = %s "
-        f"WHERE r.{q(opts.get_field('tournament').column)} = %s "
-        f"AND r.{q(opts.get_field('user').column)} = %s"
+        f"ON t.{q(db_column(through.get_field('tournamentrole')))} = r.{q(db_column(opts.pk))} "
+        f"AND r.{q(db_column(opts.get_field('role')))} = %s "
+        f"WHERE r.{q(db_column(opts.get_field('tournament')))} = %s "
+        f"AND r.{q(db_column(opts.get_field('user')))} = %s"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [TournamentRole.Role.REFEREE.value, tournament_id, user_id])
@@ -254,7 +258,7 @@ def can_import_tournament(user: Any) -> bool:
     return can_create_tournament(user)
 
 
-def visible_tournaments(user: object, page: str = "") -> QuerySet[Tournament]:
+def visible_tournaments(user: User | AnonymousUser, page: str = "") -> QuerySet[Tournament]:
     """Tournaments the user may read through the API.
 
     With ``page`` (a key of ``PUBLIC_PAGE_SWITCHES``: "draw", "standings", "entrants"…) only
@@ -262,16 +266,15 @@ def visible_tournaments(user: object, page: str = "") -> QuerySet[Tournament]:
     public pages show (``can_see_public_page``).
     """
     qs = Tournament.objects.all()
-    if getattr(user, "is_superuser", False):
+    if user.is_superuser:
         return qs
-    authenticated = getattr(user, "is_authenticated", False)
     visible = Q(public=True)
-    if authenticated:
+    if user.is_authenticated:
         visible |= Q(roles__user=user) | Q(players__user=user)
     qs = qs.filter(visible).distinct()
     if page:
         open_page = Q(**{PUBLIC_PAGE_SWITCHES[page]: True})
-        if authenticated:
+        if user.is_authenticated:
             open_page |= Q(pk__in=TournamentRole.objects.filter(user=user)
                            .values("tournament_id"))
         qs = qs.filter(open_page)

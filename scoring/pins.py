@@ -182,12 +182,12 @@ def _pin_error(player: Player, pin: str, address: str | None) -> tuple[str, bool
     found.failed_attempts += 1
     if found.failed_attempts >= settings.SIGNING_PIN_FAILURE_LIMIT:
         found.failed_attempts = 0
-        found.locked_until = timezone.now() + timedelta(
-            minutes=settings.SIGNING_PIN_COOLOFF_MINUTES)
+        locked_until = timezone.now() + timedelta(minutes=settings.SIGNING_PIN_COOLOFF_MINUTES)
+        found.locked_until = locked_until
         found.save(update_fields=["failed_attempts", "locked_until"])
         logger.warning("signing PIN of player %s locked after %s wrong PINs", player.pk,
                        settings.SIGNING_PIN_FAILURE_LIMIT)
-        lockouts.record_pin_lockout(found, address)
-        return lockouts.retry_message("pin", found.locked_until), True
+        lockouts.record_pin_lockout(found, locked_until, address)
+        return lockouts.retry_message("pin", locked_until), True
     found.save(update_fields=["failed_attempts", "locked_until"])
     return _("Wrong PIN."), False

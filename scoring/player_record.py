@@ -142,10 +142,8 @@ def resolve_profile(pk: int) -> Profile | None:
         return None
 
 
-def _person(player: Player | None) -> Person | None:
-    """A seat's player as a :class:`Person` (None for an empty seat)."""
-    if player is None:
-        return None
+def _person(player: Player) -> Person:
+    """A seat's player as a :class:`Person`."""
     return Person(player.name, player.profile_id, player.pk)
 
 
@@ -227,7 +225,7 @@ def _places(lines: list[TournamentLine], entries: list[Player]) -> list[Tourname
             continue
         individual = line.tournament.format == Tournament.Format.INDIVIDUAL
         entrant = line.player_id if individual else pair_of.get(line.player_id)
-        row = table.get(entrant)
+        row = table.get(entrant) if entrant is not None else None
         filled.append(TournamentLine(
             line.tournament, line.player_id,
             place=row.rank if row else None, shared=bool(row and row.shared),
@@ -258,9 +256,9 @@ def _party_lines(
             party_id=party.pk,
             tournament_id=party.round.tournament_id,
             round=party.round.number,
-            table=party.table.number if party.table_id else None,
+            table=party.table.number if party.table is not None else None,
             seat=seat,
-            partner=_person(mate),
+            partner=_person(mate) if mate is not None else None,
             opponents=tuple(
                 _person(seats[s]) for s in (f"{other}1", f"{other}2") if s in seats
             ),

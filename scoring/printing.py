@@ -82,7 +82,8 @@ def round_items(rnd: Round, kind: str) -> tuple[list[ProtocolData], int]:
     if kind == PrintJob.Kind.BLANK:
         return [build_blank_data(party) for party in parties], 0
     signed = signed_protocols(parties)
-    items = [protocol_data_from_dict(signed[p.pk].data) for p in parties if p.pk in signed]
+    stored = (signed[p.pk].data for p in parties if p.pk in signed)
+    items = [protocol_data_from_dict(data) for data in stored if data is not None]
     return items, len(parties) - len(items)
 
 

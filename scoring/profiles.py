@@ -60,7 +60,7 @@ def search_profiles(text: str, limit: int = SEARCH_LIMIT) -> list[Profile]:
         return []
     found = live_profiles().filter(name_key__contains=key).annotate(
         tournaments=Count("entries__tournament", distinct=True))
-    starts = [p for p in found.order_by("name_key", "pk")[: limit * 3]]
+    starts: list[Profile] = [p for p in found.order_by("name_key", "pk")[: limit * 3]]
     starts.sort(key=lambda p: (not p.name_key.startswith(key), p.name_key, p.pk))
     return starts[:limit]
 

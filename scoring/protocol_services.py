@@ -110,6 +110,8 @@ def _signable(party: Party, actor: Any) -> _Signable:
     protocol, signatures = locked_version(party)
     if protocol is None:
         protocol, signatures = open_protocol(party, actor), []
+        if protocol is None:  # a bye, which ``_finished_party`` refuses first
+            raise ServiceError("party", _("A bye has no protocol."))
     if protocol.status == Protocol.Status.SIGNED:
         raise ServiceError("protocol", _("The protocol is already signed."))
     content = protocol_content(party, protocol)

@@ -124,8 +124,8 @@ def take_ratings(tournament: Tournament, rating_list: RatingList, *, actor: Any)
             Q(player1__in=ids) | Q(player2__in=ids),
             tournament=tournament, formed_in_round__isnull=True))
         for pair in pairs:
-            pair.rating = Pair.seeding_rating(by_id[pair.player1_id],
-                                              by_id.get(pair.player2_id))
+            second = None if pair.player2_id is None else by_id.get(pair.player2_id)
+            pair.rating = Pair.seeding_rating(by_id[pair.player1_id], second)
         Pair.objects.bulk_update(pairs, ["rating"])
     logger.info("ratings taken: tournament=%s list=%s players=%s pairs=%s actor=%s",
                 tournament.pk, rating_list.pk, len(changed), len(pairs),

@@ -12,15 +12,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, Q, Sum
 
 from scoring.errors import ServiceError
 from scoring.models import Player, Profile, RatingEntry, RatingList, Tournament
-from scoring.ratings import HistoryRow, RatedParty, compute_history, parameters_for
+from scoring.ratings import (
+    HistoryRow,
+    RatedParty,
+    RatingParameters,
+    compute_history,
+    parameters_for,
+)
 from scoring.results import load_party_results
+from scoring.standings.types import Side
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +39,7 @@ class RatedField:
     periods: list[list[RatedParty]]
 
 
-def list_parameters(rating_list: RatingList) -> Any:
+def list_parameters(rating_list: RatingList) -> RatingParameters:
     """The engine's parameters of the list; bad JSON is a ServiceError on ``parameters``."""
     try:
         return parameters_for(rating_list.system, rating_list.parameters)
@@ -48,7 +54,14 @@ def rated_tournaments(rating_list: RatingList) -> list[Tournament]:
     )
 
 
-def _side_index(winner: Any, sides: Sequence[tuple[int, ...]]) -> int | None:
+def _players(side: Side) -> tuple[int, ...]:
+    """A side's player ids: results read ``per_player`` name every side by its players."""
+    if not isinstance(side, tuple):
+        raise TypeError(f"a side of players expected, got {side!r}")
+    return side
+
+
+def _side_index(winner: Side, sides: Sequence[tuple[int, ...]]) -> int | None:
     """The index of the winning side: the standings name it by tuple or by a player in it."""
     for index, side in enumerate(sides):
         if winner == side or winner in side:
@@ -87,7 +100,7 @@ def tournament_parties(
         if result.solo and result.own:
             sides: list[tuple[int, ...]] = [(entrant,) for entrant in sorted(result.own)]
         else:
-            sides = [tuple(result.a), tuple(result.b)]
+            sides = [_players(result.a), _players(result.b)]
         winner = None if result.winner is None else _side_index(result.winner, sides)
         keyed = _subject_sides(sides, profile_of, pairs)
         rated = [(side, i) for i, side in enumerate(keyed) if side is not None]

@@ -12,7 +12,7 @@ from django.db import OperationalError, connections, router
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
-from scoring.compiled import save_fields
+from scoring.compiled import db_column, save_fields
 from scoring.errors import BusyError, ConflictError, ServiceError
 from scoring.models import (
     Pair,
@@ -23,7 +23,7 @@ from scoring.models import (
     Table,
     Tournament,
 )
-from scoring.party_rows import model_instance
+from scoring.party_rows import model_instance, row_instance, split_row
 
 PARTY_LOCK_RELATED = (
     "round__tournament__regulations", "round__tournament__referee_settings",
@@ -60,10 +60,10 @@ def _party_sql(connection: Any, lock: bool) -> str:
         return q(model._meta.db_table)
 
     def pk(model: type[Model]) -> str:
-        return q(model._meta.pk.column)
+        return q(db_column(model._meta.pk))
 
     def column(model: type[Model], name: str) -> str:
-        return q(model._meta.get_field(name).column)
+        return q(db_column(model._meta.get_field(name)))
 
     selected = [
         f"{alias}.{q(f.column)}" for alias, model in _LOCK_MODELS
@@ -91,18 +91,19 @@ def _party_sql(connection: Any, lock: bool) -> str:
 
 def _party_from_row(row: tuple[Any, ...], db: str, connection: Any) -> Party:
     """The party and what it was read with, from one row of the party query."""
-    built, start = {}, 0
-    for alias, model in _LOCK_MODELS:
-        width = len(model._meta.concrete_fields)
-        built[alias] = model_instance(model, row[start:start + width], db, connection)
-        start += width
-    party, rnd, tournament = built["p"], built["r"], built["t"]
-    if built["g"] is not None:
-        tournament.regulations = built["g"]
-    REFEREE_SETTINGS_CACHE.set_cached_value(tournament, built["s"])  # None: the defaults apply
+    p, r, t, g, s, pa, pb, tb = split_row(row, *(model for _alias, model in _LOCK_MODELS))
+    party, rnd = row_instance(Party, p, db, connection), row_instance(Round, r, db, connection)
+    tournament = row_instance(Tournament, t, db, connection)
+    regulations = model_instance(Regulations, g, db, connection)
+    if regulations is not None:
+        tournament.regulations = regulations
+    settings_row = model_instance(RefereeSettings, s, db, connection)  # None: the defaults apply
+    REFEREE_SETTINGS_CACHE.set_cached_value(tournament, settings_row)
     rnd.tournament = tournament
     party.round = rnd
-    party.pair_a, party.pair_b, party.table = built["pa"], built["pb"], built["tb"]
+    party.pair_a = row_instance(Pair, pa, db, connection)
+    party.pair_b = model_instance(Pair, pb, db, connection)
+    party.table = model_instance(Table, tb, db, connection)
     return party
 
 

@@ -38,7 +38,13 @@ from scoring.models import (
 )
 from scoring.results import counted_parties, standings_table
 from scoring.rules import LAYOUT_KOZEL
-from scoring.standings.season import TIE_BREAKS, SeasonLine, SeasonRule, season_table
+from scoring.standings.season import (
+    TIE_BREAKS,
+    PlacingRow,
+    SeasonLine,
+    SeasonRule,
+    season_table,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +105,7 @@ def refresh_placings_task(tournament_id: int | None = None, round_id: int | None
 
     Given a round (a party's change names its round), the round's tournament.
     """
-    if tournament_id is None:
+    if tournament_id is None and round_id is not None:
         tournament_id = Round.objects.filter(pk=round_id).values_list(
             "tournament_id", flat=True
         ).first()
@@ -166,7 +172,8 @@ def season_tournaments(season: Season, *, everything: bool = False) -> list[dict
     qs = season.tournaments.all()
     if not everything:
         qs = qs.filter(public=True, public_standings=True)
-    return list(qs.order_by("start_date", "id").values("id", "name", "slug", "start_date"))
+    rows = qs.order_by("start_date", "id").values("id", "name", "slug", "start_date")
+    return [dict(row) for row in rows]
 
 
 def season_version(season: Season, tournament_ids: list[int]) -> str:
@@ -181,7 +188,7 @@ def season_version(season: Season, tournament_ids: list[int]) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
-def _placing_rows(ids: list[int]) -> list[tuple]:
+def _placing_rows(ids: list[int]) -> list[PlacingRow]:
     """The placings of these tournaments as plain tuples in the engine's ``Placing`` order
     (one query; read by the cursor: 50,000 rows need no model machinery)."""
     qs = TournamentPlacing.objects.filter(tournament_id__in=ids).values_list(

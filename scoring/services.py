@@ -6,7 +6,8 @@ it logs the end, opens the protocol and emits ``party.finished``.
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import Max
@@ -15,7 +16,8 @@ from django.utils.translation import gettext as _
 
 from scoring import webhooks
 from scoring.compiled import insert_row
-from scoring.errors import ServiceError, translate_engine_error
+from scoring.deal_scoring import deal_facts, score_deal, store_score
+from scoring.errors import ServiceError
 from scoring.eventlog import append_event, deal_data
 from scoring.followers import results_changed
 from scoring.leaders import settle_leader
@@ -24,11 +26,9 @@ from scoring.models import Deal, Party
 from scoring.record import bump_version, check_version, lock_party
 from scoring.rules import (
     NEXT_GAME,
-    DealFacts,
     PartyDecision,
-    RuleError,
-    by_party_side,
     get_rule_set,
+    plays_games,
 )
 from scoring.stored_totals import store_totals
 from scoring.totals import (
@@ -44,58 +44,11 @@ from scoring.totals import (
     recorded,
 )
 
-
-def _score(party: Party, facts: DealFacts) -> Any:
-    """Score a deal with the tournament's rule set; engine errors become service errors."""
-    tournament = party.round.tournament
-    try:
-        return get_rule_set(tournament.rule_set).score_deal(
-            facts, tournament.regulations.rules_config()
-        )
-    except RuleError as exc:
-        raise translate_engine_error(exc) from exc
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 
-def _facts(
-    outcome: str,
-    winner: str | None,
-    went_out: str | None,
-    pips: dict[str, int] | None,
-    points: dict[str, int] | None,
-    *,
-    tiles: dict[str, list] | None = None,
-    plays: list | None = None,
-    led: str | None = None,
-    game: int = 1,
-) -> DealFacts:
-    """Build the engine's deal facts from request values (empty strings mean none)."""
-    return DealFacts(
-        outcome=outcome,
-        winner=winner or None,
-        went_out=went_out or None,
-        pips=pips or None,
-        points=points or None,
-        tiles=tiles or None,
-        plays=plays or None,
-        led=led or None,
-        game=game,
-    )
-
-
-def _store_score(deal: Deal, score: Any) -> None:
-    """Put a deal's score on the row: per engine side, summed per party side, the carry."""
-    points = by_party_side(score.points)
-    deal.outcome = score.outcome
-    deal.winner = score.winner or ""
-    deal.points_a = points["a"]
-    deal.points_b = points["b"]
-    deal.scores = None if set(score.points) <= {"a", "b"} else dict(score.points)
-    deal.carry = score.carry
-    deal.play_points = score.play_points
-    deal.game = score.game
-
-
-def expiry_moment(party: Party, seconds_left: float | None = None) -> Any:
+def expiry_moment(party: Party, seconds_left: float | None = None) -> datetime | None:
     """The moment the party's (or given) time ran out, or None while time is left or paused.
 
     A party without a clock (``party_minutes`` empty) never runs out of time.
@@ -105,17 +58,21 @@ def expiry_moment(party: Party, seconds_left: float | None = None) -> Any:
     left = party.seconds_left() if seconds_left is None else seconds_left
     if left is None or left > 0:
         return None
-    return timezone.now() + timezone.timedelta(seconds=left)
+    return timezone.now() + timedelta(seconds=left)
 
 
-def expire_time(party: Party, moment: Any, actor: Any = None) -> None:
+def expire_time(
+    party: Party, moment: datetime, actor: User | AnonymousUser | None = None
+) -> None:
     """Record that the party's time ran out at ``moment``; the caller holds the lock."""
     party.time_expired_at = moment
     party.save(update_fields=["time_expired_at"])
     append_event(party, "time_expired", actor=actor, data={"at": moment.isoformat()})
 
 
-def expire_game(party: Party, moment: Any, actor: Any = None) -> None:
+def expire_game(
+    party: Party, moment: datetime, actor: User | AnonymousUser | None = None
+) -> None:
     """Record that the game in play ran out of time at ``moment``; the caller holds the lock."""
     party.game_expired_at = moment
     party.save(update_fields=["game_expired_at"])
@@ -156,7 +113,7 @@ def party_decision(
     cfg = tournament.regulations.rules_config()
     running = party.started_at is not None and party.paused_at is None
     match_expired = party.time_expired_at is not None or (running and party.time_is_out())
-    if rule_set.plays_games:
+    if plays_games(rule_set):
         game_expired = party.game_expired_at is not None or (
             running and party.game_seconds_left() <= 0
         )
@@ -353,10 +310,10 @@ def record_deal(
     if outcome == Deal.Outcome.ANNULLED:
         raise ServiceError("outcome", _("A deal is annulled by a ruling, not recorded."))
     led, fish_by = settle_leader(party, outcome, led, fish_by, deals)
-    facts = _facts(
+    facts = deal_facts(
         outcome, winner, went_out, pips, points, tiles=tiles, plays=plays, led=led, game=party.game
     )
-    score = _score(party, facts)
+    score = score_deal(party, facts)
     note_expiry(party)
     deal = Deal(
         party=party,
@@ -372,7 +329,7 @@ def record_deal(
         client_id=client_id,
         recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    _store_score(deal, score)
+    store_score(deal, score)
     insert_row(deal)
     rows = ([*(found.row() for found in reversed(deals)), DealRow.of(deal)], fine_rows(party))
     totals = party_totals(party, rows)
@@ -425,12 +382,12 @@ def correct_deal(
     assert_party_editable(party, actor, reason)
     if outcome == Deal.Outcome.ANNULLED:
         raise ServiceError("outcome", _("Use annul to annul a deal."))
-    facts = _facts(
+    facts = deal_facts(
         outcome, winner, went_out, pips, points, tiles=tiles, plays=plays, led=led, game=deal.game
     )
-    score = _score(party, facts)
+    score = score_deal(party, facts)
     before = deal_data(deal)
-    _store_score(deal, score)
+    store_score(deal, score)
     deal.went_out = went_out or ""
     deal.pips = pips or None
     deal.tiles = tiles or None

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from scoring.compiled import CompiledQuery
 from scoring.models import Deal, Penalty
-from scoring.rules import DealScore, FineFact, RulesConfig, Totals, get_rule_set
+from scoring.rules import DealScore, FineFact, RulesConfig, Totals, get_rule_set, plays_games
 
 
 class DealRow(NamedTuple):
@@ -61,7 +61,19 @@ class RecordedDeal(NamedTuple):
 
     def row(self) -> DealRow:
         """The deal's row for the totals."""
-        return DealRow(*self[:len(DEAL_ROW_FIELDS)])
+        return DealRow(
+            number=self.number,
+            outcome=self.outcome,
+            winner=self.winner,
+            points_a=self.points_a,
+            points_b=self.points_b,
+            scores=self.scores,
+            carry=self.carry,
+            game=self.game,
+            play_points=self.play_points,
+            recorded_at=self.recorded_at,
+            play_ended_before_time_up=self.play_ended_before_time_up,
+        )
 
 
 _RECORDED = CompiledQuery(
@@ -140,7 +152,14 @@ class PenaltyRow(NamedTuple):
 
     def fine(self) -> FineRow:
         """The penalty's row for the totals."""
-        return FineRow(*self[:len(FINE_ROW_FIELDS)])
+        return FineRow(
+            side=self.side,
+            points=self.points,
+            mode=self.mode,
+            kind=self.kind,
+            cancelled=self.cancelled,
+            game=self.game,
+        )
 
 
 _PENALTIES = CompiledQuery(
@@ -214,7 +233,7 @@ def compute_party_totals(
     if end_reason in ("forfeit", "bye", "disqualification") and winner:
         return forfeit_totals(rule_set_code, winner, cfg)
     rule_set = get_rule_set(rule_set_code)
-    if rule_set.plays_games:
+    if plays_games(rule_set):
         return rule_set.party_totals(
             deal_scores(deals),
             fine_facts(penalties),

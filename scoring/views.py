@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -23,7 +24,7 @@ from scoring.locking import current_protocol
 from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Round, SigningPin
 from scoring.templatetags.protocols import section_context
 from scoring.timezones import activate_tournament_zone
-from scoring.web import page_or_fragment, vary_on_htmx
+from scoring.web import is_htmx, page_or_fragment, vary_on_htmx
 
 
 def _visible_party(request: HttpRequest, pk: int) -> Party:
@@ -43,8 +44,8 @@ def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
     return response
 
 
-def _after_sign_off(request: HttpRequest, party: Party, action: Any, done: str,
-                    **kwargs: Any) -> HttpResponse:
+def _after_sign_off(request: HttpRequest, party: Party, action: Callable[..., object],
+                    done: str, **kwargs: Any) -> HttpResponse:
     """Run a sign-off service and show its outcome: in the section itself for htmx (the
     table device), else as a message on the party page."""
     error = ""
@@ -52,7 +53,7 @@ def _after_sign_off(request: HttpRequest, party: Party, action: Any, done: str,
         action(party.pk, actor=request.user, **kwargs)
     except ServiceError as err:
         error = str(err.message)
-    if request.htmx:
+    if is_htmx(request):
         party.refresh_from_db()
         context = {**section_context(request, party), "error": error, "notice": "" if error
                    else done}
@@ -199,7 +200,7 @@ def print_job(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def print_job_download(request: HttpRequest, pk: int) -> HttpResponse:
+def print_job_download(request: HttpRequest, pk: int) -> FileResponse:
     """The PDF of a finished print job."""
     job = _job_for(request, pk)
     if job.status != PrintJob.Status.DONE or not job.file:

@@ -23,6 +23,7 @@ import socket
 import ssl
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from celery import shared_task
@@ -89,14 +90,14 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
     """An HTTPS connection to the checked address; the certificate is checked for the name."""
 
     def __init__(self, target: Target, timeout: float) -> None:
-        super().__init__(target.host, target.port, timeout=timeout,
-                         context=ssl.create_default_context())
+        self.ssl_context = ssl.create_default_context()
+        super().__init__(target.host, target.port, timeout=timeout, context=self.ssl_context)
         self.address = target.addresses[0]
 
     def connect(self) -> None:
         """Connect to the checked address and wrap the socket for the URL's host name."""
         sock = socket.create_connection((self.address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        self.sock = self.ssl_context.wrap_socket(sock, server_hostname=self.host)
 
 
 @dataclass
@@ -167,7 +168,7 @@ def _record(delivery: WebhookDelivery, attempt: Attempt) -> float | None:
         delivery.next_attempt_at = None
     else:
         delay = retry_delay(delivery.attempts)
-        delivery.next_attempt_at = now + timezone.timedelta(seconds=delay)
+        delivery.next_attempt_at = now + timedelta(seconds=delay)
     delivery.log = [*delivery.log, {
         "attempt": delivery.attempts, "at": now.isoformat(), "code": attempt.code,
         "body": attempt.body, "error": attempt.error, "ms": round(attempt.ms, 1),

@@ -17,6 +17,7 @@ from django.db import connections, router, transaction
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
+from scoring.compiled import db_column
 from scoring.errors import ServiceError
 from scoring.models import (
     WEBHOOK_EVENTS,
@@ -55,7 +56,7 @@ def _receiving_sql(connection: Any) -> str:
     user = get_user_model()
 
     def column(model: type[Model], name: str) -> str:
-        return q(model._meta.get_field(name).column)
+        return q(db_column(model._meta.get_field(name)))
 
     sub, role = WebhookSubscription, TournamentRole
     user_pk = q(user._meta.pk.column)
@@ -81,7 +82,7 @@ def _receiving(tournament_id: int) -> list[tuple[int, Any]]:
         cursor.execute(_receiving_sql(connection), [
             tournament_id, True, True, tournament_id, TournamentRole.Role.ORGANIZER])
         rows = cursor.fetchall()
-    return [(pk, events.from_db_value(value, None, connection)) for pk, value in rows]
+    return [(pk, events.from_db_value(value, events.cached_col, connection)) for pk, value in rows]
 
 
 def _add_delivery(subscription: WebhookSubscription, event: str, payload: dict[str, Any],
@@ -107,10 +108,10 @@ def emit(
     wanted = [pk for pk, events in _receiving(tournament_id) if event in (events or [])]
     if not wanted:
         return []
-    payload = payload()
+    data = payload()
     with transaction.atomic():
         subscriptions = WebhookSubscription.objects.select_for_update().filter(pk__in=wanted)
-        deliveries = [_add_delivery(sub, event, payload) for sub in subscriptions.order_by("pk")]
+        deliveries = [_add_delivery(sub, event, data) for sub in subscriptions.order_by("pk")]
     logger.info("webhook %s of tournament %s: %s deliveries", event, tournament_id,
                 len(deliveries))
     return deliveries
@@ -126,18 +127,18 @@ def tournament_ref(tournament: Tournament) -> dict[str, Any]:
 
 def party_ref(party: Party) -> dict[str, Any]:
     """A party as a payload names it: round, table, state and both sides with their players."""
-    sides = {}
+    sides: dict[str, dict[str, object] | None] = {}
     for side, pair in (("a", party.pair_a), ("b", party.pair_b)):
         if pair is None:
             sides[side] = None
             continue
-        players = [pair.player1.name] + ([pair.player2.name] if pair.player2_id else [])
+        players = [pair.player1.name] + ([pair.player2.name] if pair.player2 is not None else [])
         sides[side] = {"pair": pair.pk, "name": pair.display_name, "players": players}
     return {
         "id": party.pk,
         "round": party.round_id,
         "round_number": party.round.number,
-        "table_number": party.table.number if party.table_id else None,
+        "table_number": party.table.number if party.table is not None else None,
         "status": party.status,
         "winner": who(party.winner),
         "loser": who(party.loser),

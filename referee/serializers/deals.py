@@ -30,7 +30,7 @@ from scoring.models import (
     MAX_DEAL_POINTS,
     Party,
 )
-from scoring.rules import SEATS, RuleError
+from scoring.rules import SEATS, RuleError, RuleSet
 from scoring.rules.moves import HAND_SIZE
 
 
@@ -120,13 +120,14 @@ class DealFields(WhoInput):
         attrs = super().validate(attrs)
         tiles = attrs.get("tiles")
         if tiles:
-            party = self.context.get("party")
-            rule_set = cfg = None
+            party: Party | None = self.context.get("party")
+            rule_set: RuleSet | None = None
+            seats: tuple[str, ...] = SEATS
+            size: int | None = HAND_SIZE
             if party is not None:
                 tournament = party.round.tournament
                 rule_set, cfg = tournament.engine, tournament.regulations.rules_config()
-            seats = rule_set.seats_for(cfg) if rule_set is not None else SEATS
-            size = hand_limit(rule_set, cfg) if rule_set is not None else HAND_SIZE
+                seats, size = rule_set.seats_for(cfg), hand_limit(rule_set, cfg)
             try:
                 hands = read_hands(tiles, seats, size)
             except RuleError as exc:

@@ -87,8 +87,9 @@ def _fresh(field: serializers.Field) -> serializers.Field:
     new = copy.copy(field)
     child = field.__dict__.get("child")
     if child is not None:
-        new.child = _fresh(child)
-        new.child.parent = new
+        fresh = new.__dict__["child"] = _fresh(child)
+        # DRF binds a list's or dict's child to that field; the stubs say a parent is a serializer
+        fresh.parent = new  # type: ignore[assignment]
     return new
 
 

@@ -235,7 +235,8 @@ class SideRowSerializer(serializers.Serializer):
     """A side of the rule set (a pair, a single player, or a player's seat) with its score."""
 
     key = serializers.CharField()
-    label = serializers.CharField()
+    # DRF's metaclass takes declared fields off the class: this is no Field.label (stubs)
+    label = serializers.CharField()  # type: ignore[assignment]
     name = serializers.CharField()
     points = serializers.IntegerField()
     deal_points = serializers.IntegerField()

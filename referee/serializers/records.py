@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Model
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -68,7 +69,7 @@ class RulingRecordSerializer(WhoMixin, serializers.ModelSerializer):
                   "deal", "penalty", "details", "reason", "created_at"]
 
 
-RECORD_SERIALIZERS: dict[type, tuple[str, type[serializers.Serializer]]] = {
+RECORD_SERIALIZERS: dict[type[Model], tuple[str, type[serializers.Serializer]]] = {
     Deal: ("deal", DealRecordSerializer),
     Penalty: ("penalty", PenaltyRecordSerializer),
     Ruling: ("ruling", RulingRecordSerializer),

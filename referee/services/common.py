@@ -7,7 +7,7 @@ A client id makes a retried request return what the first one made.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db.models import Max
 from django.utils import timezone
@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from referee.rulings import forfeit_result, offender_side
 from scoring.errors import ServiceError, translate_engine_error
-from scoring.models import Pair, Party, PartyDesk, Player
+from scoring.models import Deal, Pair, Party, PartyDesk, Penalty, Player, Ruling
 from scoring.record import bump_version, lock_party
 from scoring.rules import RuleError, RuleSet, get_rule_set, party_side
 from scoring.services import end_party
@@ -171,7 +171,10 @@ def desk_of(party: Party) -> PartyDesk:
 
 
 
-def _existing(model: type, party_id: int, client_id: str) -> Any:
+R = TypeVar("R", Deal, Penalty, Ruling)
+
+
+def _existing(model: type[R], party_id: int, client_id: str) -> R | None:
     """The record a retried request already made, if any."""
     if not client_id:
         return None
@@ -179,8 +182,8 @@ def _existing(model: type, party_id: int, client_id: str) -> Any:
 
 
 def _locked_unless_done(
-    model: type, party_id: int, client_id: str, expected_version: int | None
-) -> tuple[Party, Any]:
+    model: type[R], party_id: int, client_id: str, expected_version: int | None
+) -> tuple[Party, R | None]:
     """Lock the party for a new record; a retried request gets the record it already made.
 
     The retry is looked for before the version check too: a retry carries the version the

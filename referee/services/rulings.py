@@ -354,6 +354,8 @@ def disqualify(
 def _exclude_from_tournament(party: Party, side: str, player: Player | None) -> None:
     """Mark the disqualified player, or the pair and both its players, for later draws."""
     pair = party.pair(side)
+    if pair is None:
+        raise ValueError(f"Party {party.pk} has no side {side!r}.")
     players = [player] if player is not None else list(pair.players)
     Player.objects.filter(pk__in=[p.pk for p in players]).update(disqualified=True)
     if player is None or party.round.tournament.format == Tournament.Format.PAIRS:
@@ -365,11 +367,7 @@ def _exclude_from_tournament(party: Party, side: str, player: Player | None) -> 
 
 def _existing_record(party_id: int, client_id: str) -> Penalty | Ruling | None:
     """The penalty or ruling a retried UDL violation already made, if any."""
-    for model in (Penalty, Ruling):
-        found = _existing(model, party_id, client_id)
-        if found is not None:
-            return found
-    return None
+    return _existing(Penalty, party_id, client_id) or _existing(Ruling, party_id, client_id)
 
 
 @transaction.atomic

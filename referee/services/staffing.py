@@ -19,8 +19,10 @@ logger = logging.getLogger(__name__)
 def referee_settings(tournament: Tournament) -> RefereeSettings:
     """The tournament's referee settings (the defaults when none were saved); read with a
     locked party's row (``scoring.record.lock_party``) they are not read again."""
+    found: RefereeSettings | None
     if REFEREE_SETTINGS_CACHE.is_cached(tournament):
-        found = REFEREE_SETTINGS_CACHE.get_cached_value(tournament)
+        cached = REFEREE_SETTINGS_CACHE.get_cached_value(tournament)  # None when none was saved
+        found = cached if isinstance(cached, RefereeSettings) else None
     else:
         found = RefereeSettings.objects.filter(tournament=tournament).first()
     return found or RefereeSettings(tournament=tournament)

@@ -29,7 +29,9 @@ from scoring.services import annul_deal
 
 logger = logging.getLogger(__name__)
 
-UNDO_RECORDS: dict[str, type] = {"deal": Deal, "penalty": Penalty, "ruling": Ruling}
+UNDO_RECORDS: dict[str, type[Deal] | type[Penalty] | type[Ruling]] = {
+    "deal": Deal, "penalty": Penalty, "ruling": Ruling,
+}
 """What an undo names, by the word the undo control and the API use."""
 
 
@@ -87,7 +89,7 @@ def undo_offer(record: Any, actor: Any) -> dict[str, Any] | None:
 
     ``record`` and ``id`` name it, ``seconds`` is the time left to undo it.
     """
-    if not isinstance(record, tuple(UNDO_RECORDS.values())) or undo_refusal(record, actor):
+    if not isinstance(record, Deal | Penalty | Ruling) or undo_refusal(record, actor):
         return None
     _author, made_at = _made(record)
     left = (made_at + timedelta(seconds=undo_seconds()) - timezone.now()).total_seconds()
@@ -96,7 +98,8 @@ def undo_offer(record: Any, actor: Any) -> dict[str, Any] | None:
 
 def _undo_ruling(party: Any, ruling: Ruling, actor: Any, reason: str) -> None:
     """Mark a ruling undone; a fine it gave is cancelled (its exposed tile is no more)."""
-    penalty = Penalty.objects.filter(pk=ruling.penalty_id, cancelled=False).first()
+    penalty = (None if ruling.penalty_id is None
+               else Penalty.objects.filter(pk=ruling.penalty_id, cancelled=False).first())
     if penalty is not None:
         cancel_penalty(penalty.pk, reason=reason, actor=actor)  # checks the protocol's lock
     else:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
@@ -11,6 +13,9 @@ from django.utils.translation import gettext_lazy as _
 
 from .event import Tournament, new_access_token
 from .people import Profile
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class Player(models.Model):
@@ -164,7 +169,7 @@ class Pair(models.Model):
         """The pair's name, or its players' names."""
         if self.name:
             return self.name
-        second = self.player2.name if self.player2_id is not None else None
+        second = self.player2.name if self.player2 is not None else None
         return self.label("", self.player1.name, second)
 
     @staticmethod
@@ -192,7 +197,7 @@ class Pair(models.Model):
 
     def clean(self) -> None:
         """Two distinct players of this tournament; in a pairs tournament each in no other pair."""
-        errors: dict[str, str] = {}
+        errors: dict[str, StrOrPromise] = {}
         if self.player1_id and self.player1_id == self.player2_id:
             errors["player2"] = _("A pair needs two different players.")
         singles = self.tournament_id and self.tournament.singles
@@ -223,7 +228,7 @@ class Pair(models.Model):
     @property
     def players(self) -> tuple[Player, ...]:
         """The players of the pair (one for a bye side of an individual tournament)."""
-        if self.player2_id is None:
+        if self.player2 is None:
             return (self.player1,)
         return (self.player1, self.player2)
 

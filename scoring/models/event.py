@@ -39,7 +39,8 @@ class Tournament(models.Model):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
-    RuleSet = models.TextChoices(  # type: ignore[misc]
+    # django-stubs types only TextChoices' one-member call, not the functional Enum API
+    RuleSet = models.TextChoices(  # type: ignore[call-overload]
         "RuleSet", [(code.upper(), (code, _(name))) for code, name in rule_set_choices()]
     )
     """The registered rule sets (``scoring.rules``): one list of codes, the registry's."""
@@ -158,7 +159,7 @@ class TournamentRole(models.Model):
     )
     role = models.CharField(_("role"), max_length=20, choices=Role.choices)
     tables = models.ManyToManyField(
-        "Table",
+        "scoring.Table",
         db_table="tournaments_tournamentrole_tables",
         verbose_name=_("tables"),
         blank=True,
@@ -453,14 +454,15 @@ class Regulations(models.Model):
         process: every action asks for it several times, and building it checks each value.
         """
         values = _RULES_VALUES(self)
-        key: tuple[Any, ...] | None = (values, tuple(map(type, values)))  # True is not 1
+        key = (values, tuple(map(type, values)))  # True is not 1
+        hashable = True
         try:
             config = _RULES_CONFIGS.get(key)
         except TypeError:  # an unhashable value: a snapshot of its own
-            config = key = None
+            config, hashable = None, False
         if config is None:
             config = RulesConfig(**dict(zip(RULES_CONFIG_FIELDS, values, strict=True)))
-            if key is not None:
+            if hashable:
                 if len(_RULES_CONFIGS) >= 512:
                     _RULES_CONFIGS.clear()
                 _RULES_CONFIGS[key] = config

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import TYPE_CHECKING
+
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -73,6 +76,9 @@ class Round(models.Model):
 
 class Party(models.Model):
     """One match of two pairs at one table, time-limited, played to the target."""
+
+    if TYPE_CHECKING:  # set on the instance by ``scoring.permissions`` and ``scoring.locking``
+        _locked: bool  # the signed-protocol check's answer, kept for the object's life
 
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", _("Not started")
@@ -155,7 +161,7 @@ class Party(models.Model):
         ]
 
     def __str__(self) -> str:
-        b = self.pair_b.display_name if self.pair_b_id else _("bye")
+        b = self.pair_b.display_name if self.pair_b is not None else _("bye")
         return f"{self.round} · {self.table or ''} · {self.pair_a.display_name} — {b}"
 
     def get_absolute_url(self) -> str:
@@ -189,7 +195,7 @@ class Party(models.Model):
         """The pair on a side ("a" or "b")."""
         return self.pair_a if side == "a" else self.pair_b
 
-    def elapsed_seconds(self, now: timezone.datetime | None = None) -> float:
+    def elapsed_seconds(self, now: datetime | None = None) -> float:
         """Seconds of play so far (pauses excluded); the server's clock is authoritative."""
         if not self.started_at:
             return 0.0
@@ -207,17 +213,17 @@ class Party(models.Model):
         """Whether the party has a clock (the Kozel preset has none: it ends by its rules)."""
         return self.limit_seconds is not None
 
-    def seconds_left(self, now: timezone.datetime | None = None) -> float | None:
+    def seconds_left(self, now: datetime | None = None) -> float | None:
         """Seconds until the party's time limit (negative after it); None without a clock."""
         limit = self.limit_seconds
         return None if limit is None else limit - self.elapsed_seconds(now)
 
-    def time_is_out(self, now: timezone.datetime | None = None) -> bool:
+    def time_is_out(self, now: datetime | None = None) -> bool:
         """Whether the party's clock has run out (never for a party without a clock)."""
         left = self.seconds_left(now)
         return left is not None and left <= 0
 
-    def game_seconds_left(self, now: timezone.datetime | None = None) -> float:
+    def game_seconds_left(self, now: datetime | None = None) -> float:
         """Seconds until the time limit of the game in play (matches of games only)."""
         limit = self.round.tournament.regulations.game_minutes * 60
         return limit - (self.elapsed_seconds(now) - self.game_started_seconds)
@@ -240,7 +246,7 @@ class Party(models.Model):
             if pair is None:
                 continue
             seats[f"{side}1"] = pair.player1
-            if pair.player2_id is not None:
+            if pair.player2 is not None:
                 seats[f"{side}2"] = pair.player2
         return seats
 

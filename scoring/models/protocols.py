@@ -166,7 +166,7 @@ class Signature(models.Model):
         ]
 
     def __str__(self) -> str:
-        who = self.player.name if self.player_id else str(self.user or "")
+        who = self.player.name if self.player is not None else str(self.user or "")
         return f"{self.get_role_display()}: {who}"
 
 

@@ -27,6 +27,7 @@ def section_context(request: Any, party: Party) -> dict[str, Any]:
     protocol = current_protocol(party)
     signatures = list(protocol.signatures.select_related("player", "user")) if protocol else []
     by_player = {s.player_id: s for s in signatures if s.player_id}
+    seated = party_players(party)
     rows = [
         {
             "seat": seat.upper(),
@@ -34,7 +35,7 @@ def section_context(request: Any, party: Party) -> dict[str, Any]:
             "signature": by_player.get(player.pk),
             "mine": permissions.can_sign_protocol_as(user, party, player),
         }
-        for seat, player in party_players(party)
+        for seat, player in seated
     ]
     signable = (
         party.status == Party.Status.FINISHED
@@ -53,6 +54,7 @@ def section_context(request: Any, party: Party) -> dict[str, Any]:
         "can_run": can_run,
         "can_countersign": signable and can_run and all(r["signature"] for r in rows),
         "can_print": permissions.can_print_round(user, party.round.tournament),
-        "no_pin": players_without_pin([r["player"] for r in rows]) if signable and can_run else [],
+        "no_pin": (players_without_pin([player for _seat, player in seated])
+                   if signable and can_run else []),
         "Status": Protocol.Status,
     }

@@ -30,5 +30,7 @@ class Command(BaseCommand):
         protocol = current_protocol(party)
         pdf, signed = protocol_pdf(party, protocol)
         Path(options["output"]).write_bytes(pdf)
-        what = f"signed version {protocol.version}" if signed else "unsigned draft"
+        what = "unsigned draft"
+        if signed and protocol is not None:
+            what = f"signed version {protocol.version}"
         self.stdout.write(f"{options['output']}: {what}, {len(pdf)} bytes")
