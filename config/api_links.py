@@ -7,7 +7,11 @@ its draw and prints, a party to its actions and protocol, a deal or penalty to i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from drf_spectacular.generators import SchemaGenerator
+    from rest_framework.request import Request
 
 ID = "$response.body#/id"
 FIRST = "$response.body#/results/0/id"
@@ -64,8 +68,8 @@ LINKS: list[tuple[str, str, str, dict[str, str], dict[str, str] | None]] = [
 """(source operation, status, target operation, parameters, request body fields)."""
 
 
-def add_links(result: dict[str, Any], generator: Any, request: Any, public: bool,
-              **kwargs: Any) -> dict[str, Any]:
+def add_links(result: dict[str, Any], generator: SchemaGenerator, request: Request | None,
+              public: bool, **kwargs: object) -> dict[str, Any]:
     """Postprocessing hook: the main flows' links on the responses they start from."""
     by_id = {
         operation["operationId"]: operation

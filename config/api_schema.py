@@ -7,15 +7,20 @@ import copy
 import functools
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from drf_spectacular import openapi
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework.settings import api_settings
 
 from scoring.idempotency import IdempotentMixin
+
+if TYPE_CHECKING:
+    from drf_spectacular.generators import SchemaGenerator
+    from rest_framework.request import Request
 
 ERRORS = {
     "400": "Invalid input or refused by the regulations: {field: [message]}.",
@@ -92,8 +97,8 @@ def _attach(content: dict[str, Any] | None, content_type: str, name: str,
         media.setdefault("examples", {})[name] = example
 
 
-def attach_examples(result: dict[str, Any], generator: Any, request: Any, public: bool,
-                    **kwargs: Any) -> dict[str, Any]:
+def attach_examples(result: dict[str, Any], generator: SchemaGenerator,
+                    request: Request | None, public: bool, **kwargs: object) -> dict[str, Any]:
     """Postprocessing hook: each operation's recorded request and response as its examples.
 
     The request body's example goes under its content type; the response's under its status
@@ -101,10 +106,12 @@ def attach_examples(result: dict[str, Any], generator: Any, request: Any, public
     is left as it is (``tests/api/test_examples.py`` refuses that).
     """
     version = generator.api_version or api_settings.DEFAULT_VERSION
+    if version is None:
+        raise ImproperlyConfigured("The API has no version (REST_FRAMEWORK's DEFAULT_VERSION).")
     examples = recorded_examples(version)
     for item in result.get("paths", {}).values():
         for operation in item.values():
-            recorded = examples.get(operation.get("operationId")) if isinstance(
+            recorded = examples.get(operation.get("operationId", "")) if isinstance(
                 operation, dict) else None
             if not recorded:
                 continue

@@ -8,7 +8,7 @@ unversioned API of before answer with a permanent redirect to their v1 place.
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
-from django.urls import Resolver404, include, path, re_path, resolve
+from django.urls import Resolver404, URLPattern, URLResolver, include, path, re_path, resolve
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.exceptions import NotFound
@@ -70,7 +70,7 @@ def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
     return JsonResponse({"detail": str(NotFound.default_detail)}, status=404)
 
 
-v1_patterns = [
+v1_patterns: list[URLPattern | URLResolver] = [
     path("auth/token/", obtain_token, name="api-token"),
     path("schema/", SpectacularAPIView.as_view(api_version="v1"), name="api-schema"),
     path(

@@ -44,8 +44,9 @@ def _error_page(request: HttpRequest, template: str, status: int, **more: object
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """400: a query parameter the page cannot take, named with its message (JSON under /api/);
     other bad requests (a suspicious operation) say nothing of the cause."""
+    body: dict[str, object]
     if isinstance(exception, BadQueryParameter):
-        body = exception.as_dict()
+        body = dict(exception.as_dict())
         message = f"{exception.field}: {exception.message}"
     else:
         body, message = {"detail": _("Bad request.")}, ""

@@ -38,8 +38,10 @@ def check_broker() -> dict:
     if app.conf.task_always_eager:
         return {"ok": True, "mode": "eager"}
     with app.connection_for_write() as conn:
+        # celery-types say the timeout is an int; kombu adds the seconds, a float, to time()
         conn.ensure_connection(
-            max_retries=1, interval_start=0, timeout=settings.BROKER_TIMEOUT_SECONDS
+            max_retries=1, interval_start=0,
+            timeout=settings.BROKER_TIMEOUT_SECONDS,  # type: ignore[arg-type]
         )
     return {"ok": True}
 

@@ -7,7 +7,6 @@ import logging
 import re
 import uuid
 from collections.abc import Callable
-from typing import Any
 
 from django.core.signals import request_finished
 from django.http import HttpRequest, HttpResponse
@@ -37,13 +36,19 @@ def incoming_request_id(request: HttpRequest) -> str:
     return given if _REQUEST_ID_SHAPE.match(given) else uuid.uuid4().hex
 
 
+class IdentifiedRequest(HttpRequest):
+    """A request ``RequestIdMiddleware`` named: its id is ``request.request_id``."""
+
+    request_id: str
+
+
 class RequestIdMiddleware:
     """Name each request (``X-Request-ID``, taken or made, sent back) and its party in logs."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def __call__(self, request: IdentifiedRequest) -> HttpResponse:
         """Serve the request with its id (and later its party) in the logging context."""
         rid = incoming_request_id(request)
         request.request_id = rid
@@ -54,7 +59,8 @@ class RequestIdMiddleware:
         response[REQUEST_ID_HEADER] = rid
         return response
 
-    def process_view(self, request: HttpRequest, view: Callable, args: Any, kwargs: Any) -> None:
+    def process_view(self, request: HttpRequest, view: Callable[..., HttpResponse],
+                     args: tuple[object, ...], kwargs: dict[str, object]) -> None:
         """Note the party of a party's address (desk pages, ``/api/v1/parties/<pk>/``)."""
         match = request.resolver_match
         party = kwargs.get("party_id")
@@ -65,7 +71,7 @@ class RequestIdMiddleware:
             _tag_sentry("party", str(party))
 
 
-def forget_request(**_kwargs: Any) -> None:
+def forget_request(**_kwargs: object) -> None:
     """After the answer is sent (``request_finished``): log lines name no request again.
 
     Not at the end of the middleware: Django logs a 4xx or 5xx answer after it, and that line

@@ -83,8 +83,9 @@ def _pg_environment() -> dict[str, str]:
     env = dict(os.environ)
     for key, variable in (("HOST", "PGHOST"), ("PORT", "PGPORT"), ("USER", "PGUSER"),
                           ("PASSWORD", "PGPASSWORD"), ("NAME", "PGDATABASE")):
-        if db.get(key):
-            env[variable] = str(db[key])
+        value = db.get(key)
+        if value:
+            env[variable] = str(value)
     if (db.get("OPTIONS") or {}).get("sslmode"):
         env["PGSSLMODE"] = db["OPTIONS"]["sslmode"]
     return env

@@ -25,6 +25,7 @@ from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tourn
 from scoring.results import ranked_entrants, standings_rows
 from tournaments.pairing import (
     Draw,
+    DrawUserError,
     DrawWarning,
     Entrant,
     IndividualDraw,
@@ -69,6 +70,20 @@ class DrawField:
     def ids(self) -> set[int]:
         """Ids of the entrants available this round."""
         return {e.id for e in self.entrants}
+
+    def players(self) -> list[PlayerEntrant]:
+        """The entrants of an individual event's draw, each a player."""
+        found = [e for e in self.entrants if isinstance(e, PlayerEntrant)]
+        if len(found) != len(self.entrants):
+            raise TypeError("An individual event's draw field holds pairs")
+        return found
+
+    def pairs(self) -> list[Entrant]:
+        """The entrants of a pairs event's draw, each a pair."""
+        found = [e for e in self.entrants if isinstance(e, Entrant)]
+        if len(found) != len(self.entrants):
+            raise TypeError("A pairs event's draw field holds players")
+        return found
 
 
 def is_individual(tournament: Tournament) -> bool:
@@ -199,9 +214,11 @@ def _round_robin(
     draw = get_generator("round_robin", absent=absent).generate(
         start_list, round_number=rnd.number
     )
+    if not isinstance(draw, Draw):
+        raise TypeError("The round robin gave a draw of an individual event")
     rank = {e.id: e.rank for e in draw_field.entrants}
     parties = sorted(draw.parties, key=lambda p: min(rank[p.a], rank[p.b]))
-    late = [
+    late: list[str] = [
         DrawWarning(
             _("%(entrant)s registered after the round robin was fixed and is not in it."),
             entrant=pk,
@@ -252,8 +269,10 @@ def table_numbers(tournament: Tournament) -> dict[int, int]:
 
 def seat(draw: Draw | IndividualDraw, draw_field: DrawField, tables: dict[int, int]) -> Seating:
     """Seat the draw's parties in standings order; fixed tables (accessibility) are kept."""
-    parties = draw.tables if isinstance(draw, IndividualDraw) else draw.parties
-    return assign_tables(parties, list(tables), fixed_tables(draw_field.entrants))
+    fixed = fixed_tables(draw_field.entrants)
+    if isinstance(draw, IndividualDraw):
+        return list(assign_tables(draw.tables, list(tables), fixed))
+    return list(assign_tables(draw.parties, list(tables), fixed))
 
 
 def fixed_table_warnings(seating: Seating, draw_field: DrawField) -> list[DrawWarning]:
@@ -274,8 +293,9 @@ def fixed_table_warnings(seating: Seating, draw_field: DrawField) -> list[DrawWa
     return out
 
 
-def warnings_data(warnings: Sequence[str], names: dict[int, str]) -> list[dict[str, Any]]:
-    """The engine's warnings as JSON for the round, entrant ids replaced by names."""
+def warnings_data(warnings: Sequence[str | DrawUserError], names: dict[int, str]
+                  ) -> list[dict[str, Any]]:
+    """The engine's warnings (or error) as JSON for the round, entrant ids replaced by names."""
     out = []
     for warning in warnings:
         message = getattr(warning, "message", str(warning))
@@ -311,6 +331,24 @@ def clear_draw(rnd: Round) -> None:
     Pair.objects.filter(formed_in_round=rnd).delete()
 
 
+def _formed_pairs(party: Pairing | IndividualTable) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The two pairs of players an individual event's table forms."""
+    if not isinstance(party, IndividualTable):
+        raise TypeError("An individual event's draw seats tables of players, not pairings")
+    return party.pair_a, party.pair_b
+
+
+def _side_ids(party: Pairing | IndividualTable, sides: dict[tuple[int, ...], int],
+              individual: bool) -> tuple[int | None, int | None]:
+    """The pair ids of a seated party: the pairs formed for its table, or its two entrants."""
+    if individual:
+        pair_a, pair_b = _formed_pairs(party)
+        return sides.get(pair_a), sides.get(pair_b)
+    if not isinstance(party, Pairing):
+        raise TypeError("A pairs event's draw seats pairings, not tables of players")
+    return party.a, party.b
+
+
 def write_draw(rnd: Round, seating: Seating, byes: Sequence[int], individual: bool) -> None:
     """Replace the round's parties with ``seating`` and ``byes``, inserted in random order.
 
@@ -322,12 +360,12 @@ def write_draw(rnd: Round, seating: Seating, byes: Sequence[int], individual: bo
     bye_winner = tournament.engine.sides_for(tournament.regulations.rules_config())[0]
     tables = table_numbers(rnd.tournament)
     now = timezone.now()
-    sides: dict[Any, Any]
+    sides: dict[tuple[int, ...], int]
     if individual:
         ratings = dict(
             Player.objects.filter(tournament_id=rnd.tournament_id).values_list("id", "rating")
         )
-        wanted = [side for _t, p in seating for side in (p.pair_a, p.pair_b)]
+        wanted = [side for _t, p in seating for side in _formed_pairs(p)]
         wanted += [(player,) for player in byes]
         pairs = [_formed_pair(rnd, side, ratings) for side in wanted]
         _shuffle(pairs)
@@ -338,15 +376,15 @@ def write_draw(rnd: Round, seating: Seating, byes: Sequence[int], individual: bo
         }
     else:
         sides = {}
-    parties: list[dict[str, Any]] = [
-        {
+    parties: list[dict[str, Any]] = []
+    for number, party in seating:
+        pair_a, pair_b = _side_ids(party, sides, individual)
+        parties.append({
             "round_id": rnd.pk,
             "table_id": tables[number],
-            "pair_a_id": sides.get(tuple(party.pair_a)) if individual else party.a,
-            "pair_b_id": sides.get(tuple(party.pair_b)) if individual else party.b,
-        }
-        for number, party in seating
-    ]
+            "pair_a_id": pair_a,
+            "pair_b_id": pair_b,
+        })
     parties += [
         {
             "round_id": rnd.pk,

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Pair, Player, Table, Tournament
@@ -17,10 +17,13 @@ from tournaments.entry import (
 )
 from tournaments.profile_fields import add_profile_fields, chosen_profile
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 PLAYER_FIELDS = ("name", "club", "city", "rating")
 
 
-def unpaired_players(tournament: Tournament) -> Any:
+def unpaired_players(tournament: Tournament) -> QuerySet[Player]:
     """The tournament's players who play in no pair yet."""
     paired = Pair.objects.filter(tournament=tournament, formed_in_round__isnull=True)
     return Player.objects.filter(tournament=tournament).exclude(
@@ -65,9 +68,9 @@ class NewPairForm(forms.Form):
             label=_("Fixed table"), queryset=Table.objects.filter(tournament=tournament),
             required=False, help_text=_("For accessibility: this pair always plays at this table."))
 
-    def sections(self) -> list[tuple[str, list[forms.BoundField]]]:
+    def sections(self) -> list[tuple[StrOrPromise, list[forms.BoundField]]]:
         """The fields under their headings: each player, then the pair."""
-        out = []
+        out: list[tuple[StrOrPromise, list[forms.BoundField]]] = []
         for number, legend in ((1, _("First player")), (2, _("Second player"))):
             names = [f"player{number}", f"player{number}_find", f"player{number}_profile",
                      *(f"player{number}_{f}" for f in PLAYER_FIELDS)]
@@ -77,7 +80,8 @@ class NewPairForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         """Each player is either chosen or entered; two different players."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         for number in (1, 2):
             chosen, name = data.get(f"player{number}"), data.get(f"player{number}_name")
             profile = chosen_profile(self, f"player{number}") if not self.errors.get(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -24,6 +24,10 @@ from tournaments.services import (
     registers_sides,
     table_size,
 )
+from tournaments.typed_fields import form_field, model_field
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 GAME_SETTING_HELP = {
     "players": _(
@@ -66,7 +70,7 @@ def game_settings_display(regulations: Regulations) -> list[tuple[str, str]]:
     """The game settings of the tournament's rule set as (label, value shown) pairs."""
     out = []
     for name in regulations.tournament.engine.settings:
-        field = Regulations._meta.get_field(name)
+        field = model_field(Regulations, name)
         value = getattr(regulations, name)
         if field.choices:
             shown = str(getattr(regulations, f"get_{name}_display")())
@@ -90,6 +94,7 @@ def rule_set_guide() -> list[dict[str, Any]]:
             sides = _("Each player for himself, or four as two pairs")
         else:
             sides = _("Each player for himself (a side is one player)")
+        suits: list[StrOrPromise]
         if players_vary(engine):
             players = "2–4"
             suits = []
@@ -130,7 +135,7 @@ def rule_set_guide() -> list[dict[str, Any]]:
     return rows
 
 
-class ShowsHiddenFieldErrors:
+class ShowsHiddenFieldErrors(forms.BaseModelForm):
     """Model form mixin: the model's errors on fields the form leaves out go above the form."""
 
     def _update_errors(self, errors: ValidationError) -> None:
@@ -140,12 +145,13 @@ class ShowsHiddenFieldErrors:
                 if field == NON_FIELD_ERRORS or field in self.fields:
                     moved.setdefault(field, []).extend(messages)
                     continue
-                label = self._meta.model._meta.get_field(field).verbose_name
+                label = model_field(self._meta.model, field).verbose_name
                 for message in ValidationError(messages).messages:
                     moved.setdefault(NON_FIELD_ERRORS, []).append(
                         ValidationError(f"{label}: {message}")
                     )
             errors = ValidationError(moved)
+        # django-stubs leave out BaseForm._update_errors (private; full_clean calls it)
         super()._update_errors(errors)  # type: ignore[misc]
 
 
@@ -226,7 +232,8 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         """The end date cannot come before the start date."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("The end date is before the start date."))
@@ -243,7 +250,7 @@ class RegulationsForm(ShowsHiddenFieldErrors, forms.ModelForm):
         self.fields["standings_order"].label = capfirst(self.fields["standings_order"].label)
         tournament = self.instance.tournament if self.instance.tournament_id else None
         if tournament is not None:
-            self.fields["standings_order"].set_rule_set(
+            form_field(self, "standings_order", MetricOrderField).set_rule_set(
                 tournament.rule_set, self.instance.standings_order)
         wanted = tournament.engine.settings if tournament else GAME_SETTINGS
         for name in GAME_SETTINGS:
@@ -344,10 +351,11 @@ class PairForm(ShowsHiddenFieldErrors, forms.ModelForm):
         players = Player.objects.filter(tournament=tournament).exclude(
             Q(pk__in=busy) & ~Q(pk__in=[self.instance.player1_id, self.instance.player2_id])
         )
-        self.fields["player1"].queryset = players
-        self.fields["player2"].queryset = players
+        form_field(self, "player1", forms.ModelChoiceField).queryset = players
+        form_field(self, "player2", forms.ModelChoiceField).queryset = players
         self.fields["player2"].required = True
-        self.fields["fixed_table"].queryset = Table.objects.filter(tournament=tournament)
+        form_field(self, "fixed_table", forms.ModelChoiceField).queryset = Table.objects.filter(
+            tournament=tournament)
         if tournament.singles and self.instance.player2_id is None:
             del self.fields["player2"]
             self.fields["player1"].label = _("Player")
@@ -401,8 +409,8 @@ class SwapTablesForm(forms.Form):
     def __init__(self, *args: Any, tables: list[int], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [(n, n) for n in tables]
-        self.fields["first"].choices = choices
-        self.fields["second"].choices = choices
+        form_field(self, "first", forms.ChoiceField).choices = choices
+        form_field(self, "second", forms.ChoiceField).choices = choices
 
 
 class DrawEditForm(forms.Form):
@@ -426,7 +434,7 @@ class DrawEditForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.sides = ("a1", "a2", "b1", "b2")[:seats] if individual else ("a", "b")
         self.row_count = rows
-        blank = [("", "—")]
+        blank: list[tuple[int | str, str]] = [("", "—")]
         for i in range(rows):
             self.fields[f"table_{i}"] = forms.TypedChoiceField(
                 label=_("Table"), choices=blank + [(n, n) for n in tables], coerce=int,
@@ -434,7 +442,7 @@ class DrawEditForm(forms.Form):
             )
             for side in self.sides:
                 self.fields[f"{side}_{i}"] = forms.TypedChoiceField(
-                    label=side.upper(), choices=blank + entrants, coerce=int, required=False
+                    label=side.upper(), choices=[*blank, *entrants], coerce=int, required=False
                 )
         self.fields["byes"] = forms.TypedMultipleChoiceField(
             label=_("Byes"),
@@ -453,19 +461,21 @@ class DrawEditForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         """A row is either empty or complete."""
-        data = super().clean()
-        parties = []
+        super().clean()
+        data = self.cleaned_data
+        parties: list[tuple[int, int | tuple[int, int], int | tuple[int, ...]]] = []
         for i in range(self.row_count):
             names = [f"table_{i}", *(f"{side}_{i}" for side in self.sides)]
             values = [data.get(name) for name in names]
             if all(v in (None, "") for v in values):
                 continue
-            if any(v in (None, "") for v in values):
+            numbers = [v for v in values if isinstance(v, int)]  # empty choices are ""
+            if len(numbers) < len(values):
                 raise forms.ValidationError(
                     _("Row %(row)s is incomplete: choose its table and every side."),
                     params={"row": i + 1},
                 )
-            table, *sides = values
+            table, *sides = numbers
             if len(sides) > 2:
                 parties.append((table, (sides[0], sides[1]), tuple(sides[2:])))
             else:

@@ -7,7 +7,8 @@ refuses a metric chosen twice); ``static/js/app.js`` greys out a metric already 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.html import format_html, format_html_join
@@ -15,6 +16,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.standings import METRICS, default_order, rule_set_metrics
+
+if TYPE_CHECKING:
+    from django.core.files.uploadedfile import UploadedFile
+    from django.forms.renderers import BaseRenderer
+    from django.utils.datastructures import MultiValueDict
+    from django.utils.safestring import SafeString
 
 #: Numbered places shown (more when the stored order is longer).
 PLACES = 6
@@ -34,11 +41,13 @@ class MetricOrderWidget(forms.Widget):
         self.choices = choices or []
         self.places = places
 
-    def value_from_datadict(self, data: Any, files: Any, name: str) -> list[str]:
+    def value_from_datadict(self, data: Mapping[str, Any],
+                            files: MultiValueDict[str, UploadedFile], name: str) -> list[str]:
         """The keys chosen place by place (empty places included, dropped by the field)."""
         return [data.get(f"{name}_{i}", "") for i in range(self.places)]
 
-    def value_omitted_from_data(self, data: Any, files: Any, name: str) -> bool:
+    def value_omitted_from_data(self, data: Mapping[str, Any],
+                                files: MultiValueDict[str, UploadedFile], name: str) -> bool:
         """Omitted when no place was sent at all."""
         return not any(f"{name}_{i}" in data for i in range(self.places))
 
@@ -47,7 +56,7 @@ class MetricOrderWidget(forms.Widget):
         return f"{id_}_0" if id_ else id_
 
     def render(self, name: str, value: Any, attrs: dict[str, Any] | None = None,
-               renderer: Any = None) -> str:
+               renderer: BaseRenderer | None = None) -> SafeString:
         """``<ol>`` of labelled selects, the stored order preselected."""
         chosen = list(value or [])
         base = (attrs or {}).get("id") or f"id_{name}"

@@ -49,12 +49,13 @@ def _post(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
             raise ServiceError("pins", _("Every player has a signing PIN already."))
         return pin_slips(tournament, made)
     if "make_accounts" in post:
-        made = accounts.make_player_accounts(tournament, actor=actor)
+        made_for = accounts.make_player_accounts(tournament, actor=actor)
         messages.success(request, ngettext("%(count)d player account was made.",
-                                           "%(count)d player accounts were made.", len(made))
-                         % {"count": len(made)})
+                                           "%(count)d player accounts were made.", len(made_for))
+                         % {"count": len(made_for)})
     elif "make_account" in post:
-        accounts.make_player_accounts(tournament, actor=actor, player_ids=[post["make_account"]])
+        accounts.make_player_accounts(
+            tournament, actor=actor, player_ids=[int(post["make_account"])])
         messages.success(request, _("The account was made: print the invitation."))
     elif "invitations" in post:
         waiting = [a.user for a in tournament.issued_accounts.select_related("user")
@@ -84,15 +85,16 @@ def people(request: HttpRequest, slug: str) -> HttpResponse:
     with_pin = set(SigningPin.objects.filter(player__tournament=tournament)
                    .values_list("player_id", flat=True))
     rows = account_rows(request, tournament, [p.user for p in players if p.user_id])
-    lines = [{"player": p, "pin": p.pk in with_pin,
-              "account": rows.get(p.user_id) if p.user_id else None} for p in players]
+    accounts_of = [rows.get(p.user_id) if p.user_id else None for p in players]
+    lines = [{"player": p, "pin": p.pk in with_pin, "account": account}
+             for p, account in zip(players, accounts_of, strict=True)]
     return render(request, "tournaments/people.html", {
         "tournament": tournament, "lines": lines,
         "counts": {
             "players": len(players),
             "accounts": sum(1 for p in players if p.user_id),
-            "logged_in": sum(1 for p in players if p.user_id and p.user.last_login),
-            "waiting": sum(1 for line in lines if line["account"] and line["account"]["link"]),
+            "logged_in": sum(1 for p in players if p.user is not None and p.user.last_login),
+            "waiting": sum(1 for account in accounts_of if account and account["link"]),
             "pins": len(with_pin),
         },
     })

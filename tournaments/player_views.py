@@ -11,10 +11,13 @@ table device), so that a forwarded link cannot sign for him. Organizers hand the
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -109,17 +112,25 @@ def _area(request: HttpRequest, tournament: Tournament, player: Player, *,
 @login_required
 def my_tournaments(request: HttpRequest) -> HttpResponse:
     """The tournaments the logged-in user plays in, each leading to his player area."""
+    user = _logged_in(request)
     players = (
-        Player.objects.filter(user=request.user)
+        Player.objects.filter(user=user)
         .select_related("tournament")
         .order_by("-tournament__start_date", "tournament__name")
     )
     return render(request, "player/mine.html", {
-        "players": players, "profile": own_profile(request.user, players),
+        "players": players, "profile": own_profile(user, players),
     })
 
 
-def own_profile(user: Any, players: Any) -> Profile | None:
+def _logged_in(request: HttpRequest) -> User:
+    """The user of a view behind ``login_required`` (who is never anonymous there)."""
+    if not isinstance(request.user, User):
+        raise PermissionDenied
+    return request.user
+
+
+def own_profile(user: User, players: Iterable[Player]) -> Profile | None:
     """The user's own profile: the one his account holds, else the one his entries link to."""
     profile = Profile.objects.filter(user=user).first()
     if profile is None:
@@ -132,7 +143,7 @@ def own_profile(user: Any, players: Any) -> Profile | None:
 def tournament_area(request: HttpRequest, slug: str) -> HttpResponse:
     """The logged-in player's area in one tournament (404 for anyone who does not play)."""
     tournament = _tournament_for(request, slug)
-    player = Player.objects.filter(tournament=tournament, user=request.user).first()
+    player = Player.objects.filter(tournament=tournament, user=_logged_in(request)).first()
     if player is None or not permissions.can_use_player_area(request.user, player):
         raise Http404
     return _area(request, tournament, player, via_link=False)

@@ -10,7 +10,7 @@ the search field carries htmx attributes only.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -23,11 +23,15 @@ from scoring import permissions
 from scoring.models import Profile
 from scoring.profiles import describe, live_profiles, search_profiles
 
+if TYPE_CHECKING:
+    from django.http import QueryDict
+    from django_stubs_ext import StrOrPromise
+
 NEW = "new"
 PREFIX = re.compile(r"^[a-z][a-z0-9_]{0,19}$")
 
 
-def profile_options(text: str, chosen: str = "", *, new_label: Any = None
+def profile_options(text: str, chosen: str = "", *, new_label: StrOrPromise | None = None
                     ) -> list[tuple[str, str]]:
     """The radio choices: a new profile, the profiles found for ``text``, the one chosen."""
     found = search_profiles(text) if text else []
@@ -37,7 +41,8 @@ def profile_options(text: str, chosen: str = "", *, new_label: Any = None
             *((str(p.pk), describe(p)) for p in found)]
 
 
-def add_profile_fields(form: forms.Form, prefix: str, *, new_label: Any = None) -> None:
+def add_profile_fields(form: forms.BaseForm, prefix: str, *,
+                       new_label: StrOrPromise | None = None) -> None:
     """Add ``<prefix>_find`` and ``<prefix>_profile`` to a form (choices from its data)."""
     data = form.data if form.is_bound else {}
     text = str(data.get(f"{form.add_prefix(prefix)}_find", ""))
@@ -58,7 +63,7 @@ def add_profile_fields(form: forms.Form, prefix: str, *, new_label: Any = None) 
         help_text=_("The same person in other tournaments; a new profile if none is."))
 
 
-def chosen_profile(form: forms.Form, prefix: str) -> Profile | None:
+def chosen_profile(form: forms.BaseForm, prefix: str) -> Profile | None:
     """The profile chosen on a valid form (None: a new one)."""
     value = form.cleaned_data.get(f"{prefix}_profile") or NEW
     if value == NEW:
@@ -69,7 +74,7 @@ def chosen_profile(form: forms.Form, prefix: str) -> Profile | None:
 class _PickForm(forms.Form):
     """The two fields of one player, to render the choices the search found."""
 
-    def __init__(self, prefix: str, data: Any) -> None:
+    def __init__(self, prefix: str, data: QueryDict) -> None:
         data = data.copy()
         data.setdefault(f"{prefix}_profile", NEW)
         super().__init__(data)

@@ -45,7 +45,8 @@ class MergeForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         """Both profiles chosen."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         for prefix in ("keep", "other"):
             if (data.get(f"{prefix}_profile") or NEW) == NEW:
                 self.add_error(f"{prefix}_profile", _("Choose a profile."))

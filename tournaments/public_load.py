@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.http import Http404, HttpRequest
+from django_htmx.middleware import HtmxDetails
 
 from scoring import permissions
 from scoring.models import Round, Tournament
@@ -23,6 +24,14 @@ def public_tournament(request: HttpRequest, slug: str, page: str) -> Tournament:
     if not permissions.can_see_public_page(request.user, tournament, page):
         raise Http404
     return tournament
+
+
+class PublicRequest(HttpRequest):
+    """A public page's request: django-htmx's ``htmx``, and ``public_load`` once the
+    conditional GET has made that load (read back with ``public_load``)."""
+
+    htmx: HtmxDetails
+    public_load: PublicLoad
 
 
 @dataclass

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import RatingList
+from scoring.models import RatingList, Tournament
 from scoring.rating_lists import ratable_tournaments, visible_lists
+from tournaments.typed_fields import form_field
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+
+class RatedTournamentsField(forms.ModelMultipleChoiceField):
+    """The tournaments a list rates, each named with its start date."""
+
+    def label_from_instance(self, obj: Tournament) -> str:
+        """The tournament's name and start date."""
+        return f"{obj.name} · {obj.start_date.isoformat()}"
 
 
 class RatingListForm(forms.ModelForm):
@@ -17,20 +29,19 @@ class RatingListForm(forms.ModelForm):
     class Meta:
         model = RatingList
         fields = ["name", "slug", "system", "subject", "parameters", "public", "tournaments"]
+        field_classes = {"tournaments": RatedTournamentsField}
         widgets = {
             "tournaments": forms.CheckboxSelectMultiple(attrs={"class": "choices"}),
             "parameters": forms.Textarea(attrs={"rows": 2}),
         }
 
-    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: User | AnonymousUser, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["tournaments"].queryset = ratable_tournaments(
+        tournaments = form_field(self, "tournaments", forms.ModelMultipleChoiceField)
+        tournaments.queryset = ratable_tournaments(
             user, self.instance if self.instance.pk else None
         ).order_by("-start_date", "name")
-        self.fields["tournaments"].label_from_instance = (
-            lambda t: f"{t.name} · {t.start_date.isoformat()}"
-        )
-        self.fields["tournaments"].help_text = _(
+        tournaments.help_text = _(
             "One rating period each, in the order of their start dates."
         )
         self.fields["parameters"].help_text = _(
@@ -59,8 +70,7 @@ class TakeRatingsForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: User | AnonymousUser, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["rating_list"].queryset = visible_lists(user).filter(
-            subject=RatingList.Subject.PLAYERS
-        )
+        lists = form_field(self, "rating_list", forms.ModelChoiceField)
+        lists.queryset = visible_lists(user).filter(subject=RatingList.Subject.PLAYERS)

@@ -8,6 +8,7 @@ tables → publish → start the parties → close.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -31,7 +32,7 @@ from scoring.results import StandingsTable, standings_table
 from scoring.totals import party_totals
 from scoring.web import page_or_fragment
 from tournaments import rounds
-from tournaments.draws import is_individual, load_field
+from tournaments.draws import DrawField, is_individual, load_field
 from tournaments.forms import DrawEditForm, GenerateDrawForm, SwapTablesForm
 from tournaments.public_load import public_load
 from tournaments.services import withdraw_pair, withdraw_player
@@ -88,12 +89,12 @@ def draw_rows(rnd: Round) -> list[dict[str, Any]]:
         .prefetch_related("deals", "penalties")
         .order_by("table__number", "id")
     )
+    parties.sort(key=lambda party: party.is_bye)
     rows = []
     for party in parties:
         party.round = rnd
         started = party.status != Party.Status.SCHEDULED and not party.is_bye
         rows.append({"party": party, "totals": party_totals(party) if started else None})
-    rows.sort(key=lambda row: row["party"].is_bye)
     return rows
 
 
@@ -143,9 +144,9 @@ def _cell_text(value: Any) -> str:
 
 def _pair_players(pair: Pair, profiles: str) -> str:
     """A pair's players' names, each linked to his record where he has a profile."""
-    members = [pair.player1] + ([pair.player2] if pair.player2_id else [])
+    members = [pair.player1] + ([pair.player2] if pair.player2 is not None else [])
     if not any(member.profile_id for member in members):
-        return Pair.label("", pair.player1.name, pair.player2.name if pair.player2_id else None)
+        return Pair.label("", pair.player1.name, members[1].name if len(members) > 1 else None)
     return format_html_join(" / ", "{}", (
         (format_html('<a href="{}{}/">{}</a>', profiles, m.profile_id, m.name)
          if m.profile_id else m.name,) for m in members
@@ -164,14 +165,17 @@ def standings_lines(
     profiles = url_root("tournaments:profile")
     lines = []
     for row, entrant, values in table.lines():
-        per_player = table.per_player
-        players = "" if per_player else _pair_players(entrant, profiles)
+        if isinstance(entrant, Player):  # the standings per player
+            name, players = entrant.name, ""
+            profile_url = f"{profiles}{entrant.profile_id}/" if entrant.profile_id else ""
+        else:
+            name, players = entrant.display_name, _pair_players(entrant, profiles)
+            profile_url = ""
         lines.append({
             "rank": f"{row.rank}=" if row.shared else str(row.rank),
-            "name": entrant.name if per_player else entrant.display_name,
+            "name": name,
             "players": players if entrant.name or "href" in players else "",
-            "profile_url": f"{profiles}{entrant.profile_id}/"
-            if per_player and entrant.profile_id else "",
+            "profile_url": profile_url,
             "url": f"{root}{entrant.pk}/" if links else "",
             "withdrawn": entrant.withdrawn,
             "disqualified": entrant.disqualified,
@@ -254,10 +258,10 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
              success=_("The draw was generated. Check it, then publish it."))
     elif action == "swap":
         tables = list(rnd.tournament.tables.values_list("number", flat=True))
-        form = SwapTablesForm(request.POST, tables=tables)
-        if form.is_valid():
-            _act(request, rounds.swap_tables, rnd.pk, form.cleaned_data["first"],
-                 form.cleaned_data["second"], success=_("The tables were swapped."))
+        swap_form = SwapTablesForm(request.POST, tables=tables)
+        if swap_form.is_valid():
+            _act(request, rounds.swap_tables, rnd.pk, swap_form.cleaned_data["first"],
+                 swap_form.cleaned_data["second"], success=_("The tables were swapped."))
         else:
             messages.error(request, _("Choose two tables."))
     elif action == "publish":
@@ -294,7 +298,7 @@ def _close(request: HttpRequest, rnd: Round) -> HttpResponse:
     return redirect(rnd.get_absolute_url())
 
 
-def _entrant_choices(draw_field: Any) -> list[tuple[int, str]]:
+def _entrant_choices(draw_field: DrawField) -> list[tuple[int, str]]:
     """(id, name) of the entrants of a draw, in standings order."""
     return [(e.id, draw_field.names[e.id]) for e in draw_field.entrants]
 
@@ -308,6 +312,8 @@ def _initial_draw(rnd: Round, individual: bool) -> tuple[dict[str, Any], int]:
         if party.is_bye:
             initial["byes"].append(party.pair_a.player1_id if individual else party.pair_a_id)
             continue
+        if party.table is None or party.pair_b is None:
+            raise ValueError(f"Party {party.pk} of a draw has no table or no second side.")
         initial[f"table_{row}"] = party.table.number
         if individual:
             for side, pair in (("a", party.pair_a), ("b", party.pair_b)):
@@ -368,12 +374,16 @@ def draw_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def entrant_withdraw(request: HttpRequest, slug: str, kind: str, pk: int) -> HttpResponse:
     """Withdraw a pair or player from later draws, or reinstate them."""
     tournament = _tournament_for(request, slug, manage=True)
-    model, service = {"pairs": (Pair, withdraw_pair), "players": (Player, withdraw_player)}.get(
-        kind, (None, None)
-    )
-    if model is None:
+    entrant: Pair | Player
+    service: Callable[..., Pair | Player]
+    if kind == "pairs":
+        entrant = get_object_or_404(Pair, pk=pk, tournament=tournament)
+        service = withdraw_pair
+    elif kind == "players":
+        entrant = get_object_or_404(Player, pk=pk, tournament=tournament)
+        service = withdraw_player
+    else:
         raise Http404
-    entrant = get_object_or_404(model, pk=pk, tournament=tournament)
     withdrawn = request.POST.get("withdrawn", "1") == "1"
     done = _act(request, service, entrant.pk, withdrawn=withdrawn)
     if done is not None:

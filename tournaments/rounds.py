@@ -27,6 +27,7 @@ from scoring.models import Pair, Party, Player, Round, Tournament
 from scoring.seasons import schedule_refresh
 from tournaments.draws import (
     DrawField,
+    Seating,
     clear_draw,
     fixed_table_warnings,
     load_field,
@@ -69,7 +70,7 @@ def _require_status(rnd: Round, *allowed: str) -> None:
     """Refuse an action the round's status does not allow."""
     if rnd.status in allowed:
         return
-    messages = {
+    messages: dict[str, str] = {
         Round.Status.DRAFT: _("The draw of this round is not published yet."),
         Round.Status.PUBLISHED: _("The draw of this round is already published."),
         Round.Status.IN_PROGRESS: _("The round is in progress."),
@@ -213,13 +214,14 @@ def edit_draw(
     draw_field = load_field(tournament, rnd)
     numbers = [int(number) for number, _a, _b in parties]
     _check_tables(numbers, table_numbers(tournament))
+    seating: Seating
     try:
         if draw_field.individual:
             sides = [(tuple(a), tuple(b)) for _n, a, b in parties]
             warnings = validate_manual_individual(
                 sides,
                 byes,
-                draw_field.entrants,
+                draw_field.players(),
                 table_numbers=numbers,
                 free_for_all=draw_field.alone is not None,
                 table_size=draw_field.alone or 4,
@@ -230,7 +232,7 @@ def edit_draw(
             warnings = validate_manual(
                 pairs,
                 byes,
-                draw_field.entrants,
+                draw_field.pairs(),
                 tables=numbers,
                 avoid_same_club=tournament.regulations.avoid_same_club,
             )
@@ -305,14 +307,14 @@ def _unavailable_in_draw(rnd: Round) -> list[str]:
         )
         if not pairs:
             return []
-        seated = {
+        seated_pairs = {
             pk
             for row in parties.filter(Q(pair_a__in=pairs) | Q(pair_b__in=pairs)).values_list(
                 "pair_a", "pair_b"
             )
             for pk in row
         }
-        out = [p.display_name for p in pairs if p.pk in seated]
+        out = [p.display_name for p in pairs if p.pk in seated_pairs]
     return sorted(out)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -10,6 +10,10 @@ from django.utils.translation import gettext_lazy as _
 from scoring import permissions
 from scoring.models import Season, Tournament
 from scoring.standings.season import TIE_BREAKS
+from tournaments.typed_fields import form_field
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 TIE_BREAK_NAMES = {
     "wins": _("more tournaments won"),
@@ -43,7 +47,7 @@ class SeasonForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args: Any, user: Any, season: Season | None = None,
+    def __init__(self, *args: Any, user: User | AnonymousUser, season: Season | None = None,
                  **kwargs: Any) -> None:
         """Offer the user's tournaments; start from the season's values when editing."""
         if season is not None and "initial" not in kwargs:
@@ -56,8 +60,8 @@ class SeasonForm(forms.Form):
                    enumerate(season.tie_breaks or [], start=1)},
             }
         super().__init__(*args, **kwargs)
-        self.fields["tournaments"].queryset = permissions.managed_tournaments(user).order_by(
-            "-start_date", "name")
+        form_field(self, "tournaments", forms.ModelMultipleChoiceField).queryset = (
+            permissions.managed_tournaments(user).order_by("-start_date", "name"))
         choices = [("", "—"), *((key, TIE_BREAK_NAMES[key]) for key in TIE_BREAKS)]
         for n in range(1, TIE_BREAK_SLOTS + 1):
             self.fields[f"tie_break_{n}"] = forms.ChoiceField(
@@ -79,7 +83,8 @@ class SeasonForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         """Gather the tie-breaks in order, each once."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         breaks = [data.get(f"tie_break_{n}") for n in range(1, TIE_BREAK_SLOTS + 1)]
         breaks = [key for key in breaks if key]
         if len(set(breaks)) != len(breaks):

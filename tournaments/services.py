@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import ProtectedError, Q, QuerySet
+from django.db.models import Field, ProtectedError, Q, QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -105,9 +105,9 @@ def _reset_game(regulations: Regulations, rule_set: str) -> None:
     names = set(GAME_SETTINGS)
     for engine in RULE_SETS.values():
         names.update(engine.preset)
-    for name in names:
-        if hasattr(regulations, name):
-            setattr(regulations, name, Regulations._meta.get_field(name).get_default())
+    for field in (Regulations._meta.get_field(n) for n in names if hasattr(regulations, n)):
+        if isinstance(field, Field):  # a setting's own field (never a relation to it)
+            setattr(regulations, field.name, field.get_default())
     regulations.apply_preset(rule_set)
 
 

@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -28,6 +28,7 @@ from scoring.models import (
     PARTY_RELATED,
     Pair,
     Party,
+    Penalty,
     Player,
     Regulations,
     Round,
@@ -122,9 +123,9 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A tournament's page: regulations, pairs, tables, rounds and the latest round's parties."""
     tournament = _tournament_for(request, slug)
     can_manage = permissions.can_manage(request.user, tournament)
-    pairs = tournament.pairs.filter(formed_in_round__isnull=True).select_related(
-        "player1", "player2", "fixed_table"
-    )
+    pairs: QuerySet[Pair] | list[Pair] = tournament.pairs.filter(
+        formed_in_round__isnull=True
+    ).select_related("player1", "player2", "fixed_table")
     rounds = list(tournament.rounds.order_by("number"))
     if not can_manage:
         rounds = [rnd for rnd in rounds if rnd.status != Round.Status.DRAFT]
@@ -347,9 +348,9 @@ def party_context(
     """
     from scoring.protocol_content import party_sheet  # the protocol's own lines, per rule set
 
-    deals = list(party.deals.all())
-    penalties = list(party.penalties.select_related("player"))
-    party._prefetched_objects_cache = {"deals": deals, "penalties": penalties}
+    prefetch_related_objects([party], "deals", Prefetch(
+        "penalties", queryset=Penalty.objects.select_related("player")))
+    deals, penalties = list(party.deals.all()), list(party.penalties.all())
     totals = party_totals(party)
     sheet = party_sheet(party, deals, penalties, totals)
     running, uncollected = iter(totals.running), iter(totals.uncollected)
@@ -359,6 +360,7 @@ def party_context(
         game["rows"] = [row for row in rows if row["deal"].game == game["number"]]
     can_ref = permissions.can_referee(request.user, party)
     next_number = next_deal_number(deals)
+    left = party.seconds_left() if party.started_at and party.has_clock else None
     return {
         "party": party,
         "tournament": party.round.tournament,
@@ -373,7 +375,7 @@ def party_context(
         "deal_form": _deal_form(party, next_number, post) if can_ref else None,
         "deal_errors": errors or [],
         "next_number": next_number,
-        "seconds_left": int(party.seconds_left()) if party.started_at and party.has_clock else None,
+        "seconds_left": int(left) if left is not None else None,
         "match_format": match_format_text(party.round.tournament.regulations.rules_config())
         if party.round.tournament.plays_games
         else "",

@@ -48,21 +48,22 @@ class WebhookDeliverySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class _OrganizersOnly:
+class _OrganizersOnly(viewsets.GenericViewSet):
     """Lists show the user's managed tournaments; a record of a tournament he can see but
     does not organize is refused with 403, one of a hidden tournament is not found (404)."""
 
     permission_classes = [IsAuthenticated]
 
     def _tournaments(self) -> QuerySet[Tournament]:
-        user = self.request.user  # type: ignore[attr-defined]
-        if self.action == "list":  # type: ignore[attr-defined]
+        user = self.request.user
+        if self.action == "list":
             return permissions.managed_tournaments(user)
         return permissions.visible_tournaments(user)
 
-    def check_object_permissions(self, request: Request, obj: Any) -> None:
+    def check_object_permissions(self, request: Request,
+                                 obj: WebhookSubscription | WebhookDelivery) -> None:
         """Organizers of the record's tournament only."""
-        super().check_object_permissions(request, obj)  # type: ignore[misc]
+        super().check_object_permissions(request, obj)
         tournament = obj.tournament if isinstance(obj, WebhookSubscription) else \
             obj.subscription.tournament
         if not permissions.can_manage(request.user, tournament):

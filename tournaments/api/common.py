@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
-from django.db.models import Q
+from django.db.models import Model, Q
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
@@ -14,6 +14,8 @@ from rest_framework.request import Request
 from scoring import permissions
 from scoring.models import Round, Tournament
 from scoring.permissions import managed_tournaments
+
+M = TypeVar("M", bound=Model)
 
 REFUSED = {
     400: OpenApiResponse(
@@ -55,3 +57,10 @@ def valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+def updated_record(serializer: serializers.BaseSerializer[M]) -> M:
+    """The record an update changes (a serializer of an update always holds it)."""
+    if serializer.instance is None:
+        raise TypeError("An update's serializer holds no record")
+    return serializer.instance

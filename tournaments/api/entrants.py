@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import OuterRef, QuerySet, Subquery
@@ -18,7 +19,7 @@ from rest_framework.response import Response
 from scoring.idempotency import IdempotentMixin
 from scoring.models import Pair, Player, Profile, Table
 from scoring.permissions import visible_tournaments
-from tournaments.api.common import REFUSED, published_q, require_manage, valid
+from tournaments.api.common import REFUSED, published_q, require_manage, updated_record, valid
 from tournaments.services import (
     add_table,
     register_pair,
@@ -42,7 +43,10 @@ class _MemberSerializer(serializers.ModelSerializer):
         if self.instance is not None:
             fields["tournament"] = serializers.PrimaryKeyRelatedField(read_only=True)
         elif request is not None and not field.read_only:
-            field.queryset = visible_tournaments(request.user)
+            if not isinstance(field, serializers.RelatedField):
+                raise TypeError(f"{type(self).__name__}.tournament is not a relation")
+            # the stubs' Manager.__get__ leaks into this assignment (mypy issue 13608)
+            field.queryset = visible_tournaments(request.user)  # type: ignore[arg-type]
         return fields
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -54,11 +58,11 @@ class _MemberSerializer(serializers.ModelSerializer):
         return attrs
 
 
-def _sides(player: Any) -> QuerySet[Pair]:
+def _sides(player: Player | OuterRef) -> QuerySet[Pair]:
     """The registered side of one player whose player is ``player`` (a row or OuterRef)."""
     return Pair.objects.filter(
         player1=player, player2__isnull=True, formed_in_round__isnull=True
-    ).values("pk")
+    )
 
 
 class PlayerSerializer(_MemberSerializer):
@@ -163,7 +167,8 @@ class _TournamentChild(
     """Members (players, pairs, tables) of visible tournaments; organizers change them."""
 
     filterset_fields = ["tournament"]
-    register: Any
+    serializer_class: type[PlayerSerializer | PairSerializer | TableSerializer]
+    register: Callable[..., Player | Pair | Table]
     """The service that adds a member: ``register(tournament, **fields)``."""
     public_page = ""
     """The public page whose switch also hides these rows ("entrants"), if any."""
@@ -175,7 +180,7 @@ class _TournamentChild(
             tournament__in=visible_tournaments(self.request.user, self.public_page)
         ).order_by("id")
 
-    def get_object(self) -> Any:
+    def get_object(self) -> Player | Pair | Table:
         """The member of the URL; a change only by its tournament's organizers (403)."""
         member = super().get_object()
         if self.request.method not in SAFE_METHODS:
@@ -192,10 +197,10 @@ class _TournamentChild(
     def perform_update(self, serializer: serializers.BaseSerializer) -> None:
         """Change the member through the service."""
         serializer.instance = update_member(
-            serializer.instance, actor=self.request.user, **serializer.validated_data
+            updated_record(serializer), actor=self.request.user, **serializer.validated_data
         )
 
-    def perform_destroy(self, instance: Any) -> None:
+    def perform_destroy(self, instance: Player | Pair | Table) -> None:
         """Delete the member unless a pair or a draw refers to it."""
         remove_member(instance, actor=self.request.user)
 
@@ -221,10 +226,10 @@ class WithdrawSerializer(serializers.Serializer):
     withdrawn = serializers.BooleanField(default=True)
 
 
-class _WithdrawMixin:
+class _WithdrawMixin(viewsets.GenericViewSet):
     """The ``withdraw`` action of pairs and players (organizers only)."""
 
-    withdraw_service: Any
+    withdraw_service: Callable[..., Pair | Player]
 
     @extend_schema(
         request=WithdrawSerializer,
@@ -269,7 +274,8 @@ class PlayerViewSet(_WithdrawMixin, _TournamentChild):
 
     def get_queryset(self) -> QuerySet[Player]:
         """Players, each with the id of his side of one player (singles)."""
-        return super().get_queryset().annotate(side_id=Subquery(_sides(OuterRef("pk"))[:1]))
+        side = _sides(OuterRef("pk")).values("pk")[:1]
+        return super().get_queryset().annotate(side_id=Subquery(side))
 
 
 @_member_schema(

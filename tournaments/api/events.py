@@ -17,12 +17,12 @@ from rest_framework.response import Response
 from scoring import permissions
 from scoring.errors import number_parameter
 from scoring.idempotency import IdempotentMixin
-from scoring.models import GAME_SETTINGS, RatingList, Regulations, Tournament
+from scoring.models import GAME_SETTINGS, Pair, RatingList, Regulations, Tournament
 from scoring.permissions import can_see_public_page, visible_tournaments
 from scoring.rating_lists import take_ratings
 from scoring.results import StandingsTable, standings_table
 from scoring.standings import METRICS
-from tournaments.api.common import REFUSED, require_manage, valid
+from tournaments.api.common import REFUSED, require_manage, updated_record, valid
 from tournaments.forms import RegulationsForm, TournamentForm
 from tournaments.services import (
     create_tournament,
@@ -78,7 +78,7 @@ def standings_data(table: StandingsTable, tournament: Tournament) -> dict[str, A
     """The standings table as the API returns it."""
     lines = []
     for row, entrant, _values in table.lines():
-        name = entrant.name if table.per_player else entrant.display_name
+        name = entrant.display_name if isinstance(entrant, Pair) else entrant.name
         lines.append(
             {
                 "rank": row.rank,
@@ -253,7 +253,7 @@ class TournamentViewSet(
     def perform_update(self, serializer: serializers.BaseSerializer) -> None:
         """Change through the service."""
         serializer.instance = update_tournament(
-            serializer.instance.pk, actor=self.request.user, **serializer.validated_data
+            updated_record(serializer).pk, actor=self.request.user, **serializer.validated_data
         )
 
     @extend_schema(

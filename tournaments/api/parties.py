@@ -135,6 +135,8 @@ class PartyViewSet(PartyActions, viewsets.ReadOnlyModelViewSet):
 
     def _party(self, pk: str | None) -> Party:
         """The visible party of the URL (404 otherwise), loaded for its state."""
+        if pk is None:
+            raise Http404
         party = state.party_queryset().filter(
             pk__in=self.get_queryset().filter(pk=pk).values("pk")
         ).first()
@@ -150,7 +152,8 @@ class PartyViewSet(PartyActions, viewsets.ReadOnlyModelViewSet):
         data["links"] = party_links(request, party)
         return Response(data)
 
-    def _records(self, pk: str | None, model: type, serializer: type) -> Response:
+    def _records(self, pk: str | None, model: type[Deal] | type[Penalty] | type[Ruling],
+                 serializer: type[serializers.BaseSerializer]) -> Response:
         """The party's records of one kind, oldest first (a whole list, not paged)."""
         party = self._party(pk)
         rows = model.objects.filter(party=party).select_related(
@@ -179,6 +182,10 @@ class PartyViewSet(PartyActions, viewsets.ReadOnlyModelViewSet):
 
 class _RecordViewSet(viewsets.GenericViewSet):
     """One record of a visible party (a draft draw's only for its organizers)."""
+
+    serializer_class: type[
+        DealRecordSerializer | PenaltyRecordSerializer | RulingRecordSerializer
+    ]
 
 
     def get_queryset(self) -> QuerySet:

@@ -74,7 +74,9 @@ class ProfileViewSet(IdempotentMixin, viewsets.ReadOnlyModelViewSet):
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Any:
         """One profile; a merged one's address redirects (301) to the kept profile."""
-        merged = Profile.objects.filter(pk=kwargs.get("pk")).exclude(merged_into=None).first()
+        pk = kwargs.get("pk")
+        merged = None if pk is None else (
+            Profile.objects.filter(pk=pk).exclude(merged_into=None).first())
         if merged is not None:
             kept = resolve_profile(merged.pk)
             return HttpResponsePermanentRedirect(

@@ -212,14 +212,14 @@ def _draw_sides(
     for index, party in enumerate(parties):
         found = []
         for key in ("a", "b"):
-            players = side(party["seats"], key)
-            if frozenset(players) not in pair_of:
+            seated = frozenset(side(party["seats"], key))
+            if seated not in pair_of:
                 raise ServiceError(
                     "parties",
                     _("Party %(index)s: the players at side %(side)s are not a registered "
                       "pair.") % {"index": index + 1, "side": key},
                 )
-            found.append(pair_of[frozenset(players)])
+            found.append(pair_of[seated])
         out.append((party["table_number"], *found))
     unknown = [pid for pid in byes if pid not in player_pair]
     if unknown:
@@ -266,7 +266,7 @@ class RoundViewSet(
                 "table", "pair_a__player1", "pair_a__player2", "pair_b__player1",
                 "pair_b__player2",
             ),
-            key=lambda p: (p.is_bye, p.table.number if p.table_id else 0, p.pk),
+            key=lambda p: (p.is_bye, p.table.number if p.table is not None else 0, p.pk),
         )
         return Response(DrawSerializer({"round": rnd, "parties": parties}).data)
 

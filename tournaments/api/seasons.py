@@ -17,7 +17,7 @@ from scoring import permissions
 from scoring.idempotency import IdempotentMixin
 from scoring.models import Season, Tournament
 from scoring.seasons import SeasonPage, season_page, season_tournaments
-from tournaments.api.common import REFUSED
+from tournaments.api.common import REFUSED, updated_record
 from tournaments.season_services import create_season, delete_season, update_season
 
 
@@ -200,7 +200,7 @@ class SeasonViewSet(
         """Change through the service; the tournaments left out stay as they are."""
         data = dict(serializer.validated_data)
         tournaments = data.pop("tournaments", None)
-        serializer.instance = update_season(serializer.instance.pk, actor=self.request.user,
+        serializer.instance = update_season(updated_record(serializer).pk, actor=self.request.user,
                                             tournaments=tournaments, **data)
 
     def perform_destroy(self, instance: Season) -> None:

@@ -21,7 +21,7 @@ from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
-from tournaments.public_load import PublicLoad, load_public
+from tournaments.public_load import PublicLoad, PublicRequest, load_public
 
 VARY = ("Accept-Language", "Cookie", "HX-Request")
 
@@ -33,7 +33,7 @@ def _key(page: str, user_pk: object, language: str, fragment: bool, target: str,
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
-def _request_key(request: HttpRequest, page: str) -> str:
+def _request_key(request: PublicRequest, page: str) -> str:
     """``_key`` of a request that went through the middleware (user, language, htmx)."""
     return _key(page, request.user.pk, getattr(request, "LANGUAGE_CODE", ""),
                 bool(request.htmx), request.headers.get("HX-Target", ""),
@@ -44,7 +44,7 @@ def _cache_key(slug: str, request_key: str) -> str:
     return f"public-etag:{slug}:{request_key}"
 
 
-def public_etag(request: HttpRequest, load: PublicLoad, page: str) -> str:
+def public_etag(request: PublicRequest, load: PublicLoad, page: str) -> str:
     """The ETag of a public page: what it shows is a function of these parts.
 
     The results version, the tournament and its regulations, the rounds and their states, the
@@ -87,7 +87,7 @@ def conditional_public(page: str, *, live_panels: tuple[str, ...] = ()) -> Calla
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
-        def answer(request: HttpRequest, slug: str, *args: object, **kwargs: object
+        def answer(request: PublicRequest, slug: str, *args: object, **kwargs: object
                    ) -> HttpResponse:
             if not _polled(request, live_panels):
                 return view(request, slug, *args, **kwargs)

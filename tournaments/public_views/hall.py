@@ -73,7 +73,7 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
     rnd = current_round(tournament, load.rounds)
     live = rnd is not None and rnd.status in LIVE
     show_draw = permissions.can_see_public_page(user, tournament, "draw")
-    rows = map_tables(tournament, rnd) if live and show_draw else []
+    rows = map_tables(tournament, rnd) if rnd is not None and live and show_draw else []
     running = [row for row in rows if row["status"] == Party.Status.IN_PROGRESS]
     table = (
         standings_table(tournament)

@@ -64,7 +64,8 @@ class HistoryRow:
             return "scheduled"
         if party.status != Party.Status.FINISHED:
             return "playing"
-        return party.result_for({self.side, self.seat} - {None}, self.per_seat)
+        keys = {key for key in (self.side, self.seat) if key is not None}
+        return party.result_for(keys, self.per_seat)
 
     @property
     def result_label(self) -> str:
@@ -135,6 +136,8 @@ def history(
         side = "a" if is_own(party.pair_a) else "b"
         started = party.status != Party.Status.SCHEDULED
         own = party.pair(side)
+        if own is None:
+            raise ValueError(f"Party {party.pk} has no side {side!r} for its entrant.")
         seat = seat_of(party) if seat_of else None
         if seat is None and own.player2_id is None:
             seat = f"{side}1"

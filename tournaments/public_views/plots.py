@@ -100,9 +100,10 @@ class RatingPlot:
         for i, line in enumerate(self.lines):
             placed = [{"x": x(p), "y": y(p.rating), "point": p} for p in line]
             band = ""
-            if all(p.deviation is not None for p in line) and len(line) > 1:
-                upper = [f"{x(p)},{y(p.rating + p.deviation)}" for p in line]
-                lower = [f"{x(p)},{y(p.rating - p.deviation)}" for p in reversed(line)]
+            spread = [(p, p.deviation) for p in line if p.deviation is not None]
+            if len(spread) == len(line) > 1:
+                upper = [f"{x(p)},{y(p.rating + d)}" for p, d in spread]
+                lower = [f"{x(p)},{y(p.rating - d)}" for p, d in reversed(spread)]
                 band = " ".join(upper + lower)
             self.series.append({
                 "style": f"plot-s{i % SERIES}",

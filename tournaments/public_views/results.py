@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from scoring import permissions
-from scoring.models import Round, Tournament
+from scoring.models import Pair, Round, Tournament
 from scoring.results import StandingsTable, load_party_results, standings_table
 from scoring.standings import PartyResult
 from tournaments.draws import is_individual
@@ -43,6 +43,8 @@ class Cell:
 def _own_outcome(result: PartyResult, entrant: int, other: tuple[int, ...]) -> Cell:
     """A game where every player keeps his own account (Kozel): the player's own points, and
     the Goat, the winner or "played" as the engine decided (a joint leader is no loser)."""
+    if result.own is None:
+        raise ValueError("Only a game where each keeps his own account has own outcomes.")
     mine = result.own[entrant]
     if result.forfeit:
         kind = "forfeit_lost" if mine.goat else "forfeit_won"
@@ -56,7 +58,7 @@ def _own_outcome(result: PartyResult, entrant: int, other: tuple[int, ...]) -> C
 def _outcome(result: PartyResult, side: str, entrant: int | None = None) -> Cell:
     """The party of ``result`` as seen from ``side`` ("a" or "b"), for ``entrant`` of it."""
     own, other = (result.a, result.b) if side == "a" else (result.b, result.a)
-    if result.own and entrant in result.own and other is not None:
+    if result.own and entrant is not None and entrant in result.own and other is not None:
         others = tuple(key for key in result.own if key != entrant)
         return _own_outcome(result, entrant, others)
     points = (result.points_a, result.points_b)
@@ -129,7 +131,7 @@ def results_lines(
         ]
         lines.append({
             "rank": f"{row.rank}=" if row.shared else str(row.rank),
-            "name": entrant.name if table.per_player else entrant.display_name,
+            "name": entrant.display_name if isinstance(entrant, Pair) else entrant.name,
             "url": f"{root}{entrant.pk}/" if links else "",
             "muted": entrant.withdrawn or entrant.disqualified,
             "match_points": row.metrics[lead.key],

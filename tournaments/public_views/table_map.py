@@ -20,7 +20,7 @@ from scoring.site import site_url
 from scoring.stored_totals import deal_and_fine_rows
 from scoring.totals import compute_party_totals
 from scoring.web import vary_on_htmx
-from tournaments.public_load import public_load
+from tournaments.public_load import PublicRequest, public_load
 from tournaments.public_views.common import current_round, public_tournament, seats_of
 from tournaments.round_views import LIVE, url_root
 
@@ -172,7 +172,7 @@ def _poll_seconds(tournament: Tournament, rnd: Round | None) -> int | None:
     return None
 
 
-def draw_map(request: HttpRequest, slug: str) -> HttpResponse:
+def draw_map(request: PublicRequest, slug: str) -> HttpResponse:
     """The current round's draw as a table map: table number → pairs, with a QR per table.
 
     While the round is played the page polls: the answer carries only the scores and states

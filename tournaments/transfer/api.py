@@ -59,7 +59,9 @@ class RosterRowSerializer(serializers.Serializer):
     values = serializers.DictField(child=serializers.CharField(allow_blank=True))
     status = serializers.ChoiceField(choices=["ok", "error", "skipped"])
     partner_row = serializers.IntegerField(allow_null=True)
-    errors = serializers.DictField(
+    # DRF's metaclass takes declared fields out of the class, so this field does not hide
+    # Serializer.errors; the stubs cannot tell
+    errors = serializers.DictField(  # type: ignore[assignment]
         child=serializers.ListField(child=serializers.CharField()),
         help_text="Messages by column (name, club, city, rating, partner, pair, birth_year, "
         "federation_id, profile, row).",

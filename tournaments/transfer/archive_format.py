@@ -128,6 +128,8 @@ def field_kind(field: models.Field) -> str:
     ``profiles``), "ref", "file" or "value"."""
     if field.is_relation:
         target = field.related_model
+        if target is None:
+            raise RuntimeError(f"{field.model.__name__}.{field.name} relates to no model")
         if target is Tournament:
             return "tournament"
         if target is Profile:

@@ -7,7 +7,7 @@ import binascii
 import hashlib
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal, TypeVar, overload
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -35,6 +35,8 @@ from tournaments.transfer.archive_format import (
     field_kind,
 )
 from tournaments.transfer.archive_profiles import give_missing_profiles, link_profiles
+
+M = TypeVar("M", bound=models.Model)
 
 # -- import -------------------------------------------------------------------------------
 
@@ -122,6 +124,13 @@ class _Importer:
 
     # errors and values
 
+    @property
+    def imported(self) -> Tournament:
+        """The tournament being imported (its record goes in before the rest of the file)."""
+        if self.tournament is None:
+            raise RuntimeError("The tournament's record is inserted before the other records")
+        return self.tournament
+
     def fail(self, where: str, message: str) -> ArchiveError:
         """An error about one record of the file."""
         return ArchiveError(_("%(where)s: %(message)s") % {"where": where, "message": message})
@@ -142,6 +151,12 @@ class _Importer:
         if max_length and isinstance(value, str) and len(value) > max_length:
             raise self.fail(where, _("longer than %(max)s characters.") % {"max": max_length})
         return value
+
+    @overload
+    def ref(self, section: str, raw: object, where: str, nullable: Literal[False]) -> int: ...
+
+    @overload
+    def ref(self, section: str, raw: object, where: str, nullable: bool) -> int | None: ...
 
     def ref(self, section: str, raw: Any, where: str, nullable: bool) -> int | None:
         """The new id of a record the file refers to by its id in the file."""
@@ -190,8 +205,8 @@ class _Importer:
 
     # records
 
-    def build(self, model: type[models.Model], record: dict[str, Any], where: str,
-              deferred: list[tuple[str, Any]]) -> tuple[models.Model, dict[str, list[int]]]:
+    def build(self, model: type[M], record: dict[str, Any], where: str,
+              deferred: list[tuple[str, Any]]) -> tuple[M, dict[str, list[int]]]:
         """An unsaved object of ``model`` from a record, and its many-to-many ids."""
         fields = carried_fields(model)
         unknown = sorted(set(record) - set(fields) - {"id"} - RETIRED.get(model, frozenset()))
@@ -207,7 +222,7 @@ class _Importer:
             raw = record[name]
             at = f"{where}.{name}"
             if field.many_to_many:
-                target = SECTION_OF[field.related_model]
+                target = _section_of(field)
                 many[name] = [self.ref(target, r, at, False) for r in (raw or [])]
                 continue
             kind = field_kind(field)
@@ -217,7 +232,7 @@ class _Importer:
             elif kind == "profile":
                 setattr(obj, field.attname, self.profile(raw, at))
             elif kind == "ref":
-                target = SECTION_OF[field.related_model]
+                target = _section_of(field)
                 if target == SECTION_OF.get(model) and raw is not None:
                     deferred.append((field.attname, raw))  # set once the section is in
                     continue
@@ -231,11 +246,13 @@ class _Importer:
                     getattr(obj, field.attname) is None):
                 setattr(obj, field.attname, timezone.now())
             if _kind_or_none(field) == "tournament":
-                setattr(obj, field.attname, self.tournament.pk)
+                setattr(obj, field.attname, self.imported.pk)
         return obj, many
 
-    def attach_file(self, obj: models.Model, field: models.FileField, raw: Any, where: str) -> None:
+    def attach_file(self, obj: models.Model, field: models.Field, raw: Any, where: str) -> None:
         """Store a file of the record and point the object's field at it."""
+        if not isinstance(field, models.FileField):
+            raise TypeError(f"{field} holds no file")
         if raw is None:
             return
         try:
@@ -268,8 +285,9 @@ class _Importer:
         size = connection.ops.bulk_batch_size(fields, objs) or len(objs) or 1
         for start in range(0, len(objs), size):
             chunk = objs[start:start + size]
-            rows = model._base_manager._insert(chunk, fields=fields, returning_fields=returning,
-                                               raw=True)
+            # QuerySet._insert (bulk_create's insert, private) is not in django-stubs
+            rows = model._base_manager._insert(  # type: ignore[attr-defined]
+                chunk, fields=fields, returning_fields=returning, raw=True)
             for obj, row in zip(chunk, rows if returning else [()] * len(chunk), strict=True):
                 if returning:
                     obj.pk = row[0]
@@ -284,7 +302,7 @@ class _Importer:
             where = f"{section.name}[{index}]"
             deferred: list[tuple[str, Any]] = []
             obj, many = self.build(section.model, record, where, deferred)
-            if section.model is Protocol:
+            if isinstance(obj, Protocol):
                 if obj.sha256 and not obj.file:
                     raise self.fail(where, _("the signed PDF is missing."))
                 obj.unverified = file_problem(obj)
@@ -328,9 +346,9 @@ class _Importer:
             if not isinstance(raw, list):
                 raise self.fail(f"tournament.{name}", _("a list is expected."))
             values[name] = [self.ref(section, pk, f"tournament.{name}", False) for pk in raw]
-        Tournament.objects.filter(pk=self.tournament.pk).update(**values)
+        Tournament.objects.filter(pk=self.imported.pk).update(**values)
         for name, value in values.items():
-            setattr(self.tournament, name, value)
+            setattr(self.imported, name, value)
 
     def run(self, slug: str | None, actor: Any) -> Tournament:
         """Import the whole file (the caller holds the transaction)."""
@@ -358,6 +376,13 @@ class _Importer:
                 storage.delete(name)
             except OSError:  # pragma: no cover - best effort
                 pass
+
+
+def _section_of(field: models.Field) -> str:
+    """The section of the file holding the records a relation field points at."""
+    if field.related_model is None:
+        raise TypeError(f"{field} relates to no model")
+    return SECTION_OF[field.related_model]
 
 
 def _kind_or_none(field: models.Field) -> str | None:
@@ -405,10 +430,13 @@ def free_slug(slug: str, *, strict: bool = False) -> str:
     if strict:
         raise ArchiveError(_("A tournament with the short name “%(slug)s” already exists.")
                            % {"slug": slug})
+    limit = field.max_length
+    if limit is None:
+        raise TypeError("Tournament.slug has no maximum length")
     number = 2
     while True:
         suffix = f"-{number}"
-        candidate = slug[: field.max_length - len(suffix)] + suffix
+        candidate = slug[: limit - len(suffix)] + suffix
         if not Tournament.objects.filter(slug=candidate).exists():
             return candidate
         number += 1

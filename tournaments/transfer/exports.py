@@ -69,7 +69,7 @@ def standings_sheet(tournament: Tournament, *, after_round: int | None = None,
     rows: list[list[Cell]] = []
     for row, entrant, values in table.lines():
         line: list[Cell] = [f"{row.rank}=" if row.shared else row.rank]
-        if table.per_player:
+        if isinstance(entrant, Player):  # the standings per player
             line.append(entrant.name)
         else:
             line += [entrant.display_name, " / ".join(p.name for p in entrant.players)]

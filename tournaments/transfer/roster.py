@@ -46,7 +46,7 @@ from tournaments.transfer.roster_rows import (
     parse_rating,
     parse_roster,
 )
-from tournaments.transfer.sheets import SheetError, table_bytes
+from tournaments.transfer.sheets import Cell, SheetError, table_bytes
 
 __all__ = ["COLUMNS", "RosterReport", "RosterRow", "import_roster", "name_key", "parse_rating",
            "parse_roster", "template_file"]
@@ -57,7 +57,7 @@ PLAYER_FIELDS = {"name": "name", "club": "club", "city": "city", "rating": "rati
                  "profile": "profile"}
 PAIR_FIELDS = {"name": "pair", "rating": "partner"}
 #: Example rows of the template file.
-TEMPLATE_ROWS = [
+TEMPLATE_ROWS: list[list[Cell]] = [
     ["Иван Петров", "Дубль-шесть", "Москва", 1500, "Сергей Смирнов", "Дубль", 1979, ""],
     ["Сергей Смирнов", "Дубль-шесть", "Москва", 1480, "Иван Петров", "Дубль", "", ""],
     ["José García", "Club Capicúa", "Madrid", 1420, "Anna Müller", "", 1990, ""],

@@ -10,6 +10,8 @@ until then the import is not committed (nothing is written) and the report lists
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.utils.translation import gettext as _
 
 from scoring.models import Profile, Tournament
@@ -38,7 +40,7 @@ def check_details(rows: list[RosterRow]) -> None:
     seen: dict[str, int] = {}
     for row in rows:
         year = parse_birth_year(row.values.get("birth_year", ""))
-        if year == "":
+        if isinstance(year, str):  # "": not a year
             row.add_error("birth_year", _("The birth year is a year, e.g. 1984."))
         else:
             row.birth_year = year
@@ -60,7 +62,7 @@ def match_rows(tournament: Tournament, rows: list[RosterRow],
     people = [{"name": row.name, "club": row.values.get("club", ""),
                "birth_year": row.birth_year,
                "federation_id": row.values.get("federation_id", "")} for row in named]
-    fed_ids = {clean_text(p["federation_id"]) for p in people} - {""}
+    fed_ids = {clean_text(row.values.get("federation_id", "")) for row in named} - {""}
     playing = set(Profile.objects.filter(federation_id__in=fed_ids,
                                          entries__tournament=tournament)
                   .values_list("federation_id", flat=True))
@@ -76,7 +78,7 @@ def match_rows(tournament: Tournament, rows: list[RosterRow],
             continue
         row.profile = match.profile
         if match.doubtful:
-            _apply_choice(row, choices.get(row.number, ""))
+            _apply_choice(row, match.candidates, choices.get(row.number, ""))
         if row.profile is not None:
             if row.profile.pk in linked:
                 row.add_error("profile", _("Row %(row)s is linked to the same profile.")
@@ -84,14 +86,14 @@ def match_rows(tournament: Tournament, rows: list[RosterRow],
             linked.setdefault(row.profile.pk, row.number)
 
 
-def _apply_choice(row: RosterRow, choice: str) -> None:
+def _apply_choice(row: RosterRow, candidates: Sequence[Profile], choice: str) -> None:
     """The organizer's choice for a doubtful row: a new profile or one of the candidates."""
     if not choice:
         return
     if choice == NEW:
         row.new_profile = True
         return
-    found = [p for p in row.match.candidates if str(p.pk) == choice]
+    found = [p for p in candidates if str(p.pk) == choice]
     if not found:
         row.add_error("profile", _("Choose one of the profiles offered, or a new profile."))
         return

@@ -15,10 +15,14 @@ import re
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
+
+if TYPE_CHECKING:
+    from openpyxl.worksheet.worksheet import Worksheet
 
 CSV_TYPE = "text/csv; charset=utf-8"
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -91,10 +95,10 @@ def _xlsx_value(value: Cell) -> Cell:
     return spreadsheet_safe(value)
 
 
-def _append(worksheet: object, values: Iterable[Cell]) -> None:
+def _append(worksheet: Worksheet, values: Iterable[Cell]) -> None:
     """Add a row; its text cells are strings (type ``s``), never formulas."""
-    worksheet.append([_xlsx_value(value) for value in values])  # type: ignore[attr-defined]
-    for cell in worksheet[worksheet.max_row]:  # type: ignore[index, attr-defined]
+    worksheet.append([_xlsx_value(value) for value in values])
+    for cell in worksheet[worksheet.max_row]:
         if isinstance(cell.value, str):
             cell.data_type = "s"
 
@@ -103,7 +107,8 @@ def to_csv(sheet: Sheet) -> bytes:
     """The sheet as CSV bytes (UTF-8 with BOM, CRLF line ends)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    for row in (sheet.header, *sheet.rows):
+    rows: tuple[Sequence[Cell], ...] = (sheet.header, *sheet.rows)
+    for row in rows:
         writer.writerow([cell_text(spreadsheet_safe(value)) for value in row])
     return out.getvalue().encode("utf-8-sig")
 
@@ -126,10 +131,13 @@ def to_xlsx(sheet: Sheet) -> bytes:
     from openpyxl import Workbook
     from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.worksheet import Worksheet
     from openpyxl.xml.functions import tostring
 
     workbook = Workbook()
     worksheet = workbook.active
+    if not isinstance(worksheet, Worksheet):
+        raise TypeError("A new workbook's active sheet is not a worksheet")
     worksheet.title = _sheet_title(sheet.title)
     _append(worksheet, sheet.header)
     for cell in worksheet[1]:

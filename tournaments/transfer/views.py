@@ -50,7 +50,8 @@ class RosterUploadForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         """Read the file (a new upload, else the previewed one) into ``upload``: name, bytes."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         if upload is not None:
             if size_error(upload.size):
@@ -104,7 +105,7 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
         filename, content = form.cleaned_data["upload"]
         confirm = request.POST.get("action") == "import"
         skip = form.cleaned_data["skip_bad_rows"]
-        choices = {int(key[8:]): value for key, value in request.POST.items()
+        choices = {int(key[8:]): request.POST.get(key, "") for key in request.POST
                    if key.startswith("profile_") and key[8:].isdigit()}
         report = roster.import_roster(tournament, filename, content, skip_bad_rows=skip,
                                       dry_run=not confirm, choices=choices)
