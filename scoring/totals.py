@@ -61,19 +61,7 @@ class RecordedDeal(NamedTuple):
 
     def row(self) -> DealRow:
         """The deal's row for the totals."""
-        return DealRow(
-            number=self.number,
-            outcome=self.outcome,
-            winner=self.winner,
-            points_a=self.points_a,
-            points_b=self.points_b,
-            scores=self.scores,
-            carry=self.carry,
-            game=self.game,
-            play_points=self.play_points,
-            recorded_at=self.recorded_at,
-            play_ended_before_time_up=self.play_ended_before_time_up,
-        )
+        return DealRow._make(self[:len(DEAL_ROW_FIELDS)])
 
 
 _RECORDED = CompiledQuery(
@@ -152,14 +140,7 @@ class PenaltyRow(NamedTuple):
 
     def fine(self) -> FineRow:
         """The penalty's row for the totals."""
-        return FineRow(
-            side=self.side,
-            points=self.points,
-            mode=self.mode,
-            kind=self.kind,
-            cancelled=self.cancelled,
-            game=self.game,
-        )
+        return FineRow._make(self[:len(FINE_ROW_FIELDS)])
 
 
 _PENALTIES = CompiledQuery(
