@@ -93,7 +93,9 @@ def test_sentry_is_initialised_only_when_a_dsn_is_set():
     off = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=clean,
                          capture_output=True, text=True, timeout=60)
     assert off.stdout.split()[0] == "False", off.stderr
-    dsn = "https://public@127.0.0.1:9/1"
+    from tests.conftest import DEAD_PORT
+
+    dsn = f"https://public@127.0.0.1:{DEAD_PORT}/1"
     on = subprocess.run([sys.executable, "-c", code], cwd=ROOT,
                         env={**clean, "SENTRY_DSN": dsn}, capture_output=True, text=True,
                         timeout=60)

@@ -8,8 +8,12 @@ from rest_framework.test import APIClient
 
 from scoring.models import TournamentRole, WebhookDelivery, WebhookSubscription
 from scoring.webhooks import emit
+from tests.conftest import DEAD_PORT
 
 pytestmark = pytest.mark.django_db
+
+RECEIVER = f"http://127.0.0.1:{DEAD_PORT}/in"
+"""A receiver's address where nothing listens (nothing is sent in these tests anyway)."""
 
 
 @pytest.fixture
@@ -31,7 +35,7 @@ def test_the_page_registers_lists_and_deletes(client, tournament, organizer, qui
     url = reverse("tournaments:webhooks", args=[tournament.slug])
     page = client.get(url)
     assert page.status_code == 200 and b"Register a URL" in page.content
-    answer = client.post(url, {"url": "http://127.0.0.1:9/in", "events": ["round.closed"]},
+    answer = client.post(url, {"url": RECEIVER, "events": ["round.closed"]},
                          follow=True)
     sub = WebhookSubscription.objects.get()
     assert sub.secret.encode() in answer.content and sub.events == ["round.closed"]
@@ -51,7 +55,7 @@ def test_the_page_refuses_a_private_url_on_the_field(client, tournament, organiz
 
 
 def test_the_page_replays_a_delivery(client, tournament, organizer, quiet):
-    sub = WebhookSubscription.objects.create(tournament=tournament, url="http://127.0.0.1:9/",
+    sub = WebhookSubscription.objects.create(tournament=tournament, url=RECEIVER,
                                              events=["round.closed"], created_by=organizer)
     emit(tournament.pk, "round.closed", lambda: {"n": 1})
     first = WebhookDelivery.objects.get()
@@ -79,12 +83,12 @@ def test_non_organizers_get_no_page(client, tournament, make_user, referee_user)
 
 def test_the_api_creates_for_organizers_only(tournament, organizer, referee_user, quiet):
     answer = api(organizer).post("/api/v1/webhooks/", {
-        "tournament": tournament.pk, "url": "http://127.0.0.1:9/in",
+        "tournament": tournament.pk, "url": RECEIVER,
         "events": ["party.finished", "round.closed"]}, format="json")
     assert answer.status_code == 201, answer.content
     assert len(answer.data["secret"]) == 64
     assert api(referee_user).post("/api/v1/webhooks/", {
-        "tournament": tournament.pk, "url": "http://127.0.0.1:9/in",
+        "tournament": tournament.pk, "url": RECEIVER,
         "events": ["round.closed"]}, format="json").status_code == 403
     listing = api(referee_user).get("/api/v1/webhooks/").data
     assert (listing["results"] if isinstance(listing, dict) else listing) == []
@@ -108,7 +112,7 @@ def test_the_api_refuses_a_private_url(tournament, organizer, settings):
 def test_the_api_lists_and_replays_deliveries_of_organizers_only(
     tournament, organizer, referee_user, make_user, quiet
 ):
-    WebhookSubscription.objects.create(tournament=tournament, url="http://127.0.0.1:9/",
+    WebhookSubscription.objects.create(tournament=tournament, url=RECEIVER,
                                        events=["round.closed"], created_by=organizer)
     emit(tournament.pk, "round.closed", lambda: {"n": 1})
     delivery = WebhookDelivery.objects.get()
