@@ -16,14 +16,14 @@ from scoring.models import Party, Round
 logger = logging.getLogger(__name__)
 
 
-@shared_task(base=RecordTask)
+@shared_task(base=RecordTask, name="referee.tasks.expire_party_clock")
 def expire_party_clock(party_id: int) -> bool:
     """Mark one party's time as run out if it has (safe to run any number of times)."""
     party = services.mark_time_expired(party_id)
     return party.time_expired_at is not None
 
 
-@shared_task(base=RecordTask)
+@shared_task(base=RecordTask, name="referee.tasks.sweep_party_clocks")
 def sweep_party_clocks() -> list[int]:
     """Find running parties whose time ran out and mark them (the beat runs this often).
 
@@ -52,13 +52,13 @@ def _unless_busy(task: RecordTask, party_id: int) -> bool:
         return False
 
 
-@shared_task(base=RecordTask)
+@shared_task(base=RecordTask, name="referee.tasks.flag_no_show")
 def flag_no_show(party_id: int) -> bool:
     """Raise a no-show candidate for one party if a pair is still absent (idempotent)."""
     return services.raise_no_show(party_id)
 
 
-@shared_task(base=RecordTask)
+@shared_task(base=RecordTask, name="referee.tasks.sweep_no_shows")
 def sweep_no_shows() -> list[int]:
     """Raise no-show candidates of every party whose wait is over (the beat runs this often)."""
     waiting = (
@@ -79,7 +79,7 @@ def sweep_no_shows() -> list[int]:
     return raised
 
 
-@shared_task(base=RecordTask)
+@shared_task(base=RecordTask, name="referee.tasks.purge_idempotency_keys")
 def purge_idempotency_keys() -> int:
     """Forget stored responses of Idempotency-Keys older than their lifetime."""
     from scoring.idempotency import purge_expired

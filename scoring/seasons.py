@@ -99,7 +99,7 @@ def refresh_placings(tournament: Tournament) -> int:
     return len(rows)
 
 
-@shared_task(base=RecordTask)
+@shared_task(base=RecordTask, name="scoring.seasons.refresh_placings_task")
 def refresh_placings_task(tournament_id: int | None = None, round_id: int | None = None) -> int:
     """Refresh a tournament's placings if a season counts it (idempotent); return the lines.
 

@@ -21,13 +21,13 @@ MISSED_AFTER = timedelta(minutes=2)
 """A queued print or a due delivery left this long was not sent (the broker was down)."""
 
 
-@shared_task(base=RecordTask)
+@shared_task(base=RecordTask, name="scoring.tasks.purge_print_jobs")
 def purge_print_jobs() -> int:
     """Delete round prints past their expiry, with their files (the beat runs this)."""
     return printing.purge_expired_jobs()
 
 
-@shared_task(base=RecordTask)
+@shared_task(base=RecordTask, name="scoring.tasks.sweep_missed_sends")
 def sweep_missed_sends() -> dict[str, list[int]]:
     """Send again the prints and webhook deliveries still waiting for a task (the beat runs it).
 

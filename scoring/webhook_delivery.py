@@ -210,7 +210,7 @@ def _attempt_head(subscription_id: int, retry_of: int | None) -> str:
     return NEXT
 
 
-@shared_task(base=RecordTask)
+@shared_task(base=RecordTask, name="scoring.webhook_delivery.deliver_webhooks")
 def deliver_webhooks(subscription_id: int, retry_of: int | None = None) -> int:
     """Send a subscription's pending deliveries in sequence order; how many were attempted."""
     attempted = 0

@@ -13,7 +13,7 @@ from scoring.results import warm_standings as compute_into_cache
 logger = logging.getLogger(__name__)
 
 
-@shared_task(base=RecordTask)
+@shared_task(base=RecordTask, name="tournaments.tasks.warm_standings")
 def warm_standings(tournament_id: int) -> int:
     """Compute and cache a tournament's standings (idempotent); return the number of lines.
 

@@ -1,0 +1,55 @@
+"""The house's shape: modules of one job, a base app in wings, tasks under names that never move."""
+
+from pathlib import Path
+
+from config.celery import app as celery_app
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMIT = 500
+PACKAGES = ("config", "tournaments", "scoring", "referee", "bench")
+
+TASK_NAMES = {
+    "referee.tasks.expire_party_clock",
+    "referee.tasks.flag_no_show",
+    "referee.tasks.purge_idempotency_keys",
+    "referee.tasks.sweep_no_shows",
+    "referee.tasks.sweep_party_clocks",
+    "scoring.heartbeat.stamp_heartbeat",
+    "scoring.rating_tasks.recompute_rating_list",
+    "scoring.seasons.refresh_placings_task",
+    "scoring.tasks.purge_print_jobs",
+    "scoring.tasks.render_print_job",
+    "scoring.tasks.sweep_missed_sends",
+    "scoring.webhook_delivery.deliver_webhooks",
+    "tournaments.tasks.warm_standings",
+}
+"""The names a queued message or the beat's schedule carries: a module may move, its tasks' names stay."""
+
+
+def offenders() -> list[str]:
+    """Every module over the limit, with its length."""
+    found = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            lines = len(path.read_text(encoding="utf-8").splitlines())
+            if lines > LIMIT:
+                found.append(f"{path.relative_to(ROOT)}: {lines} lines")
+    return found
+
+
+def test_no_module_is_over_the_limit():
+    assert offenders() == []
+
+
+def test_every_task_keeps_its_name_wherever_its_module_lives():
+    celery_app.loader.import_default_modules()
+    ours = {name for name in celery_app.tasks if name.split(".")[0] in ("scoring", "referee", "tournaments")}
+    assert ours == TASK_NAMES
+
+
+def test_the_beat_sends_only_tasks_that_exist():
+    from django.conf import settings
+
+    assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= TASK_NAMES
