@@ -6,7 +6,7 @@ bulk-creating plausible deals, fines and forfeits, and closed (timed too: closin
 the standings after the round into the cache, which the next draw reads). At the end the
 standings are computed from the database (cold: no cache) and read again (cached). Each
 round's parties get their stored totals as the services give them when a result is recorded
-(``scoring.stored_totals``, not timed). Prints:
+(``scoring.totals.stored``, not timed). Prints:
 
     BENCH draw_swiss_<n>_db_s <median seconds per round: create + generate + publish>
     BENCH close_round_<n>_db_s <median seconds to close a round, standings cached with it>
@@ -127,7 +127,7 @@ def play_round(rnd: Any, strength: dict[int, float], rng: random.Random) -> None
     from django.utils import timezone
 
     from scoring.models import Deal, Party, Penalty
-    from scoring.stored_totals import fill_totals
+    from scoring.totals.stored import fill_totals
 
     now = timezone.now()
     parties = list(Party.objects.filter(round=rnd, pair_b__isnull=False))
@@ -221,7 +221,7 @@ def time_standings(tournament: Any, repeat: int, cached: bool) -> float:
     Cold: loaded and computed from the database (the cache bypassed); cached: the entrants,
     the results version and a cache hit.
     """
-    from scoring.results import ranked_entrants, standings_rows
+    from scoring.ranking.results import ranked_entrants, standings_rows
 
     runs = []
     for _ in range(repeat):

@@ -108,17 +108,17 @@ def main() -> int:
     args, _unknown = parser.parse_known_args()  # run_all.py passes its arguments to all
     with tempfile.TemporaryDirectory() as tmp:
         setup_django(Path(tmp))
-        from scoring.identity import installation_signer
-        from scoring.locking import open_protocol
         from scoring.models import PARTY_RELATED, Party, PrintJob, Protocol, Signature
-        from scoring.printing import run_print_job
-        from scoring.protocol_content import (
+        from scoring.party.protocol_lock import open_protocol
+        from scoring.protocols import protocol_data_from_dict, render_protocol
+        from scoring.signoff.content import (
             build_protocol_data,
             content_fingerprint,
             party_players,
         )
-        from scoring.protocol_services import countersign
-        from scoring.protocols import protocol_data_from_dict, render_protocol
+        from scoring.signoff.identity import installation_signer
+        from scoring.signoff.printing import run_print_job
+        from scoring.signoff.services import countersign
 
         rnd, party_ids, referee = build_round(args.tables)
         installation_signer()  # the one-time key load (and identity creation)

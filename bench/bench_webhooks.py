@@ -106,7 +106,7 @@ def prepare(receiver_url: str) -> tuple[int, int]:
     from django.core.management import call_command
     from django.db import connections
 
-    from scoring.webhooks import create_subscription
+    from scoring.webhooks.services import create_subscription
     from tournaments.services import create_tournament
 
     call_command("migrate", verbosity=0, interactive=False)
@@ -147,7 +147,7 @@ def emit_events(tournament_id: int) -> dict[int, float]:
     """Emit the events, each in its own transaction; the commit time of each."""
     from django.db import transaction
 
-    from scoring.webhooks import emit
+    from scoring.webhooks.services import emit
 
     committed: dict[int, float] = {}
     for number in range(EVENTS):

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
-from scoring.compiled import CompiledQuery
+from scoring.core.compiled import CompiledQuery
 
 
 def _user_attnames() -> list[str]:

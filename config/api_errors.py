@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from scoring.errors import BusyError, ServiceError
+from scoring.core.errors import BusyError, ServiceError
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

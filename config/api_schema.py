@@ -16,7 +16,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework.settings import api_settings
 
-from scoring.idempotency import IdempotentMixin
+from scoring.access.idempotency import IdempotentMixin
 
 if TYPE_CHECKING:
     from drf_spectacular.generators import SchemaGenerator

@@ -13,7 +13,7 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring import lockouts
+from scoring.people import lockouts
 
 
 def locked_response(username: str | None, address: str | None) -> Response:

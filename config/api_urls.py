@@ -16,7 +16,7 @@ from rest_framework.routers import DefaultRouter
 
 from config.api_token import obtain_token
 from referee.api import router as referee_router
-from scoring.api import router as protocols_router
+from scoring.signoff.api import router as protocols_router
 from tournaments.api import router as tournaments_router
 from tournaments.api.records import ProfileRecordView
 from tournaments.webhook_api import router as webhooks_router

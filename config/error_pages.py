@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from rest_framework.exceptions import NotFound
 from rest_framework.exceptions import PermissionDenied as ApiPermissionDenied
 
-from scoring.errors import BadQueryParameter
+from scoring.core.errors import BadQueryParameter
 from tournaments.home import home_for
 
 API_PREFIX = "/api/"

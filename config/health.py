@@ -11,7 +11,7 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
-from scoring.heartbeat import last_heartbeat
+from scoring.core.heartbeat import last_heartbeat
 
 
 def check_database() -> dict:

@@ -68,9 +68,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "scoring.timezones.TournamentTimeZoneMiddleware",
+    "scoring.core.timezones.TournamentTimeZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "scoring.site.SiteAddressMiddleware",
+    "scoring.core.site.SiteAddressMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -147,7 +147,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # the message's minutes stay true
 AXES_DISABLE_ACCESS_LOG = True  # successful logins are not logged (the lockouts are)
-AXES_CLIENT_IP_CALLABLE = "scoring.lockouts.client_address"
+AXES_CLIENT_IP_CALLABLE = "scoring.people.lockouts.client_address"
 AXES_LOCKOUT_CALLABLE = "tournaments.lockout_views.lockout_response"
 AXES_HTTP_RESPONSE_CODE = 429
 # Behind N reverse proxies the client's address is the N-th from the right of X-Forwarded-For.
@@ -195,7 +195,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "") or REDIS_URL
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "") or REDIS_URL or None
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
-CELERY_IMPORTS = ["scoring.heartbeat"]  # the heartbeat task, outside the apps' tasks modules
+CELERY_IMPORTS = ["scoring.core.heartbeat"]  # the heartbeat task, outside the apps' tasks modules
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -208,7 +208,7 @@ if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://"
 # A broker (or Redis) that is down or hangs must not hold a request: a send gives up within
 # about BROKER_TIMEOUT_SECONDS (connect, each socket operation, one quick retry) and is logged
-# (scoring.background); the beat's sweeps catch up the work it would have started.
+# (scoring.core.background); the beat's sweeps catch up the work it would have started.
 BROKER_TIMEOUT_SECONDS = float(os.environ.get("BROKER_TIMEOUT_SECONDS", "1"))
 CELERY_BROKER_CONNECTION_TIMEOUT = BROKER_TIMEOUT_SECONDS
 CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -329,7 +329,7 @@ PROTOCOL_TRUSTED_CERTS = [
 ]
 # The site's public address: the QR code of a protocol leads to its verification page there,
 # and players' personal links start with it. Empty: the address each request reached
-# (scoring.site.site_url); `make run` sets it from HOST and PORT.
+# (scoring.core.site.site_url); `make run` sets it from HOST and PORT.
 SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 # How long a round's print PDF is kept for download (and reused for the same input).
 PRINT_JOB_HOURS = int(os.environ.get("PRINT_JOB_HOURS", "24"))

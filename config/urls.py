@@ -26,7 +26,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include("config.api_urls")),
     path("referee/", include("referee.urls")),
-    path("", include("scoring.urls")),
+    path("", include("scoring.signoff.urls")),
     path("", include("tournaments.urls")),
 ]
 

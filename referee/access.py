@@ -1,5 +1,6 @@
 """Who may act on what: the party, record or tournament a view acts on, read for a user who
-may (404 when hidden or absent, 403 when not his), by the rules of ``scoring.permissions``."""
+may (404 when hidden or absent, 403 when not his), by the rules of
+``scoring.access.permissions``."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from referee.state import SCREEN_RELATED, SETTINGS_RELATED, party_queryset
-from scoring import permissions
+from scoring.access import permissions
 from scoring.models import Deal, Party, Penalty, Tournament
-from scoring.record import party_locked_for_action, read_party
+from scoring.party.row_lock import party_locked_for_action, read_party
 
 
 def _visible_party(
@@ -63,7 +64,7 @@ def party_for_referee(
 def party_for_action(user: Any, party_id: int) -> Iterator[Party]:
     """The party of an API action, if the user referees it (404 / 403 as above), read once:
     within the request's transaction it is locked here and the action's service takes this
-    row (``scoring.record.party_locked_for_action``)."""
+    row (``scoring.party.row_lock.party_locked_for_action``)."""
     with ExitStack() as stack:
         try:
             party = stack.enter_context(party_locked_for_action(party_id))

@@ -29,8 +29,8 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from referee.services.staffing import assign_referee
-from scoring import permissions
-from scoring.errors import ServiceError
+from scoring.access import permissions
+from scoring.core.errors import ServiceError
 from scoring.models import IssuedAccount, Player, Tournament
 
 logger = logging.getLogger(__name__)

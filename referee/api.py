@@ -4,7 +4,7 @@ and the desk's tournament resources under /api/v1/referee/.
 ``PartyActions``, ``DealCorrections`` and ``PenaltyCorrections`` are mixed into the one party,
 deal and penalty resources of ``tournaments.api.parties``. Every unsafe request may carry
 an ``Idempotency-Key`` (a retry gets the stored response) and a ``version`` (a stale one is
-refused with 409). Permissions come from ``scoring.permissions``.
+refused with 409). Permissions come from ``scoring.access.permissions``.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ from referee.serializers import (
     winner_and_went_out,
 )
 from referee.sides import who_names
-from scoring.errors import number_parameter, translate_engine_error
-from scoring.idempotency import HEADER, IdempotentMixin, request_key
+from scoring.access.idempotency import HEADER, IdempotentMixin, request_key
+from scoring.core.errors import number_parameter, translate_engine_error
 from scoring.models import Deal, Party, Penalty, TournamentRole
 from scoring.rules import RuleError, get_rule_set
 

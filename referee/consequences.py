@@ -30,12 +30,12 @@ from referee.rulings import (
     table_seats,
 )
 from referee.sides import rules_of
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import Party, Penalty, Ruling, Tournament
+from scoring.party.deals import party_decision
 from scoring.rules import FINE_AWARD, LAYOUT_KOZEL, RuleError, penalty_for
 from scoring.rules import udl as udl_rules
-from scoring.services import party_decision
-from scoring.totals import party_totals
+from scoring.totals.compute import party_totals
 
 SIDES = ("a", "b")
 

@@ -1,9 +1,10 @@
 """The one deal correction stack of the pages: who may correct a record, and the deal form.
 
 The party page's correct and annul links, the referee desk's editor and the API share one
-rule, ``scoring.permissions.can_correct_record``: a referee corrects the records he made (the
+rule, ``scoring.access.permissions.can_correct_record``: a referee corrects the records he made (the
 chief referee anyone's), and a party locked by its signed protocol is changed only by the
-chief referee's amendment, with a reason (``scoring.locking``). ``deal_entry`` is how the
+chief referee's amendment, with a reason (``scoring.party.protocol_lock``).
+``deal_entry`` is how the
 deal form looks for a rule set.
 """
 
@@ -15,8 +16,8 @@ from django.utils.translation import gettext as _
 
 from referee import access, state
 from referee.rulings import scores_by_seat
-from scoring.leaders import expected_leader
 from scoring.models import Deal, Party
+from scoring.party.leaders import expected_leader
 from scoring.rules import LAYOUT_KOZEL, RulesConfig, RuleSet
 from scoring.rules.allfives import MAX_PLAY_POINTS
 

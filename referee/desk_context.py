@@ -17,13 +17,13 @@ from referee import desk_steps, services, state
 from referee.corrections import deal_entry
 from referee.rulings import SLOW_PLAY, PenaltyPreset, paid_slow_play, scores_by_seat
 from referee.sides import who_names
-from scoring import permissions
+from scoring.access import permissions
+from scoring.core.timezones import activate_tournament_zone
 from scoring.models import Party, Penalty, Ruling
-from scoring.pins import players_without_pin
-from scoring.protocol_content import party_players
 from scoring.rules import LAYOUT_KOZEL, RulesConfig, RuleSet
 from scoring.rules.moves import MAX_OPEN_ENDS
-from scoring.timezones import activate_tournament_zone
+from scoring.signoff.content import party_players
+from scoring.signoff.pins import players_without_pin
 
 RULING_BUTTONS = ("continue", "reshuffle", "fits", "misfit", "false_pass")
 """The one-tap ruling buttons per seat (each its own form and client id)."""

@@ -15,9 +15,9 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
 from referee import state
-from scoring import permissions
+from scoring.access import permissions
+from scoring.core.web import page_or_fragment
 from scoring.models import Party, Round
-from scoring.web import page_or_fragment
 
 LIVE_ROUND = (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS)
 """A round is live from its publication until it is closed."""

@@ -4,7 +4,7 @@ A table device keeps every action the referee takes in a queue on the device
 (``static/js/desk-offline.js``, IndexedDB) and sends it in order, one at a time. Each action
 posts the panel's own form to the desk's action URL with ``Accept: application/json`` and an
 ``Idempotency-Key``: ``answer`` runs it the pages' way (the view's ``run_page_form``), claims
-the key and stores the answer as the API does (``scoring.idempotency``), and answers JSON —
+the key and stores the answer as the API does (``scoring.access.idempotency``), and answers JSON —
 saved or not, the record, the panel's message, and ``rebase``: the party's version and deal
 in play right after the action, read under the party's lock. The queue sends its next action
 with them, so its own earlier actions never make it stale, while a change made meanwhile by
@@ -39,8 +39,8 @@ from rest_framework.utils.encoders import JSONEncoder
 
 from referee.serializers.records import RECORD_SERIALIZERS
 from referee.sides import who_names
-from scoring import idempotency
-from scoring.compiled import db_column
+from scoring.access import idempotency
+from scoring.core.compiled import db_column
 from scoring.models import Deal, Party, PartyEvent
 from scoring.models.event_text import describe_event
 
@@ -242,7 +242,7 @@ def answer(
     """Run a desk action sent by the queue and answer JSON, once per Idempotency-Key.
 
     The key's claim, the action, the party's version after it and the stored answer share one
-    transaction (as ``scoring.idempotency.IdempotentMixin`` does for the API): a retry gets
+    transaction (as ``scoring.access.idempotency.IdempotentMixin`` does for the API): a retry gets
     the stored answer, a duplicate still running 409 with ``busy``, a conflict is not stored.
     """
     replay = None

@@ -10,8 +10,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring.match_format import match_format_text
 from scoring.models import Party
+from scoring.party.match_format import match_format_text
 from scoring.rules import (
     LAYOUT_KOZEL,
     MATCH_BEST_OF_THREE,
@@ -21,7 +21,7 @@ from scoring.rules import (
     wins_needed,
 )
 from scoring.rules.matches import as_match
-from scoring.totals import kozel_ratings
+from scoring.totals.compute import kozel_ratings
 
 
 def _player_row(party: Party, seat: str) -> dict[str, Any] | None:

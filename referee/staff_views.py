@@ -19,15 +19,15 @@ from referee import access, accounts, services
 from referee.api import referee_roles
 from referee.serializers import RefereeSettingsSerializer
 from referee.views import _error_text, _login_first
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
+from scoring.core.site import site_url
 from scoring.models import IssuedAccount, RefereeSettings, Tournament, TournamentRole
 from scoring.protocols.slips import Slip, render_slips
-from scoring.site import site_url
 
 
 def invitation_link(user: Any) -> str:
     """The absolute address of a fresh invitation link for ``user`` (at the site's address, as
-    the protocols' links: ``scoring.site.site_url``)."""
+    the protocols' links: ``scoring.core.site.site_url``)."""
     return site_url() + accounts.invitation_path(user)
 
 

@@ -1,6 +1,7 @@
 """What the referee sees: a party's state (clock, phase, totals, records, alerts) and the overview.
 
-Read-only: plain dicts built from the models, the rule engine and ``scoring.totals``, shared by
+Read-only: plain dicts built from the models, the rule engine and
+``scoring.totals.compute``, shared by
 the pages and the API.
 """
 
@@ -23,7 +24,7 @@ from referee.sides import (
     seat_names,  # noqa: F401  (the views ask ``state.seat_names``)
     side_names,
 )
-from scoring import permissions
+from scoring.access import permissions
 from scoring.models import (
     PARTY_RELATED,
     Deal,
@@ -36,13 +37,13 @@ from scoring.models import (
     Ruling,
     Tournament,
 )
+from scoring.party.deals import party_decision
 from scoring.rules import (
     CONTINUE,
     NEXT_GAME,
     party_side,
 )
-from scoring.services import party_decision
-from scoring.totals import (
+from scoring.totals.compute import (
     deals_read,
     evaluated_totals,
     next_deal_number,
@@ -75,7 +76,7 @@ def party_queryset() -> QuerySet[Party]:
 def screen_party(party_id: int, saved: Party | None = None, read: Party | None = None) -> Party:
     """The party as the screen shows it right after an action.
 
-    ``saved``: the party a deal entry (``scoring.services.record_deal``) just locked, changed
+    ``saved``: the party a deal entry (``scoring.party.deals.record_deal``) just locked, changed
     and saved; its deals are shown as the service read them under the lock, with the totals
     it made, and only its penalties and rulings are read now. ``read``: the party as the
     action read it before (``access.party_for_referee(..., screen=True)``): the pairs, players,

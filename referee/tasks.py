@@ -9,8 +9,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from referee import services
-from scoring.background import RecordTask
-from scoring.errors import BusyError
+from scoring.core.background import RecordTask
+from scoring.core.errors import BusyError
 from scoring.models import Party, Round
 
 logger = logging.getLogger(__name__)
@@ -82,6 +82,6 @@ def sweep_no_shows() -> list[int]:
 @shared_task(base=RecordTask, name="referee.tasks.purge_idempotency_keys")
 def purge_idempotency_keys() -> int:
     """Forget stored responses of Idempotency-Keys older than their lifetime."""
-    from scoring.idempotency import purge_expired
+    from scoring.access.idempotency import purge_expired
 
     return purge_expired()

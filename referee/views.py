@@ -34,14 +34,14 @@ from referee.serializers import (
     form_data,
 )
 from referee.sides import who_names
-from scoring import permissions
-from scoring.errors import ServiceError, number_parameter, translate_engine_error
+from scoring.access import permissions
+from scoring.core.errors import ServiceError, number_parameter, translate_engine_error
+from scoring.core.timezones import activate_tournament_zone
+from scoring.core.web import is_htmx, page_or_fragment, vary_on_htmx
 from scoring.models import Deal, Party, Penalty
 from scoring.models.event_text import describe_event
 from scoring.rules import SEATS, RuleError, count_open_ends
 from scoring.rules.moves import MAX_OPEN_ENDS
-from scoring.timezones import activate_tournament_zone
-from scoring.web import is_htmx, page_or_fragment, vary_on_htmx
 
 
 def _login_first(request: HttpRequest) -> HttpResponse | None:

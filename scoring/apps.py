@@ -13,6 +13,6 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         """Connect the lockout log to django-axes' signal."""
-        from scoring.lockouts import connect_axes
+        from scoring.people.lockouts import connect_axes
 
         connect_axes()

@@ -9,13 +9,13 @@ from celery import shared_task
 from django.db.models import Q
 from django.utils import timezone
 
-from scoring import printing
-from scoring.background import RecordTask
+from scoring.core.background import RecordTask
 from scoring.models import PrintJob, WebhookDelivery
-from scoring.printing import render_print_job
-from scoring.rating_tasks import recompute_rating_list_task
-from scoring.seasons import refresh_placings_task
-from scoring.webhook_delivery import deliver_webhooks
+from scoring.ranking.rating_tasks import recompute_rating_list_task
+from scoring.ranking.seasons import refresh_placings_task
+from scoring.signoff import printing
+from scoring.signoff.printing import render_print_job
+from scoring.webhooks.delivery import deliver_webhooks
 
 MISSED_AFTER = timedelta(minutes=2)
 """A queued print or a due delivery left this long was not sent (the broker was down)."""

@@ -19,7 +19,7 @@ def test_every_registered_model_is_read_only():
 
 @pytest.mark.django_db
 def test_a_superuser_sees_a_deal_but_cannot_change_it(client, party, referee_user):
-    from scoring.services import record_deal
+    from scoring.party.deals import record_deal
 
     record_deal(party.pk, actor=referee_user, outcome="domino", winner="a",
                 pips={"a": 0, "b": 30})

@@ -13,7 +13,7 @@ import pytest
 
 from config import health
 from config.observability import RequestContextFilter
-from scoring.heartbeat import HEARTBEAT_KEY, stamp_heartbeat
+from scoring.core.heartbeat import HEARTBEAT_KEY, stamp_heartbeat
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -182,7 +182,7 @@ def _post_deal(port: int, token: str, party: int, body: dict, key: str) -> tuple
 @pytest.mark.django_db(transaction=True)
 def test_two_web_nodes_and_two_workers_lose_nothing_and_expire_each_clock_once(cluster):
     from referee.tasks import sweep_party_clocks
-    from scoring.heartbeat import stamp_heartbeat
+    from scoring.core.heartbeat import stamp_heartbeat
     from scoring.models import Deal, Party
 
     token, load, expiring = _field()

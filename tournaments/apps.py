@@ -9,7 +9,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         """Warm the season tables whenever a tournament's placings are refreshed."""
-        from scoring.seasons import placings_refreshed
+        from scoring.ranking.seasons import placings_refreshed
         from tournaments.season_views import warm_tables
 
         def warm(sender: object, tournament_id: int, **kwargs: object) -> None:

@@ -37,8 +37,8 @@ from django.conf import settings
 from django.db import connection
 from django.db.migrations.recorder import MigrationRecorder
 
-from scoring.identity import extra_trusted_certificates
 from scoring.protocols.signing import CERT_FILENAME, KEY_FILENAME, TRUSTED_DIRNAME
+from scoring.signoff.identity import extra_trusted_certificates
 
 FORMAT = "domino-backup"
 VERSION = 1

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from referee import services as referee_services
-from scoring import services as scoring_services
-from scoring.demo import demo_profile, sign_demo_protocols
 from scoring.models import Party, Tournament
+from scoring.party import deals as scoring_services
+from scoring.signoff.demo import demo_profile, sign_demo_protocols
 from tournaments import rounds
 from tournaments.services import add_table, create_tournament, register_pair, register_player
 
@@ -73,7 +73,7 @@ def build_season_and_rating(organizer: Any, slugs: list[str]) -> None:
     demo and last autumn's cup, made anew: the same people in both, so the season table, the
     rating list and their records have something to show."""
     from scoring.models import RatingList, Season
-    from scoring.rating_lists import save_rating_list
+    from scoring.ranking.rating_lists import save_rating_list
     from tournaments.season_services import create_season
 
     tournaments = list(Tournament.objects.filter(slug__in=slugs))

@@ -2,8 +2,8 @@
 
 The glue between the plain-Python draw engine (:mod:`tournaments.pairing`) and the database,
 like Tabbycat's draw manager: the field is read in a constant number of queries (ranked by
-:mod:`scoring.results`), the engine returns plain pairings, the parties (in one statement,
-:func:`scoring.bulk.insert_rows`) and, in individual events, the pairs formed for the round
+:mod:`scoring.ranking.results`), the engine returns plain pairings, the parties (in one statement,
+:func:`scoring.core.bulk.insert_rows`) and, in individual events, the pairs formed for the round
 are inserted in a shuffled order so their ids reveal nothing about the standings. The
 round-flow services in :mod:`tournaments.rounds` call these functions inside their
 transaction, with the round's row locked.
@@ -19,10 +19,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from scoring.bulk import insert_rows
-from scoring.errors import ServiceError
+from scoring.core.bulk import insert_rows
+from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tournament
-from scoring.results import ranked_entrants, standings_rows
+from scoring.ranking.results import ranked_entrants, standings_rows
 from tournaments.pairing import (
     Draw,
     DrawUserError,

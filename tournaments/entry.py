@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import Pair, Player, Table, Tournament
 from tournaments.services import add_table, register_pair, register_player
 

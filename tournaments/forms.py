@@ -10,9 +10,9 @@ from django.db.models import Q
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from scoring.match_format import match_format_text
 from scoring.models import GAME_SETTINGS, Pair, Player, Regulations, Table, Tournament
-from scoring.profiles import link_new_player
+from scoring.party.match_format import match_format_text
+from scoring.people.profiles import link_new_player
 from scoring.rules import RULE_SETS
 from tournaments.metric_order import MetricOrderField
 from tournaments.profile_fields import NEW, add_profile_fields, chosen_profile

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from referee.home import LIVE_ROUND, live_rounds
-from scoring import permissions
+from scoring.access import permissions
 from scoring.models import Party, Player
 
 

@@ -1,5 +1,5 @@
 """The lockout pages: what a locked login sees, and the organizer's log of lockouts with the
-button that lifts one (``scoring.lockouts`` does the work)."""
+button that lifts one (``scoring.people.lockouts`` does the work)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from scoring import lockouts, permissions
-from scoring.errors import ServiceError
+from scoring.access import permissions
+from scoring.core.errors import ServiceError
+from scoring.people import lockouts
 
 
 def lockout_response(request: HttpRequest, original_response: Any = None,

@@ -17,10 +17,10 @@ from django.utils.translation import ngettext
 
 from referee import accounts
 from referee.staff_views import ACCOUNT_ACTIONS, account_action, account_rows, invitation_slips
-from scoring import pins
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import SigningPin, Tournament
 from scoring.protocols.slips import Slip, render_slips
+from scoring.signoff import pins
 from tournaments.views import _tournament_for
 
 

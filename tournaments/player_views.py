@@ -23,10 +23,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from scoring import permissions
-from scoring.errors import ServiceError
+from scoring.access import permissions
+from scoring.core.errors import ServiceError
+from scoring.core.timezones import activate_tournament_zone
 from scoring.models import Party, Player, Profile, Protocol, SigningPin, Tournament
-from scoring.timezones import activate_tournament_zone
 from tournaments.public_views.history import HistoryRow, player_history
 from tournaments.public_views.table_map import absolute, qr_svgs
 from tournaments.services import renew_personal_link

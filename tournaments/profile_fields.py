@@ -19,9 +19,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from scoring import permissions
+from scoring.access import permissions
 from scoring.models import Profile
-from scoring.profiles import describe, live_profiles, search_profiles
+from scoring.people.profiles import describe, live_profiles, search_profiles
 
 if TYPE_CHECKING:
     from django.http import QueryDict

@@ -1,7 +1,7 @@
 """Merging two profiles of one person: the organizer's (or staff's) page.
 
 Who may: staff and superusers, and an organizer of a tournament where one of the two
-profiles plays (``permissions.can_merge_profiles``). The work is ``scoring.profiles``.
+profiles plays (``permissions.can_merge_profiles``). The work is ``scoring.people.profiles``.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring import permissions
-from scoring.errors import ServiceError
-from scoring.profiles import describe, merge_profiles
+from scoring.access import permissions
+from scoring.core.errors import ServiceError
+from scoring.people.profiles import describe, merge_profiles
 from tournaments.profile_fields import NEW, add_profile_fields, chosen_profile
 
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from django.http import Http404, HttpRequest
 from django_htmx.middleware import HtmxDetails
 
-from scoring import permissions
+from scoring.access import permissions
 from scoring.models import Round, Tournament
-from scoring.results import remember_results_version, results_version
+from scoring.ranking.results import remember_results_version, results_version
 from tournaments.views import _tournament_for
 
 

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import RatingList, Tournament
-from scoring.rating_lists import ratable_tournaments, visible_lists
+from scoring.ranking.rating_lists import ratable_tournaments, visible_lists
 from tournaments.typed_fields import form_field
 
 if TYPE_CHECKING:

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import RatingList
-from scoring.rating_lists import (
+from scoring.ranking.rating_lists import (
     can_create_list,
     can_edit_list,
     can_see_list,
@@ -21,7 +21,7 @@ from scoring.rating_lists import (
     take_ratings,
     visible_lists,
 )
-from scoring.rating_service import RatingLine, rating_lines
+from scoring.ranking.rating_runs import RatingLine, rating_lines
 from tournaments.rating_forms import RatingListForm, TakeRatingsForm
 from tournaments.transfer.sheets import CSV_TYPE, Sheet, to_csv
 from tournaments.views import _service_error, _tournament_for

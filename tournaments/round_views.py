@@ -24,13 +24,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from scoring import permissions
-from scoring.errors import ServiceError
+from scoring.access import permissions
+from scoring.core.errors import ServiceError
+from scoring.core.web import page_or_fragment
 from scoring.models import Pair, Party, Player, PrintJob, Round, Tournament
-from scoring.printing import unsigned_parties
-from scoring.results import StandingsTable, standings_table
-from scoring.totals import party_totals
-from scoring.web import page_or_fragment
+from scoring.ranking.results import StandingsTable, standings_table
+from scoring.signoff.printing import unsigned_parties
+from scoring.totals.compute import party_totals
 from tournaments import rounds
 from tournaments.draws import DrawField, is_individual, load_field
 from tournaments.forms import DrawEditForm, GenerateDrawForm, SwapTablesForm

@@ -1,7 +1,7 @@
 """Round-flow services: create the next round, draw it, edit, publish, start and close it.
 
 Every service runs in one transaction with the round's row locked (``SELECT … FOR UPDATE``),
-checks the round's status and refuses with a :class:`~scoring.errors.ServiceError` that
+checks the round's status and refuses with a :class:`~scoring.core.errors.ServiceError` that
 names the field at fault. The flow of a round: ``create_round`` (a draft) → ``generate_draw``
 (and/or ``edit_draw``, ``swap_tables``) → ``publish_round`` (players see it) →
 ``start_round`` (every party's clock) → the parties are played → ``close_round``.
@@ -21,10 +21,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from referee import services as referee_services
-from scoring import webhooks
-from scoring.errors import ConflictError, ServiceError, translate_engine_error
+from scoring.core.errors import ConflictError, ServiceError, translate_engine_error
 from scoring.models import Pair, Party, Player, Round, Tournament
-from scoring.seasons import schedule_refresh
+from scoring.ranking.seasons import schedule_refresh
+from scoring.webhooks import services as webhooks
 from tournaments.draws import (
     DrawField,
     Seating,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring import permissions
+from scoring.access import permissions
 from scoring.models import Season, Tournament
 from scoring.standings.season import TIE_BREAKS
 from tournaments.typed_fields import form_field

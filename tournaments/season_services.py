@@ -10,10 +10,10 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from scoring import permissions
-from scoring.errors import ServiceError
+from scoring.access import permissions
+from scoring.core.errors import ServiceError
 from scoring.models import Season, Tournament
-from scoring.seasons import schedule_refresh
+from scoring.ranking.seasons import schedule_refresh
 from scoring.standings.season import TIE_BREAKS
 
 logger = logging.getLogger(__name__)

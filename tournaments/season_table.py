@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring.seasons import SeasonPage
+from scoring.ranking.seasons import SeasonPage
 from scoring.standings.season import TOURNAMENT, VALUE
 
 _PK = 987654321

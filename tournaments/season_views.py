@@ -22,10 +22,10 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scoring import permissions
-from scoring.errors import ServiceError
+from scoring.access import permissions
+from scoring.core.errors import ServiceError
 from scoring.models import Season
-from scoring.seasons import season_page, season_tournaments, season_version
+from scoring.ranking.seasons import season_page, season_tournaments, season_version
 from tournaments.season_forms import TIE_BREAK_NAMES, SeasonForm
 from tournaments.season_services import create_season, update_season
 from tournaments.season_table import season_rows_html

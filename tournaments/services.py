@@ -12,7 +12,7 @@ from django.db.models import Field, ProtectedError, Q, QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from scoring.errors import ServiceError, translate_engine_error
+from scoring.core.errors import ServiceError, translate_engine_error
 from scoring.models import (
     GAME_SETTINGS,
     SEATING_SETTINGS,
@@ -24,7 +24,7 @@ from scoring.models import (
     TournamentRole,
     new_access_token,
 )
-from scoring.profiles import link_new_player
+from scoring.people.profiles import link_new_player
 from scoring.rules import RULE_SETS, RuleError, RulesConfig, get_rule_set
 from scoring.rules import RuleSet as RuleSetEngine
 

@@ -6,9 +6,9 @@ import logging
 
 from celery import shared_task
 
-from scoring.background import RecordTask
+from scoring.core.background import RecordTask
 from scoring.models import Tournament
-from scoring.results import warm_standings as compute_into_cache
+from scoring.ranking.results import warm_standings as compute_into_cache
 
 logger = logging.getLogger(__name__)
 

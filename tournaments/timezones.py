@@ -1,6 +1,6 @@
-"""Time zones live in ``scoring.timezones``; the landed migration ``0003`` names this module's
+"""Time zones live in ``scoring.core.timezones``; the landed migration ``0003`` names this module's
 ``validate_time_zone``, so the name stays importable from here."""
 
-from scoring.timezones import validate_time_zone
+from scoring.core.timezones import validate_time_zone
 
 __all__ = ["validate_time_zone"]

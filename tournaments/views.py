@@ -21,9 +21,9 @@ from referee import views as referee_views
 from referee.corrections import deal_entry
 from referee.serializers import DealInput
 from referee.sides import who_names
-from scoring import permissions
-from scoring.errors import ServiceError
-from scoring.match_format import match_format_text
+from scoring.access import permissions
+from scoring.core.errors import ServiceError
+from scoring.core.timezones import activate_tournament_zone
 from scoring.models import (
     PARTY_RELATED,
     Pair,
@@ -35,8 +35,8 @@ from scoring.models import (
     Table,
     Tournament,
 )
-from scoring.timezones import activate_tournament_zone
-from scoring.totals import next_deal_number, party_totals
+from scoring.party.match_format import match_format_text
+from scoring.totals.compute import next_deal_number, party_totals
 from tournaments.entry_forms import AddTablesForm, NewPairForm
 from tournaments.forms import (
     PairForm,
@@ -346,7 +346,7 @@ def party_context(
     Goat), and one player per side in singles. A referee gets the desk's deal form
     (``deal_form``), with ``errors`` (field, message) of a refused ``post``.
     """
-    from scoring.protocol_content import party_sheet  # the protocol's own lines, per rule set
+    from scoring.signoff.content import party_sheet  # the protocol's own lines, per rule set
 
     prefetch_related_objects([party], "deals", Prefetch(
         "penalties", queryset=Penalty.objects.select_related("player")))

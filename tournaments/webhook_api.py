@@ -14,10 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
 
-from scoring import permissions, webhooks
-from scoring.errors import ServiceError
-from scoring.idempotency import IdempotentMixin
+from scoring.access import permissions
+from scoring.access.idempotency import IdempotentMixin
+from scoring.core.errors import ServiceError
 from scoring.models import WEBHOOK_EVENTS, Tournament, WebhookDelivery, WebhookSubscription
+from scoring.webhooks import services as webhooks
 
 
 class WebhookSubscriptionSerializer(serializers.ModelSerializer):

@@ -12,9 +12,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from scoring import permissions, webhooks
-from scoring.errors import ServiceError
+from scoring.access import permissions
+from scoring.core.errors import ServiceError
 from scoring.models import WEBHOOK_EVENTS, Tournament, WebhookDelivery, WebhookSubscription
+from scoring.webhooks import services as webhooks
 
 RECENT_DELIVERIES = 50
 

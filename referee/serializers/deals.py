@@ -24,12 +24,12 @@ from referee.serializers.inputs import (
     WhoInput,
     engine_error,
 )
-from scoring import services as scoring
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import (
     MAX_DEAL_POINTS,
     Party,
 )
+from scoring.party import deals as scoring
 from scoring.rules import SEATS, RuleError, RuleSet
 from scoring.rules.moves import HAND_SIZE
 

@@ -14,11 +14,11 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from referee import services
-from scoring.errors import translate_engine_error
+from scoring.core.errors import translate_engine_error
 from scoring.models import (
     Party,
 )
-from scoring.plays import parse_plays
+from scoring.party.plays import parse_plays
 from scoring.rules import RULE_SETS, SEATS, RuleError
 
 SIDE_CHOICES = [("a", _("Pair A")), ("b", _("Pair B"))]

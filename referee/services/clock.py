@@ -20,11 +20,11 @@ from referee.services.common import (
     actor_id,
     desk_of,
 )
-from scoring.errors import ServiceError
-from scoring.eventlog import append_event
+from scoring.core.errors import ServiceError
 from scoring.models import Party, PartyDesk, Round
-from scoring.record import bump_version, lock_party
-from scoring.services import evaluate_party, expire_game, expire_time, expiry_moment
+from scoring.party.deals import evaluate_party, expire_game, expire_time, expiry_moment
+from scoring.party.event_log import append_event
+from scoring.party.row_lock import bump_version, lock_party
 
 logger = logging.getLogger(__name__)
 

@@ -14,11 +14,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.rulings import forfeit_result, offender_side
-from scoring.errors import ServiceError, translate_engine_error
+from scoring.core.errors import ServiceError, translate_engine_error
 from scoring.models import Deal, Pair, Party, PartyDesk, Penalty, Player, Ruling
-from scoring.record import bump_version, lock_party
+from scoring.party.deals import end_party
+from scoring.party.row_lock import bump_version, lock_party
 from scoring.rules import RuleError, RuleSet, get_rule_set, party_side
-from scoring.services import end_party
 
 SIDES = ("a", "b")
 

@@ -8,10 +8,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from referee.services.common import _require_not_finished, _seat_side
-from scoring.errors import ServiceError
-from scoring.eventlog import append_event
+from scoring.core.errors import ServiceError
 from scoring.models import Party
-from scoring.record import bump_version, lock_party
+from scoring.party.event_log import append_event
+from scoring.party.row_lock import bump_version, lock_party
 
 
 @transaction.atomic

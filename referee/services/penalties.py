@@ -23,15 +23,15 @@ from referee.services.common import (
     deal_in_play,
 )
 from referee.services.staffing import penalty_preset
-from scoring.compiled import insert_row
-from scoring.errors import ServiceError
-from scoring.eventlog import append_event
-from scoring.locking import assert_party_editable
+from scoring.core.compiled import insert_row
+from scoring.core.errors import ServiceError
 from scoring.models import Party, Penalty, Player
-from scoring.record import bump_version, check_version, lock_party
+from scoring.party.deals import evaluate_party
+from scoring.party.event_log import append_event
+from scoring.party.protocol_lock import assert_party_editable
+from scoring.party.row_lock import bump_version, check_version, lock_party
 from scoring.rules import RuleSet
-from scoring.services import evaluate_party
-from scoring.totals import (
+from scoring.totals.compute import (
     FineRow,
     PenaltyRow,
     deal_rows,

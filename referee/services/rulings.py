@@ -37,15 +37,15 @@ from referee.services.penalties import (
     _earlier_warnings,
     _penalise,
 )
-from scoring.errors import ServiceError
-from scoring.eventlog import append_event
-from scoring.locking import assert_party_editable
+from scoring.core.errors import ServiceError
 from scoring.models import Deal, Pair, Party, Penalty, Player, Ruling, Tournament
-from scoring.record import bump_version, lock_party
+from scoring.party.deals import annul_deal_in_play, evaluate_party, record_deal
+from scoring.party.event_log import append_event
+from scoring.party.protocol_lock import assert_party_editable
+from scoring.party.row_lock import bump_version, lock_party
 from scoring.rules import FINE_AWARD, RuleSet, penalty_for
 from scoring.rules import udl as udl_rules
-from scoring.services import annul_deal_in_play, evaluate_party, record_deal
-from scoring.totals import PenaltyRow
+from scoring.totals.compute import PenaltyRow
 
 logger = logging.getLogger(__name__)
 

@@ -9,16 +9,16 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from referee.rulings import PenaltyPreset
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import RefereeSettings, Tournament, TournamentRole
-from scoring.record import REFEREE_SETTINGS_CACHE
+from scoring.party.row_lock import REFEREE_SETTINGS_CACHE
 
 logger = logging.getLogger(__name__)
 
 
 def referee_settings(tournament: Tournament) -> RefereeSettings:
     """The tournament's referee settings (the defaults when none were saved); read with a
-    locked party's row (``scoring.record.lock_party``) they are not read again."""
+    locked party's row (``scoring.party.row_lock.lock_party``) they are not read again."""
     found: RefereeSettings | None
     if REFEREE_SETTINGS_CACHE.is_cached(tournament):
         cached = REFEREE_SETTINGS_CACHE.get_cached_value(tournament)  # None when none was saved

@@ -17,9 +17,9 @@ from referee.services.common import (
     _seat_side,
 )
 from referee.services.rulings import _ruling
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import Party, Ruling
-from scoring.totals import party_totals
+from scoring.totals.compute import party_totals
 
 
 @transaction.atomic

@@ -20,12 +20,12 @@ from django.utils.translation import gettext as _
 
 from referee.services.common import actor_id
 from referee.services.penalties import cancel_penalty
-from scoring.errors import ServiceError
-from scoring.eventlog import append_event
-from scoring.locking import assert_party_editable
+from scoring.core.errors import ServiceError
 from scoring.models import Deal, Penalty, Ruling
-from scoring.record import bump_version, lock_party
-from scoring.services import annul_deal
+from scoring.party.deals import annul_deal
+from scoring.party.event_log import append_event
+from scoring.party.protocol_lock import assert_party_editable
+from scoring.party.row_lock import bump_version, lock_party
 
 logger = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from scoring import permissions
+from scoring.access import permissions
 from scoring.models import Deal
 
 register = template.Library()

@@ -7,14 +7,6 @@ apps they were first created in.
 from .access import IssuedAccount
 from .deals import MAX_DEAL_POINTS, Deal
 from .entrants import Pair, Player, Table
-from .event import (
-    GAME_SETTINGS,
-    SEATING_SETTINGS,
-    Regulations,
-    Tournament,
-    TournamentRole,
-    new_access_token,
-)
 from .lockouts import Lockout
 from .party import PARTY_RELATED, Party, Round
 from .people import Profile
@@ -40,6 +32,14 @@ from .referee import (
 )
 from .seasons import Season, TournamentPlacing
 from .totals import PartyTotals
+from .tournament import (
+    GAME_SETTINGS,
+    SEATING_SETTINGS,
+    Regulations,
+    Tournament,
+    TournamentRole,
+    new_access_token,
+)
 from .webhooks import (
     WEBHOOK_EVENTS,
     WebhookDelivery,

@@ -11,8 +11,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from .event import Tournament, new_access_token
 from .people import Profile
+from .tournament import Tournament, new_access_token
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .entrants import Pair, Player, Table
-from .event import Tournament
+from .tournament import Tournament
 
 
 class Round(models.Model):
@@ -77,7 +77,8 @@ class Round(models.Model):
 class Party(models.Model):
     """One match of two pairs at one table, time-limited, played to the target."""
 
-    if TYPE_CHECKING:  # set on the instance by ``scoring.permissions`` and ``scoring.locking``
+    # set on the instance by ``scoring.access.permissions`` and ``scoring.party.protocol_lock``
+    if TYPE_CHECKING:
         _locked: bool  # the signed-protocol check's answer, kept for the object's life
 
     class Status(models.TextChoices):

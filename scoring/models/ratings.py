@@ -7,8 +7,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from .event import Tournament
 from .people import Profile
+from .tournament import Tournament
 
 
 class RatingList(models.Model):

@@ -8,7 +8,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from .event import Tournament
+from .tournament import Tournament
 
 
 class Season(models.Model):
@@ -73,7 +73,7 @@ class Season(models.Model):
 class TournamentPlacing(models.Model):
     """A person's stored result in one tournament, as its standings give it.
 
-    Written by ``scoring.seasons.refresh_placings`` whenever the tournament's results change
+    Written by ``scoring.ranking.seasons.refresh_placings`` whenever the tournament's results change
     (a task sent on commit) and rebuilt by ``manage.py rebuild_placings``, so a season table
     reads every result of its tournaments in one query. Both players of a pair get the pair's
     line.

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from .event import Tournament
+from .tournament import Tournament
 
 WEBHOOK_EVENTS = (
     ("party.finished", _("Party finished")),

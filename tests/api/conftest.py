@@ -27,7 +27,7 @@ class Field:
 def _played_party(make_party: Any, referee: Any) -> tuple[Any, Any, Any]:
     """A started party at table 1 with one deal and one warning."""
     from referee.services import give_warning, start_party
-    from scoring.services import record_deal
+    from scoring.party.deals import record_deal
 
     party = make_party()
     start_party(party.pk, actor=referee)

@@ -194,7 +194,7 @@ def test_a_setting_of_another_game_is_refused(api, singles):
 
 
 def test_the_service_refuses_a_setting_of_another_game(singles):
-    from scoring.errors import ServiceError
+    from scoring.core.errors import ServiceError
 
     with pytest.raises(ServiceError) as refused:
         update_regulations(singles.pk, kozel_pairs=True)

@@ -11,7 +11,7 @@ import requests
 from rest_framework.test import APIClient
 
 from scoring.models import Party, Protocol, Round, Tournament
-from scoring.totals import party_totals
+from scoring.totals.compute import party_totals
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 MARK = "<!-- client-example -->"

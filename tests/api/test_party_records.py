@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.services import give_warning
-from scoring.services import record_deal
+from scoring.party.deals import record_deal
 
 pytestmark = pytest.mark.django_db
 

@@ -96,8 +96,8 @@ def test_check_in_before_the_start_names_the_pairs(phone_ru, live_server, make_p
 
 
 def test_signing_block_fits_at_360px(phone_ru, live_server, party, screenshot):
-    from scoring.locking import open_protocol
-    from scoring.services import record_deal
+    from scoring.party.deals import record_deal
+    from scoring.party.protocol_lock import open_protocol
 
     give_long_names(party)
     while party.status != Party.Status.FINISHED:

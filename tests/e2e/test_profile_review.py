@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from scoring.profiles import new_profile
+from scoring.people.profiles import new_profile
 from tests.e2e.a11y import in_language, log_in, open_page
 from tests.e2e.helpers import PHONE, page_width
 from tournaments.services import create_tournament

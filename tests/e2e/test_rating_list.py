@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Profile, RatingEntry, RatingList
-from scoring.rating_service import recompute_rating_list
+from scoring.ranking.rating_runs import recompute_rating_list
 from tests.e2e.helpers import log_in, page_width
 from tests.ratings.test_service import linked_field
 

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from referee.services import start_party
 from scoring.models import Party, Profile
-from scoring.services import record_deal
+from scoring.party.deals import record_deal
 from tests.e2e.a11y import in_language, log_in, open_page
 from tests.e2e.helpers import DESKTOP, PHONE, page_width
 from tournaments.rounds import create_round, generate_draw, publish_round

@@ -227,8 +227,8 @@ def no_sideways_scroll(page: Page) -> None:
 def test_round_from_registration_to_signed_protocol(
     new_page, live_server, organizer, referee_account, signing, screenshot
 ):
-    from scoring.identity import certificate_path
     from scoring.protocols import verify_pdf
+    from scoring.signoff.identity import certificate_path
 
     base = live_server.url
 

@@ -94,7 +94,7 @@ def protocol_env(settings, tmp_path):
 def play_out(party, referee):
     """Record the deals of ``DEALS`` with a warning and a fine between them: A wins 205 : 80."""
     from referee.services import give_fine, give_warning
-    from scoring.services import record_deal
+    from scoring.party.deals import record_deal
 
     for number, (kwargs, _a, _b) in enumerate(DEALS, start=1):
         if number == 4:
@@ -116,7 +116,7 @@ def finished_party(protocol_env, party, referee_user):
 @pytest.fixture
 def player_users(finished_party, make_user):
     """Logins for the four players of ``finished_party``, in seat order (a1, a2, b1, b2)."""
-    from scoring.protocol_content import party_players
+    from scoring.signoff.content import party_players
 
     users = []
     for seat, player in party_players(finished_party):
@@ -130,8 +130,8 @@ def player_users(finished_party, make_user):
 
 def sign_off(party, users, referee):
     """All four players sign on their own logins, then the referee countersigns."""
-    from scoring.protocol_content import party_players
-    from scoring.protocol_services import countersign, sign_as_player
+    from scoring.signoff.content import party_players
+    from scoring.signoff.services import countersign, sign_as_player
 
     for user, (_seat, player) in zip(users, party_players(party), strict=True):
         sign_as_player(party.pk, player_id=player.pk, actor=user)

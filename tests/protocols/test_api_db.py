@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from scoring.models import PrintJob, Protocol
-from scoring.protocol_content import party_players
+from scoring.signoff.content import party_players
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring.identity import certificate_path
-from scoring.protocol_content import party_players
-from scoring.protocol_services import countersign, sign_as_player
 from scoring.protocols import verify_pdf
+from scoring.signoff.content import party_players
+from scoring.signoff.identity import certificate_path
+from scoring.signoff.services import countersign, sign_as_player
 from tests.protocols.conftest import page_count, pdf_text
 
 pytestmark = pytest.mark.django_db

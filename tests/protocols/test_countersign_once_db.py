@@ -10,8 +10,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring.models import PARTY_RELATED, Party
-from scoring.protocol_content import build_protocol_data, content_fingerprint, party_players
-from scoring.protocol_services import countersign, record_refusal, sign_as_player
 from scoring.protocols import (
     canonical_json,
     protocol_data_from_dict,
@@ -19,6 +17,8 @@ from scoring.protocols import (
     render_protocol,
 )
 from scoring.protocols.fingerprint import canonical_payload_json
+from scoring.signoff.content import build_protocol_data, content_fingerprint, party_players
+from scoring.signoff.services import countersign, record_refusal, sign_as_player
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import Deal, Protocol, TournamentRole
-from scoring.protocol_content import party_players
-from scoring.protocol_services import countersign, sign_as_player
+from scoring.signoff.content import party_players
+from scoring.signoff.services import countersign, sign_as_player
 
 pytestmark = pytest.mark.django_db
 
@@ -117,8 +117,8 @@ def test_the_chief_referee_amends_a_locked_party_from_the_party_page(client, loc
 
 def test_the_deal_form_has_one_plays_parser():
     from referee.serializers import PlaysField
-    from scoring import forms
-    from scoring.plays import parse_plays
+    from scoring.party.plays import parse_plays
+    from scoring.signoff import forms
 
     assert not hasattr(forms, "ReasonForm") and not hasattr(forms, "PLAY")
     assert PlaysField().to_internal_value("a1:10, B1+15") == parse_plays("a1:10, B1+15")

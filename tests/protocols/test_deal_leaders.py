@@ -17,11 +17,11 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from referee.services import record_first_mover
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import PartyEvent, TournamentRole
-from scoring.protocol_content import build_protocol_data
+from scoring.party.deals import record_deal
 from scoring.protocols import render_protocol
-from scoring.services import record_deal
+from scoring.signoff.content import build_protocol_data
 from tests.referee.test_rule_sets_desk import make_desk
 from tests.scoring.test_worked_examples_services import ALEX, MASHA, OLYA, SERG, kozel_party
 

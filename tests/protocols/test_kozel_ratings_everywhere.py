@@ -27,10 +27,10 @@ from scoring.models import (
     Tournament,
     TournamentRole,
 )
-from scoring.protocol_content import build_protocol_data
+from scoring.party.deals import record_deal
 from scoring.protocols import render_protocol
-from scoring.results import standings_table
-from scoring.services import record_deal
+from scoring.ranking.results import standings_table
+from scoring.signoff.content import build_protocol_data
 from tournaments.services import create_tournament
 
 from .conftest import pdf_text

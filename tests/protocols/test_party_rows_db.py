@@ -6,9 +6,9 @@ import pytest
 from django.forms.models import model_to_dict
 
 from scoring.models import Penalty, Protocol, Ruling
-from scoring.party_rows import locked_version, party_rows, players_by_pk
-from scoring.protocol_content import party_players
-from scoring.protocol_services import sign_as_player
+from scoring.party.rows import locked_version, party_rows, players_by_pk
+from scoring.signoff.content import party_players
+from scoring.signoff.services import sign_as_player
 
 pytestmark = pytest.mark.django_db
 

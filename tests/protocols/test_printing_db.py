@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from scoring.identity import certificate_path
 from scoring.models import PrintJob
-from scoring.printing import request_print_job
-from scoring.protocol_content import party_players
-from scoring.protocol_services import countersign, sign_as_player
 from scoring.protocols import verify_pdf
+from scoring.signoff.content import party_players
+from scoring.signoff.identity import certificate_path
+from scoring.signoff.printing import request_print_job
+from scoring.signoff.services import countersign, sign_as_player
 from tests.protocols.conftest import pdf_text, play_out
 
 
@@ -95,7 +95,7 @@ def _upload(pdf: bytes):
 
 @pytest.mark.django_db
 def test_nothing_signed_yet_is_refused(protocol_env, make_party, tournament, referee_user):
-    from scoring.errors import ServiceError
+    from scoring.core.errors import ServiceError
 
     parties = make_round(make_party, tournament)
     with pytest.raises(ServiceError):

@@ -11,12 +11,12 @@ from pyhanko.sign.validation import validate_pdf_signature
 from pyhanko.sign.validation.status import SignatureCoverageLevel
 from pyhanko_certvalidator import ValidationContext
 
-from scoring.identity import certificate_path
 from scoring.models import Protocol
-from scoring.protocol_content import build_protocol_data, party_players
-from scoring.protocol_services import protocol_pdf
+from scoring.party.deals import correct_deal
 from scoring.protocols import missing_glyphs, protocol_fingerprint, verify_pdf
-from scoring.services import correct_deal
+from scoring.signoff.content import build_protocol_data, party_players
+from scoring.signoff.identity import certificate_path
+from scoring.signoff.services import protocol_pdf
 from tests.protocols.conftest import DEALS, FINE, pdf_text, pdfsig, sign_off
 
 pytestmark = pytest.mark.django_db

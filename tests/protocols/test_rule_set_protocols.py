@@ -12,8 +12,7 @@ from django.urls import reverse
 
 from referee.services import give_fine, start_party
 from scoring.models import Pair, Party, Player, Round, Table
-from scoring.protocol_content import build_blank_data, build_protocol_data
-from scoring.protocol_services import countersign, protocol_pdf, sign_as_player
+from scoring.party.deals import record_deal
 from scoring.protocols import (
     ProtocolGame,
     ProtocolSeat,
@@ -24,7 +23,8 @@ from scoring.protocols import (
     render_protocol,
 )
 from scoring.protocols.sample import sample_protocol
-from scoring.services import record_deal
+from scoring.signoff.content import build_blank_data, build_protocol_data
+from scoring.signoff.services import countersign, protocol_pdf, sign_as_player
 from tournaments.services import create_tournament
 
 from ..factories import PartyFactory

@@ -15,7 +15,6 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from rest_framework.test import APIClient
 
-from scoring.identity import certificate_path, installation_signer, trusted_certificates
 from scoring.models import Protocol
 from scoring.protocols import (
     ensure_signing_identity,
@@ -25,6 +24,7 @@ from scoring.protocols import (
     sha256_hex,
     verify_pdf,
 )
+from scoring.signoff.identity import certificate_path, installation_signer, trusted_certificates
 from tests.protocols.conftest import pdfsig
 from tests.tournaments.test_transfer_archive import wipe
 from tournaments.transfer.archive import export_tournament, import_tournament
@@ -158,7 +158,7 @@ def test_the_verification_page_validates_a_file_once(client, signed, monkeypatch
     """The check costs a validation once per file (then its hash): a page shown again, by
     anyone, reads the stored result; the speed itself is the benchmark's
     (``protocol_verify_ms``), not a timed test's."""
-    from scoring import protocol_checks
+    from scoring.signoff import checks as protocol_checks
 
     protocol, _pdf = signed
     protocol_checks._results.clear()

@@ -8,16 +8,16 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from referee.services import cancel_penalty
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import Deal, PartyEvent, Penalty, Protocol, Signature
-from scoring.pins import set_signing_pin
-from scoring.protocol_content import party_players
-from scoring.protocol_services import (
+from scoring.party.deals import annul_deal, correct_deal, record_deal
+from scoring.signoff.content import party_players
+from scoring.signoff.pins import set_signing_pin
+from scoring.signoff.services import (
     countersign,
     record_refusal,
     sign_as_player,
 )
-from scoring.services import annul_deal, correct_deal, record_deal
 
 pytestmark = pytest.mark.django_db
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 from django.urls import reverse
 
+from scoring.core.site import FALLBACK, serving, site_url
 from scoring.models import PrintJob, Protocol
-from scoring.pins import set_signing_pin
-from scoring.printing import request_print_job, run_print_job
-from scoring.protocol_content import party_players
-from scoring.site import FALLBACK, serving, site_url
+from scoring.signoff.content import party_players
+from scoring.signoff.pins import set_signing_pin
+from scoring.signoff.printing import request_print_job, run_print_job
 from tests.protocols.conftest import pdf_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,7 +80,7 @@ def test_a_print_job_renders_at_the_address_it_was_asked_at(
     assert job.site_url == f"http://{OTHER_PORT}"
     assert site_url() == FALLBACK  # outside any request
     seen = []
-    import scoring.printing as printing
+    import scoring.signoff.printing as printing
 
     real = printing.render_round
     monkeypatch.setattr(printing, "render_round",

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from scoring.protocol_services import countersign, protocol_pdf, sign_as_player
+from scoring.signoff.services import countersign, protocol_pdf, sign_as_player
 
 from .conftest import pdf_text
 from .test_rule_set_protocols import udl_match

@@ -6,8 +6,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring.locking import normalise_short_code
-from scoring.services import correct_deal
+from scoring.party.deals import correct_deal
+from scoring.party.protocol_lock import normalise_short_code
 
 pytestmark = pytest.mark.django_db
 

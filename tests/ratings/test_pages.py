@@ -9,7 +9,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from scoring.models import Pair, Player, Profile, RatingEntry, RatingList
-from scoring.rating_service import recompute_rating_list
+from scoring.ranking.rating_runs import recompute_rating_list
 
 from .test_service import linked_field
 

@@ -10,14 +10,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring.models import Deal, Party, Player, Profile, RatingEntry, RatingList
-from scoring.rating_service import (
+from scoring.party.deals import correct_deal
+from scoring.ranking.rating_runs import (
     compute_list,
     current_entries,
     entry_rows,
     rating_history,
     recompute_rating_list,
 )
-from scoring.services import correct_deal
 
 pytestmark = pytest.mark.django_db
 

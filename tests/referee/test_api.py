@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from referee.tasks import purge_idempotency_keys
-from scoring.idempotency import ABANDONED_AFTER
+from scoring.access.idempotency import ABANDONED_AFTER
 from scoring.models import Deal, IdempotencyKey, Party, Penalty, Ruling, TournamentRole
 
 pytestmark = pytest.mark.django_db

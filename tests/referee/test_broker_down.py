@@ -1,6 +1,6 @@
 """The broker down or hanging: the desk's and the organizer's requests answer, the sweep catches up.
 
-A send after commit (``scoring.background.RecordTask``) gives up within about two seconds and
+A send after commit (``scoring.core.background.RecordTask``) gives up within about two seconds and
 is logged; the change is committed and the beat's sweep finds the work from the record.
 """
 
@@ -77,7 +77,7 @@ def test_broker_down_a_round_closes_and_the_lost_send_is_logged(
     rounds.start_round(rnd.pk)
     play_round(rnd.pk)
     broker_at(DEAD_BROKER)  # closing queues the standings' warm-up after commit
-    with caplog.at_level(logging.ERROR, logger="scoring.background"):
+    with caplog.at_level(logging.ERROR, logger="scoring.core.background"):
         code, _took = _timed_post(_api(organizer), f"/api/v1/rounds/{rnd.pk}/close/")
     assert code == 200
     assert Round.objects.get(pk=rnd.pk).status == Round.Status.FINISHED

@@ -14,7 +14,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from scoring.models import Deal, Party, PartyEvent, Penalty
-from scoring.totals import party_totals
+from scoring.totals.compute import party_totals
 from tests.pg import ONLY_ON_POSTGRES
 
 pytestmark = [*ONLY_ON_POSTGRES, pytest.mark.django_db(transaction=True)]

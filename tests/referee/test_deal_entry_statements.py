@@ -16,7 +16,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from scoring.models import Deal, Penalty
-from scoring.totals import DEAL_ROW_FIELDS, RecordedDeal
+from scoring.totals.compute import DEAL_ROW_FIELDS, RecordedDeal
 
 pytestmark = pytest.mark.django_db
 

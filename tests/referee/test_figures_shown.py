@@ -16,10 +16,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.protocol_content import build_protocol_data
 from scoring.protocols import render_protocol
 from scoring.protocols.figures import signed_points
 from scoring.rules import DealFacts, get_rule_set
+from scoring.signoff.content import build_protocol_data
 from tests.protocols.conftest import pdf_text
 
 UDL = get_rule_set("udl")

@@ -13,9 +13,10 @@ from django.apps import apps
 
 from referee import services
 from scoring.models import Party, Regulations, Tournament
-from scoring.protocol_content import build_protocol_data
-from scoring.results import load_party_results, standings_table
-from scoring.totals import party_totals
+from scoring.ranking.loaders import load_party_results
+from scoring.ranking.results import standings_table
+from scoring.signoff.content import build_protocol_data
+from scoring.totals.compute import party_totals
 from tests.referee.test_rule_sets_desk import make_desk
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from referee import services
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import Party
 
 pytestmark = pytest.mark.django_db

@@ -27,7 +27,7 @@ def live_round(tournament, make_party, referee_user):
     second = make_party(pairs[2], pairs[3], table_number=2, round_number=1)
     Round.objects.filter(pk=first.round_id).update(status=Round.Status.IN_PROGRESS)
     start_party(first.pk, actor=referee_user)
-    from scoring.services import record_deal
+    from scoring.party.deals import record_deal
 
     record_deal(first.pk, actor=referee_user, outcome="domino", winner="a", points={"a": 25})
     return first, second
@@ -311,7 +311,7 @@ def test_the_api_403_handler_answers_json(rf):
 
 
 def test_referee_roles_helper_counts_the_chief(make_user, tournament):
-    from scoring.permissions import refereed_tournaments
+    from scoring.access.permissions import refereed_tournaments
 
     chief = make_user("c2")
     TournamentRoleFactory(tournament=tournament, user=chief, role=TournamentRole.Role.CHIEF)

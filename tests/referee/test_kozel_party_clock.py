@@ -19,8 +19,8 @@ from rest_framework.test import APIClient
 
 from referee import tasks
 from scoring.models import Party, PartyEvent, TournamentRole
-from scoring.protocol_content import build_protocol_data
 from scoring.protocols import render_protocol
+from scoring.signoff.content import build_protocol_data
 from tests.api.openapi import served_schema
 from tests.protocols.conftest import pdf_text
 from tests.scoring.test_worked_examples_services import (

@@ -17,9 +17,9 @@ from rest_framework.test import APIClient
 
 from referee import services
 from referee.consequences import Consequences
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import Deal, Party, PartyEvent, Penalty, Ruling
-from scoring.totals import party_totals
+from scoring.totals.compute import party_totals
 from tests.referee.test_rule_sets_desk import make_desk
 
 pytestmark = pytest.mark.django_db

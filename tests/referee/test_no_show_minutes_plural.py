@@ -6,7 +6,7 @@ import pytest
 from django.utils import translation
 
 from referee import services
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import Party
 
 pytestmark = pytest.mark.django_db

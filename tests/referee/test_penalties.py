@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from referee.services import cancel_penalty, give_fine, give_warning
-from scoring.errors import ConflictError, ServiceError
+from scoring.core.errors import ConflictError, ServiceError
 from scoring.models import Party, PartyEvent, Penalty, RefereeSettings
-from scoring.services import record_deal
-from scoring.totals import party_totals
+from scoring.party.deals import record_deal
+from scoring.totals.compute import party_totals
 
 pytestmark = pytest.mark.django_db
 

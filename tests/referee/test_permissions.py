@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from referee.services import give_fine
 from scoring.models import Deal, PartyEvent, Penalty, Ruling, TournamentRole
-from scoring.services import record_deal
+from scoring.party.deals import record_deal
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,6 @@ import pytest
 from rest_framework.test import APIClient
 
 from referee import services
-from scoring import services as scoring
 from scoring.models import (
     Deal,
     Pair,
@@ -26,6 +25,7 @@ from scoring.models import (
     Tournament,
     TournamentRole,
 )
+from scoring.party import deals as scoring
 from scoring.rules import get_rule_set
 
 pytestmark = pytest.mark.django_db
@@ -652,7 +652,7 @@ def test_event_log_of_a_kozel_party_names_the_goat_and_each_players_points(desk)
 def test_classic_of_four_ranks_each_player_for_himself(desk):
     """Four players each for himself (the Classic game): the player who reached the target
     takes the win, the three others a loss each, and every player his own points."""
-    from scoring.results import standings_table
+    from scoring.ranking.results import standings_table
 
     classic = desk("classic", players=4)
     classic.deal(outcome="domino", went_out="a1", pips={"b1": 40, "a2": 40, "b2": 30})

@@ -10,10 +10,10 @@ from django.utils import timezone
 from referee import services
 from referee.state import party_queryset, party_state
 from referee.tasks import flag_no_show, sweep_no_shows
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import Deal, Pair, Party, PartyDesk, PartyEvent, Penalty, Player, Ruling
-from scoring.services import record_deal
-from scoring.totals import party_totals
+from scoring.party.deals import record_deal
+from scoring.totals.compute import party_totals
 
 pytestmark = pytest.mark.django_db
 

@@ -96,7 +96,7 @@ def test_real_worker_raises_no_show_candidates(make_party, real_worker):
 def test_every_task_is_a_record_task():
     """One base: queued on commit, retried on a lost database, acknowledged late."""
     from config.celery import app
-    from scoring.background import RecordTask
+    from scoring.core.background import RecordTask
 
     app.loader.import_default_modules()  # every app's tasks module, as a worker loads them
 

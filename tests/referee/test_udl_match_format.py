@@ -17,7 +17,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.models import Party, Ruling, Tournament
-from scoring.protocol_content import build_protocol_data
 from scoring.protocols import render_protocol
 from scoring.rules import (
     FINISHED,
@@ -30,6 +29,7 @@ from scoring.rules import (
 )
 from scoring.rules.matches import decide_match
 from scoring.rules.udl import BROKEN_EQUIPMENT, penalty_for
+from scoring.signoff.content import build_protocol_data
 from tests.protocols.conftest import pdf_text
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from scoring.bulk import insert_rows
+from scoring.core.bulk import insert_rows
 from scoring.models import Party
 from tests.factories import PairFactory, RoundFactory, TableFactory, TournamentFactory
 

@@ -10,11 +10,11 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from referee.services import start_party
-from scoring.compiled import CompiledQuery, insert_row, save_fields
-from scoring.locking import open_protocol
+from scoring.core.compiled import CompiledQuery, insert_row, save_fields
 from scoring.models import Deal, Party, Protocol
-from scoring.services import record_deal
-from scoring.totals import RecordedDeal, recorded
+from scoring.party.deals import record_deal
+from scoring.party.protocol_lock import open_protocol
+from scoring.totals.compute import RecordedDeal, recorded
 
 pytestmark = pytest.mark.django_db
 

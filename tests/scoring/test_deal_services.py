@@ -8,10 +8,10 @@ import pytest
 from django.utils import timezone
 
 from referee.services import forfeit_party, mark_time_expired, start_party
-from scoring.errors import ConflictError, ServiceError
+from scoring.core.errors import ConflictError, ServiceError
 from scoring.models import AppendOnlyError, Deal, Party, PartyEvent
-from scoring.services import annul_deal, correct_deal, record_deal
-from scoring.totals import party_totals
+from scoring.party.deals import annul_deal, correct_deal, record_deal
+from scoring.totals.compute import party_totals
 
 pytestmark = pytest.mark.django_db
 

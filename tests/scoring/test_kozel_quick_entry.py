@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import Deal
 from scoring.rules import DealFacts, RuleError, get_rule_set
 from tests.scoring.test_worked_examples_services import ALEX, MASHA, OLYA, SERG, deal, kozel_party

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Table
 from tests.referee.test_rule_sets_desk import make_desk
 from tests.scoring.test_worked_examples_services import (

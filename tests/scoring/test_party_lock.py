@@ -6,10 +6,10 @@ from django.db import connection, transaction
 from django.db.models import signals
 
 from referee.services.staffing import referee_settings
-from scoring.errors import ConflictError, ServiceError
+from scoring.core.errors import ConflictError, ServiceError
 from scoring.models import Party, RefereeSettings, Regulations, Tournament
-from scoring.party_rows import model_instance
-from scoring.record import PARTY_LOCK_RELATED, lock_party, read_party
+from scoring.party.row_lock import PARTY_LOCK_RELATED, lock_party, read_party
+from scoring.party.rows import model_instance
 
 POSTGRES = "postgresql" in settings.DATABASES["default"]["ENGINE"]
 

@@ -7,10 +7,10 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from scoring import permissions
-from scoring.errors import ServiceError
+from scoring.access import permissions
+from scoring.core.errors import ServiceError
 from scoring.models import Player, Profile, RatingEntry, RatingList
-from scoring.profiles import match_profiles, merge_profiles, new_profile, resolve_profile
+from scoring.people.profiles import match_profiles, merge_profiles, new_profile, resolve_profile
 from tournaments.services import create_tournament, register_player
 from tournaments.transfer import exports
 

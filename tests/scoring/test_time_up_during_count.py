@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from referee.services import mark_time_expired
 from scoring.models import Deal, Party, PartyEvent, TournamentRole
-from scoring.services import record_deal
+from scoring.party.deals import record_deal
 
 pytestmark = pytest.mark.django_db
 

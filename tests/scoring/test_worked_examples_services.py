@@ -1,6 +1,6 @@
 """The worked examples of RULES.md sections 2 and 3, played through the services.
 
-Every example is recorded on a real party with ``scoring.services.record_deal`` and the
+Every example is recorded on a real party with ``scoring.party.deals.record_deal`` and the
 referee services, then read back the way the pages read it: ``party_totals`` and the
 standings. Kozel is played by Masha, Alex, Olya and Serg at seats a1, b1, a2, b2 (an
 individual event: the seat groups a1+a2 and b1+b2 are the round's formed pairs, every player
@@ -15,9 +15,9 @@ import pytest
 
 from referee.services import give_warning, mark_time_expired, rule_player_timeout, start_party
 from scoring.models import Deal, Pair, Party, PartyEvent, Round, Table
-from scoring.results import standings_table
-from scoring.services import record_deal
-from scoring.totals import party_totals
+from scoring.party.deals import record_deal
+from scoring.ranking.results import standings_table
+from scoring.totals.compute import party_totals
 from tournaments.services import create_tournament, register_player
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,8 @@
 """The standings as they were computed before the plain-tuple fast path (commit ffcf38c).
 
 A frozen copy of that engine (``scoring/standings/engine.py``: ``Tally.build`` over
-``PartyResult`` objects, ``compute_standings``) and of ``scoring.results.load_party_results``,
+``PartyResult`` objects, ``compute_standings``) and of
+``scoring.ranking.loaders.load_party_results``,
 kept only as the oracle of ``tests/standings/test_fast_path.py``: the fast path must give
 exactly these standings. The metric classes are today's (their per-entrant sums were read
 with ``dict.get`` then, as :func:`_compute` does here); do not "fix" this module.
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from scoring.models import Party, Tournament
-from scoring.results import (
+from scoring.ranking.loaders import (
     _PLAYERS,
     FORFEIT_REASONS,
     _seat_entrants,
@@ -24,7 +25,7 @@ from scoring.results import (
 from scoring.rules import LAYOUT_KOZEL, Totals, party_side
 from scoring.standings.metrics import METRICS, Number
 from scoring.standings.types import OwnScore, PartyResult, Side, StandingRow, StandingsConfig
-from scoring.stored_totals import FIGURES, SEAT_FIGURES, fill_totals, rules_digest
+from scoring.totals.stored import FIGURES, SEAT_FIGURES, fill_totals, rules_digest
 
 
 def _compute(metric, tally, ids):
@@ -320,7 +321,7 @@ def load_party_results(
 
     Sides are pair ids, or with ``per_player`` tuples of the players of each pair (a side of
     one player in singles). Points, fines and game wins are the party's stored totals
-    (``scoring.stored_totals``: made by ``compute_party_totals`` when its result was recorded;
+    (``scoring.totals.stored``: made by ``compute_party_totals`` when its result was recorded;
     a missing or stale row is computed and stored here). Matches of games (UDL, All Fives)
     carry each side's game wins (a forfeit or a bye counts as a match won by ``games_to_win``
     games to none: the engine's ``forfeit_totals``); Kozel parties carry every entrant's own

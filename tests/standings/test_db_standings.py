@@ -8,7 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.models import Deal, Pair, Party, Penalty, Player, Regulations, Round, Table
-from scoring.results import load_party_results, standings_rows, standings_table
+from scoring.ranking.loaders import load_party_results
+from scoring.ranking.results import standings_rows, standings_table
 from tests.tournaments.play import DOMINO
 from tournaments.services import create_tournament
 
@@ -164,7 +165,7 @@ def test_disqualification_counts_as_a_forfeit(four):
 
 def test_cache_follows_the_results(tournament, referee_user):
     from referee.services import start_party
-    from scoring.services import record_deal
+    from scoring.party.deals import record_deal
 
     ids = list(tournament.pairs.values_list("pk", flat=True))
     rnd = Round.objects.create(tournament=tournament, number=1, status="published")

@@ -11,9 +11,9 @@ import pytest
 from django.core.management import call_command
 
 from scoring.models import Party, Tournament
-from scoring.results import standings_table
+from scoring.ranking.results import standings_table
 from scoring.rules.kozel import ratings
-from scoring.totals import party_totals
+from scoring.totals.compute import party_totals
 from tournaments.management.commands.seed_demo import KOZEL_SLUG, UDL_SLUG
 
 pytestmark = pytest.mark.django_db

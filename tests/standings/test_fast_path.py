@@ -16,7 +16,8 @@ import random
 import pytest
 
 from scoring.models import Pair, Party, PartyTotals, Player, Round, Tournament
-from scoring.results import load_party_results, ranked_entrants, standings_rows
+from scoring.ranking.loaders import load_party_results
+from scoring.ranking.results import ranked_entrants, standings_rows
 from scoring.rules import LAYOUT_KOZEL, get_rule_set
 from scoring.standings import (
     PartyResult,
@@ -26,7 +27,7 @@ from scoring.standings import (
     from_plain,
     plain,
 )
-from scoring.stored_totals import rules_digest
+from scoring.totals.stored import rules_digest
 from tests.standings import reference_standings as before
 from tournaments.services import create_tournament
 

@@ -10,9 +10,10 @@ import pytest
 
 from referee.services import disqualify, forfeit_party
 from scoring.models import Pair, Party, Round
-from scoring.results import load_party_results, own_scores, standings_config, standings_table
+from scoring.party.deals import record_deal
+from scoring.ranking.loaders import load_party_results, own_scores
+from scoring.ranking.results import standings_config, standings_table
 from scoring.rules import KozelTotals, RulesConfig
-from scoring.services import record_deal
 from scoring.standings import (
     DEFAULT_ORDER,
     OwnScore,

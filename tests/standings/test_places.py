@@ -11,10 +11,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring.models import Party, Player, Profile, Tournament
-from scoring.places import standings_of
-from scoring.player_record import load_record
-from scoring.results import standings_table
-from scoring.totals import party_totals
+from scoring.people.careers import load_record
+from scoring.ranking.places import standings_of
+from scoring.ranking.results import standings_table
+from scoring.totals.compute import party_totals
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.utils import translation
 
 from referee.services import start_party
 from scoring.models import Deal, Profile, Season, TournamentPlacing
-from scoring.seasons import refresh_placings, season_page
-from scoring.services import correct_deal, record_deal
+from scoring.party.deals import correct_deal, record_deal
+from scoring.ranking.seasons import refresh_placings, season_page
 from tests.factories import TournamentFactory
 
 pytestmark = pytest.mark.django_db
@@ -138,7 +138,7 @@ def test_the_season_table_reads_in_a_constant_number_of_queries(linked, organize
 def test_merging_two_profiles_of_one_person_joins_his_season_line(
     linked, make_party, referee_user, django_capture_on_commit_callbacks, organizer
 ):
-    from scoring.profiles import merge_profiles
+    from scoring.people.profiles import merge_profiles
     from tests.factories import PartyFactory, RoundFactory
     from tournaments.services import add_table, create_tournament, register_pair, register_player
 

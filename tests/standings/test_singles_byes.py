@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import Party, Regulations, Table
-from scoring.results import standings_table
+from scoring.ranking.results import standings_table
 from tournaments import rounds
 from tournaments.services import create_tournament, register_player
 

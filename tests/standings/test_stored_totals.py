@@ -11,12 +11,12 @@ from django.core.management import call_command
 from django.db.models import F
 
 from referee import services as referee
-from scoring import services as scoring
 from scoring.models import Party, PartyTotals, Ruling, Tournament
-from scoring.results import standings_table
+from scoring.party import deals as scoring
+from scoring.ranking.results import standings_table
 from scoring.rules import LAYOUT_KOZEL
-from scoring.stored_totals import FIGURES, SEAT_FIGURES, figures, rules_digest
-from scoring.totals import party_rows, party_totals
+from scoring.totals.compute import party_rows, party_totals
+from scoring.totals.stored import FIGURES, SEAT_FIGURES, figures, rules_digest
 from tests.referee.test_rule_sets_desk import make_desk
 
 pytestmark = pytest.mark.django_db

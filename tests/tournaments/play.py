@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scoring.models import Party
-from scoring.services import record_deal
+from scoring.party.deals import record_deal
 
 # A domino by a1 (or b1) with 20 pips in each other hand: 60 points to the side that went out.
 DOMINO = {

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Party
-from scoring.services import record_deal
+from scoring.party.deals import record_deal
 from tests.tournaments.play import DOMINO
 from tests.tournaments.test_public_pages import played  # noqa: F401 - the fixture
 

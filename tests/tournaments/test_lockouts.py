@@ -19,8 +19,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from scoring.models import Lockout, Party, SigningPin
-from scoring.pins import set_signing_pin
-from scoring.protocol_content import party_players
+from scoring.signoff.content import party_players
+from scoring.signoff.pins import set_signing_pin
 
 pytestmark = pytest.mark.django_db
 
@@ -235,7 +235,7 @@ import django, os
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
 django.setup()
 from django.test import RequestFactory
-from scoring.lockouts import verify_upload_refusal
+from scoring.people.lockouts import verify_upload_refusal
 request = RequestFactory().post("/verify/", REMOTE_ADDR="10.9.9.9")
 print([verify_upload_refusal(request) for _ in range(2)])
 """

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Deal, Pair, Player, Table, Tournament
-from scoring.services import record_deal
+from scoring.party.deals import record_deal
 
 pytestmark = pytest.mark.django_db
 

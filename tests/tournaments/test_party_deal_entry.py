@@ -86,7 +86,7 @@ def test_a_good_new_deal_is_recorded_as_the_desk_records_it(client, party, twin,
 def test_there_is_one_deal_validator(client, party, referee_user, monkeypatch):
     from referee import views as desk_views
     from referee.serializers import DealInput
-    from scoring import forms
+    from scoring.signoff import forms
 
     assert not hasattr(forms, "DealForm")
     seen = []

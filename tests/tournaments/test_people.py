@@ -15,9 +15,9 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from referee import accounts
-from scoring import pins
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import IssuedAccount, SigningPin, TournamentRole
+from scoring.signoff import pins
 from tests.factories import TournamentFactory
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.models import Deal, Pair, Party, Player, Profile, RatingEntry, RatingList
-from scoring.results import standings_table
+from scoring.ranking.results import standings_table
 from tests.factories import PenaltyFactory, TournamentFactory
 from tests.tournaments.play import play_round
 from tournaments import rounds
@@ -82,8 +82,8 @@ def test_parties_name_the_partner_opponents_result_and_points(client, ivan, tour
 
 
 def test_figures_count_dominoes_he_made_and_his_pairs_deal_points(client, ivan, tournament):
-    from scoring.player_record import load_record
-    from scoring.record_figures import summary
+    from scoring.people.career_figures import summary
+    from scoring.people.careers import load_record
 
     player, pair, party = _ivans_party(tournament)
     seat = "a1" if party.pair_a_id == pair.pk else "b1"
@@ -100,8 +100,8 @@ def test_figures_count_dominoes_he_made_and_his_pairs_deal_points(client, ivan, 
 
 
 def test_fines_received_count_his_own_and_his_pairs(client, ivan, tournament):
-    from scoring.player_record import load_record
-    from scoring.record_figures import summary
+    from scoring.people.career_figures import summary
+    from scoring.people.careers import load_record
 
     player, pair, party = _ivans_party(tournament)
     side = "a" if party.pair_a_id == pair.pk else "b"
@@ -207,8 +207,8 @@ def test_queries_do_not_grow_with_tournaments_and_parties(client, make_field):
 
 
 def test_win_rate_by_partner_and_counts_of_opponents(client, make_field):
-    from scoring.player_record import load_record
-    from scoring.record_figures import opponents, partners
+    from scoring.people.career_figures import opponents, partners
+    from scoring.people.careers import load_record
 
     profile = Profile.objects.create(name="Игрок Ноль")
     _linked_fields(make_field, profile, 2)
@@ -267,8 +267,8 @@ def test_a_logged_in_player_finds_his_record_from_his_area(client, ivan, tournam
 def test_the_api_gives_the_record_figures_places_and_rating_history(client, ivan, tournament):
     from rest_framework.test import APIClient
 
-    from scoring.player_record import load_record
-    from scoring.record_figures import summary
+    from scoring.people.career_figures import summary
+    from scoring.people.careers import load_record
 
     rated = RatingList.objects.create(name="Федерация", slug="fed")
     RatingEntry.objects.create(

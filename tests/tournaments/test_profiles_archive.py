@@ -11,7 +11,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from scoring.models import Player, Profile, Table
-from scoring.profiles import new_profile
+from scoring.people.profiles import new_profile
 from tournaments.services import create_tournament, register_player
 from tournaments.transfer import archive
 from tournaments.transfer.archive import import_tournament

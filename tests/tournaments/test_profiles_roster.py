@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from scoring.models import Profile
-from scoring.profiles import new_profile
+from scoring.people.profiles import new_profile
 from tournaments.services import create_tournament
 from tournaments.transfer.roster import import_roster
 

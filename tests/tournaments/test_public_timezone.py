@@ -10,8 +10,8 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
+from scoring.core.timezones import TournamentTimeZoneMiddleware, activate_tournament_zone
 from scoring.models import Penalty, Round, Tournament
-from scoring.timezones import TournamentTimeZoneMiddleware, activate_tournament_zone
 from tournaments.forms import TournamentForm
 
 pytestmark = pytest.mark.django_db

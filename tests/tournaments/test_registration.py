@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import Pair, Player
 from tournaments.forms import RegulationsForm
 from tournaments.services import add_table, register_pair, register_player

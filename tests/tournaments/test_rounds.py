@@ -7,9 +7,9 @@ import itertools
 import pytest
 from django.utils import translation
 
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tournament
-from scoring.results import standings_table
+from scoring.ranking.results import standings_table
 from tests.tournaments.play import play, play_round
 from tournaments import rounds
 from tournaments.services import create_tournament, withdraw_pair, withdraw_player

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import GAME_SETTINGS, Pair, Player, Regulations, Round, Tournament
 from scoring.rules import RULE_SETS, get_rule_set
 from tournaments.services import create_tournament, update_regulations, update_tournament

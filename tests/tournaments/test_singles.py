@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tournament
 from tournaments import rounds
 from tournaments.draws import load_history

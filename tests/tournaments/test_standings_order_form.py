@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from tournaments.forms import RegulationsForm
 from tournaments.services import create_tournament, update_regulations
 

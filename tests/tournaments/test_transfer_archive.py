@@ -40,8 +40,8 @@ from scoring.models import (
     Tournament,
     TournamentRole,
 )
-from scoring.protocol_services import countersign, look_up, record_refusal, verify_upload
-from scoring.services import correct_deal, record_deal
+from scoring.party.deals import correct_deal, record_deal
+from scoring.signoff.services import countersign, look_up, record_refusal, verify_upload
 from tests.tournaments.play import play_round
 from tournaments import rounds
 from tournaments.services import create_tournament, register_player, withdraw_pair

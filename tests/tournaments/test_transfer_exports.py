@@ -12,7 +12,7 @@ from openpyxl import load_workbook
 
 from referee.services import give_fine, start_party
 from scoring.models import Party, Regulations, Round, Tournament
-from scoring.services import record_deal
+from scoring.party.deals import record_deal
 from tests.tournaments.play import play
 from tournaments.transfer import exports, sheets
 

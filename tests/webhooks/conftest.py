@@ -90,7 +90,7 @@ def allow_loopback(settings):
 def subscription(allow_loopback, tournament, organizer, receiver):
     """The organizer's subscription to every event of ``tournament``."""
     from scoring.models import WEBHOOK_EVENTS
-    from scoring.webhooks import create_subscription
+    from scoring.webhooks.services import create_subscription
 
     return create_subscription(tournament, url=receiver.url,
                                events=[name for name, _ in WEBHOOK_EVENTS], actor=organizer)

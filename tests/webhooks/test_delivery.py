@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from scoring.models import Party, Round, TournamentRole, WebhookDelivery
-from scoring.protocol_content import party_players
-from scoring.protocol_services import countersign, record_refusal
-from scoring.services import correct_deal
+from scoring.party.deals import correct_deal
+from scoring.signoff.content import party_players
+from scoring.signoff.services import countersign, record_refusal
 from tests.tournaments.play import play
 from tournaments import rounds
 
@@ -104,7 +104,7 @@ def test_a_correction_of_a_counted_party_changes_the_standings(
 
 def test_a_failing_receiver_gets_retries_with_backoff(subscription, receiver, tournament,
                                                       make_party):
-    from scoring.webhooks import emit
+    from scoring.webhooks.services import emit
 
     receiver.codes = [500, 503, 500]
     emit(tournament.pk, "round.published", lambda: {"round": {"number": 1}})
@@ -124,7 +124,7 @@ def test_a_failing_receiver_gets_retries_with_backoff(subscription, receiver, to
 
 def test_a_delivery_gives_up_after_the_last_attempt(subscription, receiver, tournament,
                                                     settings):
-    from scoring.webhooks import emit
+    from scoring.webhooks.services import emit
 
     settings.WEBHOOK_MAX_ATTEMPTS = 3
     receiver.codes = [500] * 10
@@ -140,8 +140,8 @@ def test_a_delivery_gives_up_after_the_last_attempt(subscription, receiver, tour
 def test_a_pending_retry_holds_back_later_deliveries(subscription, receiver, tournament):
     from django.utils import timezone
 
-    from scoring.webhook_delivery import deliver_webhooks
-    from scoring.webhooks import emit
+    from scoring.webhooks.delivery import deliver_webhooks
+    from scoring.webhooks.services import emit
 
     emit(tournament.pk, "round.published", lambda: {"n": 1})
     first = WebhookDelivery.objects.get(sequence=1)
@@ -157,7 +157,7 @@ def test_a_pending_retry_holds_back_later_deliveries(subscription, receiver, tou
 
 
 def test_replay_sends_the_payload_again_as_a_new_delivery(subscription, receiver, tournament):
-    from scoring.webhooks import emit, replay_delivery
+    from scoring.webhooks.services import emit, replay_delivery
 
     emit(tournament.pk, "round.published", lambda: {"round": {"number": 1}})
     original = WebhookDelivery.objects.get()
@@ -174,7 +174,7 @@ def test_a_hidden_tournament_reaches_only_its_organizers(
     subscription, receiver, tournament, make_user, referee_user, allow_loopback
 ):
     from scoring.models import WEBHOOK_EVENTS
-    from scoring.webhooks import create_subscription, emit
+    from scoring.webhooks.services import create_subscription, emit
     from tests.webhooks.conftest import start_receiver
     from tournaments.services import create_tournament
 
@@ -207,7 +207,7 @@ def test_a_hidden_tournament_reaches_only_its_organizers(
 
 def test_the_delivery_refuses_an_address_no_longer_allowed(subscription, receiver,
                                                            tournament, settings):
-    from scoring.webhooks import emit
+    from scoring.webhooks.services import emit
 
     settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = False
     emit(tournament.pk, "round.published", lambda: {"n": 1})
@@ -220,7 +220,7 @@ def test_the_delivery_refuses_an_address_no_longer_allowed(subscription, receive
 @pytest.mark.django_db
 def test_a_tournament_without_webhooks_builds_no_payload(tournament, django_assert_num_queries):
     """The payload is made only for a receiver: otherwise one query, and nothing written."""
-    from scoring.webhooks import emit
+    from scoring.webhooks.services import emit
 
     def payload() -> dict:
         raise AssertionError("no receiver: the payload must not be built")

@@ -7,7 +7,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from scoring.models import TournamentRole, WebhookDelivery, WebhookSubscription
-from scoring.webhooks import emit
+from scoring.webhooks.services import emit
 from tests.conftest import DEAD_PORT
 
 pytestmark = pytest.mark.django_db

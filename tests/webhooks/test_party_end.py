@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from referee import services as desk
 from scoring.models import Party, Penalty, WebhookDelivery
-from scoring.services import annul_deal, correct_deal, record_deal
+from scoring.party.deals import annul_deal, correct_deal, record_deal
 from tests.tournaments.play import DOMINO, play
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,7 +7,7 @@ import pytest
 from django.db.models import Q
 
 from scoring.models import TournamentRole, WebhookSubscription
-from scoring.webhooks import _receiving
+from scoring.webhooks.services import _receiving
 from tournaments.services import create_tournament
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ import socket
 
 import pytest
 
-from scoring.errors import ServiceError
-from scoring.webhook_urls import check_webhook_url, refused_address
+from scoring.core.errors import ServiceError
+from scoring.webhooks.addresses import check_webhook_url, refused_address
 
 
 @pytest.mark.parametrize("url", [
@@ -68,7 +68,7 @@ def test_refused_address_rules():
 
 @pytest.mark.django_db
 def test_registration_refuses_a_private_url(tournament, organizer, settings):
-    from scoring.webhooks import create_subscription
+    from scoring.webhooks.services import create_subscription
 
     settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = False
     for url in ("http://10.0.0.1/x", "http://127.0.0.1/x", "http://169.254.169.254/",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import WebhookDelivery
-from scoring.webhooks import emit
+from scoring.webhooks.services import emit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

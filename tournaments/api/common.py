@@ -11,9 +11,9 @@ from rest_framework import serializers
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 
-from scoring import permissions
+from scoring.access import permissions
+from scoring.access.permissions import managed_tournaments
 from scoring.models import Round, Tournament
-from scoring.permissions import managed_tournaments
 
 M = TypeVar("M", bound=Model)
 

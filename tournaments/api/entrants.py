@@ -16,9 +16,9 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring.idempotency import IdempotentMixin
+from scoring.access.idempotency import IdempotentMixin
+from scoring.access.permissions import visible_tournaments
 from scoring.models import Pair, Player, Profile, Table
-from scoring.permissions import visible_tournaments
 from tournaments.api.common import REFUSED, published_q, require_manage, updated_record, valid
 from tournaments.services import (
     add_table,

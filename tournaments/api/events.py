@@ -14,13 +14,13 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring import permissions
-from scoring.errors import number_parameter
-from scoring.idempotency import IdempotentMixin
+from scoring.access import permissions
+from scoring.access.idempotency import IdempotentMixin
+from scoring.access.permissions import can_see_public_page, visible_tournaments
+from scoring.core.errors import number_parameter
 from scoring.models import GAME_SETTINGS, Pair, RatingList, Regulations, Tournament
-from scoring.permissions import can_see_public_page, visible_tournaments
-from scoring.rating_lists import take_ratings
-from scoring.results import StandingsTable, standings_table
+from scoring.ranking.rating_lists import take_ratings
+from scoring.ranking.results import StandingsTable, standings_table
 from scoring.standings import METRICS
 from tournaments.api.common import REFUSED, require_manage, updated_record, valid
 from tournaments.forms import RegulationsForm, TournamentForm

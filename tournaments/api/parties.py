@@ -30,9 +30,9 @@ from referee.serializers import (
 )
 from referee.serializers.outputs import PairsSerializer, WhoField, scores_field
 from referee.sides import pairs_of
+from scoring.access.permissions import visible_tournaments
 from scoring.models import PARTY_RELATED, Deal, Party, Penalty, Ruling
-from scoring.permissions import visible_tournaments
-from scoring.totals import party_totals
+from scoring.totals.compute import party_totals
 from tournaments.api.common import published_q
 
 LINKS = ("deals", "penalties", "rulings", "events")

@@ -19,11 +19,11 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring import permissions
-from scoring.idempotency import IdempotentMixin
+from scoring.access import permissions
+from scoring.access.idempotency import IdempotentMixin
 from scoring.models import Profile
 from scoring.models.people import person_key
-from scoring.profiles import live_profiles, merge_profiles, resolve_profile
+from scoring.people.profiles import live_profiles, merge_profiles, resolve_profile
 from tournaments.api.common import valid
 
 PRIVATE_FIELDS = ("birth_year", "federation_id")

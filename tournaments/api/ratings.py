@@ -15,16 +15,16 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring.idempotency import IdempotentMixin
+from scoring.access.idempotency import IdempotentMixin
 from scoring.models import RatingEntry, RatingList, Tournament
-from scoring.rating_lists import (
+from scoring.ranking.rating_lists import (
     can_create_list,
     can_edit_list,
     ratable_tournaments,
     save_rating_list,
     visible_lists,
 )
-from scoring.rating_service import rating_lines
+from scoring.ranking.rating_runs import rating_lines
 from tournaments.rating_views import csv_response
 
 

@@ -1,7 +1,7 @@
 """API of a player's record: ``GET /api/v1/profiles/<pk>/record/`` (public, read-only).
 
 The figures, tournaments with places, partners and rating history of one profile, as its
-public page shows them (:mod:`scoring.player_record`, :mod:`scoring.record_figures`). The
+public page shows them (:mod:`scoring.people.careers`, :mod:`scoring.people.career_figures`). The
 profiles' own list and detail endpoints are another resource; this one only reads the record.
 """
 
@@ -18,9 +18,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import record_figures as figures
-from scoring.player_record import Record, load_record, resolve_profile
-from scoring.record_figures import Together
+from scoring.people import career_figures as figures
+from scoring.people.career_figures import Together
+from scoring.people.careers import Record, load_record, resolve_profile
 
 
 class FiguresSerializer(serializers.Serializer):

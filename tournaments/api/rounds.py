@@ -18,10 +18,10 @@ from rest_framework.response import Response
 
 from referee.serializers.outputs import PairsSerializer, WhoField
 from referee.sides import pairs_of
-from scoring.errors import ServiceError
-from scoring.idempotency import IdempotentMixin
+from scoring.access.idempotency import IdempotentMixin
+from scoring.access.permissions import can_see_public_page, visible_tournaments
+from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Round, Tournament
-from scoring.permissions import can_see_public_page, visible_tournaments
 from scoring.rules import SEATS
 from tournaments import rounds
 from tournaments.api.common import REFUSED, published_q, require_manage, valid

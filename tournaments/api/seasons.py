@@ -13,10 +13,10 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring import permissions
-from scoring.idempotency import IdempotentMixin
+from scoring.access import permissions
+from scoring.access.idempotency import IdempotentMixin
 from scoring.models import Season, Tournament
-from scoring.seasons import SeasonPage, season_page, season_tournaments
+from scoring.ranking.seasons import SeasonPage, season_page, season_tournaments
 from tournaments.api.common import REFUSED, updated_record
 from tournaments.season_services import create_season, delete_season, update_season
 

@@ -129,7 +129,7 @@ def entrants(scene: Scene) -> None:
 
 def _profiles(scene: Scene) -> None:
     """The first player's profile found by name, and a second profile of him merged into it."""
-    from scoring.profiles import new_profile
+    from scoring.people.profiles import new_profile
 
     name, club, city, _rating = PLAYERS[0]
     keep = scene.call("anonymous", "get", "/profiles/", query={"search": name.split()[-1]})

@@ -5,7 +5,7 @@ spare season deleted."""
 from __future__ import annotations
 
 from scoring.models import Player, Profile, Tournament
-from scoring.seasons import refresh_placings
+from scoring.ranking.seasons import refresh_placings
 from tournaments.api_examples.event import Scene
 
 

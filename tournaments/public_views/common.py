@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Round, Tournament
-from scoring.results import StandingsTable, results_version
+from scoring.ranking.results import StandingsTable, results_version
 from scoring.rules import Totals
 from tournaments.draws import is_individual
 from tournaments.public_load import public_tournament

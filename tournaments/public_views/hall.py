@@ -9,9 +9,9 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 
-from scoring import permissions
+from scoring.access import permissions
 from scoring.models import Party
-from scoring.results import standings_table
+from scoring.ranking.results import standings_table
 from tournaments.public_load import public_load
 from tournaments.public_views.common import current_round
 from tournaments.public_views.table_map import map_tables

@@ -11,13 +11,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext
 
-from scoring import permissions
+from scoring.access import permissions
 from scoring.models import Pair, Party, Penalty, Player, Round, Tournament
-from scoring.protocol_content import party_games, tournament_layout
-from scoring.results import StandingsTable, load_party_results, standings_table
+from scoring.ranking.loaders import load_party_results
+from scoring.ranking.results import StandingsTable, standings_table
 from scoring.rules import LAYOUT_GAMES, LAYOUT_KOZEL, LAYOUT_SEATS, Totals
+from scoring.signoff.content import party_games, tournament_layout
 from scoring.standings import compute_standings
-from scoring.totals import party_totals
+from scoring.totals.compute import party_totals
 from tournaments.public_views.common import (
     RESULT_LABELS,
     cached_for_field,
@@ -36,7 +37,7 @@ NICE_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10*
 class HistoryRow:
     """One party of a pair or player: the round, the sides from its point of view, the score.
 
-    ``layout`` is the tournament's (``scoring.protocol_content.tournament_layout``); ``seat``
+    ``layout`` is the tournament's (``scoring.signoff.content.tournament_layout``); ``seat``
     the player's seat where every player scores for himself (Kozel, Draw, Block, Classic).
     """
 

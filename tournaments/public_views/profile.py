@@ -1,7 +1,7 @@
 """A player's public record across tournaments: ``/players/<pk>/`` (a profile's page).
 
 Name, club and city (never the birth year or the account), his tournaments with places, his
-parties, partners and opponents, the figures of :mod:`scoring.record_figures` and two plots
+parties, partners and opponents, the figures of :mod:`scoring.people.career_figures` and two plots
 (rating over time, points per deal). A merged profile's address redirects to the profile that
 holds the results. A constant number of queries, whatever the number of tournaments.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from scoring import record_figures as figures
-from scoring.player_record import load_record, resolve_profile
+from scoring.people import career_figures as figures
+from scoring.people.careers import load_record, resolve_profile
 from tournaments.public_views.common import RESULT_LABELS
 from tournaments.public_views.plots import BarPlot, RatingPlot
 

@@ -9,9 +9,10 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from scoring import permissions
+from scoring.access import permissions
 from scoring.models import Pair, Round, Tournament
-from scoring.results import StandingsTable, load_party_results, standings_table
+from scoring.ranking.loaders import load_party_results
+from scoring.ranking.results import StandingsTable, standings_table
 from scoring.standings import PartyResult
 from tournaments.draws import is_individual
 from tournaments.public_views.common import (

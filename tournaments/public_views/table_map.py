@@ -13,13 +13,13 @@ from django.shortcuts import redirect, render
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from scoring.core.site import site_url
+from scoring.core.web import vary_on_htmx
 from scoring.models import Deal, Pair, Party, Penalty, Round, Tournament
-from scoring.protocol_content import game_winners, tournament_layout
 from scoring.rules import LAYOUT_GAMES, LAYOUT_KOZEL, LAYOUT_SEATS, Totals
-from scoring.site import site_url
-from scoring.stored_totals import deal_and_fine_rows
-from scoring.totals import compute_party_totals
-from scoring.web import vary_on_htmx
+from scoring.signoff.content import game_winners, tournament_layout
+from scoring.totals.compute import compute_party_totals
+from scoring.totals.stored import deal_and_fine_rows
 from tournaments.public_load import PublicRequest, public_load
 from tournaments.public_views.common import current_round, public_tournament, seats_of
 from tournaments.round_views import LIVE, url_root

@@ -8,7 +8,7 @@ from django import template
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from scoring import permissions
+from scoring.access import permissions
 from scoring.models import Tournament
 
 register = template.Library()

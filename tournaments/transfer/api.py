@@ -16,9 +16,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import permissions
-from scoring.idempotency import IdempotentMixin
-from scoring.permissions import visible_tournaments
+from scoring.access import permissions
+from scoring.access.idempotency import IdempotentMixin
+from scoring.access.permissions import visible_tournaments
 from tournaments.transfer.roster import RosterReport, import_roster
 from tournaments.transfer.sheets import size_error
 

@@ -15,8 +15,8 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.core.site import site_url
 from scoring.models import Profile, Tournament
-from scoring.site import site_url
 from tournaments.transfer.archive_format import (
     FORMAT,
     SECTIONS,

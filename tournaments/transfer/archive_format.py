@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import models
 
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import (
     Deal,
     IdempotencyKey,

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import Protocol, Tournament, TournamentRole
-from scoring.protocol_checks import file_problem
+from scoring.signoff.checks import file_problem
 from tournaments.transfer.archive_format import (
     FORMAT,
     ID_LISTS,

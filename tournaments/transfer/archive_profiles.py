@@ -6,7 +6,7 @@ file), federation id, name, club, city and birth year. Each is linked, in this o
 1. the same profile, when the file comes from this installation (its ``site_url`` is ours) and
    the profile of that id (followed through merges) still has that name;
 2. the profile holding the same federation id;
-3. the one profile agreeing on name + birth year + club (``scoring.profiles`` rule);
+3. the one profile agreeing on name + birth year + club (``scoring.people.profiles`` rule);
 4. otherwise — no profile of the name, or a doubt — a new profile of the file's details: an
    import never links on a doubt (the organizer merges later if they are one person).
 
@@ -19,10 +19,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from scoring.core.site import site_url
 from scoring.models import Player, Profile
 from scoring.models.people import clean_text, person_key
-from scoring.profiles import match_profiles, new_profile, resolve_profile
-from scoring.site import site_url
+from scoring.people.profiles import match_profiles, new_profile, resolve_profile
 from tournaments.transfer.archive_format import ArchiveError
 
 

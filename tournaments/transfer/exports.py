@@ -3,8 +3,8 @@
 What is exported depends on the tournament's data only, never on who asks or which database
 holds it: draft rounds are left out for everyone, texts are in the tournament's language
 (unless another is asked for), rows come in a fixed order (round, table number, byes last),
-no database id appears, and totals come from ``scoring.totals`` (the one function for party
-totals) and the standings from ``scoring.results``. Two installations holding the same
+no database id appears, and totals come from ``scoring.totals.compute`` (the one function for party
+totals) and the standings from ``scoring.ranking.results``. Two installations holding the same
 tournament therefore give byte-identical files.
 """
 
@@ -20,16 +20,16 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from scoring.models import Pair, Party, Player, Round, Tournament
-from scoring.protocol_content import (
+from scoring.ranking.results import standings_table
+from scoring.rules import LAYOUT_GAMES, LAYOUT_KOZEL, LAYOUT_SEATS, LAYOUT_SIDES, SIDE_PAIR
+from scoring.signoff.content import (
     deal_lines,
     party_games,
     plays_text,
     side_name,
     tournament_layout,
 )
-from scoring.results import standings_table
-from scoring.rules import LAYOUT_GAMES, LAYOUT_KOZEL, LAYOUT_SEATS, LAYOUT_SIDES, SIDE_PAIR
-from scoring.totals import party_totals
+from scoring.totals.compute import party_totals
 from tournaments.transfer.sheets import Cell, Sheet
 
 EXPORTS = ("standings", "results", "deals")

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring.errors import ServiceError
+from scoring.core.errors import ServiceError
 from scoring.models import Player, Tournament
 from tournaments.services import register_pair, register_player, registers_sides
 from tournaments.transfer.roster_profiles import check_details, match_rows

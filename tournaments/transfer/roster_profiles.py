@@ -1,4 +1,4 @@
-"""The roster import's profiles: each row matched to the person (``scoring.profiles`` rule),
+"""The roster import's profiles: each row matched to the person (``scoring.people.profiles`` rule),
 and the organizer's choice for each doubtful row (the review step).
 
 A row links automatically on its federation id, or on name + birth year + club agreeing with
@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from scoring.models import Profile, Tournament
 from scoring.models.people import clean_text
-from scoring.profiles import match_profiles
+from scoring.people.profiles import match_profiles
 from tournaments.transfer.roster_rows import RosterRow
 
 #: The choice of a new profile for a doubtful row.

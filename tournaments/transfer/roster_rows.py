@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.models import Player, Profile
-from scoring.profiles import Match
+from scoring.people.profiles import Match
 from tournaments.transfer.sheets import SheetError, read_rows
 
 #: The columns, each with the header names it is recognised by (compared loosely).

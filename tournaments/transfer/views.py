@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from referee.accounts import make_player_accounts
-from scoring import permissions
+from scoring.access import permissions
 from scoring.models import Round, Tournament
-from scoring.profiles import describe
+from scoring.people.profiles import describe
 from tournaments.services import registers_sides
 from tournaments.transfer import archive, exports, roster
 from tournaments.transfer.sheets import CONTENT_TYPES, size_error

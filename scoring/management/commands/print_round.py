@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.models import PrintJob, Round
-from scoring.printing import render_round, round_items
+from scoring.signoff.printing import render_round, round_items
 
 
 class Command(BaseCommand):

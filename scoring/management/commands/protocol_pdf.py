@@ -7,9 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.locking import current_protocol
 from scoring.models import PARTY_RELATED, Party
-from scoring.protocol_services import protocol_pdf
+from scoring.party.protocol_lock import current_protocol
+from scoring.signoff.services import protocol_pdf
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.models import Tournament
-from scoring.stored_totals import rebuild_totals
+from scoring.totals.stored import rebuild_totals
 
 
 class Command(BaseCommand):

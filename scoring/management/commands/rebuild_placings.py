@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.models import Season, Tournament, TournamentPlacing
-from scoring.seasons import refresh_placings
+from scoring.ranking.seasons import refresh_placings
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.models import RatingList
-from scoring.rating_service import recompute_rating_list
+from scoring.ranking.rating_runs import recompute_rating_list
 
 
 class Command(BaseCommand):

@@ -10,13 +10,13 @@ from cryptography.hazmat.primitives import hashes
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.identity import (
+from scoring.protocols import SigningError, rotate_signing_identity
+from scoring.signoff.identity import (
     installation_signer,
     signing_paths,
     trusted_certificates,
     uses_configured_identity,
 )
-from scoring.protocols import SigningError, rotate_signing_identity
 
 
 class Command(BaseCommand):

@@ -20,14 +20,14 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from referee import services as referee_services
-from scoring import services as scoring_services
-from scoring.demo import (
+from scoring.models import Party, Player, Table, Tournament, TournamentRole
+from scoring.party import deals as scoring_services
+from scoring.signoff.demo import (
     demo_profile,
     drop_demo_tournament,
     link_demo_players,
     sign_demo_protocols,
 )
-from scoring.models import Party, Player, Table, Tournament, TournamentRole
 from scoring.standings import default_order
 from tournaments import rounds
 from tournaments.demo_autumn import AUTUMN_SLUG, build_autumn_cup, build_season_and_rating

@@ -1,0 +1,318 @@
+"""Who may do what: every per-object permission check of the site lives here."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.db import connections, router
+from django.db.models import Q, QuerySet
+
+from scoring.core.compiled import db_column
+from scoring.models import Party, Protocol, Round, Tournament, TournamentRole
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+
+def roles_in(user: Any, tournament: Tournament) -> set[str]:
+    """The roles a user holds in a tournament (cached on the user object per request)."""
+    return _grants(user, tournament)[0]
+
+
+def _grants(user: Any, tournament: Tournament) -> tuple[set[str], set[int]]:
+    """The user's roles in the tournament and the tables of his referee role, cached."""
+    if not getattr(user, "is_authenticated", False):
+        return set(), set()
+    cache = user.__dict__.setdefault("_tournament_grants", {})
+    if tournament.pk not in cache:
+        cache[tournament.pk] = _grants_of(user.pk, tournament.pk)
+    return cache[tournament.pk]
+
+
+def _grants_of(user_id: int, tournament_id: int) -> tuple[set[str], set[int]]:
+    """A user's role values in a tournament and his referee role's tables: one small query
+    on every API request (the tables joined on the referee role only)."""
+    using = router.db_for_read(TournamentRole)
+    connection = connections[using]
+    q = connection.ops.quote_name
+    opts = TournamentRole._meta
+    through = TournamentRole.tables.through._meta
+    sql = (
+        f"SELECT r.{q(db_column(opts.get_field('role')))}, "
+        f"t.{q(db_column(through.get_field('table')))} FROM {q(opts.db_table)} r "
+        f"LEFT JOIN {q(through.db_table)} t "
+        f"ON t.{q(db_column(through.get_field('tournamentrole')))} = r.{q(db_column(opts.pk))} "
+        f"AND r.{q(db_column(opts.get_field('role')))} = %s "
+        f"WHERE r.{q(db_column(opts.get_field('tournament')))} = %s "
+        f"AND r.{q(db_column(opts.get_field('user')))} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [TournamentRole.Role.REFEREE.value, tournament_id, user_id])
+        rows = cursor.fetchall()
+    return {row[0] for row in rows}, {row[1] for row in rows if row[1] is not None}
+
+
+def can_create_tournament(user: Any) -> bool:
+    """Organizers (users with the add-tournament permission) create tournaments."""
+    return bool(getattr(user, "is_authenticated", False)) and user.has_perm(
+        "scoring.add_tournament"
+    )
+
+
+def can_manage(user: Any, tournament: Tournament) -> bool:
+    """Organizers of this tournament (and superusers) manage its data and draws."""
+    if getattr(user, "is_superuser", False):
+        return True
+    return TournamentRole.Role.ORGANIZER in roles_in(user, tournament)
+
+
+def is_chief(user: Any, tournament: Tournament) -> bool:
+    """The chief referee acts everywhere in the tournament and corrects others' records."""
+    if can_manage(user, tournament):
+        return True
+    return TournamentRole.Role.CHIEF in roles_in(user, tournament)
+
+
+def can_referee(user: Any, party: Party) -> bool:
+    """Referees of the party's tournament (of its table, if assigned), the chief, organizers."""
+    tournament = party.round.tournament
+    if is_chief(user, tournament):
+        return True
+    roles, tables = _grants(user, tournament)
+    if TournamentRole.Role.REFEREE not in roles:
+        return False
+    return not tables or party.table_id in tables
+
+
+def can_view(user: Any, tournament: Tournament) -> bool:
+    """Public tournaments are open to all; others to the people who hold a role in them."""
+    if tournament.public or getattr(user, "is_superuser", False):
+        return True
+    if roles_in(user, tournament):
+        return True
+    return bool(
+        getattr(user, "is_authenticated", False) and tournament.players.filter(user=user).exists()
+    )
+
+
+def can_referee_tournament(user: Any, tournament: Tournament) -> bool:
+    """Referees (of any table), the chief referee and organizers of the tournament."""
+    if is_chief(user, tournament):
+        return True
+    return TournamentRole.Role.REFEREE in roles_in(user, tournament)
+
+
+def referee_table_ids(user: Any, tournament: Tournament) -> set[int] | None:
+    """The tables a user referees: None for every table, an empty set for none."""
+    if is_chief(user, tournament):
+        return None
+    roles, tables = _grants(user, tournament)
+    if TournamentRole.Role.REFEREE not in roles:
+        return set()
+    return set(tables) or None
+
+
+def can_correct_record(user: Any, party: Party, author_id: int | None) -> bool:
+    """The one rule of every path that corrects, annuls or cancels a recorded deal or penalty
+    (the desk, the party page's links, the API): a referee of the party changes the records he
+    made (and unsigned ones), the chief referee anyone's; a party locked by its signed protocol
+    only the chief referee's amendment."""
+    if not is_chief(user, party.round.tournament):
+        if not can_referee(user, party) or author_id not in (None, user.pk):
+            return False
+    return not _locked(party) or can_amend_signed_protocol(user, party)
+
+
+def _locked(party: Party) -> bool:
+    """Whether the party's protocol is signed (asked once per party object)."""
+    if getattr(party, "_locked", None) is None:
+        party._locked = Protocol.objects.filter(
+            party=party, status=Protocol.Status.SIGNED).exists()
+    return party._locked
+
+
+# -- protocols (scoring.signoff.services) ---------------------------------------------------
+
+
+def can_sign_protocol_as(user: Any, party: Party, player: Any) -> bool:
+    """A player signs his own party's protocol when logged in to his own account."""
+    if not getattr(user, "is_authenticated", False) or player.user_id != user.pk:
+        return False
+    pairs = [pair for pair in (party.pair_a, party.pair_b) if pair is not None]
+    return any(player.pk == p.pk for pair in pairs for p in pair.players)
+
+
+def can_run_sign_off(user: Any, party: Party) -> bool:
+    """The party's referee hands the table device round, records refusals and countersigns."""
+    return can_referee(user, party)
+
+
+def can_amend_signed_protocol(user: Any, party: Party) -> bool:
+    """Only the chief referee (or an organizer) changes a party whose protocol is signed."""
+    return is_chief(user, party.round.tournament)
+
+
+def can_print_round(user: Any, tournament: Tournament) -> bool:
+    """Referees, the chief referee and organizers print a round's protocols."""
+    return can_referee_tournament(user, tournament)
+
+
+def can_set_signing_pin(user: Any, player: Any) -> bool:
+    """A player sets his own signing PIN; organizers set any player's of their tournament."""
+    if getattr(user, "is_authenticated", False) and player.user_id == user.pk:
+        return True
+    return can_manage(user, player.tournament)
+
+
+def can_see_round(user: Any, rnd: Round) -> bool:
+    """A published draw is seen by whoever sees the tournament; a draft only by organizers."""
+    tournament = rnd.tournament
+    if rnd.status == Round.Status.DRAFT:
+        return can_manage(user, tournament)
+    return can_view(user, tournament)
+
+
+def managed_tournaments(user: Any) -> QuerySet[Tournament]:
+    """The tournaments a user organizes (every one for a superuser)."""
+    if getattr(user, "is_superuser", False):
+        return Tournament.objects.all()
+    if not getattr(user, "is_authenticated", False):
+        return Tournament.objects.none()
+    return Tournament.objects.filter(
+        roles__user=user, roles__role=TournamentRole.Role.ORGANIZER
+    )
+
+
+REFEREE_ROLES = (TournamentRole.Role.REFEREE, TournamentRole.Role.CHIEF)
+"""The roles that run parties at the tables (a referee, the chief referee)."""
+
+
+def refereed_tournaments(user: Any) -> QuerySet[Tournament]:
+    """The tournaments in which a user is a referee or the chief referee."""
+    if not getattr(user, "is_authenticated", False):
+        return Tournament.objects.none()
+    return Tournament.objects.filter(
+        roles__user=user, roles__role__in=REFEREE_ROLES
+    ).distinct()
+
+
+def is_organizer(user: Any) -> bool:
+    """Whether a user organizes: a superuser, one who creates tournaments or organizes one."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return can_create_tournament(user) or managed_tournaments(user).exists()
+
+
+# -- public pages and the player area (tournaments.public_views, tournaments.player_views) ---
+
+PUBLIC_PAGE_SWITCHES = {
+    "draw": "public_draw",
+    "standings": "public_standings",
+    "results": "public_results",
+    "entrants": "public_entrants",
+    "hall": "hall_screen",
+}
+
+
+def can_see_public_page(user: Any, tournament: Tournament, page: str) -> bool:
+    """A public page the organizer left switched on, for whoever may see the tournament.
+
+    The organizer, the referees and the chief referee see every page, switched on or off.
+    """
+    if not can_view(user, tournament):
+        return False
+    if getattr(tournament, PUBLIC_PAGE_SWITCHES[page]):
+        return True
+    return bool(getattr(user, "is_superuser", False) or roles_in(user, tournament))
+
+
+def can_use_player_area(user: Any, player: Any) -> bool:
+    """A player opens his own area when logged in (his personal link opens it without login)."""
+    return bool(getattr(user, "is_authenticated", False)) and player.user_id == user.pk
+
+
+# -- import and export (tournaments.transfer) ------------------------------------------------
+
+
+#: The public page whose switch also governs an export (deals are part of the results).
+EXPORT_PAGES = {"standings": "standings", "results": "results", "deals": "results"}
+
+
+def can_export(user: Any, tournament: Tournament, what: str) -> bool:
+    """An export (standings, results, deals) is for whoever may see its public page."""
+    return can_see_public_page(user, tournament, EXPORT_PAGES[what])
+
+
+def can_import_roster(user: Any, tournament: Tournament) -> bool:
+    """Organizers import players and pairs into their tournament."""
+    return can_manage(user, tournament)
+
+
+def can_download_tournament(user: Any, tournament: Tournament) -> bool:
+    """Organizers download the whole tournament file (it names users and holds every record)."""
+    return can_manage(user, tournament)
+
+
+def can_import_tournament(user: Any) -> bool:
+    """Whoever may create tournaments imports one from a tournament file."""
+    return can_create_tournament(user)
+
+
+def visible_tournaments(user: User | AnonymousUser, page: str = "") -> QuerySet[Tournament]:
+    """Tournaments the user may read through the API.
+
+    With ``page`` (a key of ``PUBLIC_PAGE_SWITCHES``: "draw", "standings", "entrants"…) only
+    those whose page is switched on, or where the user holds a role: the API shows what the
+    public pages show (``can_see_public_page``).
+    """
+    qs = Tournament.objects.all()
+    if user.is_superuser:
+        return qs
+    visible = Q(public=True)
+    if user.is_authenticated:
+        visible |= Q(roles__user=user) | Q(players__user=user)
+    qs = qs.filter(visible).distinct()
+    if page:
+        open_page = Q(**{PUBLIC_PAGE_SWITCHES[page]: True})
+        if user.is_authenticated:
+            open_page |= Q(pk__in=TournamentRole.objects.filter(user=user)
+                           .values("tournament_id"))
+        qs = qs.filter(open_page)
+    return qs
+
+
+# -- seasons (tournaments.season_views) ------------------------------------------------------
+
+
+def can_create_season(user: Any) -> bool:
+    """Organizers group the tournaments they organize into seasons."""
+    return is_organizer(user)
+
+
+def can_edit_season(user: Any, season: Any) -> bool:
+    """The organizer who created a season (and superusers) edits it."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_superuser) or season.created_by_id == user.pk
+
+
+def can_see_season(user: Any, season: Any) -> bool:
+    """A public season is for everyone; a private one for its organizer."""
+    return bool(season.public) or can_edit_season(user, season)
+# -- player profiles (scoring.people.profiles) -----------------------------------------------------
+
+
+def can_see_profile_details(user: Any) -> bool:
+    """Birth years and federation ids are for organizers and staff, never public."""
+    return bool(getattr(user, "is_staff", False)) or is_organizer(user)
+
+
+def can_merge_profiles(user: Any, first: Any, second: Any) -> bool:
+    """Staff and superusers merge any two profiles; an organizer merges two profiles when he
+    organizes a tournament where one of them plays (a duplicate of one of his players)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_superuser or user.is_staff:
+        return True
+    return managed_tournaments(user).filter(
+        players__profile__in=[first.pk, second.pk]).exists()

@@ -1,0 +1,476 @@
+"""The tournament, its regulations and the roles of its staff."""
+
+from __future__ import annotations
+
+import operator
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.core.errors import translate_engine_error
+from scoring.core.timezones import validate_time_zone
+from scoring.rules import RuleError, RulesConfig, get_rule_set, rule_set_choices
+from scoring.rules import RuleSet as RuleSetEngine
+from scoring.standings import METRICS, StandingsConfig, default_order, rule_set_metrics
+
+
+def new_access_token() -> str:
+    """A fresh unguessable key for a player's personal link."""
+    return secrets.token_urlsafe(24)
+
+
+class Tournament(models.Model):
+    """One event, with its regulations."""
+
+    class Format(models.TextChoices):
+        PAIRS = "pairs", _("Pairs tournament")
+        INDIVIDUAL = "individual", _("Individual tournament")
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("Registration")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    # django-stubs types only TextChoices' one-member call, not the functional Enum API
+    RuleSet = models.TextChoices(  # type: ignore[call-overload]
+        "RuleSet", [(code.upper(), (code, _(name))) for code, name in rule_set_choices()]
+    )
+    """The registered rule sets (``scoring.rules``): one list of codes, the registry's."""
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("short name"), max_length=80, unique=True, allow_unicode=True)
+    rule_set = models.CharField(
+        _("rule set"), max_length=20, choices=RuleSet.choices, default=RuleSet.SPORT
+    )
+    format = models.CharField(
+        _("format"), max_length=20, choices=Format.choices, default=Format.PAIRS
+    )
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.REGISTRATION
+    )
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    city = models.CharField(_("city"), max_length=100, blank=True)
+    start_date = models.DateField(_("start date"), default=timezone.localdate)
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default="Europe/Moscow",
+        validators=[validate_time_zone],
+        help_text=_("Dates and times of the tournament are shown in it, e.g. Europe/Moscow."),
+    )
+    language = models.CharField(
+        _("language of protocols"), max_length=8, choices=settings.LANGUAGES, default="ru"
+    )
+    public = models.BooleanField(_("public pages"), default=True)
+    public_draw = models.BooleanField(
+        _("public draw"), default=True, help_text=_("The table map of the current round.")
+    )
+    public_standings = models.BooleanField(_("public standings"), default=True)
+    public_results = models.BooleanField(
+        _("public results"), default=True, help_text=_("The results of every round.")
+    )
+    public_entrants = models.BooleanField(
+        _("public pages of pairs and players"),
+        default=True,
+        help_text=_("Each pair's and player's history and standing round by round."),
+    )
+    hall_screen = models.BooleanField(
+        _("hall screen"),
+        default=True,
+        help_text=_("A page for the hall's projector that cycles through the public pages."),
+    )
+    start_list = models.JSONField(
+        _("round robin start list"),
+        default=list,
+        blank=True,
+        help_text=_("Pair ids in start-number order, fixed when the first round is drawn."),
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        db_table = "tournaments_tournament"
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-start_date", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        """The tournament's page."""
+        return reverse("tournaments:detail", args=[self.slug])
+
+    @property
+    def engine(self) -> RuleSetEngine:
+        """The tournament's rule set (plain Python)."""
+        return get_rule_set(self.rule_set)
+
+    @property
+    def singles(self) -> bool:
+        """Whether a side is one player (singles rule sets), not a pair."""
+        return self.engine.side_size(self.regulations.rules_config()) == 1
+
+    @property
+    def side_labels(self) -> dict[str, str]:
+        """What sides A and B are called ("Player A", "Pair B"), in the active language: the rule
+        set's ``side_label``, the same words on every page and the protocol."""
+        cfg = self.regulations.rules_config()
+        return {side: gettext(self.engine.side_label(side, cfg)) for side in ("a", "b")}
+
+    @property
+    def plays_games(self) -> bool:
+        """Whether a party is a match of timed games (UDL, All Fives)."""
+        return self.engine.plays_games
+
+
+class TournamentRole(models.Model):
+    """A user's role in one tournament: organizer, referee or chief referee."""
+
+    class Role(models.TextChoices):
+        ORGANIZER = "organizer", _("Organizer")
+        CHIEF = "chief", _("Chief referee")
+        REFEREE = "referee", _("Referee")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="roles"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="tournament_roles",
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    tables = models.ManyToManyField(
+        "scoring.Table",
+        db_table="tournaments_tournamentrole_tables",
+        verbose_name=_("tables"),
+        blank=True,
+        help_text=_("Leave empty for every table of the tournament."),
+    )
+
+    class Meta:
+        db_table = "tournaments_tournamentrole"
+        verbose_name = _("tournament role")
+        verbose_name_plural = _("tournament roles")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user", "role"], name="unique_role_per_tournament"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()}"
+
+
+GAME_SETTINGS = (
+    "players",
+    "tiles_per_hand",
+    "game_minutes",
+    "games_to_win",
+    "match_format",
+    "udl_slow_play_points",
+    "fish_variant",
+    "zero_zero_value",
+    "six_six_value",
+    "goat_at",
+    "memorize_limit",
+    "kozel_pairs",
+    "lone_zero_zero_in_fish",
+    "latin_individual",
+)
+"""Regulations of the games of RULES.md sections 2 and 3, passed to the rule engine as is."""
+RULES_CONFIG_FIELDS = (
+    "target", "party_minutes", "domino_counts_partner", "drawn_fish", "fine_points",
+    "fine_mode", "allow_negative", "warnings_before_fine", "forfeit_winner_points",
+    "forfeit_loser_points", "no_show_minutes", *GAME_SETTINGS,
+)
+"""The regulations' fields the rule engine's ``RulesConfig`` takes, by their names."""
+_RULES_VALUES = operator.attrgetter(*RULES_CONFIG_FIELDS)
+_RULES_CONFIGS: dict[tuple[Any, ...], RulesConfig] = {}
+"""The snapshots made, by their values (``Regulations.rules_config``)."""
+SEATING_SETTINGS = ("players", "kozel_pairs", "latin_individual")
+"""Game settings that change who sits at a table and what a side is (checked like the format)."""
+
+
+class Regulations(models.Model):
+    """Every rule setting of a tournament; defaults follow RULES.md."""
+
+    class DrawnFish(models.TextChoices):
+        NOBODY = "nobody", _("Nobody scores")
+        CARRY = "carry", _("Points carry over to the next deal")
+
+    class FineMode(models.TextChoices):
+        DEDUCT = "deduct", _("Deducted from the offending pair")
+        AWARD = "award", _("Awarded to the opponents")
+
+    class PairingSystem(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        MANUAL = "manual", _("Manual")
+
+    class FirstRound(models.TextChoices):
+        SEEDING = "seeding", _("By seeding (rating)")
+        LOT = "lot", _("By lot")
+
+    class MatchFormat(models.TextChoices):
+        TO_WINS = "to_wins", _("To the game wins set (UDL: to three wins)")
+        BEST_OF_THREE = "best_of_three", _(
+            "Best of three: the first to two wins, at most three games"
+        )
+
+    class FishVariant(models.TextChoices):
+        FOR_ALL = "for_all", _("Fish for all: each scores his own hand")
+        FOR_ONE = "for_one", _("Fish for one: the highest hand takes all")
+
+    tournament = models.OneToOneField(
+        Tournament,
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        related_name="regulations",
+    )
+    target = models.PositiveIntegerField(
+        _("target points"),
+        default=200,
+        validators=[MinValueValidator(1), MaxValueValidator(10000)],
+        help_text=_("A pair wins the party by reaching this score first."),
+    )
+    party_minutes = models.PositiveIntegerField(
+        _("time limit of a party (minutes)"),
+        null=True,
+        blank=True,
+        default=40,
+        validators=[MinValueValidator(1), MaxValueValidator(180)],
+        help_text=_("Empty: no party clock; the party ends only by its rules (Kozel's preset)."),
+    )
+    domino_counts_partner = models.BooleanField(
+        _("a domino counts the partner's pips"),
+        default=True,
+        help_text=_("The pair that goes out scores all tiles remaining in hands."),
+    )
+    drawn_fish = models.CharField(
+        _("fish with equal pips"),
+        max_length=10,
+        choices=DrawnFish.choices,
+        default=DrawnFish.NOBODY,
+    )
+    fine_points = models.PositiveIntegerField(
+        _("fine (points)"), default=25, validators=[MinValueValidator(1), MaxValueValidator(168)]
+    )
+    fine_mode = models.CharField(
+        _("fine mode"), max_length=10, choices=FineMode.choices, default=FineMode.DEDUCT
+    )
+    allow_negative = models.BooleanField(_("a fine may take a total below zero"), default=True)
+    warnings_before_fine = models.PositiveIntegerField(
+        _("warnings of one kind before a fine"),
+        default=1,
+        validators=[MinValueValidator(0), MaxValueValidator(10)],
+        help_text=_("1: the first violation is a warning, a repeated one is a fine."),
+    )
+    no_show_minutes = models.PositiveIntegerField(
+        _("no-show after (minutes)"),
+        default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+    )
+    forfeit_winner_points = models.PositiveIntegerField(
+        _("forfeit: winner's points"),
+        null=True,
+        blank=True,
+        default=None,
+        validators=[MaxValueValidator(10000)],
+        help_text=_("Empty: the target, the maximum points the regulations provide."),
+    )
+    forfeit_loser_points = models.PositiveIntegerField(
+        _("forfeit: loser's points"), default=0, validators=[MaxValueValidator(10000)]
+    )
+    win_points = models.PositiveIntegerField(_("match points for a win"), default=2)
+    loss_points = models.PositiveIntegerField(_("match points for a loss"), default=0)
+    forfeit_win_points = models.PositiveIntegerField(_("match points for a forfeit win"), default=2)
+    bye_points = models.PositiveIntegerField(_("match points for a bye"), default=2)
+    forfeit_loss_points = models.PositiveIntegerField(
+        _("match points for a forfeit loss"), default=0
+    )
+    standings_order = models.JSONField(
+        _("standings order"),
+        default=list,
+        blank=True,
+        help_text=_("Metric keys in order; empty for the default order."),
+    )
+    pairing_system = models.CharField(
+        _("pairing system"),
+        max_length=20,
+        choices=PairingSystem.choices,
+        default=PairingSystem.SWISS,
+    )
+    first_round = models.CharField(
+        _("first round"), max_length=10, choices=FirstRound.choices, default=FirstRound.SEEDING
+    )
+    avoid_same_club = models.BooleanField(_("keep pairs of the same club apart"), default=False)
+    rounds_planned = models.PositiveIntegerField(
+        _("rounds planned"), default=7, validators=[MinValueValidator(1), MaxValueValidator(100)]
+    )
+    # The games of RULES.md sections 2 and 3 (each rule set's preset fills them in).
+    players = models.PositiveIntegerField(
+        _("players at a table"),
+        default=4,
+        validators=[MinValueValidator(2), MaxValueValidator(4)],
+    )
+    tiles_per_hand = models.PositiveIntegerField(
+        _("tiles dealt to each player"),
+        default=0,
+        validators=[MaxValueValidator(9)],
+        help_text=_("0: the rule set's own number."),
+    )
+    game_minutes = models.PositiveIntegerField(
+        _("time limit of a game (minutes)"),
+        default=15,
+        validators=[MinValueValidator(1), MaxValueValidator(180)],
+        help_text=_("Matches of several games (UDL, All Fives)."),
+    )
+    games_to_win = models.PositiveIntegerField(
+        _("game wins to win a match"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(9)],
+    )
+    match_format = models.CharField(
+        _("match format"),
+        max_length=16,
+        choices=MatchFormat.choices,
+        default=MatchFormat.TO_WINS,
+    )
+    udl_slow_play_points = models.PositiveIntegerField(
+        _("slow play: points paid to the opponent"),
+        default=20,
+        validators=[MaxValueValidator(1000)],
+    )
+    fish_variant = models.CharField(
+        _("Kozel: fish"),
+        max_length=10,
+        choices=FishVariant.choices,
+        default=FishVariant.FOR_ALL,
+    )
+    zero_zero_value = models.PositiveIntegerField(
+        _("Kozel: a lone 0-0 counts"), default=10, validators=[MaxValueValidator(1000)]
+    )
+    six_six_value = models.PositiveIntegerField(
+        _("Kozel: a lone 6-6 counts"), default=12, validators=[MaxValueValidator(1000)]
+    )
+    goat_at = models.PositiveIntegerField(
+        _("Kozel: the Goat at"),
+        default=101,
+        validators=[MinValueValidator(1), MaxValueValidator(10000)],
+    )
+    memorize_limit = models.PositiveIntegerField(
+        _("Kozel: deal totals memorized up to"), default=12, validators=[MaxValueValidator(1000)]
+    )
+    kozel_pairs = models.BooleanField(_("Kozel: four play as two pairs"), default=False)
+    lone_zero_zero_in_fish = models.BooleanField(
+        _("Classic: a lone 0-0 counts 25 in a fish"), default=False
+    )
+    latin_individual = models.BooleanField(
+        _("Latin: four play each for himself"),
+        default=False,
+        help_text=_("Off: four players play as two pairs. Two or three always play alone."),
+    )
+
+    class Meta:
+        db_table = "tournaments_regulations"
+        verbose_name = _("regulations")
+        verbose_name_plural = _("regulations")
+
+    def __str__(self) -> str:
+        return str(_("Regulations of %(name)s") % {"name": self.tournament.name})
+
+    def clean(self) -> None:
+        """Check settings that depend on each other."""
+        order = self.standings_order
+        if not isinstance(order, list) or any(key not in METRICS for key in order):
+            raise ValidationError(
+                {"standings_order": _("Unknown standings metric; use: %(keys)s.")
+                 % {"keys": ", ".join(METRICS)}}
+            )
+        if len(set(order)) != len(order):
+            raise ValidationError({"standings_order": _("A standings metric is listed twice.")})
+        offered = rule_set_metrics(self.tournament.rule_set) if self.tournament_id else METRICS
+        foreign = [str(_(METRICS[key].name)) for key in order if key not in offered]
+        if foreign:
+            raise ValidationError({"standings_order": _(
+                "Not a standings metric of this rule set: %(names)s.") % {
+                "names": ", ".join(foreign)}})
+        try:
+            config = self.rules_config()
+        except RuleError as exc:
+            error = translate_engine_error(exc)
+            raise ValidationError({error.field: error.message}) from exc
+        if config.forfeit_points() <= self.forfeit_loser_points:
+            raise ValidationError(
+                {"forfeit_winner_points": _("The forfeit winner must get more than the loser.")}
+            )
+        if self.pairing_system == self.PairingSystem.ROUND_ROBIN and (
+            self.tournament_id and self.tournament.format == Tournament.Format.INDIVIDUAL
+        ):
+            raise ValidationError(
+                {"pairing_system": _("Round robin is for pairs tournaments.")}
+            )
+
+    @property
+    def forfeit_points(self) -> int:
+        """The forfeit winner's points in force: the setting, or the target when it is empty."""
+        return self.rules_config().forfeit_points()
+
+    def standings_config(self) -> StandingsConfig:
+        """A plain snapshot of the standings settings for the standings engine."""
+        return StandingsConfig(
+            order=tuple(self.standings_order) or default_order(self.tournament.rule_set),
+            win_points=self.win_points,
+            loss_points=self.loss_points,
+            forfeit_win_points=self.forfeit_win_points,
+            forfeit_loss_points=self.forfeit_loss_points,
+            bye_points=self.bye_points,
+            target=self.target,
+        )
+
+    def rules_config(self) -> RulesConfig:
+        """A plain snapshot of these regulations for the rule engine.
+
+        Snapshots are frozen, so one is made (and checked) per distinct set of values and
+        process: every action asks for it several times, and building it checks each value.
+        """
+        values = _RULES_VALUES(self)
+        key = (values, tuple(map(type, values)))  # True is not 1
+        hashable = True
+        try:
+            config = _RULES_CONFIGS.get(key)
+        except TypeError:  # an unhashable value: a snapshot of its own
+            config, hashable = None, False
+        if config is None:
+            config = RulesConfig(**dict(zip(RULES_CONFIG_FIELDS, values, strict=True)))
+            if hashable:
+                if len(_RULES_CONFIGS) >= 512:
+                    _RULES_CONFIGS.clear()
+                _RULES_CONFIGS[key] = config
+        return config
+
+    def apply_preset(self, rule_set: str) -> None:
+        """Fill in the rule set's preset regulations (every value stays editable)."""
+        for name, value in get_rule_set(rule_set).preset.items():
+            if hasattr(self, name):
+                setattr(self, name, value)
+

@@ -1,0 +1,1 @@
+"""The people wing: player profiles, careers across tournaments and login lockouts."""

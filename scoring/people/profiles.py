@@ -1,0 +1,229 @@
+"""Player profiles: linking a tournament's player to the person, matching, searching, merging.
+
+Matching (the roster import, the tournament file's import) follows one rule:
+
+* a federation id, when given, decides: the profile holding it is the person;
+* otherwise name + birth year + club, compared loosely (``person_key``: case, ё/е, spaces);
+  exactly one profile agreeing on all three (all three given) is the person — linked
+  automatically;
+* any other profile of the same name (another club or year, several candidates, or the row
+  gives the name only) is a doubt: the organizer decides (``Match.candidates``);
+* no profile of the name: a new profile.
+
+Merging moves every entry (and rating-list rows) of one profile to the other and keeps the
+merged one as a pointer (``merged_into``); ``resolve_profile`` follows it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, QuerySet
+from django.utils.translation import gettext as _
+
+from scoring.core.errors import ServiceError
+from scoring.models import Player, Profile, RatingEntry
+from scoring.models.people import clean_text, person_key
+from scoring.ranking import rating_tasks
+from scoring.ranking.seasons import schedule_refresh
+
+logger = logging.getLogger(__name__)
+
+#: How many profiles a search shows at most.
+SEARCH_LIMIT = 20
+#: The fields a merge fills on the kept profile when it has them empty.
+FILLED_FIELDS = ("club", "city", "birth_year", "federation_id")
+
+
+def live_profiles() -> QuerySet[Profile]:
+    """Profiles that are not merged into another."""
+    return Profile.objects.filter(merged_into__isnull=True)
+
+
+def resolve_profile(pk: int | str) -> Profile:
+    """The profile of ``pk``, following ``merged_into`` to the kept one (DoesNotExist if none)."""
+    profile = Profile.objects.get(pk=pk)
+    seen = {profile.pk}
+    while profile.merged_into_id is not None and profile.merged_into_id not in seen:
+        seen.add(profile.merged_into_id)
+        profile = Profile.objects.get(pk=profile.merged_into_id)
+    return profile
+
+
+def search_profiles(text: str, limit: int = SEARCH_LIMIT) -> list[Profile]:
+    """Profiles whose name contains ``text`` (loosely), each with ``tournaments`` counted."""
+    key = person_key(text)
+    if not key:
+        return []
+    found = live_profiles().filter(name_key__contains=key).annotate(
+        tournaments=Count("entries__tournament", distinct=True))
+    starts: list[Profile] = [p for p in found.order_by("name_key", "pk")[: limit * 3]]
+    starts.sort(key=lambda p: (not p.name_key.startswith(key), p.name_key, p.pk))
+    return starts[:limit]
+
+
+def describe(profile: Profile, *, birth_year: bool = True) -> str:
+    """A profile as an organizer tells namesakes apart: name — club, city, born 1980."""
+    details = [part for part in (profile.club, profile.city) if part]
+    if birth_year and profile.birth_year:
+        details.append(_("born %(year)s") % {"year": profile.birth_year})
+    if profile.federation_id:
+        details.append(_("id %(id)s") % {"id": profile.federation_id})
+    count = getattr(profile, "tournaments", None)
+    if count:
+        details.append(_("tournaments: %(count)s") % {"count": count})
+    return f"{profile.name} — {', '.join(details)}" if details else profile.name
+
+
+def new_profile(*, name: str, club: str = "", city: str = "", birth_year: int | None = None,
+                federation_id: str = "") -> Profile:
+    """Create a profile (the federation id must be free)."""
+    federation_id = clean_text(federation_id)
+    if federation_id and Profile.objects.filter(federation_id=federation_id).exists():
+        raise ServiceError("federation_id", _("A profile with the federation id %(id)s "
+                                              "exists already.") % {"id": federation_id})
+    profile = Profile(name=clean_text(name), club=clean_text(club), city=clean_text(city),
+                      birth_year=birth_year, federation_id=federation_id)
+    profile.full_clean(exclude=["user", "merged_into"])
+    profile.save()
+    return profile
+
+
+def link_new_player(player: Player, profile: Profile | None = None, **details: Any) -> Profile:
+    """Link a just registered player to ``profile`` (resolved), or to a new one made of his
+    name, club and city (and ``details``: birth year, federation id)."""
+    if profile is None:
+        profile = new_profile(name=player.name, club=player.club, city=player.city, **details)
+    else:
+        profile = resolve_profile(profile.pk)
+        taken = profile.entries.filter(tournament_id=player.tournament_id).exclude(pk=player.pk)
+        if taken.exists():
+            raise ServiceError("profile", _("%(name)s is already registered in this "
+                                            "tournament.") % {"name": profile.name})
+    player.profile = profile
+    player.save(update_fields=["profile"])
+    return profile
+
+
+# -- matching ------------------------------------------------------------------------------
+
+
+@dataclass
+class Match:
+    """What matching found for a person: the profile to link, or candidates to decide on."""
+
+    profile: Profile | None = None
+    candidates: list[Profile] = field(default_factory=list)
+    reason: str = ""
+
+    @property
+    def doubtful(self) -> bool:
+        """Whether the organizer must decide (link to a candidate or make a new profile)."""
+        return self.profile is None and bool(self.candidates)
+
+
+def match_profiles(people: list[dict[str, Any]], *, exclude_tournament: int | None = None
+                   ) -> list[Match]:
+    """Match each person (name, club, birth_year, federation_id) by the module's rule.
+
+    Two queries whatever the number of people; profiles already playing in
+    ``exclude_tournament`` are never offered.
+    """
+    fed_ids = {clean_text(p.get("federation_id", "")) for p in people} - {""}
+    keys = {person_key(p.get("name", "")) for p in people} - {""}
+    pool = live_profiles()
+    if exclude_tournament is not None:
+        pool = pool.exclude(entries__tournament_id=exclude_tournament)
+    by_fed = {p.federation_id: p for p in pool.filter(federation_id__in=fed_ids)}
+    by_key: dict[str, list[Profile]] = {}
+    for profile in pool.filter(name_key__in=keys).annotate(
+            tournaments=Count("entries__tournament", distinct=True)).order_by("pk"):
+        by_key.setdefault(profile.name_key, []).append(profile)
+    return [_match_one(person, by_fed, by_key) for person in people]
+
+
+def _match_one(person: dict[str, Any], by_fed: dict[str, Profile],
+               by_key: dict[str, list[Profile]]) -> Match:
+    """The match of one person, from the profiles of the file's ids and names."""
+    fed = clean_text(person.get("federation_id", ""))
+    if fed and fed in by_fed:
+        return Match(profile=by_fed[fed], reason="federation_id")
+    candidates = [p for p in by_key.get(person_key(person.get("name", "")), [])
+                  if not (fed and p.federation_id and p.federation_id != fed)]
+    if not candidates:
+        return Match(reason="new")
+    club, year = person_key(person.get("club", "")), person.get("birth_year")
+    exact = [p for p in candidates if club and year and person_key(p.club) == club
+             and p.birth_year == year]
+    if len(exact) == 1:
+        return Match(profile=exact[0], reason="name_year_club")
+    reason = "several" if len(candidates) > 1 else (
+        "name_only" if not (club or year) else "other_details")
+    return Match(candidates=candidates, reason=reason)
+
+
+# -- merging -------------------------------------------------------------------------------
+
+
+def _refuse_merge(keep: Profile, other: Profile) -> None:
+    """Refuse merges that would join two people or lose data."""
+    if keep.pk == other.pk:
+        raise ServiceError("other", _("Choose two different profiles."))
+    if keep.merged_into_id or other.merged_into_id:
+        raise ServiceError("other", _("This profile was merged already; merge the one it was "
+                                      "merged into."))
+    if keep.federation_id and other.federation_id and keep.federation_id != other.federation_id:
+        raise ServiceError("other", _("The profiles have different federation ids: they are "
+                                      "two people."))
+    if keep.user_id and other.user_id:
+        raise ServiceError("other", _("Both profiles have a user account; one person has one."))
+    shared = Player.objects.filter(profile=other, tournament__in=Player.objects.filter(
+        profile=keep).values("tournament"))
+    if shared.exists():
+        raise ServiceError("other", _("Both profiles play in the same tournament; one person "
+                                      "plays once in a tournament."))
+
+
+def merge_profiles(keep: Profile, other: Profile, *, actor: Any = None) -> Profile:
+    """Merge ``other`` into ``keep``: every entry and rating row moves, empty fields are filled.
+
+    ``other`` stays as a pointer (``merged_into``); profiles merged into it before now point
+    at ``keep``. Results do not change: only the links to the person move.
+    """
+    with transaction.atomic():
+        locked = {p.pk: p for p in Profile.objects.select_for_update().filter(
+            pk__in=[keep.pk, other.pk])}
+        if len(locked) != 2:
+            raise ServiceError("other", _("Choose two different profiles."))
+        keep, other = locked[keep.pk], locked[other.pk]
+        _refuse_merge(keep, other)
+        touched = set(Player.objects.filter(profile=other).values_list("tournament_id", flat=True))
+        moved = Player.objects.filter(profile=other).update(profile=keep)
+        ratings = RatingEntry.objects.filter(profile=other).update(profile=keep)
+        ratings += RatingEntry.objects.filter(partner=other).update(partner=keep)
+        Profile.objects.filter(merged_into=other).update(merged_into=keep)
+        filled = [name for name in FILLED_FIELDS
+                  if getattr(keep, name) in ("", None) and getattr(other, name) not in ("", None)]
+        values = {name: getattr(other, name) for name in filled}
+        user_id = other.user_id if keep.user_id is None else None
+        Profile.objects.filter(pk=other.pk).update(
+            merged_into=keep, user=None,
+            **({"federation_id": ""} if "federation_id" in filled else {}))
+        for name, value in values.items():
+            setattr(keep, name, value)
+        if user_id is not None:
+            keep.user_id = user_id
+            filled.append("user")
+        if filled:
+            keep.save(update_fields=[*values, *(["user"] if user_id is not None else [])])
+        logger.info("profiles merged: kept=%s merged=%s entries=%s rating_rows=%s filled=%s "
+                    "by=%s", keep.pk, other.pk, moved, ratings, ",".join(filled) or "-",
+                    getattr(actor, "pk", None))
+        for tournament_id in touched:  # the person's season lines and ratings are joined
+            schedule_refresh(tournament_id=tournament_id)
+        rating_tasks.tournaments_changed(touched)
+    other.refresh_from_db()
+    return keep
