@@ -109,7 +109,7 @@ def prepare(parties: int) -> tuple[str, list[int]]:
 
     from referee.services import start_party
     from scoring.models import Pair, Party, Player, Round, Table, TournamentRole
-    from tournaments.services import create_tournament
+    from tournaments.setup.services import create_tournament
 
     call_command("migrate", verbosity=0, interactive=False)
     from django.db import connection

@@ -76,7 +76,7 @@ def bench(name: str, value: float, unit: str = "s") -> None:
 def build_tournament(n: int, rounds_planned: int, seed: int) -> Any:
     """A pairs tournament of ``n`` pairs and n/2 tables, players with ratings."""
     from scoring.models import Pair, Player, Regulations, Table
-    from tournaments.services import create_tournament
+    from tournaments.setup.services import create_tournament
 
     rng = random.Random(seed)
     tournament = create_tournament(name=f"Bench {n}", slug=f"bench-{n}-{seed}-{time.time_ns()}")
@@ -166,7 +166,7 @@ def swiss_tournament(
     (with the standings it computes for the cache), the rematches and the tournament.
     """
     from scoring.models import Party, Tournament
-    from tournaments.rounds import close_round, create_round, generate_draw, publish_round
+    from tournaments.rounds.services import close_round, create_round, generate_draw, publish_round
 
     rng = random.Random(seed)
     tournament = build_tournament(n, rounds, seed)
@@ -202,7 +202,7 @@ def time_cold_draw(tournament: Any) -> float:
     from django.db.models import F
 
     from scoring.models import Party, Regulations
-    from tournaments.rounds import create_round, delete_round, generate_draw
+    from tournaments.rounds.services import create_round, delete_round, generate_draw
 
     Regulations.objects.filter(tournament=tournament).update(rounds_planned=F("rounds_planned") + 1)
     party = Party.objects.filter(round__tournament=tournament, pair_b__isnull=False).first()

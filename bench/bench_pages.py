@@ -45,7 +45,7 @@ db_bench.SQLITE_FILE = Path(tempfile.gettempdir()) / "domino_bench_pages.sqlite3
 def build(n: int, finished: int, seed: int) -> Any:
     """A tournament of ``n`` pairs: ``finished`` rounds closed, the next one in play."""
     from scoring.models import Deal, Party, Tournament
-    from tournaments.rounds import (
+    from tournaments.rounds.services import (
         close_round,
         create_round,
         generate_draw,

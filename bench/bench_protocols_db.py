@@ -58,7 +58,7 @@ def build_round(tables: int, seed: int = 5) -> tuple[Any, list[Any], Any]:
     from django.utils import timezone
 
     from scoring.models import Deal, Pair, Party, Penalty, Player, Round, Table, TournamentRole
-    from tournaments.services import create_tournament
+    from tournaments.setup.services import create_tournament
 
     rng = random.Random(seed)
     stamp = time.time_ns()

@@ -49,7 +49,7 @@ def build(events: int, people: int, seed: int) -> tuple[Any, list[Any], list[Any
     from datetime import date, timedelta
 
     from scoring.models import Profile, Season, Tournament, TournamentPlacing
-    from tournaments.services import create_tournament
+    from tournaments.setup.services import create_tournament
 
     rng = random.Random(seed)
     stamp = time.time_ns()
@@ -100,7 +100,7 @@ def measure(url: str, repeat: int) -> dict[str, float]:
     from django.core.cache import cache
     from django.test import Client
 
-    from tournaments import season_views
+    from tournaments.ranking import season_views
 
     client = Client()
     cold = []

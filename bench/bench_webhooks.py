@@ -107,7 +107,7 @@ def prepare(receiver_url: str) -> tuple[int, int]:
     from django.db import connections
 
     from scoring.webhooks.services import create_subscription
-    from tournaments.services import create_tournament
+    from tournaments.setup.services import create_tournament
 
     call_command("migrate", verbosity=0, interactive=False)
     stamp = uuid.uuid4().hex[:8]

@@ -19,7 +19,7 @@ from referee.api import router as referee_router
 from scoring.signoff.api import router as protocols_router
 from tournaments.api import router as tournaments_router
 from tournaments.api.records import ProfileRecordView
-from tournaments.webhook_api import router as webhooks_router
+from tournaments.webhooks.api import router as webhooks_router
 
 API_VERSIONS = ("v1",)
 """The versions served, oldest first; the last is the current one."""

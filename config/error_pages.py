@@ -13,7 +13,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.exceptions import PermissionDenied as ApiPermissionDenied
 
 from scoring.core.errors import BadQueryParameter
-from tournaments.home import home_for
+from tournaments.public.home import home_for
 
 API_PREFIX = "/api/"
 

@@ -64,7 +64,7 @@ MIDDLEWARE = [
     "config.observability.RequestIdMiddleware",  # logs name the request and the party
     "django.middleware.security.SecurityMiddleware",
     # a spectator's unchanged poll of a public page: 304 from one cache read, before the rest
-    "tournaments.public_views.conditional.PublicNotModifiedMiddleware",
+    "tournaments.public.conditional.PublicNotModifiedMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -98,7 +98,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "tournaments.home.nav_roles",
+                "tournaments.public.home.nav_roles",
             ],
         },
     },
@@ -148,7 +148,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # the message's minutes stay true
 AXES_DISABLE_ACCESS_LOG = True  # successful logins are not logged (the lockouts are)
 AXES_CLIENT_IP_CALLABLE = "scoring.people.lockouts.client_address"
-AXES_LOCKOUT_CALLABLE = "tournaments.lockout_views.lockout_response"
+AXES_LOCKOUT_CALLABLE = "tournaments.players.lockout_views.lockout_response"
 AXES_HTTP_RESPONSE_CODE = 429
 # Behind N reverse proxies the client's address is the N-th from the right of X-Forwarded-For.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
@@ -157,7 +157,7 @@ SIGNING_PIN_FAILURE_LIMIT = env_int("SIGNING_PIN_FAILURE_LIMIT", 5)
 SIGNING_PIN_COOLOFF_MINUTES = env_int("SIGNING_PIN_COOLOFF_MINUTES", 15)
 VERIFY_UPLOADS_PER_HOUR = env_int("VERIFY_UPLOADS_PER_HOUR", 30)
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "tournaments:home"  # by role: tournaments.home.home_for
+LOGIN_REDIRECT_URL = "tournaments:home"  # by role: tournaments.public.home.home_for
 LOGOUT_REDIRECT_URL = "tournaments:list"
 # An invitation link (referee.accounts) works once, for this long.
 PASSWORD_RESET_TIMEOUT = int(float(os.environ.get("INVITATION_DAYS", "7")) * 86400)

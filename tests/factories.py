@@ -51,7 +51,7 @@ class TournamentFactory(DjangoModelFactory):
 
     @classmethod
     def _create(cls, model_class: Any, *args: Any, **kwargs: Any) -> Any:
-        from tournaments.services import create_tournament
+        from tournaments.setup.services import create_tournament
 
         return create_tournament(**kwargs)
 

@@ -133,7 +133,7 @@ def _archive(path: Path, members: dict[str, bytes], sha256: dict[str, str]) -> P
 ])
 def test_a_damaged_or_unsafe_archive_is_refused_and_nothing_is_written(
         members, claimed, message, tmp_path, settings):
-    from tournaments.backup import BackupError, restore_backup
+    from tournaments.transfer.backup import BackupError, restore_backup
 
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.PROTOCOL_SIGNING_DIR = tmp_path / "signing"

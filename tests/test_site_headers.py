@@ -77,7 +77,7 @@ def test_a_server_error_page_carries_the_policy(monkeypatch):
     def broken(user):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("tournaments.home.home_for", broken)
+    monkeypatch.setattr("tournaments.public.home.home_for", broken)
     response = Client(raise_request_exception=False).get("/home/")
     assert response.status_code == 500
     assert _policy_of(response) == settings.CONTENT_SECURITY_POLICY

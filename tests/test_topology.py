@@ -139,7 +139,7 @@ def _field() -> tuple[str, list[int], list[int]]:
         TableFactory,
         create_bulk,
     )
-    from tournaments.services import create_tournament
+    from tournaments.setup.services import create_tournament
 
     tournament = create_tournament(name="Cluster", slug=f"cluster-{uuid.uuid4().hex[:6]}")
     regulations = tournament.regulations

@@ -10,7 +10,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         """Warm the season tables whenever a tournament's placings are refreshed."""
         from scoring.ranking.seasons import placings_refreshed
-        from tournaments.season_views import warm_tables
+        from tournaments.ranking.season_views import warm_tables
 
         def warm(sender: object, tournament_id: int, **kwargs: object) -> None:
             """Render the tables of the seasons counting the tournament."""

@@ -2,20 +2,16 @@
 
 from django.urls import include, path
 
-from tournaments import (
-    home,
-    lockout_views,
-    people_views,
-    player_views,
-    profile_fields,
-    profile_views,
-    public_views,
-    round_views,
-    season_views,
-    views,
-    webhook_views,
-)
-from tournaments.public_views.conditional import conditional_public
+from tournaments import public as public_views
+from tournaments.players import lockout_views
+from tournaments.players import views as player_views
+from tournaments.public import home
+from tournaments.public.conditional import conditional_public
+from tournaments.ranking import season_views
+from tournaments.registration import people_views, profile_fields, profile_views
+from tournaments.rounds import views as round_views
+from tournaments.setup import views
+from tournaments.webhooks import views as webhook_views
 
 app_name = "tournaments"
 
@@ -79,5 +75,5 @@ urlpatterns = [
     path("t/<str:slug>/deliveries/<int:pk>/replay/", webhook_views.delivery_replay,
          name="webhook_replay"),
     path("", include("tournaments.transfer.urls")),
-    path("", include("tournaments.rating_urls")),
+    path("", include("tournaments.ranking.urls")),
 ]

@@ -203,7 +203,7 @@ def is_organizer(user: Any) -> bool:
     return can_create_tournament(user) or managed_tournaments(user).exists()
 
 
-# -- public pages and the player area (tournaments.public_views, tournaments.player_views) ---
+# -- public pages and the player area (tournaments.public, tournaments.players.views) ---
 
 PUBLIC_PAGE_SWITCHES = {
     "draw": "public_draw",
@@ -281,7 +281,7 @@ def visible_tournaments(user: User | AnonymousUser, page: str = "") -> QuerySet[
     return qs
 
 
-# -- seasons (tournaments.season_views) ------------------------------------------------------
+# -- seasons (tournaments.ranking.season_views) ----------------------------------------------------
 
 
 def can_create_season(user: Any) -> bool:

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from referee import tasks
 from scoring.models import GAME_SETTINGS, Pair, PartyDesk, Player, Round, Tournament
-from tournaments.services import create_tournament, derive_slug, update_regulations
+from tournaments.setup.services import create_tournament, derive_slug, update_regulations
 
 pytestmark = pytest.mark.django_db
 
@@ -120,7 +120,7 @@ def test_a_singles_player_alone_when_asked(api, singles):
 
 
 def test_a_failing_side_leaves_no_player(api, singles, monkeypatch):
-    from tournaments import services
+    from tournaments.setup import services
 
     def broken(*args, **kwargs):
         raise services.ServiceError("player1", "broken")

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from scoring.people.profiles import new_profile
 from tests.e2e.a11y import in_language, log_in, open_page
 from tests.e2e.helpers import PHONE, page_width
-from tournaments.services import create_tournament
+from tournaments.setup.services import create_tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

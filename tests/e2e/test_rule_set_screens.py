@@ -25,14 +25,14 @@ from scoring.models import Party, Tournament, TournamentRole
 from tests.e2e.a11y import in_language, log_in, open_page, phone_context
 from tests.e2e.helpers import PHONE
 from tests.factories import UserFactory
-from tournaments import rounds
 from tournaments.management.commands.seed_demo import (
     DEMO_PASSWORD,
     DEMO_SLUG,
     KOZEL_SLUG,
     UDL_SLUG,
 )
-from tournaments.services import add_table, create_tournament, register_player
+from tournaments.rounds import services as rounds
+from tournaments.setup.services import add_table, create_tournament, register_player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

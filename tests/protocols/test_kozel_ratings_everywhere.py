@@ -31,7 +31,7 @@ from scoring.party.deals import record_deal
 from scoring.protocols import render_protocol
 from scoring.ranking.results import standings_table
 from scoring.signoff.content import build_protocol_data
-from tournaments.services import create_tournament
+from tournaments.setup.services import create_tournament
 
 from .conftest import pdf_text
 

@@ -25,7 +25,7 @@ from scoring.protocols import (
 from scoring.protocols.sample import sample_protocol
 from scoring.signoff.content import build_blank_data, build_protocol_data
 from scoring.signoff.services import countersign, protocol_pdf, sign_as_player
-from tournaments.services import create_tournament
+from tournaments.setup.services import create_tournament
 
 from ..factories import PartyFactory
 from .conftest import page_count, pdf_text
@@ -320,7 +320,7 @@ def test_kozel_party_page_shows_accounts_memorized_goat(client, kozel_party):
 
 
 def test_public_pages_count_each_rule_set_its_own_way(client, udl_party, kozel_party):
-    from tournaments.public_views import map_tables, player_history
+    from tournaments.public import map_tables, player_history
 
     udl = udl_party.round.tournament
     assert map_tables(udl, udl_party.round)[0]["score"] == "3 : 1 in games"

@@ -70,7 +70,7 @@ def test_broker_down_a_round_closes_and_the_lost_send_is_logged(
     tournament, organizer, broker_at, caplog
 ):
     from tests.tournaments.test_rounds import _drawn
-    from tournaments import rounds
+    from tournaments.rounds import services as rounds
 
     rnd = _drawn(tournament)
     rounds.publish_round(rnd.pk)

@@ -87,7 +87,7 @@ def test_an_explicit_forfeit_score_still_applies(make_user):
 
 
 def test_regulations_form_leaves_the_forfeit_empty_for_the_target(make_user):
-    from tournaments.forms import RegulationsForm
+    from tournaments.setup.forms import RegulationsForm
 
     desk = make_desk(make_user, "udl")
     regulations = _party(desk).round.tournament.regulations

@@ -11,7 +11,7 @@ from referee.services import pause_clock, start_party
 from scoring.models import Party, Round, TournamentRole
 from tests.factories import PlayerFactory, TournamentFactory, TournamentRoleFactory
 from tests.referee.test_rule_sets_desk import make_desk
-from tournaments.home import home_for
+from tournaments.public.home import home_for
 
 pytestmark = pytest.mark.django_db
 

@@ -40,7 +40,7 @@ def make_desk(make_user, code, *, players=None, seated=None, **settings):
     Sides of one player (UDL, All Fives, two players of Draw or Kozel) are pairs without a
     second player; four Kozel players sit as two drawn 2-player groups (individual format).
     """
-    from tournaments.services import create_tournament
+    from tournaments.setup.services import create_tournament
 
     organizer = make_user(organizer=True)
     created = create_tournament(

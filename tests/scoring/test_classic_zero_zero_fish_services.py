@@ -10,7 +10,7 @@ import pytest
 
 from scoring.rules import get_rule_set
 from tests.scoring.test_worked_examples_services import deal, fresh, singles_parties, totals
-from tournaments.forms import RegulationsForm
+from tournaments.setup.forms import RegulationsForm
 
 pytestmark = pytest.mark.django_db
 

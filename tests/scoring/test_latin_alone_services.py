@@ -21,7 +21,7 @@ from tests.scoring.test_worked_examples_services import (
     singles_parties,
     totals,
 )
-from tournaments.services import register_player, update_regulations
+from tournaments.setup.services import register_player, update_regulations
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from scoring.models import Deal, Pair, Party, Penalty, Player, Regulations, Roun
 from scoring.ranking.loaders import load_party_results
 from scoring.ranking.results import standings_rows, standings_table
 from tests.tournaments.play import DOMINO
-from tournaments.services import create_tournament
+from tournaments.setup.services import create_tournament
 
 pytestmark = pytest.mark.django_db
 

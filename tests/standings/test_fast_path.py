@@ -29,7 +29,7 @@ from scoring.standings import (
 )
 from scoring.totals.stored import rules_digest
 from tests.standings import reference_standings as before
-from tournaments.services import create_tournament
+from tournaments.setup.services import create_tournament
 
 _slugs = itertools.count(1)
 EVERY_TIE_BREAK = [

@@ -23,7 +23,7 @@ from scoring.standings import (
     default_order,
 )
 from tests.scoring.test_worked_examples_services import kozel_party, standings
-from tournaments.services import create_tournament, register_player
+from tournaments.setup.services import create_tournament, register_player
 
 R = PartyResult
 UDL = StandingsConfig(order=default_order("udl"), target=150)

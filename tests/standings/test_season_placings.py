@@ -140,7 +140,12 @@ def test_merging_two_profiles_of_one_person_joins_his_season_line(
 ):
     from scoring.people.profiles import merge_profiles
     from tests.factories import PartyFactory, RoundFactory
-    from tournaments.services import add_table, create_tournament, register_pair, register_player
+    from tournaments.setup.services import (
+        add_table,
+        create_tournament,
+        register_pair,
+        register_player,
+    )
 
     tournament, season = linked
     pairs = list(tournament.pairs.order_by("id"))
@@ -176,7 +181,7 @@ def test_after_a_correction_the_next_visitor_finds_the_season_table_made(
     """The refresh task renders the table of every season counting the tournament (in both
     languages) under the placings' new version: the page after a correction renders nothing
     and reads only the season, its tournaments and the version."""
-    from tournaments import season_views
+    from tournaments.ranking import season_views
 
     tournament, season = linked
     Season.objects.filter(pk=season.pk).update(public=True)

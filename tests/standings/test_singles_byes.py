@@ -7,8 +7,8 @@ import pytest
 
 from scoring.models import Party, Regulations, Table
 from scoring.ranking.results import standings_table
-from tournaments import rounds
-from tournaments.services import create_tournament, register_player
+from tournaments.rounds import services as rounds
+from tournaments.setup.services import create_tournament, register_player
 
 pytestmark = pytest.mark.django_db
 

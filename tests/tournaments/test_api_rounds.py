@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from scoring.models import Pair, Party, Player, Round, Tournament
 from tests.tournaments.play import play_round
-from tournaments.services import create_tournament
+from tournaments.setup.services import create_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -100,7 +100,7 @@ def test_withdraw_through_the_api(api, tournament, organizer, make_user):
 
 
 def test_draft_draws_are_hidden_and_changes_need_an_organizer(api, tournament, make_user):
-    from tournaments import rounds
+    from tournaments.rounds import services as rounds
 
     rnd = rounds.generate_draw(rounds.create_round(tournament.pk).pk)
     party = Party.objects.filter(round=rnd).first()

@@ -89,7 +89,7 @@ def test_an_anonymous_poll_is_answered_by_the_middleware_from_the_cache(
 ):
     from django.test import RequestFactory
 
-    from tournaments.public_views.conditional import PublicNotModifiedMiddleware
+    from tournaments.public.conditional import PublicNotModifiedMiddleware
 
     settings.PUBLIC_ETAG_VERSION_SECONDS = 30
     url = _url(played, "standings")

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from scoring.models import Tournament, TournamentRole
 from tests.factories import TournamentFactory
-from tournaments import services
+from tournaments.setup import services
 
 NAME = "Кубок Москвы 2026"
 SLUG = "kubok-moskvy-2026"

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Pair, Player, Table
-from tournaments.services import add_table, create_tournament, register_player
+from tournaments.setup.services import add_table, create_tournament, register_player
 from tournaments.transfer.roster import import_roster
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ import logging
 
 from scoring.models import Player
 from tests.tournaments.play import play_round
-from tournaments import rounds
-from tournaments.services import register_pair, register_player, withdraw_pair
+from tournaments.rounds import services as rounds
+from tournaments.setup.services import register_pair, register_player, withdraw_pair
 
 
 def _messages(caplog, name):
@@ -26,7 +26,7 @@ def test_round_flow_is_logged_with_ids(
     with django_capture_on_commit_callbacks(execute=True):
         rounds.close_round(rnd.pk, actor=organizer)
     ids = f"tournament={tournament.pk} round={rnd.pk}"
-    lines = _messages(caplog, "tournaments.rounds")
+    lines = _messages(caplog, "tournaments.rounds.services")
     for state in ("created", "drawn", "published", "started", "closed"):
         assert any(line.startswith(f"round {state}: {ids}") for line in lines), state
     assert any(f"actor={organizer.pk}" in line for line in lines)
@@ -42,7 +42,7 @@ def test_registration_is_logged_with_ids(caplog, tournament):
     second = Player.objects.create(tournament=tournament, name="Второй Игрок")
     pair = register_pair(tournament, first, second)
     withdraw_pair(pair.pk)
-    lines = _messages(caplog, "tournaments.services")
+    lines = _messages(caplog, "tournaments.setup.services")
     assert f"player registered: tournament={tournament.pk} player={first.pk}" in lines
     assert (f"pair registered: tournament={tournament.pk} pair={pair.pk} "
             f"players={first.pk},{second.pk}") in lines

@@ -14,7 +14,7 @@ from scoring.models import Deal, Pair, Party, Player, Profile, RatingEntry, Rati
 from scoring.ranking.results import standings_table
 from tests.factories import PenaltyFactory, TournamentFactory
 from tests.tournaments.play import play_round
-from tournaments import rounds
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from scoring.models import Player, Profile, Table
 from scoring.people.profiles import new_profile
-from tournaments.services import create_tournament, register_player
+from tournaments.setup.services import create_tournament, register_player
 from tournaments.transfer import archive
 from tournaments.transfer.archive import import_tournament
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from scoring.models import Profile
 from scoring.people.profiles import new_profile
-from tournaments.services import create_tournament
+from tournaments.setup.services import create_tournament
 from tournaments.transfer.roster import import_roster
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from scoring.models import Pair, Party, Player, Round, Tournament
 from tests.tournaments.play import play_round
-from tournaments import rounds
-from tournaments.public_views import RankChart
+from tournaments.public import RankChart
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -334,7 +334,7 @@ def test_hall_panels_use_as_many_queries_for_40_pairs_as_for_4(client, make_fiel
 
 
 def test_individual_tournament_pages(client, organizer):
-    from tournaments.services import create_tournament
+    from tournaments.setup.services import create_tournament
 
     t = create_tournament(name="Личный", slug="solo", organizer=organizer, format="individual")
     for k in range(8):

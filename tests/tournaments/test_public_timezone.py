@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from scoring.core.timezones import TournamentTimeZoneMiddleware, activate_tournament_zone
 from scoring.models import Penalty, Round, Tournament
-from tournaments.forms import TournamentForm
+from tournaments.setup.forms import TournamentForm
 
 pytestmark = pytest.mark.django_db
 

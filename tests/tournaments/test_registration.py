@@ -7,8 +7,8 @@ from django.core.exceptions import ValidationError
 
 from scoring.core.errors import ServiceError
 from scoring.models import Pair, Player
-from tournaments.forms import RegulationsForm
-from tournaments.services import add_table, register_pair, register_player
+from tournaments.setup.forms import RegulationsForm
+from tournaments.setup.services import add_table, register_pair, register_player
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def test_player_in_two_pairs_refused(tournament):
 
 
 def test_player_of_other_tournament_refused(tournament, organizer):
-    from tournaments.services import create_tournament
+    from tournaments.setup.services import create_tournament
 
     other = create_tournament(name="Other", slug="other", organizer=organizer)
     stranger = Player.objects.create(tournament=other, name="Stranger")

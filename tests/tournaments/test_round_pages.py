@@ -104,7 +104,7 @@ def test_organizer_runs_two_rounds_with_a_swap_and_a_withdrawal(client, tourname
 
 
 def test_manual_edit_through_the_page_keeps_a_rematch_as_a_warning(client, tournament, organizer):
-    from tournaments import rounds
+    from tournaments.rounds import services as rounds
 
     client.force_login(organizer)
     rnd = rounds.create_round(tournament.pk)
@@ -140,7 +140,7 @@ def test_manual_edit_through_the_page_keeps_a_rematch_as_a_warning(client, tourn
 
 
 def test_strangers_cannot_drive_rounds(client, tournament, make_user):
-    from tournaments import rounds
+    from tournaments.rounds import services as rounds
 
     rnd = rounds.create_round(tournament.pk)
     client.force_login(make_user())
@@ -156,7 +156,7 @@ def test_strangers_cannot_drive_rounds(client, tournament, make_user):
 
 
 def test_public_pages_refresh_while_a_round_is_played(client, tournament):
-    from tournaments import rounds
+    from tournaments.rounds import services as rounds
 
     rnd = rounds.create_round(tournament.pk)
     rounds.generate_draw(rnd.pk)
@@ -187,7 +187,7 @@ def test_public_pages_refresh_while_a_round_is_played(client, tournament):
 )
 def test_round_permissions_matrix(client, tournament, organizer, make_user, role, can_drive):
     from scoring.models import TournamentRole
-    from tournaments import rounds
+    from tournaments.rounds import services as rounds
 
     rnd = rounds.create_round(tournament.pk)
     if role == "organizer":

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from scoring.core.errors import ServiceError
 from scoring.models import GAME_SETTINGS, Pair, Player, Regulations, Round, Tournament
 from scoring.rules import RULE_SETS, get_rule_set
-from tournaments.services import create_tournament, update_regulations, update_tournament
+from tournaments.setup.services import create_tournament, update_regulations, update_tournament
 
 pytestmark = pytest.mark.django_db
 

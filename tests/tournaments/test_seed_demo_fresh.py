@@ -17,8 +17,8 @@ from django.utils import timezone
 
 from scoring.models import Party, Protocol, Tournament
 from tests.factories import TournamentFactory
-from tournaments.demo_autumn import AUTUMN_SLUG
 from tournaments.management.commands.seed_demo import DEMO_SLUG, KOZEL_SLUG, UDL_SLUG
+from tournaments.management.demo_autumn import AUTUMN_SLUG
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +77,7 @@ def test_fresh_demo_restarts_the_live_clocks_and_keeps_everything_else(
 
     # the club season and rating list over both: the same people, one line each
     from scoring.models import RatingEntry, RatingList, Season, TournamentPlacing
-    from tournaments.demo_autumn import RATING_SLUG, SEASON_SLUG
+    from tournaments.management.demo_autumn import RATING_SLUG, SEASON_SLUG
 
     season = Season.objects.get(slug=SEASON_SLUG)
     assert set(season.tournaments.values_list("slug", flat=True)) == {DEMO_SLUG, AUTUMN_SLUG}

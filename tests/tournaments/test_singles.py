@@ -13,10 +13,10 @@ from rest_framework.test import APIClient
 
 from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tournament
-from tournaments import rounds
-from tournaments.draws import load_history
 from tournaments.pairing import PlayerEntrant, free_for_all_draw, get_generator
-from tournaments.services import create_tournament, register_pair, register_player
+from tournaments.rounds import services as rounds
+from tournaments.rounds.draws import load_history
+from tournaments.setup.services import create_tournament, register_pair, register_player
 from tournaments.transfer.roster import import_roster, template_file
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.core.errors import ServiceError
-from tournaments.forms import RegulationsForm
-from tournaments.services import create_tournament, update_regulations
+from tournaments.setup.forms import RegulationsForm
+from tournaments.setup.services import create_tournament, update_regulations
 
 pytestmark = pytest.mark.django_db
 

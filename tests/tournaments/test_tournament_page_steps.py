@@ -9,8 +9,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from tournaments import rounds
-from tournaments.services import add_table, create_tournament, register_pair, register_player
+from tournaments.rounds import services as rounds
+from tournaments.setup.services import add_table, create_tournament, register_pair, register_player
 
 pytestmark = pytest.mark.django_db
 
@@ -103,7 +103,7 @@ def test_the_draws_seed_is_called_its_random_number_in_russian():
 
     from django.utils import translation
 
-    from tournaments.forms import GenerateDrawForm
+    from tournaments.setup.forms import GenerateDrawForm
 
     with translation.override("ru"):
         label = str(GenerateDrawForm().fields["seed"].label)

@@ -43,8 +43,8 @@ from scoring.models import (
 from scoring.party.deals import correct_deal, record_deal
 from scoring.signoff.services import countersign, look_up, record_refusal, verify_upload
 from tests.tournaments.play import play_round
-from tournaments import rounds
-from tournaments.services import create_tournament, register_player, withdraw_pair
+from tournaments.rounds import services as rounds
+from tournaments.setup.services import create_tournament, register_player, withdraw_pair
 from tournaments.transfer import archive, exports, sheets
 from tournaments.transfer.archive import ArchiveError, import_tournament
 

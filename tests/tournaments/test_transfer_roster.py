@@ -12,7 +12,7 @@ from openpyxl import Workbook, load_workbook
 from rest_framework.test import APIClient
 
 from scoring.models import Pair, Player, Tournament
-from tournaments.services import create_tournament
+from tournaments.setup.services import create_tournament
 from tournaments.transfer.roster import import_roster, name_key
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,7 @@ from openpyxl import Workbook, load_workbook
 from rest_framework.test import APIClient
 
 from scoring.models import Player, Tournament
-from tournaments.services import create_tournament
+from tournaments.setup.services import create_tournament
 from tournaments.transfer import archive, exports, sheets
 from tournaments.transfer.roster import import_roster
 

@@ -12,7 +12,7 @@ from scoring.party.deals import correct_deal
 from scoring.signoff.content import party_players
 from scoring.signoff.services import countersign, record_refusal
 from tests.tournaments.play import play
-from tournaments import rounds
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -176,7 +176,7 @@ def test_a_hidden_tournament_reaches_only_its_organizers(
     from scoring.models import WEBHOOK_EVENTS
     from scoring.webhooks.services import create_subscription, emit
     from tests.webhooks.conftest import start_receiver
-    from tournaments.services import create_tournament
+    from tournaments.setup.services import create_tournament
 
     tournament.public = False
     tournament.save(update_fields=["public"])

@@ -8,7 +8,7 @@ from django.db.models import Q
 
 from scoring.models import TournamentRole, WebhookSubscription
 from scoring.webhooks.services import _receiving
-from tournaments.services import create_tournament
+from tournaments.setup.services import create_tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,7 @@ from scoring.access.idempotency import IdempotentMixin
 from scoring.access.permissions import visible_tournaments
 from scoring.models import Pair, Player, Profile, Table
 from tournaments.api.common import REFUSED, published_q, require_manage, updated_record, valid
-from tournaments.services import (
+from tournaments.setup.services import (
     add_table,
     register_pair,
     register_player,

@@ -23,8 +23,8 @@ from scoring.ranking.rating_lists import take_ratings
 from scoring.ranking.results import StandingsTable, standings_table
 from scoring.standings import METRICS
 from tournaments.api.common import REFUSED, require_manage, updated_record, valid
-from tournaments.forms import RegulationsForm, TournamentForm
-from tournaments.services import (
+from tournaments.setup.forms import RegulationsForm, TournamentForm
+from tournaments.setup.services import (
     create_tournament,
     not_a_setting,
     update_regulations,

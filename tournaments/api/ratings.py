@@ -25,7 +25,7 @@ from scoring.ranking.rating_lists import (
     visible_lists,
 )
 from scoring.ranking.rating_runs import rating_lines
-from tournaments.rating_views import csv_response
+from tournaments.ranking.rating_views import csv_response
 
 
 class RatingListSerializer(serializers.ModelSerializer):

@@ -23,8 +23,8 @@ from scoring.access.permissions import can_see_public_page, visible_tournaments
 from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Round, Tournament
 from scoring.rules import SEATS
-from tournaments import rounds
 from tournaments.api.common import REFUSED, published_q, require_manage, valid
+from tournaments.rounds import services as rounds
 
 
 class RoundSerializer(serializers.ModelSerializer):

@@ -18,7 +18,7 @@ from scoring.access.idempotency import IdempotentMixin
 from scoring.models import Season, Tournament
 from scoring.ranking.seasons import SeasonPage, season_page, season_tournaments
 from tournaments.api.common import REFUSED, updated_record
-from tournaments.season_services import create_season, delete_season, update_season
+from tournaments.ranking.season_services import create_season, delete_season, update_season
 
 
 class SeasonSerializer(serializers.ModelSerializer):

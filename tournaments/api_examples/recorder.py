@@ -233,7 +233,7 @@ def repeatable(clock: Clock) -> Iterator[Clock]:
     here the order comes from a fixed seed.
     """
     with mock.patch("django.utils.timezone.now", clock), mock.patch(
-        "tournaments.draws._shuffle", random.Random(SEED).shuffle
+        "tournaments.rounds.draws._shuffle", random.Random(SEED).shuffle
     ):
         yield clock
 

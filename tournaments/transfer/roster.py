@@ -35,7 +35,7 @@ from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError
 from scoring.models import Player, Tournament
-from tournaments.services import register_pair, register_player, registers_sides
+from tournaments.setup.services import register_pair, register_player, registers_sides
 from tournaments.transfer.roster_profiles import check_details, match_rows
 from tournaments.transfer.roster_rows import (
     COLUMNS,

@@ -20,11 +20,11 @@ from referee.accounts import make_player_accounts
 from scoring.access import permissions
 from scoring.models import Round, Tournament
 from scoring.people.profiles import describe
-from tournaments.services import registers_sides
+from tournaments.setup.services import registers_sides
+from tournaments.setup.views import _tournament_for
 from tournaments.transfer import archive, exports, roster
 from tournaments.transfer.sheets import CONTENT_TYPES, size_error
 from tournaments.transfer.sheets import render as render_sheet
-from tournaments.views import _tournament_for
 
 
 def _download(content: bytes, filename: str, content_type: str) -> HttpResponse:

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.backup import BackupError, describe, make_backup
+from tournaments.transfer.backup import BackupError, describe, make_backup
 
 
 class Command(BaseCommand):

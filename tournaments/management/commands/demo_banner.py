@@ -4,7 +4,6 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from tournaments.demo_autumn import RATING_SLUG, SEASON_SLUG
 from tournaments.management.commands.seed_demo import (
     DEMO_PASSWORD,
     DEMO_SLUG,
@@ -14,6 +13,7 @@ from tournaments.management.commands.seed_demo import (
     UDL_NAMES,
     UDL_SLUG,
 )
+from tournaments.management.demo_autumn import RATING_SLUG, SEASON_SLUG
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.backup import BackupError, describe, restore_backup
+from tournaments.transfer.backup import BackupError, describe, restore_backup
 
 
 class Command(BaseCommand):

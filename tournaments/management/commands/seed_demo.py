@@ -4,8 +4,8 @@
 - UDL singles: 6 players, one round of matches to three game wins played, one match running.
 - A Kozel evening: 8 players, individual format, two tables of four, a round played to the
   Goat, standings by rating points.
-- Last autumn's cup (``tournaments.demo_autumn``): 8 of the sport demo's players in 4 pairs,
-  three rounds, finished. Each demo login's player is one profile across the tournaments.
+- Last autumn's cup (``tournaments.management.demo_autumn``): 8 of the sport demo's players in
+  4 pairs, three rounds, finished. Each demo login's player is one profile across the tournaments.
 """
 
 from __future__ import annotations
@@ -29,9 +29,13 @@ from scoring.signoff.demo import (
     sign_demo_protocols,
 )
 from scoring.standings import default_order
-from tournaments import rounds
-from tournaments.demo_autumn import AUTUMN_SLUG, build_autumn_cup, build_season_and_rating
-from tournaments.services import add_table, create_tournament, register_pair, register_player
+from tournaments.management.demo_autumn import (
+    AUTUMN_SLUG,
+    build_autumn_cup,
+    build_season_and_rating,
+)
+from tournaments.rounds import services as rounds
+from tournaments.setup.services import add_table, create_tournament, register_pair, register_player
 
 DEMO_SLUG = "demo-cup"
 UDL_SLUG = "udl-open"

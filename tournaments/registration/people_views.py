@@ -21,7 +21,7 @@ from scoring.core.errors import ServiceError
 from scoring.models import SigningPin, Tournament
 from scoring.protocols.slips import Slip, render_slips
 from scoring.signoff import pins
-from tournaments.views import _tournament_for
+from tournaments.setup.views import _tournament_for
 
 
 def pin_slips(tournament: Tournament, made: list[pins.GeneratedPin]) -> HttpResponse:

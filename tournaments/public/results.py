@@ -14,14 +14,14 @@ from scoring.models import Pair, Round, Tournament
 from scoring.ranking.loaders import load_party_results
 from scoring.ranking.results import StandingsTable, standings_table
 from scoring.standings import PartyResult
-from tournaments.draws import is_individual
-from tournaments.public_views.common import (
+from tournaments.public.common import (
     RESULT_LABELS,
     cached_for_field,
     per_player_ranking,
     public_tournament,
 )
-from tournaments.round_views import url_root
+from tournaments.rounds.draws import is_individual
+from tournaments.rounds.views import url_root
 
 # -- results of every round --------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
-from tournaments.public_load import PublicLoad, PublicRequest, load_public
+from tournaments.public.load import PublicLoad, PublicRequest, load_public
 
 VARY = ("Accept-Language", "Cookie", "HX-Request")
 

@@ -37,8 +37,8 @@ from scoring.models import (
 )
 from scoring.party.match_format import match_format_text
 from scoring.totals.compute import next_deal_number, party_totals
-from tournaments.entry_forms import AddTablesForm, NewPairForm
-from tournaments.forms import (
+from tournaments.registration.entry_forms import AddTablesForm, NewPairForm
+from tournaments.setup.forms import (
     PairForm,
     PlayerForm,
     RegulationsForm,
@@ -48,8 +48,8 @@ from tournaments.forms import (
     registers_sides,
     rule_set_guide,
 )
-from tournaments.manage_steps import manage_groups, next_step
-from tournaments.services import create_tournament, update_regulations, update_tournament
+from tournaments.setup.manage_steps import manage_groups, next_step
+from tournaments.setup.services import create_tournament, update_regulations, update_tournament
 
 
 def _tournament_for(request: HttpRequest, slug: str, manage: bool = False) -> Tournament:

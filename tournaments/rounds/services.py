@@ -25,7 +25,14 @@ from scoring.core.errors import ConflictError, ServiceError, translate_engine_er
 from scoring.models import Pair, Party, Player, Round, Tournament
 from scoring.ranking.seasons import schedule_refresh
 from scoring.webhooks import services as webhooks
-from tournaments.draws import (
+from tournaments.pairing import (
+    DrawUserError,
+    IndividualTable,
+    Pairing,
+    validate_manual,
+    validate_manual_individual,
+)
+from tournaments.rounds.draws import (
     DrawField,
     Seating,
     clear_draw,
@@ -36,13 +43,6 @@ from tournaments.draws import (
     table_numbers,
     warnings_data,
     write_draw,
-)
-from tournaments.pairing import (
-    DrawUserError,
-    IndividualTable,
-    Pairing,
-    validate_manual,
-    validate_manual_individual,
 )
 from tournaments.tasks import warm_standings
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from scoring.access import permissions
 from scoring.core.errors import ServiceError
 from scoring.people.profiles import describe, merge_profiles
-from tournaments.profile_fields import NEW, add_profile_fields, chosen_profile
+from tournaments.registration.profile_fields import NEW, add_profile_fields, chosen_profile
 
 
 class MergeForm(forms.Form):

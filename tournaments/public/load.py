@@ -15,7 +15,7 @@ from django_htmx.middleware import HtmxDetails
 from scoring.access import permissions
 from scoring.models import Round, Tournament
 from scoring.ranking.results import remember_results_version, results_version
-from tournaments.views import _tournament_for
+from tournaments.setup.views import _tournament_for
 
 
 def public_tournament(request: HttpRequest, slug: str, page: str) -> Tournament:

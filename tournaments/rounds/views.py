@@ -31,12 +31,12 @@ from scoring.models import Pair, Party, Player, PrintJob, Round, Tournament
 from scoring.ranking.results import StandingsTable, standings_table
 from scoring.signoff.printing import unsigned_parties
 from scoring.totals.compute import party_totals
-from tournaments import rounds
-from tournaments.draws import DrawField, is_individual, load_field
-from tournaments.forms import DrawEditForm, GenerateDrawForm, SwapTablesForm
-from tournaments.public_load import public_load
-from tournaments.services import withdraw_pair, withdraw_player
-from tournaments.views import _tournament_for
+from tournaments.public.load import public_load
+from tournaments.rounds import services as rounds
+from tournaments.rounds.draws import DrawField, is_individual, load_field
+from tournaments.setup.forms import DrawEditForm, GenerateDrawForm, SwapTablesForm
+from tournaments.setup.services import withdraw_pair, withdraw_player
+from tournaments.setup.views import _tournament_for
 
 LIVE = (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS)
 PARTY_PLAYERS = (

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.models import RatingList, Tournament
 from scoring.ranking.rating_lists import ratable_tournaments, visible_lists
-from tournaments.typed_fields import form_field
+from tournaments.setup.typed_fields import form_field
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User

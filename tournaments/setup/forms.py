@@ -14,9 +14,9 @@ from scoring.models import GAME_SETTINGS, Pair, Player, Regulations, Table, Tour
 from scoring.party.match_format import match_format_text
 from scoring.people.profiles import link_new_player
 from scoring.rules import RULE_SETS
-from tournaments.metric_order import MetricOrderField
-from tournaments.profile_fields import NEW, add_profile_fields, chosen_profile
-from tournaments.services import (
+from tournaments.registration.profile_fields import NEW, add_profile_fields, chosen_profile
+from tournaments.setup.metric_order import MetricOrderField
+from tournaments.setup.services import (
     format_conflict,
     players_vary,
     plays_in_pairs_option,
@@ -24,7 +24,7 @@ from tournaments.services import (
     registers_sides,
     table_size,
 )
-from tournaments.typed_fields import form_field, model_field
+from tournaments.setup.typed_fields import form_field, model_field
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise

@@ -27,10 +27,10 @@ from scoring.access import permissions
 from scoring.core.errors import ServiceError
 from scoring.core.timezones import activate_tournament_zone
 from scoring.models import Party, Player, Profile, Protocol, SigningPin, Tournament
-from tournaments.public_views.history import HistoryRow, player_history
-from tournaments.public_views.table_map import absolute, qr_svgs
-from tournaments.services import renew_personal_link
-from tournaments.views import _tournament_for
+from tournaments.public.history import HistoryRow, player_history
+from tournaments.public.table_map import absolute, qr_svgs
+from tournaments.setup.services import renew_personal_link
+from tournaments.setup.views import _tournament_for
 
 PRIVATE_HEADERS = {
     "Cache-Control": "private, no-store",

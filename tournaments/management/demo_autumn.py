@@ -13,8 +13,8 @@ from referee import services as referee_services
 from scoring.models import Party, Tournament
 from scoring.party import deals as scoring_services
 from scoring.signoff.demo import demo_profile, sign_demo_protocols
-from tournaments import rounds
-from tournaments.services import add_table, create_tournament, register_pair, register_player
+from tournaments.rounds import services as rounds
+from tournaments.setup.services import add_table, create_tournament, register_pair, register_player
 
 AUTUMN_SLUG = "autumn-cup"
 #: How many of the Double-Six Cup's players (the first ones, logins player01 …) play it.
@@ -74,7 +74,7 @@ def build_season_and_rating(organizer: Any, slugs: list[str]) -> None:
     rating list and their records have something to show."""
     from scoring.models import RatingList, Season
     from scoring.ranking.rating_lists import save_rating_list
-    from tournaments.season_services import create_season
+    from tournaments.ranking.season_services import create_season
 
     tournaments = list(Tournament.objects.filter(slug__in=slugs))
     Season.objects.filter(slug=SEASON_SLUG).delete()

@@ -10,17 +10,17 @@ number of queries that does not grow with the number of pairs.
 
 from __future__ import annotations
 
-from tournaments.public_views.hall import hall
-from tournaments.public_views.history import (
+from tournaments.public.hall import hall
+from tournaments.public.history import (
     HistoryRow,
     RankChart,
     pair_page,
     player_history,
     player_page,
 )
-from tournaments.public_views.profile import profile_page
-from tournaments.public_views.results import results
-from tournaments.public_views.table_map import absolute, draw_map, map_tables, qr_svgs, table_party
+from tournaments.public.profile import profile_page
+from tournaments.public.results import results
+from tournaments.public.table_map import absolute, draw_map, map_tables, qr_svgs, table_party
 
 __all__ = [
     "HistoryRow", "RankChart", "absolute", "draw_map", "hall", "map_tables", "pair_page",

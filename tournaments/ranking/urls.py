@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import rating_views
+from tournaments.ranking import rating_views
 
 urlpatterns = [
     path("ratings/", rating_views.rating_list_index, name="rating_lists"),

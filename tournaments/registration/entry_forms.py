@@ -9,13 +9,13 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Pair, Player, Table, Tournament
-from tournaments.entry import (
+from tournaments.registration.entry import (
     MOST_TABLES_AT_ONCE,
     add_tables,
     next_table_number,
     register_pair_with_players,
 )
-from tournaments.profile_fields import add_profile_fields, chosen_profile
+from tournaments.registration.profile_fields import add_profile_fields, chosen_profile
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise

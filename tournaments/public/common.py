@@ -13,8 +13,8 @@ from django.utils.translation import gettext_lazy as _
 from scoring.models import Round, Tournament
 from scoring.ranking.results import StandingsTable, results_version
 from scoring.rules import Totals
-from tournaments.draws import is_individual
-from tournaments.public_load import public_tournament
+from tournaments.public.load import public_tournament
+from tournaments.rounds.draws import is_individual
 
 __all__ = ["public_tournament"]  # where the public pages have always found it
 

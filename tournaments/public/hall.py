@@ -12,10 +12,10 @@ from django.http import HttpRequest, HttpResponse
 from scoring.access import permissions
 from scoring.models import Party
 from scoring.ranking.results import standings_table
-from tournaments.public_load import public_load
-from tournaments.public_views.common import current_round
-from tournaments.public_views.table_map import map_tables
-from tournaments.round_views import LIVE, _render
+from tournaments.public.common import current_round
+from tournaments.public.load import public_load
+from tournaments.public.table_map import map_tables
+from tournaments.rounds.views import LIVE, _render
 
 HALL_TABLES_PER_PAGE = 12
 HALL_LINES_PER_PAGE = 12

@@ -13,8 +13,8 @@ from django.shortcuts import redirect, render
 
 from scoring.people import career_figures as figures
 from scoring.people.careers import load_record, resolve_profile
-from tournaments.public_views.common import RESULT_LABELS
-from tournaments.public_views.plots import BarPlot, RatingPlot
+from tournaments.public.common import RESULT_LABELS
+from tournaments.public.plots import BarPlot, RatingPlot
 
 
 def profile_page(request: HttpRequest, pk: int) -> HttpResponse:

@@ -26,9 +26,9 @@ from scoring.access import permissions
 from scoring.core.errors import ServiceError
 from scoring.models import Season
 from scoring.ranking.seasons import season_page, season_tournaments, season_version
-from tournaments.season_forms import TIE_BREAK_NAMES, SeasonForm
-from tournaments.season_services import create_season, update_season
-from tournaments.season_table import season_rows_html
+from tournaments.ranking.season_forms import TIE_BREAK_NAMES, SeasonForm
+from tournaments.ranking.season_services import create_season, update_season
+from tournaments.ranking.season_table import season_rows_html
 
 TABLE_SECONDS = 15 * 60
 """How long a rendered table is kept (in the shared cache and in the process) under its key.

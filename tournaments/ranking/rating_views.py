@@ -22,9 +22,9 @@ from scoring.ranking.rating_lists import (
     visible_lists,
 )
 from scoring.ranking.rating_runs import RatingLine, rating_lines
-from tournaments.rating_forms import RatingListForm, TakeRatingsForm
+from tournaments.ranking.rating_forms import RatingListForm, TakeRatingsForm
+from tournaments.setup.views import _service_error, _tournament_for
 from tournaments.transfer.sheets import CSV_TYPE, Sheet, to_csv
-from tournaments.views import _service_error, _tournament_for
 
 
 def profile_url(profile_id: int | None) -> str:

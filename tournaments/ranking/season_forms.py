@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.access import permissions
 from scoring.models import Season, Tournament
 from scoring.standings.season import TIE_BREAKS
-from tournaments.typed_fields import form_field
+from tournaments.setup.typed_fields import form_field
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User

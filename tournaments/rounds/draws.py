@@ -5,7 +5,7 @@ like Tabbycat's draw manager: the field is read in a constant number of queries 
 :mod:`scoring.ranking.results`), the engine returns plain pairings, the parties (in one statement,
 :func:`scoring.core.bulk.insert_rows`) and, in individual events, the pairs formed for the round
 are inserted in a shuffled order so their ids reveal nothing about the standings. The
-round-flow services in :mod:`tournaments.rounds` call these functions inside their
+round-flow services in :mod:`tournaments.rounds.services` call these functions inside their
 transaction, with the round's row locked.
 """
 
@@ -38,7 +38,7 @@ from tournaments.pairing import (
     get_generator,
 )
 from tournaments.pairing.common import draw_order
-from tournaments.services import format_conflict
+from tournaments.setup.services import format_conflict
 
 Seating = list[tuple[int, Pairing | IndividualTable]]
 _shuffle = random.SystemRandom().shuffle

@@ -1,0 +1,1 @@
+"""Ranking pages: season tables and rating lists, their forms and services."""

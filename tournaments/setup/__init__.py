@@ -1,0 +1,1 @@
+"""Set-up: creating a tournament, its regulations, players, pairs and tables, and the party page."""

@@ -1,0 +1,1 @@
+"""The organizer's webhooks: the page and the API of subscriptions and deliveries."""
