@@ -54,3 +54,66 @@ def test_the_beat_sends_only_tasks_that_exist():
     from django.conf import settings
 
     assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= TASK_NAMES
+
+
+def _sibling_circles(graph) -> list[list[str]]:
+    """Every circle between the children of one package, TYPE_CHECKING imports included."""
+    circles = []
+    for package in sorted(m for m in graph.modules if graph.find_children(m)):
+        kids = sorted(graph.find_children(package))
+        edges: dict[str, set[str]] = {k: set() for k in kids}
+        for kid in kids:
+            for module in (kid, *graph.find_descendants(kid)) if graph.find_children(kid) else (kid,):
+                for imported in graph.find_modules_directly_imported_by(module):
+                    for other in kids:
+                        if other != kid and (imported == other or imported.startswith(other + ".")):
+                            edges[kid].add(other)
+        circles += [c for c in _strongly_connected(edges) if len(c) > 1]
+    return circles
+
+
+def _strongly_connected(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components of a small graph."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in edges[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            found.append(sorted(component))
+
+    for node in edges:
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_circle_and_no_arrow_back_up_type_checking_imports_included():
+    import grimp
+
+    apps = ("config", "tournaments", "referee", "scoring")
+    graph = grimp.build_graph(*apps, exclude_type_checking_imports=False)
+    assert _sibling_circles(graph) == []
+    up = [
+        f"{module} -> {imported}"
+        for module in graph.modules
+        for imported in graph.find_modules_directly_imported_by(module)
+        if imported.split(".")[0] in apps
+        and apps.index(imported.split(".")[0]) < apps.index(module.split(".")[0])
+    ]
+    assert up == []

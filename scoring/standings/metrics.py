@@ -1,21 +1,32 @@
 """Standings metrics: tiny declarative classes (key, name, abbreviation, compute).
 
 Each metric's ``compute(tally, entrants)`` returns ``{entrant: value}`` from a
-:class:`~scoring.standings.engine.Tally` of the counted parties. ``higher_is_better`` says the
-sort direction. A metric with ``needs_group`` (head-to-head) depends on which entrants are
-compared: the engine calls it with exactly the group tied on every earlier metric.
+:class:`Tally` of the counted parties (the engine's, read through this module's protocol).
+``higher_is_better`` says the sort direction. A metric with ``needs_group`` (head-to-head)
+depends on which entrants are compared: the engine calls it with exactly the group tied on
+every earlier metric.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import repeat
-from typing import TYPE_CHECKING, ClassVar
-
-if TYPE_CHECKING:
-    from .engine import Tally
+from typing import ClassVar, Protocol
 
 Number = float | int
+
+
+class Tally(Protocol):
+    """What a metric reads of the engine's tally (``engine.Tally`` has it): sums per entrant,
+    each entrant's parties as (opponents, match points earned), and his opponents' strengths."""
+
+    points_for: dict[int, int]
+    points_against: dict[int, int]
+    parties: dict[int, list[tuple[tuple[int, ...], Number]]]
+
+    def opponent_strengths(self, entrant: int) -> list[Number]:
+        """The strength of each opponent the entrant met (for the Buchholz metrics)."""
+        ...
 
 
 def _(message: str) -> str:
