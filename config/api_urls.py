@@ -18,7 +18,7 @@ from config.api_token import obtain_token
 from referee.api import router as referee_router
 from scoring.signoff.api import router as protocols_router
 from tournaments.api import router as tournaments_router
-from tournaments.api.records import ProfileRecordView
+from tournaments.api.careers import ProfileRecordView
 from tournaments.webhooks.api import router as webhooks_router
 
 API_VERSIONS = ("v1",)

@@ -1,4 +1,4 @@
-"""The scoring app: the record of every event; its ``ready`` logs the lockouts axes makes."""
+"""The scoring app, the project's base: every model; its ``ready`` logs the lockouts axes makes."""
 
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _

@@ -63,7 +63,8 @@ def _sibling_circles(graph) -> list[list[str]]:
         kids = sorted(graph.find_children(package))
         edges: dict[str, set[str]] = {k: set() for k in kids}
         for kid in kids:
-            for module in (kid, *graph.find_descendants(kid)) if graph.find_children(kid) else (kid,):
+            modules = (kid, *graph.find_descendants(kid)) if graph.find_children(kid) else (kid,)
+            for module in modules:
                 for imported in graph.find_modules_directly_imported_by(module):
                     for other in kids:
                         if other != kid and (imported == other or imported.startswith(other + ".")):

@@ -1,4 +1,4 @@
-"""The record of every event: tournaments, entrants, rounds, parties and what happened in them.
+"""The record of every tournament: tournaments, entrants, rounds, parties and what happened in them.
 
 Every model of the project lives here (the lowest Django layer); tables keep the names of the
 apps they were first created in.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.models import Deal
-from scoring.people.careers import DealLine, PartyLine, Person, RatingPoint, Record
+from scoring.people.careers import Career, DealLine, PartyLine, Person, RatingPoint
 
 FISH = (Deal.Outcome.FISH, Deal.Outcome.DRAWN_FISH)
 NOT_PLAYED = (Deal.Outcome.ANNULLED,)
@@ -160,7 +160,7 @@ def rating_lines(points: Iterable[RatingPoint]) -> list[list[RatingPoint]]:
     return [sorted(line, key=lambda p: p.sequence) for line in lines.values()]
 
 
-def summary(record: Record) -> dict[str, Any]:
+def summary(record: Career) -> dict[str, Any]:
     """The record's figures by name, as the page and the API show them."""
     fines, fine_points = fines_received(record.fines)
     return {

@@ -1,6 +1,6 @@
 """Every player's record: his tournaments, places and parties across events, loaded as plain rows.
 
-:func:`load_record` reads a profile's public record in a constant number of queries, whatever
+:func:`load_career` reads a profile's public record in a constant number of queries, whatever
 the number of his tournaments and parties: the tournaments of his entries (public ones only),
 his places (:func:`scoring.ranking.places.standings_of`, the standings pages' own computation; only
 where the tournament's standings are public); where the results are public, his finished
@@ -122,8 +122,8 @@ class RatingPoint:
 
 
 @dataclass
-class Record:
-    """A profile's public record as plain rows (see :func:`load_record`)."""
+class Career:
+    """A profile's public record as plain rows (see :func:`load_career`)."""
 
     profile: Profile
     tournaments: list[TournamentLine] = field(default_factory=list)
@@ -283,9 +283,9 @@ def _rating_points(profile: Profile) -> list[RatingPoint]:
     return points
 
 
-def load_record(profile: Profile) -> Record:
+def load_career(profile: Profile) -> Career:
     """The profile's public record (a constant number of queries, see the module's note)."""
-    record = Record(profile=profile)
+    record = Career(profile=profile)
     entries = list(
         Player.objects.filter(profile=profile, tournament__public=True)
         .select_related("tournament__regulations")

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring.models import Party, Player, Profile, Tournament
-from scoring.people.careers import load_record
+from scoring.people.careers import load_career
 from scoring.ranking.places import standings_of
 from scoring.ranking.results import standings_table
 from scoring.totals.compute import party_totals
@@ -38,7 +38,7 @@ def test_demo_events_rank_alike_in_one_batch_and_kozel_points_are_his_own(protoc
     player = Player.objects.filter(tournament=kozel).order_by("id").first()
     profile = Profile.objects.create(name=player.name)
     Player.objects.filter(pk=player.pk).update(profile=profile)
-    record = load_record(profile)
+    record = load_career(profile)
     assert record.parties, "the Kozel demo has finished parties"
     for line in record.parties:
         party = Party.objects.get(pk=line.party_id)

@@ -83,7 +83,7 @@ def test_parties_name_the_partner_opponents_result_and_points(client, ivan, tour
 
 def test_figures_count_dominoes_he_made_and_his_pairs_deal_points(client, ivan, tournament):
     from scoring.people.career_figures import summary
-    from scoring.people.careers import load_record
+    from scoring.people.careers import load_career
 
     player, pair, party = _ivans_party(tournament)
     seat = "a1" if party.pair_a_id == pair.pk else "b1"
@@ -91,7 +91,7 @@ def test_figures_count_dominoes_he_made_and_his_pairs_deal_points(client, ivan, 
     made = sum(1 for d in deals if d.went_out == seat)
     side = seat[0]
     points = [d.points_a if side == "a" else d.points_b for d in deals]
-    figures = summary(load_record(ivan))
+    figures = summary(load_career(ivan))
     assert figures["dominoes_made"] == made > 0
     assert figures["deals"] == len(deals)
     assert figures["average_points_per_deal"] == round(sum(points) / len(points), 1)
@@ -101,7 +101,7 @@ def test_figures_count_dominoes_he_made_and_his_pairs_deal_points(client, ivan, 
 
 def test_fines_received_count_his_own_and_his_pairs(client, ivan, tournament):
     from scoring.people.career_figures import summary
-    from scoring.people.careers import load_record
+    from scoring.people.careers import load_career
 
     player, pair, party = _ivans_party(tournament)
     side = "a" if party.pair_a_id == pair.pk else "b"
@@ -110,7 +110,7 @@ def test_fines_received_count_his_own_and_his_pairs(client, ivan, tournament):
     PenaltyFactory(party=party, side=side, player=None, points=10)
     PenaltyFactory(party=party, side=other, player=None, points=50)  # the opponents'
     PenaltyFactory(party=party, side=side, player=player, points=99, cancelled=True)
-    figures = summary(load_record(ivan))
+    figures = summary(load_career(ivan))
     assert (figures["fines"], figures["fine_points"]) == (2, 35)
 
 
@@ -208,13 +208,13 @@ def test_queries_do_not_grow_with_tournaments_and_parties(client, make_field):
 
 def test_win_rate_by_partner_and_counts_of_opponents(client, make_field):
     from scoring.people.career_figures import opponents, partners
-    from scoring.people.careers import load_record
+    from scoring.people.careers import load_career
 
     profile = Profile.objects.create(name="Игрок Ноль")
     _linked_fields(make_field, profile, 2)
     mate = Profile.objects.create(name="Игрок Один")
     Player.objects.filter(name="Игрок 001").update(profile=mate)
-    record = load_record(profile)
+    record = load_career(profile)
     together = partners(record.parties)
     assert [(t.person.name, t.parties) for t in together] == [("Игрок 001", 4)]
     assert together[0].person.profile_id == mate.pk
@@ -268,7 +268,7 @@ def test_the_api_gives_the_record_figures_places_and_rating_history(client, ivan
     from rest_framework.test import APIClient
 
     from scoring.people.career_figures import summary
-    from scoring.people.careers import load_record
+    from scoring.people.careers import load_career
 
     rated = RatingList.objects.create(name="Федерация", slug="fed")
     RatingEntry.objects.create(
@@ -280,7 +280,7 @@ def test_the_api_gives_the_record_figures_places_and_rating_history(client, ivan
     body = api.get(f"/api/v1/profiles/{old.pk}/record/").json()
     assert body["profile"] == ivan.pk and body["name"] == "Иван Петров"
     assert "birth_year" not in body and "user" not in body
-    assert body["figures"] == summary(load_record(ivan))
+    assert body["figures"] == summary(load_career(ivan))
     _player, pair, _party = _ivans_party(tournament)
     rank = next(r.rank for r in standings_table(tournament).rows if r.entrant == pair.pk)
     assert [(t["slug"], t["place"], t["field_size"]) for t in body["tournaments"]] == [

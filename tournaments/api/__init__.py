@@ -9,12 +9,16 @@ from __future__ import annotations
 from rest_framework.routers import DefaultRouter
 
 from tournaments.api.entrants import PairViewSet, PlayerViewSet, TableViewSet
-from tournaments.api.events import RegulationsSerializer, TournamentSerializer, TournamentViewSet
 from tournaments.api.parties import DealViewSet, PartyViewSet, PenaltyViewSet, RulingViewSet
 from tournaments.api.profiles import ProfileViewSet
 from tournaments.api.ratings import RatingListViewSet
 from tournaments.api.rounds import RoundViewSet
 from tournaments.api.seasons import SeasonViewSet
+from tournaments.api.tournaments import (
+    RegulationsSerializer,
+    TournamentSerializer,
+    TournamentViewSet,
+)
 
 __all__ = ["RegulationsSerializer", "TournamentSerializer", "router", "urlpatterns"]
 

@@ -18,7 +18,6 @@ from django.conf import settings
 from django.test.utils import override_settings
 from django.utils import translation
 
-from tournaments.api_examples.event import Scene
 from tournaments.api_examples.party import run
 from tournaments.api_examples.recorder import (
     HOST,
@@ -27,6 +26,7 @@ from tournaments.api_examples.recorder import (
     schema_operations,
     webhook_receiver,
 )
+from tournaments.api_examples.tournament import Scene
 
 GENERATED_BY = "python manage.py api_examples --write"
 ABOUT = (

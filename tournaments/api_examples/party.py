@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournaments.api_examples.event import Scene
+from tournaments.api_examples.tournament import Scene
 
 
 def _version(scene: Scene, party: int) -> int:
@@ -230,7 +230,8 @@ def refusals(scene: Scene) -> None:
 
 def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     """The whole scenario, in order."""
-    from tournaments.api_examples import event, seasons
+    from tournaments.api_examples import seasons
+    from tournaments.api_examples import tournament as event
     from tournaments.api_examples.ratings import rating_lists
 
     event.make_users(scene)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from scoring.models import Player, Profile, Tournament
 from scoring.ranking.seasons import refresh_placings
-from tournaments.api_examples.event import Scene
+from tournaments.api_examples.tournament import Scene
 
 
 def season(scene: Scene) -> None:

@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from scoring.people import career_figures as figures
-from scoring.people.careers import load_record, resolve_profile
+from scoring.people.careers import load_career, resolve_profile
 from tournaments.public.common import RESULT_LABELS
 from tournaments.public.plots import BarPlot, RatingPlot
 
@@ -24,7 +24,7 @@ def profile_page(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404
     if profile.pk != pk:
         return redirect(profile)
-    record = load_record(profile)
+    record = load_career(profile)
     names = {line.tournament.pk: line.tournament for line in record.tournaments}
     averages = figures.average_points_by_tournament(record.deals, record.parties)
     parties = [

@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 
 from scoring.people import career_figures as figures
 from scoring.people.career_figures import Together
-from scoring.people.careers import Record, load_record, resolve_profile
+from scoring.people.careers import Career, load_career, resolve_profile
 
 
 class FiguresSerializer(serializers.Serializer):
@@ -111,7 +111,7 @@ def _together(rows: list[Together]) -> list[dict[str, Any]]:
     ]
 
 
-def record_data(record: Record) -> dict[str, Any]:
+def career_data(record: Career) -> dict[str, Any]:
     """The record as the API answers it."""
     profile = record.profile
     return {
@@ -158,4 +158,4 @@ class ProfileRecordView(APIView):
         profile = resolve_profile(pk)
         if profile is None:
             raise NotFound
-        return Response(RecordSerializer(record_data(load_record(profile))).data)
+        return Response(RecordSerializer(career_data(load_career(profile))).data)
