@@ -15,7 +15,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils import formats
 from django.utils.html import format_html, format_html_join
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -25,32 +24,22 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from scoring.access import permissions
-from scoring.core.errors import ServiceError
 from scoring.core.web import page_or_fragment
 from scoring.models import Pair, Party, Player, PrintJob, Round, Tournament
 from scoring.ranking.results import StandingsTable, standings_table
 from scoring.signoff.printing import unsigned_parties
 from scoring.totals.compute import party_totals
+from tournaments.pages import LIVE, PARTY_PLAYERS, run_service, tournament_for, url_root
 from tournaments.public.load import public_load
 from tournaments.rounds import services as rounds
 from tournaments.rounds.draws import DrawField, is_individual, load_field
 from tournaments.setup.forms import DrawEditForm, GenerateDrawForm, SwapTablesForm
 from tournaments.setup.services import withdraw_pair, withdraw_player
-from tournaments.setup.views import _tournament_for
-
-LIVE = (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS)
-PARTY_PLAYERS = (
-    "table",
-    "pair_a__player1",
-    "pair_a__player2",
-    "pair_b__player1",
-    "pair_b__player2",
-)
 
 
 def _round_for(request: HttpRequest, slug: str, number: int, manage: bool = False) -> Round:
     """A round the visitor may see (a draft only for organizers); 404 otherwise."""
-    tournament = _tournament_for(request, slug, manage=manage)
+    tournament = tournament_for(request, slug, manage=manage)
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     rnd.tournament = tournament
     if not permissions.can_see_round(request.user, rnd):
@@ -58,16 +47,9 @@ def _round_for(request: HttpRequest, slug: str, number: int, manage: bool = Fals
     return rnd
 
 
-def _render(
-    request: HttpRequest, template: str, partial: str, context: dict[str, Any]
-) -> HttpResponse:
-    """The whole page, or only its self-refreshing part for an htmx request."""
-    return page_or_fragment(request, template, partial, context)
-
-
 def round_list(request: HttpRequest, slug: str) -> HttpResponse:
     """Every round of a tournament; organizers create the next one here."""
-    tournament = _tournament_for(request, slug)
+    tournament = tournament_for(request, slug)
     if not permissions.can_see_public_page(request.user, tournament, "results"):
         raise Http404
     can_manage = permissions.can_manage(request.user, tournament)
@@ -123,18 +105,9 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         context["can_print"] = True
         context["print_job"] = rnd.print_jobs.first()
         context["Kind"] = PrintJob.Kind
-    return _render(request, "tournaments/round.html", "tournaments/_round_draw.html", context)
-
-
-def url_root(name: str, *args: Any) -> str:
-    """The address of ``name`` without its last (id) argument, to append ids to.
-
-    One ``reverse`` for a whole list instead of one per line (hundreds on a big field).
-    """
-    path = reverse(name, args=[*args, 0])
-    if not path.endswith("/0/"):
-        raise ValueError(f"{name} does not end with an id")
-    return path[:-2]
+    return page_or_fragment(
+        request, "tournaments/round.html", "tournaments/_round_draw.html", context
+    )
 
 
 def _cell_text(value: Any) -> str:
@@ -210,33 +183,17 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "live": after is None and any(status in LIVE for _n, status in published),
         "individual": is_individual(tournament),
     }
-    return _render(
+    return page_or_fragment(
         request, "tournaments/standings.html", "tournaments/_standings.html", context
     )
-
-
-def _act(request: HttpRequest, action: Any, *args: Any, success: str = "", **kwargs: Any) -> Any:
-    """Run a service for the organizer; show its error (or ``success``) as a message.
-
-    Returns the service's result (``True`` for a service that returns nothing), or ``None``
-    when it refused.
-    """
-    try:
-        result = action(*args, actor=request.user, **kwargs)
-    except ServiceError as err:
-        messages.error(request, err.message)
-        return None
-    if success:
-        messages.success(request, success)
-    return True if result is None else result
 
 
 @require_POST
 @login_required
 def round_create(request: HttpRequest, slug: str) -> HttpResponse:
     """Create the next round as a draft and go to its page."""
-    tournament = _tournament_for(request, slug, manage=True)
-    rnd = _act(request, rounds.create_round, tournament.pk)
+    tournament = tournament_for(request, slug, manage=True)
+    rnd = run_service(request, rounds.create_round, tournament.pk)
     if rnd is None:
         return redirect("tournaments:rounds", slug=slug)
     messages.success(
@@ -254,20 +211,20 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     if action == "generate":
         form = GenerateDrawForm(request.POST)
         seed = form.cleaned_data.get("seed") if form.is_valid() else None
-        _act(request, rounds.generate_draw, rnd.pk, seed=seed,
+        run_service(request, rounds.generate_draw, rnd.pk, seed=seed,
              success=_("The draw was generated. Check it, then publish it."))
     elif action == "swap":
         tables = list(rnd.tournament.tables.values_list("number", flat=True))
         swap_form = SwapTablesForm(request.POST, tables=tables)
         if swap_form.is_valid():
-            _act(request, rounds.swap_tables, rnd.pk, swap_form.cleaned_data["first"],
+            run_service(request, rounds.swap_tables, rnd.pk, swap_form.cleaned_data["first"],
                  swap_form.cleaned_data["second"], success=_("The tables were swapped."))
         else:
             messages.error(request, _("Choose two tables."))
     elif action == "publish":
-        _act(request, rounds.publish_round, rnd.pk, success=_("The draw is published."))
+        run_service(request, rounds.publish_round, rnd.pk, success=_("The draw is published."))
     elif action == "start":
-        count = _act(request, rounds.start_round, rnd.pk)
+        count = run_service(request, rounds.start_round, rnd.pk)
         if count is not None:
             messages.success(
                 request,
@@ -277,7 +234,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     elif action == "close":
         return _close(request, rnd)
     elif action == "delete":
-        if _act(request, rounds.delete_round, rnd.pk, success=_("The round was deleted.")):
+        if run_service(request, rounds.delete_round, rnd.pk, success=_("The round was deleted.")):
             return redirect("tournaments:rounds", slug=slug)
     else:
         raise Http404
@@ -294,7 +251,7 @@ def _close(request: HttpRequest, rnd: Round) -> HttpResponse:
                     "The round is closed; %(count)d protocols are not signed yet.",
                     len(unsigned)) % {"count": len(unsigned)} if unsigned else _(
         "The round is closed: every protocol is signed.")
-    _act(request, rounds.close_round, rnd.pk, success=done)
+    run_service(request, rounds.close_round, rnd.pk, success=done)
     return redirect(rnd.get_absolute_url())
 
 
@@ -351,7 +308,7 @@ def draw_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         individual=individual,
     )
     if request.method == "POST" and form.is_valid():
-        done = _act(
+        done = run_service(
             request,
             rounds.edit_draw,
             rnd.pk,
@@ -373,7 +330,7 @@ def draw_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 def entrant_withdraw(request: HttpRequest, slug: str, kind: str, pk: int) -> HttpResponse:
     """Withdraw a pair or player from later draws, or reinstate them."""
-    tournament = _tournament_for(request, slug, manage=True)
+    tournament = tournament_for(request, slug, manage=True)
     entrant: Pair | Player
     service: Callable[..., Pair | Player]
     if kind == "pairs":
@@ -385,7 +342,7 @@ def entrant_withdraw(request: HttpRequest, slug: str, kind: str, pk: int) -> Htt
     else:
         raise Http404
     withdrawn = request.POST.get("withdrawn", "1") == "1"
-    done = _act(request, service, entrant.pk, withdrawn=withdrawn)
+    done = run_service(request, service, entrant.pk, withdrawn=withdrawn)
     if done is not None:
         text = _("%(name)s is withdrawn from later draws.") if withdrawn else _(
             "%(name)s takes part in the draws again."

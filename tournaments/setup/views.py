@@ -37,6 +37,7 @@ from scoring.models import (
 )
 from scoring.party.match_format import match_format_text
 from scoring.totals.compute import next_deal_number, party_totals
+from tournaments.pages import show_refusal, tournament_for
 from tournaments.registration.entry_forms import AddTablesForm, NewPairForm
 from tournaments.setup.forms import (
     PairForm,
@@ -50,17 +51,6 @@ from tournaments.setup.forms import (
 )
 from tournaments.setup.manage_steps import manage_groups, next_step
 from tournaments.setup.services import create_tournament, update_regulations, update_tournament
-
-
-def _tournament_for(request: HttpRequest, slug: str, manage: bool = False) -> Tournament:
-    """Load a tournament the user may see (or manage); 404 for a hidden one."""
-    tournament = get_object_or_404(Tournament.objects.select_related("regulations"), slug=slug)
-    if not permissions.can_view(request.user, tournament):
-        raise Http404
-    if manage and not permissions.can_manage(request.user, tournament):
-        raise PermissionDenied
-    activate_tournament_zone(tournament)
-    return tournament
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -85,11 +75,6 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _service_error(form: Any, err: ServiceError) -> None:
-    """Show a service's refusal on the form field it names (above the form otherwise)."""
-    form.add_error(err.field if err.field in form.fields else None, err.message)
-
-
 @login_required
 def tournament_create(request: HttpRequest) -> HttpResponse:
     """Create a tournament; its regulations start from its rule set's preset."""
@@ -106,7 +91,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
                 **data,
             )
         except ServiceError as err:
-            _service_error(form, err)
+            show_refusal(form, err)
         else:
             messages.success(
                 request, _("The tournament was created. Now check its regulations.")
@@ -121,7 +106,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A tournament's page: regulations, pairs, tables, rounds and the latest round's parties."""
-    tournament = _tournament_for(request, slug)
+    tournament = tournament_for(request, slug)
     can_manage = permissions.can_manage(request.user, tournament)
     pairs: QuerySet[Pair] | list[Pair] = tournament.pairs.filter(
         formed_in_round__isnull=True
@@ -174,13 +159,13 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
     """Edit a tournament's own fields."""
-    tournament = _tournament_for(request, slug, manage=True)
+    tournament = tournament_for(request, slug, manage=True)
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
         try:
             update_tournament(tournament.pk, actor=request.user, **form.cleaned_data)
         except ServiceError as err:
-            _service_error(form, err)
+            show_refusal(form, err)
         else:
             messages.success(request, _("Saved."))
             return redirect(tournament)
@@ -199,14 +184,14 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def regulations_edit(request: HttpRequest, slug: str) -> HttpResponse:
     """Edit every rule setting of a tournament."""
-    tournament = _tournament_for(request, slug, manage=True)
+    tournament = tournament_for(request, slug, manage=True)
     regulations, _created = Regulations.objects.get_or_create(tournament=tournament)
     form = RegulationsForm(request.POST or None, instance=regulations)
     if request.method == "POST" and form.is_valid():
         try:
             update_regulations(tournament.pk, actor=request.user, **form.cleaned_data)
         except ServiceError as err:
-            _service_error(form, err)
+            show_refusal(form, err)
         else:
             messages.success(request, _("The regulations were saved."))
             return redirect(tournament)
@@ -226,7 +211,7 @@ def _edit_member(
     titles: tuple[str, str],
 ) -> HttpResponse:
     """Create or edit a player, pair or table of a tournament."""
-    tournament = _tournament_for(request, slug, manage=True)
+    tournament = tournament_for(request, slug, manage=True)
     instance = get_object_or_404(model, pk=pk, tournament=tournament) if pk else None
     form = form_class(request.POST or None, instance=instance, tournament=tournament)
     if request.method == "POST" and form.is_valid():
@@ -258,7 +243,7 @@ def _one_step(request: HttpRequest, tournament: Tournament, form_class: type, ti
         try:
             saved = form.save()
         except ServiceError as err:
-            _service_error(form, err)
+            show_refusal(form, err)
         else:
             messages.success(request, done(saved))
             if "add_another" in request.POST:
@@ -274,7 +259,7 @@ def _one_step(request: HttpRequest, tournament: Tournament, form_class: type, ti
 @login_required
 def pair_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpResponse:
     """Register a pair with its two players in one step, or edit one (in singles a side)."""
-    tournament = _tournament_for(request, slug, manage=True)
+    tournament = tournament_for(request, slug, manage=True)
     if pk is None and not tournament.singles:
         return _one_step(request, tournament, NewPairForm, _("New pair"), lambda pair: _(
             "The pair %(name)s is registered, rated %(rating)s."
@@ -289,7 +274,7 @@ def pair_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpRes
 def table_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpResponse:
     """Number several tables at once, or relabel one."""
     if pk is None:
-        tournament = _tournament_for(request, slug, manage=True)
+        tournament = tournament_for(request, slug, manage=True)
         return _one_step(request, tournament, AddTablesForm, _("New tables"), lambda tables: (
             _("Table %(number)s added.") % {"number": tables[0].number} if len(tables) == 1
             else _("Tables %(first)s–%(last)s added.")
