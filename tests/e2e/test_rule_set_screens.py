@@ -31,8 +31,9 @@ from tournaments.management.commands.seed_demo import (
     KOZEL_SLUG,
     UDL_SLUG,
 )
+from tournaments.registration.services import add_table, register_player
 from tournaments.rounds import services as rounds
-from tournaments.setup.services import add_table, create_tournament, register_player
+from tournaments.setup.services import create_tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -7,8 +7,9 @@ import pytest
 
 from scoring.models import Party, Regulations, Table
 from scoring.ranking.results import standings_table
+from tournaments.registration.services import register_player
 from tournaments.rounds import services as rounds
-from tournaments.setup.services import create_tournament, register_player
+from tournaments.setup.services import create_tournament
 
 pytestmark = pytest.mark.django_db
 

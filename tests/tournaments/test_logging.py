@@ -6,8 +6,8 @@ import logging
 
 from scoring.models import Player
 from tests.tournaments.play import play_round
+from tournaments.registration.services import register_pair, register_player, withdraw_pair
 from tournaments.rounds import services as rounds
-from tournaments.setup.services import register_pair, register_player, withdraw_pair
 
 
 def _messages(caplog, name):
@@ -42,7 +42,7 @@ def test_registration_is_logged_with_ids(caplog, tournament):
     second = Player.objects.create(tournament=tournament, name="Второй Игрок")
     pair = register_pair(tournament, first, second)
     withdraw_pair(pair.pk)
-    lines = _messages(caplog, "tournaments.setup.services")
+    lines = _messages(caplog, "tournaments.registration.services")
     assert f"player registered: tournament={tournament.pk} player={first.pk}" in lines
     assert (f"pair registered: tournament={tournament.pk} pair={pair.pk} "
             f"players={first.pk},{second.pk}") in lines

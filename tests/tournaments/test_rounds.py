@@ -11,8 +11,9 @@ from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tournament
 from scoring.ranking.results import standings_table
 from tests.tournaments.play import play, play_round
+from tournaments.registration.services import withdraw_pair, withdraw_player
 from tournaments.rounds import services as rounds
-from tournaments.setup.services import create_tournament, withdraw_pair, withdraw_player
+from tournaments.setup.services import create_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -466,7 +467,7 @@ def test_individual_rounds_form_new_pairs_and_rank_players(individual):
 
 
 def test_individual_fixed_pairs_are_refused(individual):
-    from tournaments.setup.services import register_pair
+    from tournaments.registration.services import register_pair
 
     a, b = individual.players.all()[:2]
     with pytest.raises(ServiceError, match="draw forms the pairs"):

@@ -14,9 +14,10 @@ from rest_framework.test import APIClient
 from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tournament
 from tournaments.pairing import PlayerEntrant, free_for_all_draw, get_generator
+from tournaments.registration.services import register_pair, register_player
 from tournaments.rounds import services as rounds
 from tournaments.rounds.draws import load_history
-from tournaments.setup.services import create_tournament, register_pair, register_player
+from tournaments.setup.services import create_tournament
 from tournaments.transfer.roster import import_roster, template_file
 
 pytestmark = pytest.mark.django_db

@@ -43,8 +43,9 @@ from scoring.models import (
 from scoring.party.deals import correct_deal, record_deal
 from scoring.signoff.services import countersign, look_up, record_refusal, verify_upload
 from tests.tournaments.play import play_round
+from tournaments.registration.services import register_player, withdraw_pair
 from tournaments.rounds import services as rounds
-from tournaments.setup.services import create_tournament, register_player, withdraw_pair
+from tournaments.setup.services import create_tournament
 from tournaments.transfer import archive, exports, sheets
 from tournaments.transfer.archive import ArchiveError, import_tournament
 

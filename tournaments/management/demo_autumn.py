@@ -13,8 +13,9 @@ from referee import services as referee_services
 from scoring.models import Party, Tournament
 from scoring.party import deals as scoring_services
 from scoring.signoff.demo import demo_profile, sign_demo_protocols
+from tournaments.registration.services import add_table, register_pair, register_player
 from tournaments.rounds import services as rounds
-from tournaments.setup.services import add_table, create_tournament, register_pair, register_player
+from tournaments.setup.services import create_tournament
 
 AUTUMN_SLUG = "autumn-cup"
 #: How many of the Double-Six Cup's players (the first ones, logins player01 …) play it.

@@ -30,7 +30,7 @@ from scoring.models import Party, Player, Profile, Protocol, SigningPin, Tournam
 from tournaments.pages import tournament_for
 from tournaments.public.history import HistoryRow, player_history
 from tournaments.public.table_map import absolute, qr_svgs
-from tournaments.setup.services import renew_personal_link
+from tournaments.registration.services import renew_personal_link
 
 PRIVATE_HEADERS = {
     "Cache-Control": "private, no-store",

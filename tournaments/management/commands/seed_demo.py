@@ -34,8 +34,9 @@ from tournaments.management.demo_autumn import (
     build_autumn_cup,
     build_season_and_rating,
 )
+from tournaments.registration.services import add_table, register_pair, register_player
 from tournaments.rounds import services as rounds
-from tournaments.setup.services import add_table, create_tournament, register_pair, register_player
+from tournaments.setup.services import create_tournament
 
 DEMO_SLUG = "demo-cup"
 UDL_SLUG = "udl-open"
