@@ -13,7 +13,8 @@ from scoring.party.deals import record_deal
 from tests.e2e.a11y import in_language, log_in, open_page
 from tests.e2e.helpers import DESKTOP, PHONE, page_width
 from tournaments.registration.services import add_table, register_pair, register_player
-from tournaments.rounds.services import create_round, generate_draw, publish_round
+from tournaments.rounds.draw_services import generate_draw
+from tournaments.rounds.services import create_round, publish_round
 from tournaments.setup.services import create_tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -24,6 +24,7 @@ from scoring.models import Party, PrintJob, Round
 from scoring.signoff.printing import unsigned_parties
 from scoring.totals.compute import party_totals
 from tournaments.pages import LIVE, PARTY_PLAYERS, run_service, tournament_for
+from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
 from tournaments.rounds.draws import DrawField, is_individual, load_field
 from tournaments.rounds.forms import DrawEditForm, GenerateDrawForm, SwapTablesForm
@@ -125,13 +126,13 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     if action == "generate":
         form = GenerateDrawForm(request.POST)
         seed = form.cleaned_data.get("seed") if form.is_valid() else None
-        run_service(request, rounds.generate_draw, rnd.pk, seed=seed,
+        run_service(request, draw_services.generate_draw, rnd.pk, seed=seed,
              success=_("The draw was generated. Check it, then publish it."))
     elif action == "swap":
         tables = list(rnd.tournament.tables.values_list("number", flat=True))
         swap_form = SwapTablesForm(request.POST, tables=tables)
         if swap_form.is_valid():
-            run_service(request, rounds.swap_tables, rnd.pk, swap_form.cleaned_data["first"],
+            run_service(request, draw_services.swap_tables, rnd.pk, swap_form.cleaned_data["first"],
                  swap_form.cleaned_data["second"], success=_("The tables were swapped."))
         else:
             messages.error(request, _("Choose two tables."))
@@ -224,7 +225,7 @@ def draw_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         done = run_service(
             request,
-            rounds.edit_draw,
+            draw_services.edit_draw,
             rnd.pk,
             parties=form.cleaned_data["parties"],
             byes=form.cleaned_data["byes"],
