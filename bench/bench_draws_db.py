@@ -166,7 +166,8 @@ def swiss_tournament(
     (with the standings it computes for the cache), the rematches and the tournament.
     """
     from scoring.models import Party, Tournament
-    from tournaments.rounds.services import close_round, create_round, generate_draw, publish_round
+    from tournaments.rounds.draw_services import generate_draw
+    from tournaments.rounds.services import close_round, create_round, publish_round
 
     rng = random.Random(seed)
     tournament = build_tournament(n, rounds, seed)
@@ -202,7 +203,8 @@ def time_cold_draw(tournament: Any) -> float:
     from django.db.models import F
 
     from scoring.models import Party, Regulations
-    from tournaments.rounds.services import create_round, delete_round, generate_draw
+    from tournaments.rounds.draw_services import generate_draw
+    from tournaments.rounds.services import create_round, delete_round
 
     Regulations.objects.filter(tournament=tournament).update(rounds_planned=F("rounds_planned") + 1)
     party = Party.objects.filter(round__tournament=tournament, pair_b__isnull=False).first()

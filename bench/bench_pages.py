@@ -45,13 +45,8 @@ db_bench.SQLITE_FILE = Path(tempfile.gettempdir()) / "domino_bench_pages.sqlite3
 def build(n: int, finished: int, seed: int) -> Any:
     """A tournament of ``n`` pairs: ``finished`` rounds closed, the next one in play."""
     from scoring.models import Deal, Party, Tournament
-    from tournaments.rounds.services import (
-        close_round,
-        create_round,
-        generate_draw,
-        publish_round,
-        start_round,
-    )
+    from tournaments.rounds.draw_services import generate_draw
+    from tournaments.rounds.services import close_round, create_round, publish_round, start_round
 
     rng = random.Random(seed)
     tournament = db_bench.build_tournament(n, finished + 1, seed)

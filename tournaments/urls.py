@@ -6,9 +6,12 @@ from tournaments import public as public_views
 from tournaments.players import lockout_views
 from tournaments.players import views as player_views
 from tournaments.public import home
+from tournaments.public import standings as standings_views
 from tournaments.public.conditional import conditional_public
 from tournaments.ranking import season_views
 from tournaments.registration import people_views, profile_fields, profile_views
+from tournaments.registration import views as registration_views
+from tournaments.rounds import party_views
 from tournaments.rounds import views as round_views
 from tournaments.setup import views
 from tournaments.webhooks import views as webhook_views
@@ -25,13 +28,13 @@ urlpatterns = [
     path("t/<str:slug>/", views.tournament_detail, name="detail"),
     path("t/<str:slug>/edit/", views.tournament_edit, name="edit"),
     path("t/<str:slug>/regulations/", views.regulations_edit, name="regulations"),
-    path("t/<str:slug>/players/new/", views.player_edit, name="player_create"),
-    path("t/<str:slug>/players/<int:pk>/", views.player_edit, name="player_edit"),
-    path("t/<str:slug>/pairs/new/", views.pair_edit, name="pair_create"),
-    path("t/<str:slug>/pairs/<int:pk>/", views.pair_edit, name="pair_edit"),
-    path("t/<str:slug>/tables/new/", views.table_edit, name="table_create"),
-    path("t/<str:slug>/tables/<int:pk>/", views.table_edit, name="table_edit"),
-    path("t/<str:slug>/standings/", conditional_public("standings")(round_views.standings),
+    path("t/<str:slug>/players/new/", registration_views.player_edit, name="player_create"),
+    path("t/<str:slug>/players/<int:pk>/", registration_views.player_edit, name="player_edit"),
+    path("t/<str:slug>/pairs/new/", registration_views.pair_edit, name="pair_create"),
+    path("t/<str:slug>/pairs/<int:pk>/", registration_views.pair_edit, name="pair_edit"),
+    path("t/<str:slug>/tables/new/", registration_views.table_edit, name="table_create"),
+    path("t/<str:slug>/tables/<int:pk>/", registration_views.table_edit, name="table_edit"),
+    path("t/<str:slug>/standings/", conditional_public("standings")(standings_views.standings),
          name="standings"),
     path("t/<str:slug>/draw/", conditional_public("draw")(public_views.draw_map),
          name="current_draw"),
@@ -62,13 +65,13 @@ urlpatterns = [
     ),
     path(
         "t/<str:slug>/<str:kind>/<int:pk>/withdraw/",
-        round_views.entrant_withdraw,
+        registration_views.entrant_withdraw,
         name="withdraw",
     ),
-    path("party/<int:pk>/", views.party_detail, name="party"),
-    path("party/<int:pk>/start/", views.party_start, name="party_start"),
-    path("party/<int:pk>/forfeit/", views.party_forfeit, name="party_forfeit"),
-    path("deal/<int:pk>/<str:action>/", views.deal_change, name="deal_change"),
+    path("party/<int:pk>/", party_views.party_detail, name="party"),
+    path("party/<int:pk>/start/", party_views.party_start, name="party_start"),
+    path("party/<int:pk>/forfeit/", party_views.party_forfeit, name="party_forfeit"),
+    path("deal/<int:pk>/<str:action>/", party_views.deal_change, name="deal_change"),
     path("t/<str:slug>/webhooks/", webhook_views.webhook_list, name="webhooks"),
     path("t/<str:slug>/webhooks/<int:pk>/delete/", webhook_views.webhook_delete,
          name="webhook_delete"),

@@ -120,7 +120,7 @@ def test_a_singles_player_alone_when_asked(api, singles):
 
 
 def test_a_failing_side_leaves_no_player(api, singles, monkeypatch):
-    from tournaments.setup import services
+    from tournaments.registration import services
 
     def broken(*args, **kwargs):
         raise services.ServiceError("player1", "broken")

@@ -10,7 +10,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.a11y import in_language, log_in, open_page
 from tests.e2e.helpers import DESKTOP, PHONE, page_width
-from tournaments.setup.services import add_table, create_tournament, register_pair, register_player
+from tournaments.registration.services import add_table, register_pair, register_player
+from tournaments.setup.services import create_tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

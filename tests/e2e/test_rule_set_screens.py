@@ -31,8 +31,10 @@ from tournaments.management.commands.seed_demo import (
     KOZEL_SLUG,
     UDL_SLUG,
 )
+from tournaments.registration.services import add_table, register_player
+from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
-from tournaments.setup.services import add_table, create_tournament, register_player
+from tournaments.setup.services import create_tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -133,7 +135,7 @@ def _next_round_started(slug: str) -> None:
         tournament=tournament, role=TournamentRole.Role.ORGANIZER
     ).user
     rnd = rounds.create_round(tournament.pk, actor=organizer)
-    rounds.generate_draw(rnd.pk, actor=organizer)
+    draw_services.generate_draw(rnd.pk, actor=organizer)
     rounds.publish_round(rnd.pk, actor=organizer)
     party = Party.objects.filter(round=rnd, pair_b__isnull=False).order_by("table__number")[0]
     start_party(party.pk, actor=organizer)
@@ -153,7 +155,7 @@ def _built(game: str) -> Live:
     for rating, name in enumerate(BUILT_NAMES[game]):
         register_player(tournament, side=True, name=name, rating=1500 - rating)
     rnd = rounds.create_round(tournament.pk, actor=organizer)
-    rounds.generate_draw(rnd.pk, actor=organizer)
+    draw_services.generate_draw(rnd.pk, actor=organizer)
     rounds.publish_round(rnd.pk, actor=organizer)
     party = Party.objects.get(round=rnd, pair_b__isnull=False)
     start_party(party.pk, actor=referee)

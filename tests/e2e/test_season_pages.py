@@ -12,8 +12,10 @@ from scoring.models import Party, Profile
 from scoring.party.deals import record_deal
 from tests.e2e.a11y import in_language, log_in, open_page
 from tests.e2e.helpers import DESKTOP, PHONE, page_width
-from tournaments.rounds.services import create_round, generate_draw, publish_round
-from tournaments.setup.services import add_table, create_tournament, register_pair, register_player
+from tournaments.registration.services import add_table, register_pair, register_player
+from tournaments.rounds.draw_services import generate_draw
+from tournaments.rounds.services import create_round, publish_round
+from tournaments.setup.services import create_tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -21,7 +21,8 @@ from tests.scoring.test_worked_examples_services import (
     singles_parties,
     totals,
 )
-from tournaments.setup.services import register_player, update_regulations
+from tournaments.registration.services import register_player
+from tournaments.setup.services import update_regulations
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,8 @@ from scoring.access import permissions
 from scoring.core.errors import ServiceError
 from scoring.models import Player, Profile, RatingEntry, RatingList
 from scoring.people.profiles import match_profiles, merge_profiles, new_profile, resolve_profile
-from tournaments.setup.services import create_tournament, register_player
+from tournaments.registration.services import register_player
+from tournaments.setup.services import create_tournament
 from tournaments.transfer import exports
 
 pytestmark = pytest.mark.django_db

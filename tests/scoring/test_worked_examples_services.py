@@ -18,7 +18,8 @@ from scoring.models import Deal, Pair, Party, PartyEvent, Round, Table
 from scoring.party.deals import record_deal
 from scoring.ranking.results import standings_table
 from scoring.totals.compute import party_totals
-from tournaments.setup.services import create_tournament, register_player
+from tournaments.registration.services import register_player
+from tournaments.setup.services import create_tournament
 
 pytestmark = pytest.mark.django_db
 

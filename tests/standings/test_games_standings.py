@@ -23,7 +23,8 @@ from scoring.standings import (
     default_order,
 )
 from tests.scoring.test_worked_examples_services import kozel_party, standings
-from tournaments.setup.services import create_tournament, register_player
+from tournaments.registration.services import register_player
+from tournaments.setup.services import create_tournament
 
 R = PartyResult
 UDL = StandingsConfig(order=default_order("udl"), target=150)

@@ -140,12 +140,8 @@ def test_merging_two_profiles_of_one_person_joins_his_season_line(
 ):
     from scoring.people.profiles import merge_profiles
     from tests.factories import PartyFactory, RoundFactory
-    from tournaments.setup.services import (
-        add_table,
-        create_tournament,
-        register_pair,
-        register_player,
-    )
+    from tournaments.registration.services import add_table, register_pair, register_player
+    from tournaments.setup.services import create_tournament
 
     tournament, season = linked
     pairs = list(tournament.pairs.order_by("id"))

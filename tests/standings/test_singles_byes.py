@@ -7,8 +7,10 @@ import pytest
 
 from scoring.models import Party, Regulations, Table
 from scoring.ranking.results import standings_table
+from tournaments.registration.services import register_player
+from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
-from tournaments.setup.services import create_tournament, register_player
+from tournaments.setup.services import create_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +38,7 @@ def test_a_bye_counts_in_the_standings_of_a_singles_event(organizer, rule_set, c
         register_player(tournament, name=name, side=True)
     Table.objects.create(tournament=tournament, number=1)
     rnd = rounds.create_round(tournament.pk)
-    rounds.generate_draw(rnd.pk, seed=3)
+    draw_services.generate_draw(rnd.pk, seed=3)
     rounds.publish_round(rnd.pk)
     bye = Party.objects.get(round=rnd, pair_b__isnull=True)
     assert bye.status == Party.Status.FINISHED

@@ -100,9 +100,10 @@ def test_withdraw_through_the_api(api, tournament, organizer, make_user):
 
 
 def test_draft_draws_are_hidden_and_changes_need_an_organizer(api, tournament, make_user):
+    from tournaments.rounds import draw_services
     from tournaments.rounds import services as rounds
 
-    rnd = rounds.generate_draw(rounds.create_round(tournament.pk).pk)
+    rnd = draw_services.generate_draw(rounds.create_round(tournament.pk).pk)
     party = Party.objects.filter(round=rnd).first()
     stranger = make_user()
     for client in (APIClient(), _as(APIClient(), stranger)):

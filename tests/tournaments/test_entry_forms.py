@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Pair, Player, Table
-from tournaments.setup.services import add_table, create_tournament, register_player
+from tournaments.registration.services import add_table, register_player
+from tournaments.setup.services import create_tournament
 from tournaments.transfer.roster import import_roster
 
 pytestmark = pytest.mark.django_db

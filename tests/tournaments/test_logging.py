@@ -6,8 +6,9 @@ import logging
 
 from scoring.models import Player
 from tests.tournaments.play import play_round
+from tournaments.registration.services import register_pair, register_player, withdraw_pair
+from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
-from tournaments.setup.services import register_pair, register_player, withdraw_pair
 
 
 def _messages(caplog, name):
@@ -19,14 +20,15 @@ def test_round_flow_is_logged_with_ids(
 ):
     caplog.set_level(logging.INFO)
     rnd = rounds.create_round(tournament.pk, actor=organizer)
-    rounds.generate_draw(rnd.pk, actor=organizer)
+    draw_services.generate_draw(rnd.pk, actor=organizer)
     rounds.publish_round(rnd.pk, actor=organizer)
     rounds.start_round(rnd.pk, actor=organizer)
     play_round(rnd.pk, winner="a")
     with django_capture_on_commit_callbacks(execute=True):
         rounds.close_round(rnd.pk, actor=organizer)
     ids = f"tournament={tournament.pk} round={rnd.pk}"
-    lines = _messages(caplog, "tournaments.rounds.services")
+    lines = [*_messages(caplog, "tournaments.rounds.services"),
+             *_messages(caplog, "tournaments.rounds.draw_services")]
     for state in ("created", "drawn", "published", "started", "closed"):
         assert any(line.startswith(f"round {state}: {ids}") for line in lines), state
     assert any(f"actor={organizer.pk}" in line for line in lines)
@@ -42,7 +44,7 @@ def test_registration_is_logged_with_ids(caplog, tournament):
     second = Player.objects.create(tournament=tournament, name="Второй Игрок")
     pair = register_pair(tournament, first, second)
     withdraw_pair(pair.pk)
-    lines = _messages(caplog, "tournaments.setup.services")
+    lines = _messages(caplog, "tournaments.registration.services")
     assert f"player registered: tournament={tournament.pk} player={first.pk}" in lines
     assert (f"pair registered: tournament={tournament.pk} pair={pair.pk} "
             f"players={first.pk},{second.pk}") in lines

@@ -14,6 +14,7 @@ from scoring.models import Deal, Pair, Party, Player, Profile, RatingEntry, Rati
 from scoring.ranking.results import standings_table
 from tests.factories import PenaltyFactory, TournamentFactory
 from tests.tournaments.play import play_round
+from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.django_db
 def _play_round_one(tournament):
     """Round 1 drawn, published, played (A sides win 240 : 60) and closed."""
     rnd = rounds.create_round(tournament.pk)
-    rounds.generate_draw(rnd.pk)
+    draw_services.generate_draw(rnd.pk)
     rounds.publish_round(rnd.pk)
     rounds.start_round(rnd.pk)
     play_round(rnd.pk, winner="a")

@@ -12,7 +12,8 @@ from django.db.migrations.executor import MigrationExecutor
 
 from scoring.models import Player, Profile, Table
 from scoring.people.profiles import new_profile
-from tournaments.setup.services import create_tournament, register_player
+from tournaments.registration.services import register_player
+from tournaments.setup.services import create_tournament
 from tournaments.transfer import archive
 from tournaments.transfer.archive import import_tournament
 

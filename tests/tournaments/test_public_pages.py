@@ -14,6 +14,7 @@ from django.urls import reverse
 from scoring.models import Pair, Party, Player, Round, Tournament
 from tests.tournaments.play import play_round
 from tournaments.public import RankChart
+from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,7 @@ def _url(tournament, name, *args):
 def _started_round(tournament):
     """Round 1 drawn, published and started through the round-flow services."""
     rnd = rounds.create_round(tournament.pk)
-    rounds.generate_draw(rnd.pk)
+    draw_services.generate_draw(rnd.pk)
     rounds.publish_round(rnd.pk)
     rounds.start_round(rnd.pk)
     return rnd
@@ -39,7 +40,7 @@ def played(tournament):
     play_round(rnd.pk, winner="a")
     rounds.close_round(rnd.pk)
     second = rounds.create_round(tournament.pk)
-    rounds.generate_draw(second.pk)
+    draw_services.generate_draw(second.pk)
     rounds.publish_round(second.pk)
     rounds.start_round(second.pk)
     return tournament

@@ -7,8 +7,8 @@ from django.core.exceptions import ValidationError
 
 from scoring.core.errors import ServiceError
 from scoring.models import Pair, Player
+from tournaments.registration.services import add_table, register_pair, register_player
 from tournaments.setup.forms import RegulationsForm
-from tournaments.setup.services import add_table, register_pair, register_player
 
 pytestmark = pytest.mark.django_db
 

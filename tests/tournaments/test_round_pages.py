@@ -104,11 +104,12 @@ def test_organizer_runs_two_rounds_with_a_swap_and_a_withdrawal(client, tourname
 
 
 def test_manual_edit_through_the_page_keeps_a_rematch_as_a_warning(client, tournament, organizer):
+    from tournaments.rounds import draw_services
     from tournaments.rounds import services as rounds
 
     client.force_login(organizer)
     rnd = rounds.create_round(tournament.pk)
-    rounds.generate_draw(rnd.pk)
+    draw_services.generate_draw(rnd.pk)
     rounds.publish_round(rnd.pk)
     rounds.start_round(rnd.pk)
     play_round(rnd.pk)
@@ -156,10 +157,11 @@ def test_strangers_cannot_drive_rounds(client, tournament, make_user):
 
 
 def test_public_pages_refresh_while_a_round_is_played(client, tournament):
+    from tournaments.rounds import draw_services
     from tournaments.rounds import services as rounds
 
     rnd = rounds.create_round(tournament.pk)
-    rounds.generate_draw(rnd.pk)
+    draw_services.generate_draw(rnd.pk)
     rounds.publish_round(rnd.pk)
     rounds.start_round(rnd.pk)
     html = client.get(_url(tournament, "round", 1)).content.decode()

@@ -11,15 +11,17 @@ from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tournament
 from scoring.ranking.results import standings_table
 from tests.tournaments.play import play, play_round
+from tournaments.registration.services import withdraw_pair, withdraw_player
+from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
-from tournaments.setup.services import create_tournament, withdraw_pair, withdraw_player
+from tournaments.setup.services import create_tournament
 
 pytestmark = pytest.mark.django_db
 
 
 def _drawn(tournament, **kwargs) -> Round:
     rnd = rounds.create_round(tournament.pk)
-    return rounds.generate_draw(rnd.pk, **kwargs)
+    return draw_services.generate_draw(rnd.pk, **kwargs)
 
 
 def _started(tournament) -> Round:
@@ -60,7 +62,7 @@ def test_rounds_are_numbered_and_the_previous_must_be_closed(tournament):
     assert (rnd.number, rnd.status) == (1, Round.Status.DRAFT)
     with pytest.raises(ServiceError, match="Close round 1 first"):
         rounds.create_round(tournament.pk)
-    rounds.generate_draw(rnd.pk)
+    draw_services.generate_draw(rnd.pk)
     rounds.publish_round(rnd.pk)
     rounds.start_round(rnd.pk)
     with pytest.raises(ServiceError, match="Round 1 still has unfinished parties"):
@@ -82,7 +84,7 @@ def test_a_round_is_not_drawn_while_the_previous_has_unfinished_parties(tourname
     # a second round created behind the services' back (say, by the admin)
     second = Round.objects.create(tournament=tournament, number=2)
     with pytest.raises(ServiceError, match="Round 1 still has unfinished parties") as err:
-        rounds.generate_draw(second.pk)
+        draw_services.generate_draw(second.pk)
     assert err.value.field == "round"
     assert not Party.objects.filter(round=second).exists()
 
@@ -121,7 +123,7 @@ def test_first_round_by_seeding_seats_the_top_party_at_table_one(tournament):
     with translation.override("ru"):
         assert "Рассмотрите переход на круговую систему" in rnd.warning_texts()[0]
     _set_regulations(tournament, rounds_planned=6)
-    assert rounds.generate_draw(rnd.pk).draw_warnings == []
+    assert draw_services.generate_draw(rnd.pk).draw_warnings == []
 
 
 def test_draw_by_lot_records_its_seed_and_the_seed_reproduces_it(tournament):
@@ -129,8 +131,8 @@ def test_draw_by_lot_records_its_seed_and_the_seed_reproduces_it(tournament):
     rnd = _drawn(tournament)
     assert rnd.seed is not None
     first = _pairings(rnd)
-    rounds.generate_draw(rnd.pk)  # a new seed: usually another draw
-    again = rounds.generate_draw(rnd.pk, seed=rnd.seed)
+    draw_services.generate_draw(rnd.pk)  # a new seed: usually another draw
+    again = draw_services.generate_draw(rnd.pk, seed=rnd.seed)
     assert _pairings(again) == first
     assert Party.objects.filter(round=rnd).count() == 4  # regenerating replaces
 
@@ -143,7 +145,7 @@ def test_party_ids_do_not_follow_the_table_order(tournament):
         rnd = Round.objects.filter(tournament=tournament).first() or rounds.create_round(
             tournament.pk
         )
-        rounds.generate_draw(rnd.pk)
+        draw_services.generate_draw(rnd.pk)
         orders.add(tuple(Party.objects.filter(round=rnd).order_by("id").values_list(
             "table__number", flat=True)))
     assert len(orders) > 1
@@ -163,7 +165,7 @@ def test_too_few_tables_is_a_translated_user_error(tournament):
     Table.objects.filter(tournament=tournament, number__gt=2).delete()
     rnd = rounds.create_round(tournament.pk)
     with pytest.raises(ServiceError) as err:
-        rounds.generate_draw(rnd.pk)
+        draw_services.generate_draw(rnd.pk)
     assert err.value.field == "draw"
     assert "4 parties need tables but only 2 tables are available" in err.value.message
 
@@ -208,7 +210,7 @@ def test_withdrawn_pair_keeps_its_results_and_leaves_later_draws(tournament):
     entrants = {x for _t, a, b in _pairings(second) for x in (a, b)}
     assert leaver.pk not in entrants and len(entrants - {None}) == 7
     withdraw_pair(leaver.pk, withdrawn=False)
-    rounds.generate_draw(second.pk)
+    draw_services.generate_draw(second.pk)
     assert leaver.pk in {x for _t, a, b in _pairings(second) for x in (a, b)}
 
 
@@ -247,12 +249,12 @@ def test_publish_needs_a_draw_and_sets_the_tournament_running(tournament):
     rnd = rounds.create_round(tournament.pk)
     with pytest.raises(ServiceError, match="Generate or enter the draw first"):
         rounds.publish_round(rnd.pk)
-    rounds.generate_draw(rnd.pk)
+    draw_services.generate_draw(rnd.pk)
     rounds.publish_round(rnd.pk)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
     with pytest.raises(ServiceError, match="already published"):
-        rounds.generate_draw(rnd.pk)
+        draw_services.generate_draw(rnd.pk)
 
 
 # -- swapping, editing -----------------------------------------------------------------------
@@ -264,17 +266,17 @@ def test_swap_tables_and_move_to_a_free_table(tournament):
     Table.objects.create(tournament=tournament, number=5)
     at = {t: (a, b) for t, a, b in _pairings(rnd)}
     versions = dict(Party.objects.filter(round=rnd).values_list("table__number", "version"))
-    rounds.swap_tables(rnd.pk, 1, 4)
+    draw_services.swap_tables(rnd.pk, 1, 4)
     now = {t: (a, b) for t, a, b in _pairings(rnd)}
     assert now[1] == at[4] and now[4] == at[1] and now[2] == at[2]
     assert Party.objects.get(round=rnd, table__number=1).version == versions[4] + 1
-    rounds.swap_tables(rnd.pk, 2, 9)
+    draw_services.swap_tables(rnd.pk, 2, 9)
     now = {t: (a, b) for t, a, b in _pairings(rnd)}
     assert 2 not in now and now[9] == at[2]
     with pytest.raises(ServiceError, match="No party sits at table 2"):
-        rounds.swap_tables(rnd.pk, 2, 5)
+        draw_services.swap_tables(rnd.pk, 2, 5)
     with pytest.raises(ServiceError, match="two different tables"):
-        rounds.swap_tables(rnd.pk, 1, 1)
+        draw_services.swap_tables(rnd.pk, 1, 1)
 
 
 def test_swap_refused_once_a_party_started(tournament, referee_user):
@@ -284,8 +286,8 @@ def test_swap_refused_once_a_party_started(tournament, referee_user):
     rounds.publish_round(rnd.pk)
     start_party(Party.objects.get(round=rnd, table__number=1).pk, actor=referee_user)
     with pytest.raises(ServiceError, match="table 1 has started"):
-        rounds.swap_tables(rnd.pk, 1, 2)
-    rounds.swap_tables(rnd.pk, 2, 3)  # the others still can
+        draw_services.swap_tables(rnd.pk, 1, 2)
+    draw_services.swap_tables(rnd.pk, 2, 3)  # the others still can
 
 
 def test_manual_edit_validates_and_warns(tournament):
@@ -300,7 +302,7 @@ def test_manual_edit_validates_and_warns(tournament):
     )
     draw = [(1, pairs[0], pairs[1]), (2, pairs[2], pairs[4]), (3, pairs[3], pairs[6]),
             (4, pairs[5], pairs[7])]
-    rnd = rounds.edit_draw(rnd.pk, parties=draw)
+    rnd = draw_services.edit_draw(rnd.pk, parties=draw)
     texts = rnd.warning_texts()
     names = dict(Pair.objects.filter(tournament=tournament).values_list("pk", "player1__name"))
     assert any(t.startswith("Rematch:") and names[pairs[0]] in t for t in texts)
@@ -308,13 +310,15 @@ def test_manual_edit_validates_and_warns(tournament):
     assert len(_pairings(rnd)) == 4
 
     with pytest.raises(ServiceError, match="Entrants missing from the draw"):
-        rounds.edit_draw(rnd.pk, parties=draw[:3])
+        draw_services.edit_draw(rnd.pk, parties=draw[:3])
     with pytest.raises(ServiceError, match="appears twice"):
-        rounds.edit_draw(rnd.pk, parties=[*draw[:3], (4, pairs[5], pairs[0])], byes=[pairs[7]])
+        draw_services.edit_draw(
+            rnd.pk, parties=[*draw[:3], (4, pairs[5], pairs[0])], byes=[pairs[7]]
+        )
     with pytest.raises(ServiceError, match="Table 1 is used twice"):
-        rounds.edit_draw(rnd.pk, parties=[(1, a, b) for _t, a, b in draw])
+        draw_services.edit_draw(rnd.pk, parties=[(1, a, b) for _t, a, b in draw])
     with pytest.raises(ServiceError, match="There is no table 7"):
-        rounds.edit_draw(rnd.pk, parties=[*draw[:3], (7, pairs[5], pairs[7])])
+        draw_services.edit_draw(rnd.pk, parties=[*draw[:3], (7, pairs[5], pairs[7])])
     assert len(_pairings(rnd)) == 4  # a refused edit changes nothing
 
 
@@ -323,7 +327,7 @@ def test_manual_system_starts_from_an_empty_draw(tournament):
     rnd = _drawn(tournament)
     assert _pairings(rnd) == []
     ids = list(tournament.pairs.order_by("id").values_list("pk", flat=True))
-    rounds.edit_draw(rnd.pk, parties=[(1, ids[0], ids[7]), (2, ids[1], ids[6])],
+    draw_services.edit_draw(rnd.pk, parties=[(1, ids[0], ids[7]), (2, ids[1], ids[6])],
                      byes=ids[2:6])
     assert len(_pairings(rnd)) == 6
     warnings = rounds.lock_round(rnd.pk).draw_warnings
@@ -401,7 +405,7 @@ def test_round_robin_everyone_meets_everyone_once(organizer, count):
     assert sorted(t.start_list) == sorted(ids)
     rnd = rounds.create_round(t.pk)
     with pytest.raises(ServiceError, match="there is no round"):
-        rounds.generate_draw(rnd.pk)
+        draw_services.generate_draw(rnd.pk)
 
 
 def test_round_robin_withdrawal_gives_the_opponent_a_bye(organizer):
@@ -466,7 +470,7 @@ def test_individual_rounds_form_new_pairs_and_rank_players(individual):
 
 
 def test_individual_fixed_pairs_are_refused(individual):
-    from tournaments.setup.services import register_pair
+    from tournaments.registration.services import register_pair
 
     a, b = individual.players.all()[:2]
     with pytest.raises(ServiceError, match="draw forms the pairs"):
@@ -489,10 +493,10 @@ def test_individual_manual_edit(individual):
     _set_regulations(individual, pairing_system=Regulations.PairingSystem.MANUAL)
     rnd = _drawn(individual)
     p = list(individual.players.order_by("id").values_list("pk", flat=True))
-    rounds.edit_draw(rnd.pk, parties=[(2, (p[0], p[1]), (p[2], p[3])),
+    draw_services.edit_draw(rnd.pk, parties=[(2, (p[0], p[1]), (p[2], p[3])),
                                       (1, (p[4], p[5]), (p[6], p[7]))], byes=[p[8], p[9]])
     assert Party.objects.filter(round=rnd).count() == 4
     assert Party.objects.get(round=rnd, table__number=2).pair_a.player1_id == p[0]
     with pytest.raises(ServiceError, match="Round robin is for pairs tournaments"):
         _set_regulations(individual, pairing_system=Regulations.PairingSystem.ROUND_ROBIN)
-        rounds.generate_draw(rnd.pk)
+        draw_services.generate_draw(rnd.pk)

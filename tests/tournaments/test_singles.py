@@ -14,9 +14,11 @@ from rest_framework.test import APIClient
 from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tournament
 from tournaments.pairing import PlayerEntrant, free_for_all_draw, get_generator
+from tournaments.registration.services import register_pair, register_player
+from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
 from tournaments.rounds.draws import load_history
-from tournaments.setup.services import create_tournament, register_pair, register_player
+from tournaments.setup.services import create_tournament
 from tournaments.transfer.roster import import_roster, template_file
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +55,7 @@ def api(organizer):
 
 def _drawn(tournament: Tournament) -> Round:
     rnd = rounds.create_round(tournament.pk)
-    rounds.generate_draw(rnd.pk, seed=11)
+    draw_services.generate_draw(rnd.pk, seed=11)
     return rnd
 
 
@@ -303,9 +305,9 @@ def test_kozel_manual_draw_checks_the_table_size(goats):
     _tables(goats, 2)
     rnd = rounds.create_round(goats.pk)
     with pytest.raises(ServiceError) as err:
-        rounds.edit_draw(rnd.pk, parties=[(1, players[:2], players[2:5])], byes=players[5:])
+        draw_services.edit_draw(rnd.pk, parties=[(1, players[:2], players[2:5])], byes=players[5:])
     assert "seats 4 players" in err.value.message
-    rounds.edit_draw(rnd.pk, parties=[(1, players[:2], players[2:4]),
+    draw_services.edit_draw(rnd.pk, parties=[(1, players[:2], players[2:4]),
                                       (2, players[4:6], players[6:8])])
     assert Party.objects.filter(round=rnd).count() == 2
 
@@ -318,6 +320,6 @@ def test_a_format_that_contradicts_the_game_is_refused_at_the_draw(goats):
     _tables(goats, 1)
     rnd = rounds.create_round(goats.pk)
     with pytest.raises(ServiceError) as err:
-        rounds.generate_draw(rnd.pk)
+        draw_services.generate_draw(rnd.pk)
     assert err.value.field == "format"
     assert not Party.objects.filter(round=rnd).exists()

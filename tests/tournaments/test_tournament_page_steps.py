@@ -9,8 +9,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from tournaments.registration.services import add_table, register_pair, register_player
 from tournaments.rounds import services as rounds
-from tournaments.setup.services import add_table, create_tournament, register_pair, register_player
+from tournaments.setup.services import create_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -103,7 +104,7 @@ def test_the_draws_seed_is_called_its_random_number_in_russian():
 
     from django.utils import translation
 
-    from tournaments.setup.forms import GenerateDrawForm
+    from tournaments.rounds.forms import GenerateDrawForm
 
     with translation.override("ru"):
         label = str(GenerateDrawForm().fields["seed"].label)

@@ -43,8 +43,10 @@ from scoring.models import (
 from scoring.party.deals import correct_deal, record_deal
 from scoring.signoff.services import countersign, look_up, record_refusal, verify_upload
 from tests.tournaments.play import play_round
+from tournaments.registration.services import register_player, withdraw_pair
+from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
-from tournaments.setup.services import create_tournament, register_player, withdraw_pair
+from tournaments.setup.services import create_tournament
 from tournaments.transfer import archive, exports, sheets
 from tournaments.transfer.archive import ArchiveError, import_tournament
 
@@ -266,7 +268,7 @@ def round_robin(organizer):
         b = Player.objects.create(tournament=t, name=f"Игрок {k}Б", rating=1000 - k)
         Pair.objects.create(tournament=t, player1=a, player2=b, rating=1000 - k)
     for winner in ("a", "b"):
-        rnd = rounds.generate_draw(rounds.create_round(t.pk).pk)
+        rnd = draw_services.generate_draw(rounds.create_round(t.pk).pk)
         rounds.publish_round(rnd.pk)
         rounds.start_round(rnd.pk)
         play_round(rnd.pk, winner)
@@ -284,7 +286,7 @@ def rr_file(round_robin) -> bytes:
 
 def _draw_names(tournament: Tournament) -> list[tuple]:
     """Draw the next round; its pairings by table and names."""
-    rnd = rounds.generate_draw(rounds.create_round(tournament.pk).pk)
+    rnd = draw_services.generate_draw(rounds.create_round(tournament.pk).pk)
     return [(p.table.number if p.table else None, p.pair_a.display_name,
              p.pair_b.display_name if p.pair_b else None)
             for p in rnd.parties.select_related("table", "pair_a__player1", "pair_a__player2",
@@ -328,7 +330,7 @@ def test_individual_tournament_round_trip(organizer):
     for n in (1, 2, 3):
         Table.objects.create(tournament=t, number=n)
     for _ in range(2):
-        rnd = rounds.generate_draw(rounds.create_round(t.pk).pk)
+        rnd = draw_services.generate_draw(rounds.create_round(t.pk).pk)
         rounds.publish_round(rnd.pk)
         rounds.start_round(rnd.pk)
         play_round(rnd.pk)
@@ -477,7 +479,7 @@ def _play_kozel(party_id: int, goat: str) -> None:
 def _rounds(tournament: Tournament, count: int, play) -> None:
     """Draw, publish, start, play and close ``count`` rounds."""
     for number in range(count):
-        rnd = rounds.generate_draw(rounds.create_round(tournament.pk).pk)
+        rnd = draw_services.generate_draw(rounds.create_round(tournament.pk).pk)
         rounds.publish_round(rnd.pk)
         rounds.start_round(rnd.pk)
         for k, party in enumerate(rnd.parties.filter(status=Party.Status.IN_PROGRESS)

@@ -12,6 +12,7 @@ from scoring.party.deals import correct_deal
 from scoring.signoff.content import party_players
 from scoring.signoff.services import countersign, record_refusal
 from tests.tournaments.play import play
+from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,7 +40,7 @@ def signing(settings, tmp_path):
 def play_a_round(tournament, referee_user, *, sign_table: int = 1) -> Round:
     """Draw, publish and start round 1, play every party, countersign one, close the round."""
     rnd = rounds.create_round(tournament.pk)
-    rounds.generate_draw(rnd.pk, seed=7)
+    draw_services.generate_draw(rnd.pk, seed=7)
     rounds.publish_round(rnd.pk)
     rounds.start_round(rnd.pk)
     parties = Party.objects.filter(round=rnd).order_by("table__number")

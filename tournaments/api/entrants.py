@@ -20,16 +20,16 @@ from scoring.access.idempotency import IdempotentMixin
 from scoring.access.permissions import visible_tournaments
 from scoring.models import Pair, Player, Profile, Table
 from tournaments.api.common import REFUSED, published_q, require_manage, updated_record, valid
-from tournaments.setup.services import (
+from tournaments.registration.services import (
     add_table,
     register_pair,
     register_player,
-    registers_sides,
     remove_member,
     update_member,
     withdraw_pair,
     withdraw_player,
 )
+from tournaments.setup.services import registers_sides
 
 
 class _MemberSerializer(serializers.ModelSerializer):

@@ -24,6 +24,7 @@ from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Round, Tournament
 from scoring.rules import SEATS
 from tournaments.api.common import REFUSED, published_q, require_manage, valid
+from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
 
 
@@ -332,7 +333,7 @@ class RoundViewSet(
         rnd = self._managed()
         data = valid(DrawEditSerializer, request.data)
         parties, byes = _draw_sides(rnd.tournament, data["parties"], data["byes"])
-        rounds.edit_draw(rnd.pk, parties=parties, byes=byes, actor=request.user)
+        draw_services.edit_draw(rnd.pk, parties=parties, byes=byes, actor=request.user)
         return self._draw(rnd)
 
     @extend_schema(
@@ -347,7 +348,7 @@ class RoundViewSet(
         """Generate (or generate again) the draw of a draft round."""
         rnd = self._managed()
         data = valid(GenerateDrawSerializer, request.data)
-        rounds.generate_draw(rnd.pk, seed=data.get("seed"), actor=request.user)
+        draw_services.generate_draw(rnd.pk, seed=data.get("seed"), actor=request.user)
         return self._draw(rnd)
 
     @extend_schema(
@@ -360,7 +361,7 @@ class RoundViewSet(
         """Swap the parties at two tables (or move one to a free table) before they start."""
         rnd = self._managed()
         data = valid(SwapTablesSerializer, request.data)
-        rounds.swap_tables(rnd.pk, data["first"], data["second"], actor=request.user)
+        draw_services.swap_tables(rnd.pk, data["first"], data["second"], actor=request.user)
         return self._draw(rnd)
 
     @extend_schema(

@@ -13,8 +13,10 @@ from referee import services as referee_services
 from scoring.models import Party, Tournament
 from scoring.party import deals as scoring_services
 from scoring.signoff.demo import demo_profile, sign_demo_protocols
+from tournaments.registration.services import add_table, register_pair, register_player
+from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
-from tournaments.setup.services import add_table, create_tournament, register_pair, register_player
+from tournaments.setup.services import create_tournament
 
 AUTUMN_SLUG = "autumn-cup"
 #: How many of the Double-Six Cup's players (the first ones, logins player01 …) play it.
@@ -47,7 +49,7 @@ def build_autumn_cup(command: Any, names: list[str], clubs: list[str],
         register_pair(tournament, players[2 * k], players[2 * k + 1])
     for _number in (1, 2, 3):
         rnd = rounds.create_round(tournament.pk, actor=organizer)
-        rounds.generate_draw(rnd.pk, actor=organizer)
+        draw_services.generate_draw(rnd.pk, actor=organizer)
         rounds.publish_round(rnd.pk, actor=organizer)
         parties = Party.objects.filter(round=rnd, pair_b__isnull=False).order_by("table__number")
         for i, party in enumerate(parties):

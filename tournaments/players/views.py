@@ -27,10 +27,10 @@ from scoring.access import permissions
 from scoring.core.errors import ServiceError
 from scoring.core.timezones import activate_tournament_zone
 from scoring.models import Party, Player, Profile, Protocol, SigningPin, Tournament
+from tournaments.pages import tournament_for
 from tournaments.public.history import HistoryRow, player_history
 from tournaments.public.table_map import absolute, qr_svgs
-from tournaments.setup.services import renew_personal_link
-from tournaments.setup.views import _tournament_for
+from tournaments.registration.services import renew_personal_link
 
 PRIVATE_HEADERS = {
     "Cache-Control": "private, no-store",
@@ -142,7 +142,7 @@ def own_profile(user: User, players: Iterable[Player]) -> Profile | None:
 @login_required
 def tournament_area(request: HttpRequest, slug: str) -> HttpResponse:
     """The logged-in player's area in one tournament (404 for anyone who does not play)."""
-    tournament = _tournament_for(request, slug)
+    tournament = tournament_for(request, slug)
     player = Player.objects.filter(tournament=tournament, user=_logged_in(request)).first()
     if player is None or not permissions.can_use_player_area(request.user, player):
         raise Http404
@@ -167,7 +167,7 @@ def personal_area(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 def personal_links(request: HttpRequest, slug: str) -> HttpResponse:
     """Organizers: every player's personal link with a QR code to print; renew one."""
-    tournament = _tournament_for(request, slug, manage=True)
+    tournament = tournament_for(request, slug, manage=True)
     if request.method == "POST":
         pk = request.POST.get("player", "")
         found = (

@@ -1,6 +1,6 @@
-"""Public pages of a tournament: the table map, the results of every round, a pair's or
-player's history with its standing round by round, the hall screen for a projector, and a
-player's record across tournaments (his profile's page).
+"""Public pages of a tournament: the table map, the standings, the results of every round, a
+pair's or player's history with its standing round by round, the hall screen for a projector,
+and a player's record across tournaments (his profile's page).
 
 No login is needed; the organizer switches each page off per tournament (404 then; the
 people who run the tournament still see it). Pages refresh parts of themselves with htmx

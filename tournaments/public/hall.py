@@ -10,12 +10,13 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 
 from scoring.access import permissions
+from scoring.core.web import page_or_fragment
 from scoring.models import Party
 from scoring.ranking.results import standings_table
+from tournaments.pages import LIVE
 from tournaments.public.common import current_round
 from tournaments.public.load import public_load
 from tournaments.public.table_map import map_tables
-from tournaments.rounds.views import LIVE, _render
 
 HALL_TABLES_PER_PAGE = 12
 HALL_LINES_PER_PAGE = 12
@@ -106,4 +107,4 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
         "table": table,
         "lines": panel.window(lines, HALL_LINES_PER_PAGE) if panel.kind == "standings" else [],
     }
-    return _render(request, "public/hall.html", "public/_hall_panel.html", context)
+    return page_or_fragment(request, "public/hall.html", "public/_hall_panel.html", context)

@@ -19,13 +19,13 @@ from scoring.rules import LAYOUT_GAMES, LAYOUT_KOZEL, LAYOUT_SEATS, Totals
 from scoring.signoff.content import party_games, tournament_layout
 from scoring.standings import compute_standings
 from scoring.totals.compute import party_totals
+from tournaments.pages import PARTY_PLAYERS
 from tournaments.public.common import (
     RESULT_LABELS,
     cached_for_field,
     public_tournament,
     seats_of,
 )
-from tournaments.rounds.views import PARTY_PLAYERS
 
 NICE_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10**9)
 

@@ -15,12 +15,12 @@ from django_htmx.middleware import HtmxDetails
 from scoring.access import permissions
 from scoring.models import Round, Tournament
 from scoring.ranking.results import remember_results_version, results_version
-from tournaments.setup.views import _tournament_for
+from tournaments.pages import tournament_for
 
 
 def public_tournament(request: HttpRequest, slug: str, page: str) -> Tournament:
     """A tournament whose ``page`` the visitor may see (404 when hidden or switched off)."""
-    tournament = _tournament_for(request, slug)
+    tournament = tournament_for(request, slug)
     if not permissions.can_see_public_page(request.user, tournament, page):
         raise Http404
     return tournament

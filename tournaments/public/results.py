@@ -14,6 +14,7 @@ from scoring.models import Pair, Round, Tournament
 from scoring.ranking.loaders import load_party_results
 from scoring.ranking.results import StandingsTable, standings_table
 from scoring.standings import PartyResult
+from tournaments.pages import url_root
 from tournaments.public.common import (
     RESULT_LABELS,
     cached_for_field,
@@ -21,7 +22,6 @@ from tournaments.public.common import (
     public_tournament,
 )
 from tournaments.rounds.draws import is_individual
-from tournaments.rounds.views import url_root
 
 # -- results of every round --------------------------------------------------------------
 

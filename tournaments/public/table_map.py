@@ -20,9 +20,9 @@ from scoring.rules import LAYOUT_GAMES, LAYOUT_KOZEL, LAYOUT_SEATS, Totals
 from scoring.signoff.content import game_winners, tournament_layout
 from scoring.totals.compute import compute_party_totals
 from scoring.totals.stored import deal_and_fine_rows
+from tournaments.pages import LIVE, url_root
 from tournaments.public.common import current_round, public_tournament, seats_of
 from tournaments.public.load import PublicRequest, public_load
-from tournaments.rounds.views import LIVE, url_root
 
 QR_CACHE_SECONDS = 30 * 24 * 3600
 

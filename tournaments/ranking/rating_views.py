@@ -22,8 +22,8 @@ from scoring.ranking.rating_lists import (
     visible_lists,
 )
 from scoring.ranking.rating_runs import RatingLine, rating_lines
+from tournaments.pages import show_refusal, tournament_for
 from tournaments.ranking.rating_forms import RatingListForm, TakeRatingsForm
-from tournaments.setup.views import _service_error, _tournament_for
 from tournaments.transfer.sheets import CSV_TYPE, Sheet, to_csv
 
 
@@ -119,7 +119,7 @@ def _edit(request: HttpRequest, rating_list: RatingList | None) -> HttpResponse:
                 tournaments=form.cleaned_data["tournaments"], **form.service_fields(),
             )
         except ServiceError as err:
-            _service_error(form, err)
+            show_refusal(form, err)
         else:
             messages.success(request, _("The rating list was saved and recomputed."))
             return redirect(saved.get_absolute_url())
@@ -145,14 +145,14 @@ def rating_list_edit(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def take_ratings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The organizer's action: seed the entrants' ratings from a players' list."""
-    tournament = _tournament_for(request, slug, manage=True)
+    tournament = tournament_for(request, slug, manage=True)
     form = TakeRatingsForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
             count = take_ratings(tournament, form.cleaned_data["rating_list"],
                                  actor=request.user)
         except ServiceError as err:
-            _service_error(form, err)
+            show_refusal(form, err)
         else:
             messages.success(request, _("Ratings taken for %(count)s players.") % {
                 "count": count})

@@ -1,5 +1,5 @@
 """Registering in one step what an organizer enters on one page: a pair with its two players,
-or a run of numbered tables. Each goes through the services of ``tournaments.setup.services``."""
+or a run of numbered tables. Each goes through ``tournaments.registration.services``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError
 from scoring.models import Pair, Player, Table, Tournament
-from tournaments.setup.services import add_table, register_pair, register_player
+from tournaments.registration.services import add_table, register_pair, register_player
 
 logger = logging.getLogger(__name__)
 

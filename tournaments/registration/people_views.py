@@ -21,7 +21,7 @@ from scoring.core.errors import ServiceError
 from scoring.models import SigningPin, Tournament
 from scoring.protocols.slips import Slip, render_slips
 from scoring.signoff import pins
-from tournaments.setup.views import _tournament_for
+from tournaments.pages import tournament_for
 
 
 def pin_slips(tournament: Tournament, made: list[pins.GeneratedPin]) -> HttpResponse:
@@ -73,7 +73,7 @@ def _post(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
 @login_required
 def people(request: HttpRequest, slug: str) -> HttpResponse:
     """Players' accounts (who logged in), invitations and signing PINs (organizers only)."""
-    tournament = _tournament_for(request, slug, manage=True)
+    tournament = tournament_for(request, slug, manage=True)
     if request.method == "POST":
         try:
             answer = _post(request, tournament)

@@ -1,1 +1,2 @@
-"""Rounds and draws: the round flow's services, the draw manager and the round pages."""
+"""Rounds and draws: the round flow's services, the draw manager, the round pages and the party
+page."""

@@ -1,57 +1,36 @@
-"""Round-flow services: create the next round, draw it, edit, publish, start and close it.
+"""Round-flow services: create the next round, publish, schedule, start and close it.
 
 Every service runs in one transaction with the round's row locked (``SELECT … FOR UPDATE``),
 checks the round's status and refuses with a :class:`~scoring.core.errors.ServiceError` that
 names the field at fault. The flow of a round: ``create_round`` (a draft) → ``generate_draw``
 (and/or ``edit_draw``, ``swap_tables``) → ``publish_round`` (players see it) →
-``start_round`` (every party's clock) → the parties are played → ``close_round``.
+``start_round`` (every party's clock) → the parties are played → ``close_round``. The draw's
+own services (``generate_draw``, ``edit_draw``, ``swap_tables``) are
+``tournaments.rounds.draw_services``.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from referee import services as referee_services
-from scoring.core.errors import ConflictError, ServiceError, translate_engine_error
+from scoring.core.errors import ConflictError, ServiceError
 from scoring.models import Pair, Party, Player, Round, Tournament
 from scoring.ranking.seasons import schedule_refresh
 from scoring.webhooks import services as webhooks
-from tournaments.pairing import (
-    DrawUserError,
-    IndividualTable,
-    Pairing,
-    validate_manual,
-    validate_manual_individual,
-)
-from tournaments.rounds.draws import (
-    DrawField,
-    Seating,
-    clear_draw,
-    fixed_table_warnings,
-    load_field,
-    run_engine,
-    seat,
-    table_numbers,
-    warnings_data,
-    write_draw,
-)
+from tournaments.rounds.draws import clear_draw
+from tournaments.setup.services import actor_id
 from tournaments.tasks import warm_standings
 
 logger = logging.getLogger(__name__)
-
-
-def _actor_id(actor: Any) -> Any:
-    """The id of the user who acted, for the log (None for the system)."""
-    return getattr(actor, "pk", None)
 
 
 def lock_round(round_id: int) -> Round:
@@ -66,7 +45,7 @@ def lock_round(round_id: int) -> Round:
         raise ServiceError("round", _("No such round.")) from exc
 
 
-def _require_status(rnd: Round, *allowed: str) -> None:
+def require_status(rnd: Round, *allowed: str) -> None:
     """Refuse an action the round's status does not allow."""
     if rnd.status in allowed:
         return
@@ -84,7 +63,7 @@ def _unfinished(rounds: Any) -> int:
     return Party.objects.filter(round__in=rounds).exclude(status=Party.Status.FINISHED).count()
 
 
-def _require_previous_finished(rnd: Round) -> None:
+def require_previous_finished(rnd: Round) -> None:
     """A round is drawn only when every party of the earlier rounds is finished."""
     earlier = Round.objects.filter(tournament_id=rnd.tournament_id, number__lt=rnd.number)
     if _unfinished(earlier):
@@ -92,15 +71,6 @@ def _require_previous_finished(rnd: Round) -> None:
             "round",
             _("Round %(number)s still has unfinished parties.") % {"number": rnd.number - 1},
         )
-
-
-def _engine_error(err: DrawUserError, draw_field: DrawField | None) -> ServiceError:
-    """A translated service error from the engine's, entrant ids replaced by names."""
-    if draw_field is not None:
-        err.params = warnings_data([err], draw_field.names)[0]["params"]
-    error = translate_engine_error(err)
-    error.field = "draw"
-    return error
 
 
 @transaction.atomic
@@ -134,7 +104,7 @@ def create_round(tournament_id: int, *, actor: Any = None) -> Round:
         message = _("Round %(number)s exists already.") % {"number": number}
         raise ConflictError("round", message) from exc
     logger.info("round created: tournament=%s round=%s number=%s actor=%s",
-                tournament.pk, rnd.pk, number, _actor_id(actor))
+                tournament.pk, rnd.pk, number, actor_id(actor))
     return rnd
 
 
@@ -142,149 +112,13 @@ def create_round(tournament_id: int, *, actor: Any = None) -> Round:
 def delete_round(round_id: int, *, actor: Any = None) -> None:
     """Delete a draft round that is the tournament's last one, with its draw."""
     rnd = lock_round(round_id)
-    _require_status(rnd, Round.Status.DRAFT)
+    require_status(rnd, Round.Status.DRAFT)
     if Round.objects.filter(tournament_id=rnd.tournament_id, number__gt=rnd.number).exists():
         raise ServiceError("round", _("Only the last round can be deleted."))
     clear_draw(rnd)
     logger.info("round deleted: tournament=%s round=%s number=%s actor=%s",
-                rnd.tournament_id, rnd.pk, rnd.number, _actor_id(actor))
+                rnd.tournament_id, rnd.pk, rnd.number, actor_id(actor))
     rnd.delete()
-
-
-def _save_draw(rnd: Round, warnings: Sequence[str], draw_field: DrawField, seed: Any) -> Round:
-    """Record the draw's seed, warnings and time on the locked round."""
-    rnd.seed = seed
-    rnd.draw_warnings = warnings_data(warnings, draw_field.names)
-    rnd.drawn_at = timezone.now()
-    rnd.save(update_fields=["seed", "draw_warnings", "drawn_at"])
-    return rnd
-
-
-@transaction.atomic
-def generate_draw(round_id: int, *, seed: int | None = None, actor: Any = None) -> Round:
-    """Draw a draft round with the regulations' system, replacing any draw it had.
-
-    The same ``seed`` (recorded on the round) reproduces a draw by lot. Parties are seated
-    in standings order; byes are finished at once. Warnings are kept for the preview.
-    """
-    rnd = lock_round(round_id)
-    _require_status(rnd, Round.Status.DRAFT)
-    _require_previous_finished(rnd)
-    tournament = rnd.tournament
-    draw_field = None
-    try:
-        draw_field = load_field(tournament, rnd)
-        draw = run_engine(tournament, rnd, draw_field, seed)
-        seating = seat(draw, draw_field, table_numbers(tournament))
-    except DrawUserError as err:
-        raise _engine_error(err, draw_field) from err
-    write_draw(rnd, seating, draw.byes, draw_field.individual)
-    logger.info("round drawn: tournament=%s round=%s seed=%s parties=%s byes=%s actor=%s",
-                rnd.tournament_id, rnd.pk, draw.seed, len(seating), len(draw.byes),
-                _actor_id(actor))
-    return _save_draw(rnd, draw.warnings, draw_field, draw.seed)
-
-
-def _check_tables(numbers: Sequence[int], tables: dict[int, int]) -> None:
-    """Refuse a table number the tournament does not have."""
-    for number in numbers:
-        if number not in tables:
-            raise ServiceError("tables", _("There is no table %(number)s.") % {"number": number})
-
-
-@transaction.atomic
-def edit_draw(
-    round_id: int,
-    *,
-    parties: Sequence[tuple[int, Any, Any]],
-    byes: Sequence[int] = (),
-    actor: Any = None,
-) -> Round:
-    """Replace a draft round's draw with one made by hand.
-
-    ``parties`` are ``(table number, side a, side b)``: pair ids, or in an individual event
-    two player ids per side. The draw is refused only when it cannot be played (an entrant
-    twice or missing, a table twice); rematches, repeat partners, same-club parties and
-    entrants away from their fixed table are kept as warnings.
-    """
-    rnd = lock_round(round_id)
-    _require_status(rnd, Round.Status.DRAFT)
-    _require_previous_finished(rnd)
-    tournament = rnd.tournament
-    draw_field = load_field(tournament, rnd)
-    numbers = [int(number) for number, _a, _b in parties]
-    _check_tables(numbers, table_numbers(tournament))
-    seating: Seating
-    try:
-        if draw_field.individual:
-            sides = [(tuple(a), tuple(b)) for _n, a, b in parties]
-            warnings = validate_manual_individual(
-                sides,
-                byes,
-                draw_field.players(),
-                table_numbers=numbers,
-                free_for_all=draw_field.alone is not None,
-                table_size=draw_field.alone or 4,
-            )
-            seating = [(n, IndividualTable(a, b)) for n, (a, b) in zip(numbers, sides, strict=True)]
-        else:
-            pairs = [(int(a), int(b)) for _n, a, b in parties]
-            warnings = validate_manual(
-                pairs,
-                byes,
-                draw_field.pairs(),
-                tables=numbers,
-                avoid_same_club=tournament.regulations.avoid_same_club,
-            )
-            rank = {e.id: e.rank for e in draw_field.entrants}
-            seating = [
-                (n, Pairing(a, b) if rank[a] <= rank[b] else Pairing(b, a))
-                for n, (a, b) in zip(numbers, pairs, strict=True)
-            ]
-    except DrawUserError as err:
-        raise _engine_error(err, draw_field) from err
-    seating.sort(key=lambda item: item[0])
-    warnings += fixed_table_warnings(seating, draw_field)
-    write_draw(rnd, seating, list(byes), draw_field.individual)
-    logger.info("round draw edited: tournament=%s round=%s parties=%s byes=%s actor=%s",
-                rnd.tournament_id, rnd.pk, len(seating), len(byes), _actor_id(actor))
-    return _save_draw(rnd, warnings, draw_field, rnd.seed)
-
-
-@transaction.atomic
-def swap_tables(round_id: int, first: int, second: int, *, actor: Any = None) -> Round:
-    """Swap the parties at two tables (or move one to a free table) before they start."""
-    rnd = lock_round(round_id)
-    _require_status(rnd, Round.Status.DRAFT, Round.Status.PUBLISHED, Round.Status.IN_PROGRESS)
-    tables = table_numbers(rnd.tournament)
-    _check_tables([first, second], tables)
-    if first == second:
-        raise ServiceError("second", _("Choose two different tables."))
-    at = {
-        p.table_id: p
-        for p in Party.objects.select_for_update(of=("self",)).filter(
-            round=rnd, table_id__in=[tables[first], tables[second]]
-        )
-    }
-    if not at:
-        raise ServiceError("first", _("No party sits at table %(table)s.") % {"table": first})
-    for number in (first, second):
-        party = at.get(tables[number])
-        if party is not None and party.status != Party.Status.SCHEDULED:
-            raise ServiceError(
-                "first", _("The party at table %(table)s has started.") % {"table": number}
-            )
-    moves = {
-        party.pk: tables[second] if table_id == tables[first] else tables[first]
-        for table_id, party in at.items()
-    }
-    parties = Party.objects.filter(pk__in=moves)
-    parties.update(table=None)
-    for pk, table_id in moves.items():
-        Party.objects.filter(pk=pk).update(table_id=table_id, version=F("version") + 1)
-    logger.info("tables swapped: tournament=%s round=%s tables=%s,%s parties=%s actor=%s",
-                rnd.tournament_id, rnd.pk, first, second, sorted(moves), _actor_id(actor))
-    return rnd
 
 
 def _unavailable_in_draw(rnd: Round) -> list[str]:
@@ -322,8 +156,8 @@ def _unavailable_in_draw(rnd: Round) -> list[str]:
 def publish_round(round_id: int, *, actor: Any = None) -> Round:
     """Publish a draft round's draw: players and the public see it, parties can start."""
     rnd = lock_round(round_id)
-    _require_status(rnd, Round.Status.DRAFT)
-    _require_previous_finished(rnd)
+    require_status(rnd, Round.Status.DRAFT)
+    require_previous_finished(rnd)
     if not Party.objects.filter(round=rnd).exists():
         raise ServiceError("draw", _("Generate or enter the draw first."))
     gone = _unavailable_in_draw(rnd)
@@ -340,7 +174,7 @@ def publish_round(round_id: int, *, actor: Any = None) -> Round:
         pk=rnd.tournament_id, status=Tournament.Status.REGISTRATION
     ).update(status=Tournament.Status.RUNNING)
     logger.info("round published: tournament=%s round=%s number=%s actor=%s",
-                rnd.tournament_id, rnd.pk, rnd.number, _actor_id(actor))
+                rnd.tournament_id, rnd.pk, rnd.number, actor_id(actor))
     if running:
         logger.info("tournament running: tournament=%s", rnd.tournament_id)
     schedule_refresh(tournament_id=rnd.tournament_id)  # its byes count from now
@@ -366,7 +200,7 @@ def schedule_round(
     rnd.scheduled_start = scheduled_start
     rnd.save(update_fields=["scheduled_start"])
     logger.info("round scheduled: tournament=%s round=%s start=%s actor=%s",
-                rnd.tournament_id, rnd.pk, scheduled_start, _actor_id(actor))
+                rnd.tournament_id, rnd.pk, scheduled_start, actor_id(actor))
     return rnd
 
 
@@ -374,7 +208,7 @@ def schedule_round(
 def start_round(round_id: int, *, actor: Any = None) -> int:
     """Start the clock of every party of a published round that has not started; the count."""
     rnd = lock_round(round_id)
-    _require_status(rnd, Round.Status.PUBLISHED, Round.Status.IN_PROGRESS)
+    require_status(rnd, Round.Status.PUBLISHED, Round.Status.IN_PROGRESS)
     waiting = list(
         Party.objects.filter(round=rnd, status=Party.Status.SCHEDULED, pair_b__isnull=False)
         .order_by("table__number")
@@ -385,7 +219,7 @@ def start_round(round_id: int, *, actor: Any = None) -> int:
     for pk in waiting:
         referee_services.start_party(pk, actor=actor)
     logger.info("round started: tournament=%s round=%s parties=%s actor=%s",
-                rnd.tournament_id, rnd.pk, len(waiting), _actor_id(actor))
+                rnd.tournament_id, rnd.pk, len(waiting), actor_id(actor))
     return len(waiting)
 
 
@@ -397,7 +231,7 @@ def close_round(round_id: int, *, actor: Any = None) -> Round:
     public pages and the next draw.
     """
     rnd = lock_round(round_id)
-    _require_status(rnd, Round.Status.PUBLISHED, Round.Status.IN_PROGRESS)
+    require_status(rnd, Round.Status.PUBLISHED, Round.Status.IN_PROGRESS)
     unfinished = _unfinished([rnd])
     if unfinished:
         raise ServiceError(
@@ -414,7 +248,7 @@ def close_round(round_id: int, *, actor: Any = None) -> Round:
     rnd.save(update_fields=["status", "finished_at"])
     tournament_id = rnd.tournament_id
     logger.info("round closed: tournament=%s round=%s number=%s actor=%s",
-                tournament_id, rnd.pk, rnd.number, _actor_id(actor))
+                tournament_id, rnd.pk, rnd.number, actor_id(actor))
     warm_standings.delay_on_commit(tournament_id)
     schedule_refresh(tournament_id=tournament_id)
     webhooks.round_changed(rnd, "round.closed")

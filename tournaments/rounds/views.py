@@ -1,56 +1,38 @@
-"""Pages of rounds and standings: the public draw and standings, the organizer's round flow.
+"""Pages of rounds: the list, a round's draw with its results, the organizer's round flow.
 
-Public pages (a round's draw with its results, the standings) refresh themselves with htmx
-while a round is live; each uses a constant number of queries whatever the field's size.
+A round's page refreshes itself with htmx while the round is live, with a constant number of
+queries whatever the field's size (the standings page is ``tournaments.public.standings``).
 The organizer drives a round from its page: generate → preview with warnings → edit or swap
 tables → publish → start the parties → close.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
-from django.utils import formats
-from django.utils.html import format_html, format_html_join
-from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from scoring.access import permissions
-from scoring.core.errors import ServiceError
 from scoring.core.web import page_or_fragment
-from scoring.models import Pair, Party, Player, PrintJob, Round, Tournament
-from scoring.ranking.results import StandingsTable, standings_table
+from scoring.models import Party, PrintJob, Round
 from scoring.signoff.printing import unsigned_parties
 from scoring.totals.compute import party_totals
-from tournaments.public.load import public_load
+from tournaments.pages import LIVE, PARTY_PLAYERS, run_service, tournament_for
+from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
 from tournaments.rounds.draws import DrawField, is_individual, load_field
-from tournaments.setup.forms import DrawEditForm, GenerateDrawForm, SwapTablesForm
-from tournaments.setup.services import withdraw_pair, withdraw_player
-from tournaments.setup.views import _tournament_for
-
-LIVE = (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS)
-PARTY_PLAYERS = (
-    "table",
-    "pair_a__player1",
-    "pair_a__player2",
-    "pair_b__player1",
-    "pair_b__player2",
-)
+from tournaments.rounds.forms import DrawEditForm, GenerateDrawForm, SwapTablesForm
 
 
 def _round_for(request: HttpRequest, slug: str, number: int, manage: bool = False) -> Round:
     """A round the visitor may see (a draft only for organizers); 404 otherwise."""
-    tournament = _tournament_for(request, slug, manage=manage)
+    tournament = tournament_for(request, slug, manage=manage)
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     rnd.tournament = tournament
     if not permissions.can_see_round(request.user, rnd):
@@ -58,16 +40,9 @@ def _round_for(request: HttpRequest, slug: str, number: int, manage: bool = Fals
     return rnd
 
 
-def _render(
-    request: HttpRequest, template: str, partial: str, context: dict[str, Any]
-) -> HttpResponse:
-    """The whole page, or only its self-refreshing part for an htmx request."""
-    return page_or_fragment(request, template, partial, context)
-
-
 def round_list(request: HttpRequest, slug: str) -> HttpResponse:
     """Every round of a tournament; organizers create the next one here."""
-    tournament = _tournament_for(request, slug)
+    tournament = tournament_for(request, slug)
     if not permissions.can_see_public_page(request.user, tournament, "results"):
         raise Http404
     can_manage = permissions.can_manage(request.user, tournament)
@@ -123,120 +98,17 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         context["can_print"] = True
         context["print_job"] = rnd.print_jobs.first()
         context["Kind"] = PrintJob.Kind
-    return _render(request, "tournaments/round.html", "tournaments/_round_draw.html", context)
-
-
-def url_root(name: str, *args: Any) -> str:
-    """The address of ``name`` without its last (id) argument, to append ids to.
-
-    One ``reverse`` for a whole list instead of one per line (hundreds on a big field).
-    """
-    path = reverse(name, args=[*args, 0])
-    if not path.endswith("/0/"):
-        raise ValueError(f"{name} does not end with an id")
-    return path[:-2]
-
-
-def _cell_text(value: Any) -> str:
-    """A metric as the page shows it (integers as they are, fractions localized)."""
-    return str(value) if isinstance(value, int) else formats.localize(value)
-
-
-def _pair_players(pair: Pair, profiles: str) -> str:
-    """A pair's players' names, each linked to his record where he has a profile."""
-    members = [pair.player1] + ([pair.player2] if pair.player2 is not None else [])
-    if not any(member.profile_id for member in members):
-        return Pair.label("", pair.player1.name, members[1].name if len(members) > 1 else None)
-    return format_html_join(" / ", "{}", (
-        (format_html('<a href="{}{}/">{}</a>', profiles, m.profile_id, m.name)
-         if m.profile_id else m.name,) for m in members
-    ))
-
-
-def standings_lines(
-    tournament: Tournament, table: StandingsTable, links: bool
-) -> list[dict[str, Any]]:
-    """The standings' lines ready to print, values already formatted into their cells.
-
-    The template then looks up a handful of keys per line, so 500 lines stay fast.
-    """
-    kind = "tournaments:player" if table.per_player else "tournaments:pair"
-    root = url_root(kind, tournament.slug) if links else ""
-    profiles = url_root("tournaments:profile")
-    lines = []
-    for row, entrant, values in table.lines():
-        if isinstance(entrant, Player):  # the standings per player
-            name, players = entrant.name, ""
-            profile_url = f"{profiles}{entrant.profile_id}/" if entrant.profile_id else ""
-        else:
-            name, players = entrant.display_name, _pair_players(entrant, profiles)
-            profile_url = ""
-        lines.append({
-            "rank": f"{row.rank}=" if row.shared else str(row.rank),
-            "name": name,
-            "players": players if entrant.name or "href" in players else "",
-            "profile_url": profile_url,
-            "url": f"{root}{entrant.pk}/" if links else "",
-            "withdrawn": entrant.withdrawn,
-            "disqualified": entrant.disqualified,
-            # numbers only (digits, a sign, a decimal mark): nothing to escape
-            "cells": mark_safe("".join(f"<td>{_cell_text(v)}</td>" for v in values)),  # noqa: S308
-        })
-    return lines
-
-
-def standings(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings after any round, per pair or per player (constant number of queries)."""
-    load = public_load(request, slug, "standings")  # 404 when hidden
-    tournament = load.tournament
-    published = [(rnd.number, rnd.status) for rnd in load.published]
-    numbers = [n for n, _status in published]
-    try:
-        after = int(request.GET["after"]) if request.GET.get("after") else None
-    except ValueError:
-        after = None
-    if after not in numbers:
-        after = None
-    per_player = is_individual(tournament) or request.GET.get("by") == "player"
-    table = standings_table(tournament, per_player=per_player, after_round=after)
-    links = permissions.can_see_public_page(request.user, tournament, "entrants")
-    context = {
-        "tournament": tournament,
-        "table": table,
-        "lines": standings_lines(tournament, table, links),
-        "numbers": numbers,
-        "after": after,
-        "by": "player" if per_player else "pair",
-        "live": after is None and any(status in LIVE for _n, status in published),
-        "individual": is_individual(tournament),
-    }
-    return _render(
-        request, "tournaments/standings.html", "tournaments/_standings.html", context
+    return page_or_fragment(
+        request, "tournaments/round.html", "tournaments/_round_draw.html", context
     )
-
-
-def _act(request: HttpRequest, action: Any, *args: Any, success: str = "", **kwargs: Any) -> Any:
-    """Run a service for the organizer; show its error (or ``success``) as a message.
-
-    Returns the service's result (``True`` for a service that returns nothing), or ``None``
-    when it refused.
-    """
-    try:
-        result = action(*args, actor=request.user, **kwargs)
-    except ServiceError as err:
-        messages.error(request, err.message)
-        return None
-    if success:
-        messages.success(request, success)
-    return True if result is None else result
 
 
 @require_POST
 @login_required
 def round_create(request: HttpRequest, slug: str) -> HttpResponse:
     """Create the next round as a draft and go to its page."""
-    tournament = _tournament_for(request, slug, manage=True)
-    rnd = _act(request, rounds.create_round, tournament.pk)
+    tournament = tournament_for(request, slug, manage=True)
+    rnd = run_service(request, rounds.create_round, tournament.pk)
     if rnd is None:
         return redirect("tournaments:rounds", slug=slug)
     messages.success(
@@ -254,20 +126,20 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     if action == "generate":
         form = GenerateDrawForm(request.POST)
         seed = form.cleaned_data.get("seed") if form.is_valid() else None
-        _act(request, rounds.generate_draw, rnd.pk, seed=seed,
+        run_service(request, draw_services.generate_draw, rnd.pk, seed=seed,
              success=_("The draw was generated. Check it, then publish it."))
     elif action == "swap":
         tables = list(rnd.tournament.tables.values_list("number", flat=True))
         swap_form = SwapTablesForm(request.POST, tables=tables)
         if swap_form.is_valid():
-            _act(request, rounds.swap_tables, rnd.pk, swap_form.cleaned_data["first"],
+            run_service(request, draw_services.swap_tables, rnd.pk, swap_form.cleaned_data["first"],
                  swap_form.cleaned_data["second"], success=_("The tables were swapped."))
         else:
             messages.error(request, _("Choose two tables."))
     elif action == "publish":
-        _act(request, rounds.publish_round, rnd.pk, success=_("The draw is published."))
+        run_service(request, rounds.publish_round, rnd.pk, success=_("The draw is published."))
     elif action == "start":
-        count = _act(request, rounds.start_round, rnd.pk)
+        count = run_service(request, rounds.start_round, rnd.pk)
         if count is not None:
             messages.success(
                 request,
@@ -277,7 +149,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     elif action == "close":
         return _close(request, rnd)
     elif action == "delete":
-        if _act(request, rounds.delete_round, rnd.pk, success=_("The round was deleted.")):
+        if run_service(request, rounds.delete_round, rnd.pk, success=_("The round was deleted.")):
             return redirect("tournaments:rounds", slug=slug)
     else:
         raise Http404
@@ -294,7 +166,7 @@ def _close(request: HttpRequest, rnd: Round) -> HttpResponse:
                     "The round is closed; %(count)d protocols are not signed yet.",
                     len(unsigned)) % {"count": len(unsigned)} if unsigned else _(
         "The round is closed: every protocol is signed.")
-    _act(request, rounds.close_round, rnd.pk, success=done)
+    run_service(request, rounds.close_round, rnd.pk, success=done)
     return redirect(rnd.get_absolute_url())
 
 
@@ -351,9 +223,9 @@ def draw_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         individual=individual,
     )
     if request.method == "POST" and form.is_valid():
-        done = _act(
+        done = run_service(
             request,
-            rounds.edit_draw,
+            draw_services.edit_draw,
             rnd.pk,
             parties=form.cleaned_data["parties"],
             byes=form.cleaned_data["byes"],
@@ -368,32 +240,4 @@ def draw_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         status=400 if request.method == "POST" else 200,
     )
 
-
-@require_POST
-@login_required
-def entrant_withdraw(request: HttpRequest, slug: str, kind: str, pk: int) -> HttpResponse:
-    """Withdraw a pair or player from later draws, or reinstate them."""
-    tournament = _tournament_for(request, slug, manage=True)
-    entrant: Pair | Player
-    service: Callable[..., Pair | Player]
-    if kind == "pairs":
-        entrant = get_object_or_404(Pair, pk=pk, tournament=tournament)
-        service = withdraw_pair
-    elif kind == "players":
-        entrant = get_object_or_404(Player, pk=pk, tournament=tournament)
-        service = withdraw_player
-    else:
-        raise Http404
-    withdrawn = request.POST.get("withdrawn", "1") == "1"
-    done = _act(request, service, entrant.pk, withdrawn=withdrawn)
-    if done is not None:
-        text = _("%(name)s is withdrawn from later draws.") if withdrawn else _(
-            "%(name)s takes part in the draws again."
-        )
-        name = entrant.display_name if isinstance(entrant, Pair) else entrant.name
-        messages.success(request, text % {"name": name})
-    target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
-        target = tournament.get_absolute_url()
-    return redirect(target)
 

@@ -1,1 +1,1 @@
-"""Set-up: creating a tournament, its regulations, players, pairs and tables, and the party page."""
+"""Set-up: creating a tournament and its regulations, and the organizer's page of it."""

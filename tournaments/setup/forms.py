@@ -1,4 +1,4 @@
-"""Forms organizers use to create and edit tournaments, players, pairs and tables."""
+"""Forms organizers use to create and edit tournaments and their regulations."""
 
 from __future__ import annotations
 
@@ -6,22 +6,17 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db.models import Q
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import GAME_SETTINGS, Pair, Player, Regulations, Table, Tournament
+from scoring.models import GAME_SETTINGS, Regulations, Tournament
 from scoring.party.match_format import match_format_text
-from scoring.people.profiles import link_new_player
 from scoring.rules import RULE_SETS
-from tournaments.registration.profile_fields import NEW, add_profile_fields, chosen_profile
 from tournaments.setup.metric_order import MetricOrderField
 from tournaments.setup.services import (
     format_conflict,
     players_vary,
     plays_in_pairs_option,
-    register_pair,
-    registers_sides,
     table_size,
 )
 from tournaments.setup.typed_fields import form_field, model_field
@@ -285,200 +280,3 @@ class RegulationsForm(ShowsHiddenFieldErrors, forms.ModelForm):
             "rounds_planned",
             *GAME_SETTINGS,
         ]
-
-
-class PlayerForm(forms.ModelForm):
-    """A player's registration; in singles also his side of one player, if asked."""
-
-    side = forms.BooleanField(
-        label=_("Register the player as a side too"),
-        required=False,
-        initial=True,
-        help_text=_("In this rule set a side is one player."),
-    )
-
-    class Meta:
-        model = Player
-        fields = ["name", "club", "city", "rating", "withdrawn"]
-
-    def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if tournament is not None:
-            self.instance.tournament = tournament
-        if tournament is None or self.instance.pk or not registers_sides(tournament):
-            del self.fields["side"]
-        add_profile_fields(self, "player", new_label=_(
-            "Keep the current profile") if self.instance.profile_id else None)
-        self.order_fields(["player_find", "player_profile"])
-
-    def clean_player_profile(self) -> str:
-        """A profile that plays in this tournament already is refused."""
-        value = self.cleaned_data.get("player_profile") or NEW
-        if value != NEW and Player.objects.filter(
-                tournament=self.instance.tournament, profile_id=int(value)).exclude(
-                pk=self.instance.pk).exists():
-            raise ValidationError(_("This person is already registered in this tournament."))
-        return value
-
-    def save(self, commit: bool = True) -> Player:
-        """Save the player linked to the profile chosen (a new one by default); in singles
-        also register his side of one player when asked."""
-        player = super().save(commit=commit)
-        profile = chosen_profile(self, "player")
-        if commit and (profile is not None or player.profile_id is None):
-            link_new_player(player, profile)
-        if commit and self.cleaned_data.get("side"):
-            register_pair(player.tournament, player, None)
-        return player
-
-
-class PairForm(ShowsHiddenFieldErrors, forms.ModelForm):
-    """A pair of two players of the tournament; in singles a side of one player."""
-
-    class Meta:
-        model = Pair
-        fields = ["name", "player1", "player2", "rating", "fixed_table", "withdrawn"]
-
-    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.instance.tournament = tournament
-        taken = Pair.objects.filter(tournament=tournament, formed_in_round__isnull=True).exclude(
-            pk=self.instance.pk
-        )
-        busy = set(taken.values_list("player1", flat=True)) | set(
-            taken.values_list("player2", flat=True)
-        )
-        players = Player.objects.filter(tournament=tournament).exclude(
-            Q(pk__in=busy) & ~Q(pk__in=[self.instance.player1_id, self.instance.player2_id])
-        )
-        form_field(self, "player1", forms.ModelChoiceField).queryset = players
-        form_field(self, "player2", forms.ModelChoiceField).queryset = players
-        self.fields["player2"].required = True
-        form_field(self, "fixed_table", forms.ModelChoiceField).queryset = Table.objects.filter(
-            tournament=tournament)
-        if tournament.singles and self.instance.player2_id is None:
-            del self.fields["player2"]
-            self.fields["player1"].label = _("Player")
-            self.fields["name"].label = _("Name of the side")
-            self.fields["name"].help_text = _("Optional; the player's name is shown otherwise.")
-            self.fields["fixed_table"].help_text = _(
-                "For accessibility: this side always plays at this table."
-            )
-
-
-class TableForm(forms.ModelForm):
-    """A numbered table of the hall."""
-
-    class Meta:
-        model = Table
-        fields = ["number", "label"]
-
-    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.instance.tournament = tournament
-
-    def clean_number(self) -> int:
-        """Table numbers are unique within the tournament."""
-        number = self.cleaned_data["number"]
-        clash = Table.objects.filter(tournament=self.instance.tournament, number=number)
-        if clash.exclude(pk=self.instance.pk).exists():
-            raise forms.ValidationError(
-                _("Table %(number)s already exists."), params={"number": number}
-            )
-        return number
-
-
-class GenerateDrawForm(forms.Form):
-    """Options of a generated draw: a seed reproduces a draw by lot."""
-
-    seed = forms.IntegerField(
-        label=_("Random seed of the draw (optional)"),
-        required=False,
-        min_value=0,
-        help_text=_("Leave empty for a new random draw; the number recorded with a draw "
-                    "reproduces it."),
-    )
-
-
-class SwapTablesForm(forms.Form):
-    """Two tables whose parties change places (or a party moved to a free table)."""
-
-    first = forms.TypedChoiceField(label=_("Table"), coerce=int)
-    second = forms.TypedChoiceField(label=_("with table"), coerce=int)
-
-    def __init__(self, *args: Any, tables: list[int], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        choices = [(n, n) for n in tables]
-        form_field(self, "first", forms.ChoiceField).choices = choices
-        form_field(self, "second", forms.ChoiceField).choices = choices
-
-
-class DrawEditForm(forms.Form):
-    """A draw made or changed by hand: per row a table and its sides, and the byes.
-
-    Pairs tournaments have two sides (``a``, ``b``) per row; individual tournaments four
-    players (``a1``, ``a2`` against ``b1``, ``b2``), or three (``seats=3``: ``b2`` left out)
-    where every player plays for himself. Empty rows are ignored.
-    """
-
-    def __init__(
-        self,
-        *args: Any,
-        entrants: list[tuple[int, str]],
-        tables: list[int],
-        rows: int,
-        individual: bool,
-        seats: int = 4,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(*args, **kwargs)
-        self.sides = ("a1", "a2", "b1", "b2")[:seats] if individual else ("a", "b")
-        self.row_count = rows
-        blank: list[tuple[int | str, str]] = [("", "—")]
-        for i in range(rows):
-            self.fields[f"table_{i}"] = forms.TypedChoiceField(
-                label=_("Table"), choices=blank + [(n, n) for n in tables], coerce=int,
-                required=False,
-            )
-            for side in self.sides:
-                self.fields[f"{side}_{i}"] = forms.TypedChoiceField(
-                    label=side.upper(), choices=[*blank, *entrants], coerce=int, required=False
-                )
-        self.fields["byes"] = forms.TypedMultipleChoiceField(
-            label=_("Byes"),
-            choices=entrants,
-            coerce=int,
-            required=False,
-            widget=forms.CheckboxSelectMultiple,
-        )
-
-    def rows(self) -> list[list[forms.BoundField]]:
-        """The bound fields of each row, the table first (for the template)."""
-        return [
-            [self[f"table_{i}"], *(self[f"{side}_{i}"] for side in self.sides)]
-            for i in range(self.row_count)
-        ]
-
-    def clean(self) -> dict[str, Any]:
-        """A row is either empty or complete."""
-        super().clean()
-        data = self.cleaned_data
-        parties: list[tuple[int, int | tuple[int, int], int | tuple[int, ...]]] = []
-        for i in range(self.row_count):
-            names = [f"table_{i}", *(f"{side}_{i}" for side in self.sides)]
-            values = [data.get(name) for name in names]
-            if all(v in (None, "") for v in values):
-                continue
-            numbers = [v for v in values if isinstance(v, int)]  # empty choices are ""
-            if len(numbers) < len(values):
-                raise forms.ValidationError(
-                    _("Row %(row)s is incomplete: choose its table and every side."),
-                    params={"row": i + 1},
-                )
-            table, *sides = numbers
-            if len(sides) > 2:
-                parties.append((table, (sides[0], sides[1]), tuple(sides[2:])))
-            else:
-                parties.append((table, sides[0], sides[1]))
-        data["parties"] = parties
-        return data

@@ -1,4 +1,5 @@
-"""Services for tournaments: creating them, their regulations and registration."""
+"""Set-up services: creating a tournament and changing it and its regulations (the game, the
+format, the short name); the checks a tournament's format and rule set make together."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Field, ProtectedError, Q, QuerySet
+from django.db.models import Field
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -17,26 +18,22 @@ from scoring.models import (
     GAME_SETTINGS,
     SEATING_SETTINGS,
     Pair,
-    Player,
     Regulations,
-    Table,
     Tournament,
     TournamentRole,
-    new_access_token,
 )
-from scoring.people.profiles import link_new_player
 from scoring.rules import RULE_SETS, RuleError, RulesConfig, get_rule_set
 from scoring.rules import RuleSet as RuleSetEngine
 
 logger = logging.getLogger(__name__)
 
 
-def _actor_id(actor: Any) -> Any:
+def actor_id(actor: Any) -> Any:
     """The id of the user who acted, for the log (None for the system)."""
     return getattr(actor, "pk", None)
 
 
-def _validated(instance: Any) -> Any:
+def validated(instance: Any) -> Any:
     """Run model validation and save; raise ServiceError naming the first field at fault."""
     _clean(instance)
     instance.save()
@@ -281,105 +278,14 @@ def create_tournament(
     _check_format(tournament, regulations, "format")
     _insert_tournament(tournament, derived)
     regulations.tournament = tournament
-    _validated(regulations)
+    validated(regulations)
     if organizer is not None:
         TournamentRole.objects.create(
             tournament=tournament, user=organizer, role=TournamentRole.Role.ORGANIZER
         )
     logger.info("tournament created: tournament=%s slug=%s rule_set=%s organizer=%s",
-                tournament.pk, tournament.slug, tournament.rule_set, _actor_id(organizer))
+                tournament.pk, tournament.slug, tournament.rule_set, actor_id(organizer))
     return tournament
-
-
-@transaction.atomic
-def register_player(tournament: Tournament, *, side: bool = False, profile: Any = None,
-                    **fields: Any) -> Player:
-    """Register a player linked to ``profile`` or a new one; with ``side`` also his side."""
-    details = {k: fields.pop(k) for k in ("birth_year", "federation_id") if k in fields}
-    link_new_player(player := _validated(Player(tournament=tournament, **fields)), profile,
-                    **details)
-    logger.info("player registered: tournament=%s player=%s", tournament.pk, player.pk)
-    if side:
-        register_pair(tournament, player, None)
-    return player
-
-
-@transaction.atomic
-def register_pair(
-    tournament: Tournament,
-    player1: Player,
-    player2: Player | None = None,
-    name: str = "",
-    **fields: Any,
-) -> Pair:
-    """Register two players as a pair (one: a singles side); rated by ``Pair.seeding_rating``."""
-    fields.setdefault("rating", Pair.seeding_rating(player1, player2))
-    pair = _validated(
-        Pair(tournament=tournament, player1=player1, player2=player2, name=name, **fields)
-    )
-    logger.info("pair registered: tournament=%s pair=%s players=%s,%s", tournament.pk,
-                pair.pk, player1.pk, player2.pk if player2 is not None else None)
-    return pair
-
-
-@transaction.atomic
-def add_table(tournament: Tournament, number: int, label: str = "") -> Table:
-    """Number a table of the hall."""
-    if Table.objects.filter(tournament=tournament, number=number).exists():
-        raise ServiceError("number", _("Table %(number)s already exists.") % {"number": number})
-    table = _validated(Table(tournament=tournament, number=number, label=label))
-    logger.info("table added: tournament=%s table=%s number=%s", tournament.pk, table.pk, number)
-    return table
-
-
-def _set_withdrawn(entrants: QuerySet, pk: int, withdrawn: bool) -> Any:
-    """Lock a pair's or player's row and set its withdrawn flag."""
-    try:
-        entrant = entrants.select_for_update(of=("self",)).get(pk=pk)
-    except entrants.model.DoesNotExist as exc:
-        raise ServiceError("entrant", _("No such pair or player.")) from exc
-    if entrant.withdrawn != withdrawn:
-        entrant.withdrawn = withdrawn
-        entrant.save(update_fields=["withdrawn"])
-        logger.info("%s %s: tournament=%s %s=%s", entrants.model.__name__.lower(),
-                    "withdrawn" if withdrawn else "reinstated", entrant.tournament_id,
-                    entrants.model.__name__.lower(), entrant.pk)
-    return entrant
-
-
-@transaction.atomic
-def withdraw_pair(pair_id: int, *, withdrawn: bool = True, actor: Any = None) -> Pair:
-    """Withdraw a pair from later draws (or reinstate it); its results stay as they are."""
-    return _set_withdrawn(Pair.objects.filter(formed_in_round__isnull=True), pair_id, withdrawn)
-
-
-@transaction.atomic
-def withdraw_player(player_id: int, *, withdrawn: bool = True, actor: Any = None) -> Player:
-    """Withdraw a player from later draws (or reinstate him); results stay as they are.
-
-    In a pairs tournament the player's pair is withdrawn with him (it cannot play without
-    him); reinstating the player leaves the pair to be reinstated on its own.
-    """
-    player = _set_withdrawn(Player.objects.all(), player_id, withdrawn)
-    if withdrawn:
-        Pair.objects.filter(
-            Q(player1=player) | Q(player2=player), formed_in_round__isnull=True
-        ).update(withdrawn=True)
-    return player
-
-
-@transaction.atomic
-def renew_personal_link(player_id: int, *, actor: Any = None) -> Player:
-    """Give a player a new personal link key: the old link stops working at once."""
-    try:
-        player = Player.objects.select_for_update(of=("self",)).get(pk=player_id)
-    except Player.DoesNotExist as exc:
-        raise ServiceError("player", _("No such player.")) from exc
-    player.access_token = new_access_token()
-    player.save(update_fields=["access_token"])
-    logger.info("personal link renewed: tournament=%s player=%s actor=%s",
-                player.tournament_id, player.pk, _actor_id(actor))
-    return player
 
 
 def _check_dates(tournament: Tournament) -> None:
@@ -434,9 +340,9 @@ def update_tournament(
         _check_format(tournament, regulations, field)
     tournament.save()
     regulations.tournament = tournament
-    _validated(regulations)
+    validated(regulations)
     logger.info("tournament changed: tournament=%s fields=%s actor=%s", tournament.pk,
-                sorted(fields), _actor_id(actor))
+                sorted(fields), actor_id(actor))
     return tournament
 
 
@@ -464,37 +370,9 @@ def update_regulations(tournament_id: int, *, actor: Any = None, **fields: Any) 
     if changed:
         _check_game_change(tournament, regulations, changed[0], side_before)
         _check_format(tournament, regulations, changed[0])
-    regulations = _validated(regulations)
+    regulations = validated(regulations)
     logger.info("regulations changed: tournament=%s fields=%s actor=%s", tournament_id,
-                sorted(fields), _actor_id(actor))
+                sorted(fields), actor_id(actor))
     return regulations
 
 
-@transaction.atomic
-def update_member(member: Player | Pair | Table, *, actor: Any = None, **fields: Any) -> Any:
-    """Change a player, pair or table of a tournament (validated like a new one)."""
-    member = type(member).objects.select_for_update().get(pk=member.pk)
-    if isinstance(member, Table) and "number" in fields and Table.objects.filter(
-            tournament_id=member.tournament_id, number=fields["number"]).exclude(
-            pk=member.pk).exists():
-        raise ServiceError("number", _("Table %(number)s already exists.")
-                           % {"number": fields["number"]})
-    for name, value in fields.items():
-        setattr(member, name, value)
-    member = _validated(member)
-    logger.info("%s changed: tournament=%s id=%s fields=%s actor=%s",
-                type(member).__name__.lower(), member.tournament_id, member.pk, sorted(fields),
-                _actor_id(actor))
-    return member
-
-
-@transaction.atomic
-def remove_member(member: Player | Pair | Table, *, actor: Any = None) -> None:
-    """Delete a player, pair or table that no party or pair refers to (withdraw it otherwise)."""
-    try:
-        type(member).objects.filter(pk=member.pk).delete()
-    except ProtectedError as exc:
-        raise ServiceError("__all__", _("It is part of a pair or a draw; withdraw it "
-                                        "instead.")) from exc
-    logger.info("%s removed: tournament=%s id=%s actor=%s", type(member).__name__.lower(),
-                member.tournament_id, member.pk, _actor_id(actor))

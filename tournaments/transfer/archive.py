@@ -57,13 +57,8 @@ from tournaments.transfer.archive_format import (
     Section,
     carried_fields,
 )
-from tournaments.transfer.archive_import import (
-    free_slug,
-    import_tournament,
-    load,
-    nesting_depth,
-    size_error,
-)
+from tournaments.transfer.archive_import import free_slug, import_tournament
+from tournaments.transfer.archive_read import load, nesting_depth, size_error
 
 __all__ = [
     "FORMAT", "ID_LISTS", "LEFT_OUT", "LEFT_OUT_FIELDS", "SECTIONS", "SECTION_OF", "VERSION",

@@ -35,7 +35,8 @@ from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError
 from scoring.models import Player, Tournament
-from tournaments.setup.services import register_pair, register_player, registers_sides
+from tournaments.registration.services import register_pair, register_player
+from tournaments.setup.services import registers_sides
 from tournaments.transfer.roster_profiles import check_details, match_rows
 from tournaments.transfer.roster_rows import (
     COLUMNS,

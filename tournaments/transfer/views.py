@@ -20,8 +20,8 @@ from referee.accounts import make_player_accounts
 from scoring.access import permissions
 from scoring.models import Round, Tournament
 from scoring.people.profiles import describe
+from tournaments.pages import tournament_for
 from tournaments.setup.services import registers_sides
-from tournaments.setup.views import _tournament_for
 from tournaments.transfer import archive, exports, roster
 from tournaments.transfer.sheets import CONTENT_TYPES, size_error
 from tournaments.transfer.sheets import render as render_sheet
@@ -90,7 +90,7 @@ REVIEW_REASONS = {
 @login_required
 def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
     """Upload a roster, see the row-by-row report, then import (organizers only)."""
-    tournament = _tournament_for(request, slug)
+    tournament = tournament_for(request, slug)
     if not permissions.can_import_roster(request.user, tournament):
         raise PermissionDenied
     form = RosterUploadForm(request.POST or None, request.FILES or None)
@@ -144,7 +144,7 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def roster_template(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     """A roster file to fill in, with the header and example rows."""
-    tournament = _tournament_for(request, slug)
+    tournament = tournament_for(request, slug)
     if fmt not in CONTENT_TYPES or not permissions.can_import_roster(request.user, tournament):
         raise Http404
     return _download(roster.template_file(tournament, fmt), f"players-template.{fmt}",
@@ -166,7 +166,7 @@ def _int_param(request: HttpRequest, name: str) -> int | None:
 
 def export_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Every download of a tournament: standings, results, deals; the tournament file."""
-    tournament = _tournament_for(request, slug)
+    tournament = tournament_for(request, slug)
     allowed = [what for what in exports.EXPORTS
                if permissions.can_export(request.user, tournament, what)]
     numbers = list(tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("number")
@@ -183,7 +183,7 @@ def export_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 def export_download(request: HttpRequest, slug: str, what: str, fmt: str) -> HttpResponse:
     """``standings``, ``results`` or ``deals`` as CSV or XLSX (``?after_round=``, ``?by=``)."""
-    tournament = _tournament_for(request, slug)
+    tournament = tournament_for(request, slug)
     if what not in exports.EXPORTS or fmt not in exports.FORMATS:
         raise Http404
     if not permissions.can_export(request.user, tournament, what):
@@ -205,7 +205,7 @@ def export_download(request: HttpRequest, slug: str, what: str, fmt: str) -> Htt
 @login_required
 def tournament_download(request: HttpRequest, slug: str) -> HttpResponse:
     """The whole tournament as one JSON file (organizers only)."""
-    tournament = _tournament_for(request, slug)
+    tournament = tournament_for(request, slug)
     if not permissions.can_download_tournament(request.user, tournament):
         raise PermissionDenied
     try:

@@ -34,8 +34,10 @@ from tournaments.management.demo_autumn import (
     build_autumn_cup,
     build_season_and_rating,
 )
+from tournaments.registration.services import add_table, register_pair, register_player
+from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
-from tournaments.setup.services import add_table, create_tournament, register_pair, register_player
+from tournaments.setup.services import create_tournament
 
 DEMO_SLUG = "demo-cup"
 UDL_SLUG = "udl-open"
@@ -235,7 +237,7 @@ class Command(BaseCommand):
             register_pair(tournament, players[2 * k], players[2 * k + 1])
         for number in (1, 2, 3):
             rnd = rounds.create_round(tournament.pk, actor=organizer)
-            rounds.generate_draw(rnd.pk, actor=organizer)
+            draw_services.generate_draw(rnd.pk, actor=organizer)
             rounds.publish_round(rnd.pk, actor=organizer)
             parties = Party.objects.filter(round=rnd, pair_b__isnull=False).order_by(
                 "table__number"
@@ -323,7 +325,7 @@ class Command(BaseCommand):
         self._players(tournament, UDL_NAMES, "udl", side=True)
         for number in (1, 2):
             rnd = rounds.create_round(tournament.pk, actor=organizer)
-            rounds.generate_draw(rnd.pk, actor=organizer)
+            draw_services.generate_draw(rnd.pk, actor=organizer)
             rounds.publish_round(rnd.pk, actor=organizer)
             parties = Party.objects.filter(round=rnd, pair_b__isnull=False).order_by(
                 "table__number"
@@ -361,7 +363,7 @@ class Command(BaseCommand):
             add_table(tournament, n)
         self._players(tournament, KOZEL_NAMES, "kozel", side=False)
         rnd = rounds.create_round(tournament.pk, actor=organizer)
-        rounds.generate_draw(rnd.pk, actor=organizer)
+        draw_services.generate_draw(rnd.pk, actor=organizer)
         rounds.publish_round(rnd.pk, actor=organizer)
         parties = Party.objects.filter(round=rnd, pair_b__isnull=False).order_by("table__number")
         for i, party in enumerate(parties):
