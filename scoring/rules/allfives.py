@@ -20,7 +20,6 @@ from scoring.rules.base import (
     DRAWN_FISH,
     FINISHED,
     FISH,
-    LAYOUT_GAMES,
     REASON_TARGET,
     SIDES,
     STOPPED,
@@ -43,6 +42,7 @@ from scoring.rules.hands import (
     refuse_given,
     round_to_five,
 )
+from scoring.rules.layouts import GAMES_LAYOUT
 from scoring.rules.matches import (
     GameScore,
     GamesRuleSet,
@@ -70,7 +70,7 @@ class AllFives(HandGame):
         "multiple of five, and the opponent's pips at the end of a hand."
     )
     settings: ClassVar[tuple[str, ...]] = ("tiles_per_hand", "game_minutes", "games_to_win")
-    layout = LAYOUT_GAMES
+    layout = GAMES_LAYOUT
     sides = SIDES
     seats = ("a1", "b1")
     players = 2

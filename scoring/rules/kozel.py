@@ -28,7 +28,6 @@ from scoring.rules.base import (
     FISH,
     FISH_FOR_ALL,
     LAST_DEAL,
-    LAYOUT_KOZEL,
     REASON_DISQUALIFICATION,
     REASON_FORFEIT,
     REASON_TARGET,
@@ -52,6 +51,7 @@ from scoring.rules.hands import (
     lowest,
     round_half_up,
 )
+from scoring.rules.layouts import KOZEL_LAYOUT
 from scoring.rules.moves import HIGHEST, SPORT_HELPER, Tile, _read_tiles
 
 RATING_BASE = 100
@@ -124,7 +124,7 @@ class Kozel(HandGame):
         "memorize_limit",
         "kozel_pairs",
     )
-    layout = LAYOUT_KOZEL
+    layout = KOZEL_LAYOUT
     fish_needs_double = False
     move_helper = replace(SPORT_HELPER, draws=True)  # sport's seconds; the bazaar: draw
     """A fish once the six non-doubles of a number are out (seed 000: the 2-2 example)."""
