@@ -32,16 +32,9 @@ from scoring.rules.base import (
     is_count,
     wins_needed,
 )
+from scoring.rules.counts import check_game, highest, lowest, refuse_given, round_to_five
 from scoring.rules.errors import RuleError, _
-from scoring.rules.hands import (
-    HandGame,
-    Hands,
-    check_game,
-    highest,
-    lowest,
-    refuse_given,
-    round_to_five,
-)
+from scoring.rules.hands import HandGame, Hands
 from scoring.rules.layouts import GAMES_LAYOUT
 from scoring.rules.matches import (
     GameScore,
