@@ -39,6 +39,7 @@ from .tournament import (
     Tournament,
     TournamentRole,
     new_access_token,
+    rule_set_name,
 )
 from .webhooks import (
     WEBHOOK_EVENTS,
@@ -87,6 +88,7 @@ __all__ = [
     "WebhookDelivery",
     "WebhookSubscription",
     "new_access_token",
+    "rule_set_name",
     "side_and_seat",
     "who",
     "new_webhook_secret",

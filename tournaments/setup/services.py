@@ -23,6 +23,7 @@ from scoring.models import (
     Tournament,
     TournamentRole,
     new_access_token,
+    rule_set_name,
 )
 from scoring.people.profiles import link_new_player
 from scoring.rules import RULE_SETS, RuleError, RulesConfig, get_rule_set
@@ -80,7 +81,7 @@ def format_conflict(tournament_format: str, rule_set: str, cfg: RulesConfig) -> 
     engine = get_rule_set(rule_set)
     if engine.side_size(cfg) != 1:
         return None
-    game = Tournament.RuleSet(rule_set).label
+    game = rule_set_name(rule_set)
     players = table_size(engine, cfg)
     if players == 2 and tournament_format == Tournament.Format.INDIVIDUAL:
         return _(
@@ -116,7 +117,7 @@ def _choose_game(
 ) -> None:
     """Set the players at a table and Kozel's pairs where the rule set lets them vary."""
     engine = get_rule_set(rule_set)
-    game = Tournament.RuleSet(rule_set).label
+    game = rule_set_name(rule_set)
     if players is not None and players != regulations.players:
         if not players_vary(engine):
             raise ServiceError(
@@ -163,7 +164,7 @@ def _check_game_change(
             ),
         )
     if side != side_before and registered:
-        game = Tournament.RuleSet(tournament.rule_set).label
+        game = tournament.game_name
         if side == 1:
             message = _(
                 "Pairs of two players are registered, but in %(game)s a side is one player: "
@@ -239,7 +240,7 @@ def _insert_tournament(tournament: Tournament, derived: bool) -> None:
 
 def not_a_setting(tournament: Tournament) -> str:
     """The refusal of a game setting that the tournament's rule set does not have."""
-    game = Tournament.RuleSet(tournament.rule_set).label
+    game = tournament.game_name
     return _("Not a setting of %(game)s.") % {"game": game}
 
 
