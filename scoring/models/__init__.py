@@ -39,7 +39,6 @@ from .tournament import (
     Tournament,
     TournamentRole,
     new_access_token,
-    rule_set_name,
 )
 from .webhooks import (
     WEBHOOK_EVENTS,
@@ -88,7 +87,6 @@ __all__ = [
     "WebhookDelivery",
     "WebhookSubscription",
     "new_access_token",
-    "rule_set_name",
     "side_and_seat",
     "who",
     "new_webhook_secret",

@@ -28,11 +28,6 @@ def registered_rule_sets() -> list[tuple[str, Any]]:
     return [(code, _(name)) for code, name in rule_set_choices()]
 
 
-def rule_set_name(code: str) -> str:
-    """The name of the rule set ``code`` in the active language."""
-    return str(dict(registered_rule_sets())[code])
-
-
 def new_access_token() -> str:
     """A fresh unguessable key for a player's personal link."""
     return secrets.token_urlsafe(24)
@@ -134,10 +129,15 @@ class Tournament(models.Model):
         """The tournament's rule set (plain Python)."""
         return get_rule_set(self.rule_set)
 
+    @staticmethod
+    def game_name_of(code: str) -> str:
+        """The name of the rule set ``code`` in the active language."""
+        return str(dict(registered_rule_sets())[code])
+
     @property
     def game_name(self) -> str:
         """The name of the tournament's game in the active language."""
-        return rule_set_name(self.rule_set)
+        return self.game_name_of(self.rule_set)
 
     @property
     def singles(self) -> bool:

@@ -23,7 +23,6 @@ from scoring.models import (
     Tournament,
     TournamentRole,
     new_access_token,
-    rule_set_name,
 )
 from scoring.people.profiles import link_new_player
 from scoring.rules import RULE_SETS, RuleError, RulesConfig, get_rule_set
@@ -81,7 +80,7 @@ def format_conflict(tournament_format: str, rule_set: str, cfg: RulesConfig) -> 
     engine = get_rule_set(rule_set)
     if engine.side_size(cfg) != 1:
         return None
-    game = rule_set_name(rule_set)
+    game = Tournament.game_name_of(rule_set)
     players = table_size(engine, cfg)
     if players == 2 and tournament_format == Tournament.Format.INDIVIDUAL:
         return _(
@@ -117,7 +116,7 @@ def _choose_game(
 ) -> None:
     """Set the players at a table and Kozel's pairs where the rule set lets them vary."""
     engine = get_rule_set(rule_set)
-    game = rule_set_name(rule_set)
+    game = Tournament.game_name_of(rule_set)
     if players is not None and players != regulations.players:
         if not players_vary(engine):
             raise ServiceError(
