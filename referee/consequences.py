@@ -33,7 +33,7 @@ from referee.sides import rules_of
 from scoring.core.errors import ServiceError
 from scoring.models import Party, Penalty, Ruling, Tournament
 from scoring.party.deals import party_decision
-from scoring.rules import FINE_AWARD, LAYOUT_KOZEL, RuleError, penalty_for
+from scoring.rules import FINE_AWARD, RuleError, penalty_for
 from scoring.rules import udl as udl_rules
 from scoring.totals.compute import party_totals
 
@@ -144,7 +144,7 @@ class Consequences:
             "points": count if shown is None else shown,
             "other": self.others(offender),
         }
-        if self.rule_set.layout_for(self.cfg) == LAYOUT_KOZEL:
+        if self.rule_set.layout_for(self.cfg).accounts:
             return ngettext(
                 "%(who)s gets %(points)s penalty point on his account",
                 "%(who)s gets %(points)s penalty points on his account",

@@ -18,7 +18,7 @@ from referee import access, state
 from referee.rulings import scores_by_seat
 from scoring.models import Deal, Party
 from scoring.party.leaders import expected_leader
-from scoring.rules import LAYOUT_KOZEL, RulesConfig, RuleSet
+from scoring.rules import DEAL_FORM_PAIRS, RulesConfig, RuleSet
 from scoring.rules.allfives import MAX_PLAY_POINTS
 
 PLAY_VALUES = range(5, MAX_PLAY_POINTS + 1, 5)
@@ -44,18 +44,12 @@ def deal_entry(
     seats = state.seat_names(party, rule_set, cfg)
     sides = state.side_names(party, rule_set, cfg)
     by_seat = scores_by_seat(rule_set, cfg)
-    if rule_set.layout_for(cfg) == LAYOUT_KOZEL:
-        kind = LAYOUT_KOZEL
-    elif rule_set.plays_games:
-        kind = "match"
-    elif by_seat:
-        kind = "seats"
-    else:
-        kind = "pairs"
+    layout = rule_set.layout_for(cfg)
+    kind = layout.deal_form(bool(by_seat))
     outcomes = [("domino", _("Domino")), ("fish", _("Fish"))]
     if rule_set.plays_games:
         outcomes.append(("stopped", _("Stopped: the game ended during the hand")))
-    if kind == "pairs":
+    if kind == DEAL_FORM_PAIRS:
         winners = [("a", _("Pair A won")), ("b", _("Pair B won"))]
     else:
         winners = [
@@ -64,7 +58,7 @@ def deal_entry(
         ]
     pips = (deal.pips if deal is not None else None) or {}
     point_rows: list[tuple[str, str, int | None]] = []
-    accounts = kind == LAYOUT_KOZEL  # each player's deal total, no winner to choose
+    accounts = layout.accounts  # each player's deal total, no winner to choose
     if accounts or deal is not None:
         rows = seats if accounts else [
             (key, f"{key.upper()} · {name}") for key, name in sides
@@ -88,7 +82,7 @@ def deal_entry(
         "led": True,
         "led_tie_break": rule_set.uses_led,
         "next_led": expected_leader(party) if deal is None else "",
-        "fish_by": kind == LAYOUT_KOZEL and deal is None,
+        "fish_by": accounts and deal is None,
         "max_points": cfg.max_deal_points,
         "step": 5 if rule_set.plays_games else 1,
     }

@@ -20,7 +20,7 @@ from referee.sides import who_names
 from scoring.access import permissions
 from scoring.core.timezones import activate_tournament_zone
 from scoring.models import Party, Penalty, Ruling
-from scoring.rules import LAYOUT_KOZEL, RulesConfig, RuleSet
+from scoring.rules import RulesConfig, RuleSet
 from scoring.rules.moves import MAX_OPEN_ENDS
 from scoring.signoff.content import party_players
 from scoring.signoff.pins import players_without_pin
@@ -180,7 +180,7 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
         "rule_set": rule_set,
         "cfg": cfg,
         "by_seat": by_seat,
-        "fine_to_account": rule_set.layout_for(cfg) == LAYOUT_KOZEL,
+        "fine_to_account": rule_set.layout_for(cfg).accounts,
         "udl": _udl_context(rule_set, cfg, seats, ids),
         "fine_kinds": Penalty.Category.choices,
         "check_in_rows": [(side, data["check_in"][side]) for side in ("a", "b")],

@@ -1,7 +1,7 @@
 """The sides of a party as the referee screen shows them, laid out as its rule set says.
 
 Pairs and players with their seats, the names of the rule set's sides, and the rule set's own
-extras: a match's games (``RuleSet.plays_games``) and Kozel's accounts (``LAYOUT_KOZEL``).
+extras: a match's games (``RuleSet.plays_games``) and Kozel's accounts (``Layout.accounts``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 from scoring.models import Party
 from scoring.party.match_format import match_format_text
 from scoring.rules import (
-    LAYOUT_KOZEL,
     MATCH_BEST_OF_THREE,
     RulesConfig,
     RuleSet,
@@ -151,7 +150,7 @@ def _match(party: Party, cfg: RulesConfig, totals: Any) -> dict[str, Any]:
 
 def layout_extras(party: Party, rule_set: RuleSet, cfg: RulesConfig, totals: Any) -> dict[str, Any]:
     """The rule set's own parts of the screen's state: ``match`` and ``kozel`` (or None)."""
-    kozel = rule_set.layout_for(cfg) == LAYOUT_KOZEL
+    kozel = rule_set.layout_for(cfg).accounts
     return {
         "match": _match(party, cfg, totals) if rule_set.plays_games else None,
         "breaks": _breaks(party, rule_set),

@@ -22,6 +22,12 @@ from scoring.rules import RuleSet as RuleSetEngine
 from scoring.standings import METRICS, StandingsConfig, default_order, rule_set_metrics
 
 
+def registered_rule_sets() -> list[tuple[str, Any]]:
+    """Every registered rule set as (code, translated name), read from the registry at each use
+    (a game registered after start-up, as a test's toy game, is a valid choice too)."""
+    return [(code, _(name)) for code, name in rule_set_choices()]
+
+
 def new_access_token() -> str:
     """A fresh unguessable key for a player's personal link."""
     return secrets.token_urlsafe(24)
@@ -43,12 +49,13 @@ class Tournament(models.Model):
     RuleSet = models.TextChoices(  # type: ignore[call-overload]
         "RuleSet", [(code.upper(), (code, _(name))) for code, name in rule_set_choices()]
     )
-    """The registered rule sets (``scoring.rules``): one list of codes, the registry's."""
+    """The rule sets registered at start-up (``scoring.rules``); the field's choices follow the
+    registry (``registered_rule_sets``)."""
 
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("short name"), max_length=80, unique=True, allow_unicode=True)
     rule_set = models.CharField(
-        _("rule set"), max_length=20, choices=RuleSet.choices, default=RuleSet.SPORT
+        _("rule set"), max_length=20, choices=registered_rule_sets, default=RuleSet.SPORT
     )
     format = models.CharField(
         _("format"), max_length=20, choices=Format.choices, default=Format.PAIRS
@@ -121,6 +128,16 @@ class Tournament(models.Model):
     def engine(self) -> RuleSetEngine:
         """The tournament's rule set (plain Python)."""
         return get_rule_set(self.rule_set)
+
+    @staticmethod
+    def game_name_of(code: str) -> str:
+        """The name of the rule set ``code`` in the active language."""
+        return str(dict(registered_rule_sets())[code])
+
+    @property
+    def game_name(self) -> str:
+        """The name of the tournament's game in the active language."""
+        return self.game_name_of(self.rule_set)
 
     @property
     def singles(self) -> bool:

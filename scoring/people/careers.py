@@ -32,7 +32,7 @@ from scoring.models import (
 from scoring.people import profiles
 from scoring.ranking.places import standings_of
 from scoring.ranking.rating_runs import rating_history
-from scoring.rules import LAYOUT_KOZEL, LAYOUT_SEATS
+from scoring.rules import Layout
 from scoring.totals.stored import fill_totals, rules_digest
 
 
@@ -152,19 +152,19 @@ def _seats(party: Party) -> dict[str, Player]:
     return party.seat_players()
 
 
-def _result(party: Party, seat: str, layout: str) -> str:
+def _result(party: Party, seat: str, layout: Layout) -> str:
     """won, lost, bye, forfeit_won or forfeit_lost; where each plays for himself also the Goat
     or played (neither the winner nor the Goat), as a tournament's player page says."""
-    return party.result_for({seat, seat[0]}, layout in (LAYOUT_SEATS, LAYOUT_KOZEL))
+    return party.result_for({seat, seat[0]}, layout.per_seat)
 
 
-def _points(totals: PartyTotals | None, seat: str, layout: str) -> tuple[int | None, int | None]:
+def _points(totals: PartyTotals | None, seat: str, layout: Layout) -> tuple[int | None, int | None]:
     """The player's points (his own where each plays for himself, else his pair's) and the
     other side's, from the party's stored totals."""
     if totals is None:
         return None, None
     side, other = seat[0], "b" if seat[0] == "a" else "a"
-    if layout in (LAYOUT_SEATS, LAYOUT_KOZEL) and totals.seat_points:
+    if layout.per_seat and totals.seat_points:
         mine = totals.seat_points.get(seat, totals.seat_points.get(side, 0))
         theirs = sum(v for k, v in totals.seat_points.items() if k.startswith(other))
         return mine, theirs

@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from scoring.models import Party, Round, Tournament
-from scoring.rules import LAYOUT_KOZEL, Kozel, RulesConfig, Totals, party_side
+from scoring.rules import Kozel, RulesConfig, Totals, party_side
 from scoring.rules.config import REASON_BYE
 from scoring.standings import (
     OwnScore,
@@ -174,7 +174,7 @@ def load_party_results(
 def _layout(tournament: Tournament) -> tuple[bool, bool]:
     """Whether the tournament plays Kozel, and whether three or four play each for himself."""
     cfg = tournament.regulations.rules_config()
-    kozel = tournament.engine.layout_for(cfg) == LAYOUT_KOZEL
+    kozel = tournament.engine.layout_for(cfg).accounts
     free_for_all = (
         not kozel
         and tournament.engine.side_size(cfg) == 1

@@ -38,7 +38,6 @@ from scoring.models import (
 )
 from scoring.ranking.loaders import counted_parties
 from scoring.ranking.results import standings_table
-from scoring.rules import LAYOUT_KOZEL
 from scoring.standings.season import (
     TIE_BREAKS,
     PlacingRow,
@@ -73,7 +72,7 @@ def placings_of(tournament: Tournament) -> list[TournamentPlacing]:
     table = standings_table(tournament)
     score_key = table.columns[0].key
     cfg = tournament.regulations.rules_config()
-    kozel = tournament.engine.layout_for(cfg) == LAYOUT_KOZEL
+    kozel = tournament.engine.layout_for(cfg).accounts
     found: dict[int, TournamentPlacing] = {}
     for row in table.rows:
         for profile in _profiles_of(table.entrants[row.entrant]):

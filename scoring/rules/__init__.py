@@ -56,6 +56,17 @@ from scoring.rules.fives import EndsCount, count_open_ends
 from scoring.rules.kozel import Kozel, KozelTotals
 from scoring.rules.latin import LatinGame
 from scoring.rules.latin_alone import LatinAlone
+from scoring.rules.layouts import (
+    DEAL_FORM_ACCOUNTS,
+    DEAL_FORM_MATCH,
+    DEAL_FORM_PAIRS,
+    DEAL_FORM_SEATS,
+    GAMES_LAYOUT,
+    KOZEL_LAYOUT,
+    SEATS_LAYOUT,
+    SIDES_LAYOUT,
+    Layout,
+)
 from scoring.rules.matches import GameScore, GamesRuleSet, MatchTotals, plays_games
 from scoring.rules.moves import MoveAdvice, MoveHelper, Tile, advise, is_fish, move_advice
 from scoring.rules.sport import SportDomino
@@ -107,7 +118,15 @@ __all__ = [
     "FISH_FOR_ALL",
     "FISH_FOR_ONE",
     "LAST_DEAL",
+    "DEAL_FORM_ACCOUNTS",
+    "DEAL_FORM_MATCH",
+    "DEAL_FORM_PAIRS",
+    "DEAL_FORM_SEATS",
+    "GAMES_LAYOUT",
+    "KOZEL_LAYOUT",
     "LAYOUTS",
+    "SEATS_LAYOUT",
+    "SIDES_LAYOUT",
     "MATCH_BEST_OF_THREE",
     "MATCH_FORMATS",
     "MATCH_TO_WINS",
@@ -140,6 +159,7 @@ __all__ = [
     "KozelTotals",
     "LatinAlone",
     "LatinGame",
+    "Layout",
     "MatchTotals",
     "MoveAdvice",
     "MoveHelper",

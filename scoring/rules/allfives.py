@@ -20,7 +20,6 @@ from scoring.rules.base import (
     DRAWN_FISH,
     FINISHED,
     FISH,
-    LAYOUT_GAMES,
     REASON_TARGET,
     SIDES,
     STOPPED,
@@ -33,16 +32,10 @@ from scoring.rules.base import (
     is_count,
     wins_needed,
 )
+from scoring.rules.counts import check_game, highest, lowest, refuse_given, round_to_five
 from scoring.rules.errors import RuleError, _
-from scoring.rules.hands import (
-    HandGame,
-    Hands,
-    check_game,
-    highest,
-    lowest,
-    refuse_given,
-    round_to_five,
-)
+from scoring.rules.hands import HandGame, Hands
+from scoring.rules.layouts import GAMES_LAYOUT
 from scoring.rules.matches import (
     GameScore,
     GamesRuleSet,
@@ -70,7 +63,7 @@ class AllFives(HandGame):
         "multiple of five, and the opponent's pips at the end of a hand."
     )
     settings: ClassVar[tuple[str, ...]] = ("tiles_per_hand", "game_minutes", "games_to_win")
-    layout = LAYOUT_GAMES
+    layout = GAMES_LAYOUT
     sides = SIDES
     seats = ("a1", "b1")
     players = 2

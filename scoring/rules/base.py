@@ -68,10 +68,12 @@ from scoring.rules.config import (  # re-exported (``__all__``): the rule sets i
 )
 from scoring.rules.errors import RuleError, _
 from scoring.rules.moves import HAND_SIZE, MoveAdvice, MoveHelper, Tile, advise
+from scoring.rules.seating import Seating
 
 
-class RuleSet(abc.ABC):
-    """The interface of a rule set; shared behaviour is implemented here for any sides.
+class RuleSet(Seating, abc.ABC):
+    """The interface of a rule set; shared behaviour is implemented here for any sides
+    (the seats, sides and layout in :class:`~scoring.rules.seating.Seating`).
 
     A rule set only has to say how a deal is scored (:meth:`score_deal`); totals, the end of
     a party, forfeits and fines have working defaults that a rule set may override.
@@ -79,18 +81,12 @@ class RuleSet(abc.ABC):
 
     code: ClassVar[str]
     name: ClassVar[str]
-    sides: ClassVar[tuple[str, ...]] = SIDES
-    seats: ClassVar[tuple[str, ...]] = SEATS
     preset: ClassVar[Mapping[str, Any]] = {}
     """The regulations a new tournament of this rule set starts from (every value editable)."""
-    plays_games: ClassVar[bool] = False
-    """Whether a party is a match of timed games (UDL, All Fives), each deal in one game."""
     description: ClassVar[str] = ""
     """A short description for the organizer choosing a rule set (marked for translation)."""
     settings: ClassVar[tuple[str, ...]] = ()
     """The game settings of the regulations an organizer sees for this rule set."""
-    layout: ClassVar[str | None] = None
-    """The layout key (``LAYOUTS``); None: two sides, or a column per player (from the sides)."""
     violations: ClassVar[Mapping[str, str]] = {}
     """The rule set's own violation catalogue: code → English label (marked for translation)."""
     consequences: ClassVar[Mapping[str, str]] = {}
@@ -106,74 +102,13 @@ class RuleSet(abc.ABC):
     uses_led: ClassVar[bool] = False
     """Whether the referee enters who led each deal (the Latin game breaks a fish's tie)."""
 
-    def side_size(self, cfg: RulesConfig) -> int:
-        """Players on a side: 2 for a pair, 1 where every player plays for himself."""
-        return 2
-
-    def layout_for(self, cfg: RulesConfig) -> str:
-        """The layout key of this rule set's parties under these regulations (``LAYOUTS``)."""
-        if self.layout is not None:
-            return self.layout
-        if self.plays_games:
-            return LAYOUT_GAMES
-        return LAYOUT_SIDES if set(self.sides_for(cfg)) <= set(SIDES) else LAYOUT_SEATS
-
-    def layout_dir(self, cfg: RulesConfig) -> str:
-        """The folder of the layout's own templates: ``layouts/<layout>`` (``sides`` for "")."""
-        return f"layouts/{self.layout_for(cfg) or 'sides'}"
-
-    def per_seat(self, cfg: RulesConfig) -> bool:
-        """Whether every player has his own column (each plays for himself, or Kozel)."""
-        return self.layout_for(cfg) in (LAYOUT_SEATS, LAYOUT_KOZEL)
-
-    def side_kind_for(self, cfg: RulesConfig) -> str:
-        """How a side is named: ``"pair"`` (two partners) or ``"player"`` (one player)."""
-        return SIDE_PAIR if self.side_size(cfg) == 2 and not self.per_seat(cfg) else SIDE_PLAYER
-
-    def side_label(self, side: str, cfg: RulesConfig) -> str:
-        """A side's English label, marked for translation: "Pair A", "Player A"."""
-        if self.side_kind_for(cfg) == SIDE_PAIR:
-            return {"a": _("Pair A"), "b": _("Pair B")}.get(side, _("Pair"))
-        return {"a": _("Player A"), "b": _("Player B")}.get(side, _("Player"))
-
-    def sides_label(self, cfg: RulesConfig) -> str:
-        """The sides' English name in a heading, marked for translation: "Pairs", "Players"."""
-        return _("Pairs") if self.side_kind_for(cfg) == SIDE_PAIR else _("Players")
-
-    def kind_label(self, individual: bool, cfg: RulesConfig) -> str:
-        """The tournament's kind as this game plays it: pairs, singles or individual."""
-        if individual:
-            return _("Individual tournament")
-        return _("Pairs tournament") if self.side_size(cfg) == 2 else _("Singles tournament")
-
     def config(self, **overrides: object) -> RulesConfig:
         """The rule set's preset regulations with ``overrides`` applied."""
         return RulesConfig(**{**self.preset, **overrides})
 
-    # -- seats and sides ------------------------------------------------------------------
-
-    def sides_for(self, cfg: RulesConfig) -> tuple[str, ...]:
-        """The sides of a party under these regulations (games of 2–4 players vary)."""
-        return self.sides
-
-    def seats_for(self, cfg: RulesConfig) -> tuple[str, ...]:
-        """The seats taken at the table under these regulations, in playing order."""
-        return self.seats
-
     def hand_size(self, cfg: RulesConfig) -> int:
         """Tiles dealt to each player."""
         return cfg.tiles_per_hand or HAND_SIZE
-
-    def side_of(self, seat: str, field_name: str = "went_out") -> str:
-        """The side a seat belongs to (``"a2"`` → ``"a"``)."""
-        if seat not in self.seats:
-            raise RuleError(field_name, _("Unknown seat: %(seat)s."), seat=seat)
-        return seat.rstrip("0123456789")
-
-    def opponents(self, side: str, cfg: RulesConfig | None = None) -> tuple[str, ...]:
-        """The sides playing against ``side`` (under ``cfg`` when the sides vary)."""
-        sides = self.sides if cfg is None else self.sides_for(cfg)
-        return tuple(other for other in sides if other != side)
 
     def helper_for(self, cfg: RulesConfig) -> MoveHelper | None:
         """The move-time helper under these regulations (a fish as this rule set declares it,
@@ -204,14 +139,6 @@ class RuleSet(abc.ABC):
         if helper is None:
             raise RuleError("rule_set", _("The rules of this game set no time per move."))
         return advise(helper, hand, open_ends, played, boneyard_empty=boneyard_empty)
-
-    def check_side(
-        self, side: object, field_name: str = "winner", sides: Sequence[str] | None = None
-    ) -> str:
-        """Return ``side`` if it is one of ``sides`` (default: this rule set's), else raise."""
-        if side not in (self.sides if sides is None else sides):
-            raise RuleError(field_name, _("Unknown side: %(side)s."), side=side)
-        return side  # type: ignore[return-value]
 
     # -- a deal ---------------------------------------------------------------------------
 

@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from scoring.rules.base import DOMINO, DRAWN_FISH, FISH, DealFacts, DealScore, RulesConfig
+from scoring.rules.counts import lowest
 from scoring.rules.errors import _
-from scoring.rules.hands import HandGame, Hands, lowest
+from scoring.rules.hands import HandGame, Hands
 
 
 class DrawGame(HandGame):

@@ -24,8 +24,8 @@ from scoring.rules.base import (
     DealScore,
     RulesConfig,
 )
+from scoring.rules.counts import nearest_after
 from scoring.rules.errors import RuleError, _
-from scoring.rules.hands import nearest_after
 from scoring.rules.latin_alone import LatinAlone
 from scoring.rules.sport import SportDomino
 

@@ -12,9 +12,10 @@ fewer than four players, or four each for himself (``latin_individual``).
 from __future__ import annotations
 
 from scoring.rules.base import DRAWN_FISH, FISH, DealFacts, DealScore, RulesConfig
+from scoring.rules.counts import lowest, nearest_after
 from scoring.rules.draw import DrawGame
 from scoring.rules.errors import RuleError, _
-from scoring.rules.hands import Hands, lowest, nearest_after
+from scoring.rules.hands import Hands
 
 
 class LatinAlone(DrawGame):

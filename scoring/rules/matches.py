@@ -27,7 +27,7 @@ from scoring.rules.base import (
     Totals,
     wins_needed,
 )
-from scoring.rules.hands import highest
+from scoring.rules.counts import highest
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,6 @@ from scoring.models import Deal, Party, Penalty, Protocol, Ruling, Signature
 from scoring.party.match_format import match_format_text
 from scoring.party.rows import party_rows
 from scoring.protocols import (
-    GAMES,
-    KOZEL,
-    SEATS,
     CanonicalForm,
     ProtocolData,
     ProtocolGame,
@@ -144,9 +141,9 @@ def _end_reason(party: Party, extra_deal: bool) -> str:
     regulations = party.round.tournament.regulations
     layout = layout_of(party)
     text = str(party.get_end_reason_display())
-    if party.end_reason == Party.EndReason.TARGET and layout == KOZEL:
+    if party.end_reason == Party.EndReason.TARGET and layout.accounts:
         text = f"{text} · {regulations.goat_at}"
-    elif party.end_reason == Party.EndReason.TARGET and layout != GAMES:  # games: the wins
+    elif party.end_reason == Party.EndReason.TARGET and not layout.games:  # games: the wins
         text = f"{text} · {regulations.target}"
     elif party.end_reason == Party.EndReason.TIME and regulations.party_minutes is not None:
         minutes = _("min")
@@ -175,7 +172,7 @@ def _labels(party: Party, language: str) -> dict[str, str]:
 def match_points(party: Party, points: dict[str, int]) -> dict[str, int]:
     """The match points each pair earns from this party under the regulations."""
     if (party.status != Party.Status.FINISHED or party.winner not in ("a", "b")
-            or party.pair_b_id is None or layout_of(party) in (SEATS, KOZEL)):
+            or party.pair_b_id is None or layout_of(party).per_seat):
         return {}
     forfeit = party.end_reason in FORFEIT_REASONS
     ids = {"a": 1, "b": 2}
@@ -259,10 +256,10 @@ def protocol_content(party: Party, protocol: Protocol | None = None) -> Protocol
         games: list[ProtocolGame] = []
         wins = ""
         seats: list[ProtocolSeat] = []
-        if layout == GAMES:
+        if layout.games:
             games, wins = match_games(party, _play_totals(party, deals, penalties, result=True))
             result = ""
-        elif layout in (SEATS, KOZEL):
+        elif layout.per_seat:
             seats = seat_lines(party, totals, layout)
             result = ""
         moment = party.started_at or party.finished_at or party.round.scheduled_start
@@ -288,11 +285,11 @@ def protocol_content(party: Party, protocol: Protocol | None = None) -> Protocol
             version=protocol.version if protocol else 0,
             labels=_labels(party, language),
             language=language,
-            layout=layout,
+            layout=layout.protocol_form,
             games=games,
             game_wins=wins,
             seats=seats,
-            goat=side_name(party, party.loser) if finished and layout == KOZEL else "",
+            goat=side_name(party, party.loser) if finished and layout.accounts else "",
             first_move=_first_move(party),
         )
         return content
@@ -321,12 +318,12 @@ def build_blank_data(party: Party) -> ProtocolData:
         end_reason="", result="", match_points="", winner="",
         signatures=_signature_lines(party, [], "", labels, zone),
         public_id="", short_code="", verify_url="", version=0, labels=labels,
-        language=language, layout=layout_of(party), seats=_blank_seats(party))
+        language=language, layout=layout_of(party).protocol_form, seats=_blank_seats(party))
 
 
 def _blank_seats(party: Party) -> list[ProtocolSeat]:
     """The players in playing order, for a paper sheet with a column group per player."""
-    if layout_of(party) not in (SEATS, KOZEL):
+    if not layout_of(party).per_seat:
         return []
     players = party.seat_players()
     return [ProtocolSeat(seat, players[seat].name if seat in players else "", 0)
@@ -358,7 +355,7 @@ def party_sheet(party: Party, deals: Sequence[Deal], penalties: Sequence[Penalty
     points, open accounts, the Goat, ratings).
     """
     layout = layout_of(party)
-    seats = seat_lines(party, totals, layout) if layout in (SEATS, KOZEL) else []
+    seats = seat_lines(party, totals, layout) if layout.per_seat else []
     rows = []
     for deal, line in zip(deals, deal_lines(party, deals, penalties), strict=True):
         row: dict[str, Any] = {"deal": deal, "line": line}
@@ -372,7 +369,7 @@ def party_sheet(party: Party, deals: Sequence[Deal], penalties: Sequence[Penalty
         rows.append(row)
     games = []
     wins = {"a": 0, "b": 0}
-    if layout == GAMES:
+    if layout.games:
         played = _play_totals(party, deals, penalties, result=True)
         for number, points, winner in party_games(party, played):
             if winner in wins:
@@ -386,8 +383,8 @@ def party_sheet(party: Party, deals: Sequence[Deal], penalties: Sequence[Penalty
     tournament = party.round.tournament
     engine, cfg = tournament.engine, tournament.regulations.rules_config()
     return {
-        "layout": layout,
-        "layout_dir": engine.layout_dir(cfg),
+        "layout": layout.key,
+        "layout_dir": layout.template_dir(),
         "side_kind": engine.side_kind_for(cfg),
         "side_labels": tournament.side_labels,
         "sides_label": _(engine.sides_label(cfg)),
@@ -396,6 +393,6 @@ def party_sheet(party: Party, deals: Sequence[Deal], penalties: Sequence[Penalty
         "games": games,
         "game_wins": wins,
         "seats": seats,
-        "goat": side_name(party, party.loser) if finished and layout == KOZEL else "",
+        "goat": side_name(party, party.loser) if finished and layout.accounts else "",
         "winner_name": side_name(party, party.winner) if finished else "",
     }

@@ -2,7 +2,7 @@
 
 The players and sides, each deal's line with the running totals from ``scoring.totals.compute``, the
 games of a match and every player's line, laid out as the tournament's rule set says
-(``RuleSet.layout_for``).
+(its layout object: ``RuleSet.layout_for``).
 """
 
 from __future__ import annotations
@@ -19,16 +19,13 @@ from scoring.core.site import site_url
 from scoring.models import Deal, Party, Penalty, Player, Tournament
 from scoring.models.event_text import uncollected_text
 from scoring.protocols import (
-    GAMES,
-    KOZEL,
-    SEATS,
     ProtocolDeal,
     ProtocolGame,
     ProtocolPlayer,
     ProtocolSeat,
     ProtocolSide,
 )
-from scoring.rules import MatchTotals, Totals
+from scoring.rules import Layout, MatchTotals, Totals
 from scoring.totals.compute import compute_party_totals, kozel_ratings
 
 
@@ -85,14 +82,14 @@ def _sides(party: Party) -> list[ProtocolSide]:
     return sides
 
 
-def layout_of(party: Party) -> str:
-    """How the party's protocol lays out its deals (see ``ProtocolData.layout``)."""
+def layout_of(party: Party) -> Layout:
+    """How the party lays out its deals: its tournament's layout object."""
     return tournament_layout(party.round.tournament)
 
 
-def tournament_layout(tournament: Tournament) -> str:
-    """How the parties of a tournament lay out their deals: the rule set's layout key
-    (``RuleSet.layout_for``: two sides "", ``GAMES``, ``SEATS`` or ``KOZEL``)."""
+def tournament_layout(tournament: Tournament) -> Layout:
+    """How the parties of a tournament lay out their deals: the rule set's layout object
+    (``RuleSet.layout_for``)."""
     return tournament.engine.layout_for(tournament.regulations.rules_config())
 
 
@@ -128,15 +125,15 @@ def _outcome_names() -> dict[str, str]:
     return {value: str(label) for value, label in Deal.Outcome.choices}
 
 
-def _outcome(deal: Deal, layout: str, names: dict[str, str] | None = None) -> str:
+def _outcome(deal: Deal, layout: Layout, names: dict[str, str] | None = None) -> str:
     """How a deal ended, with who went out (who took a fish, what a drawn fish left)."""
     names = names if names is not None else _outcome_names()
     outcome = names.get(deal.outcome, deal.outcome)
     if deal.went_out:
         outcome = f"{outcome} · {deal.went_out.upper()}"
-    elif layout and deal.outcome == Deal.Outcome.FISH and deal.winner:
+    elif layout.outcome_details and deal.outcome == Deal.Outcome.FISH and deal.winner:
         outcome = f"{outcome} · {deal.winner.upper()}"
-    if layout and deal.outcome == Deal.Outcome.DRAWN_FISH and deal.carry:
+    if layout.outcome_details and deal.outcome == Deal.Outcome.DRAWN_FISH and deal.carry:
         carried = _("%(points)s points carried over") % {"points": deal.carry}
         outcome = f"{outcome} · {carried}"
     if deal.led:
@@ -168,9 +165,9 @@ def deal_lines(party: Party, deals: Sequence[Deal],
     totals = _play_totals(party, deals, penalties)
     names = _outcome_names()
     rows = []
-    if layout in (SEATS, KOZEL):
+    if layout.per_seat:
         memorized = getattr(totals, "running_memorized", None) or [None] * len(deals)
-        opened = _opened_after_each(party, deals) if layout == KOZEL else [None] * len(deals)
+        opened = _opened_after_each(party, deals) if layout.accounts else [None] * len(deals)
         for deal, running, kept, flags in zip(deals, totals.running, memorized, opened,
                                               strict=True):
             rows.append(ProtocolDeal(
@@ -186,8 +183,8 @@ def deal_lines(party: Party, deals: Sequence[Deal],
         rows.append(ProtocolDeal(
             deal.number, _outcome(deal, layout, names), deal.points_a, deal.points_b,
             running.get("a", 0), running.get("b", 0), _with_uncollected(deal.note, held),
-            game=deal.game if layout == GAMES else None,
-            plays=plays_text(deal) if layout == GAMES else ""))
+            game=deal.game if layout.games else None,
+            plays=plays_text(deal) if layout.games else ""))
     return rows
 
 
@@ -234,12 +231,12 @@ def _is(key: str, seat: str) -> bool:
     return bool(key) and (key == seat or key == seat.rstrip("0123456789"))
 
 
-def seat_lines(party: Party, totals: Totals, layout: str) -> list[ProtocolSeat]:
+def seat_lines(party: Party, totals: Totals, layout: Layout) -> list[ProtocolSeat]:
     """Every player's points and fines at the end (Kozel: memorized points, open account and,
     once the party is over, the rating after the game), with the Goat and the winner."""
     players = party.seat_players()
     finished = party.status == Party.Status.FINISHED
-    kozel = layout == KOZEL
+    kozel = layout.accounts
     ratings = (kozel_ratings(party, totals) if kozel else None) or {}
     memorized = getattr(totals, "memorized", {})  # a forfeit's totals have none
     opened = getattr(totals, "open", {})

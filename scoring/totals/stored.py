@@ -18,7 +18,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from scoring.models import Deal, Party, PartyTotals, Penalty, Tournament
-from scoring.rules import LAYOUT_KOZEL, Totals, by_party_side, party_side
+from scoring.rules import Totals, by_party_side, party_side
 from scoring.totals.compute import (
     DEAL_ROW_FIELDS,
     FINE_ROW_FIELDS,
@@ -112,7 +112,7 @@ def fill_totals(tournament: Tournament, party_ids: Sequence[int]) -> dict[int, P
     for start in range(0, len(party_ids), _BATCH):
         batch = list(party_ids[start : start + _BATCH])
         parties = Party.objects.filter(pk__in=batch, status=Party.Status.FINISHED).order_by()
-        if tournament.engine.layout_for(cfg) == LAYOUT_KOZEL:
+        if tournament.engine.layout_for(cfg).accounts:
             parties = parties.filter(pair_b__isnull=False)  # a Kozel bye has no totals
         # the versions before the deals: a change committed in between leaves the row stale
         read = list(parties.values_list("id", "version", "end_reason", "winner", "game"))

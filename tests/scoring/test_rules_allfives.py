@@ -4,7 +4,7 @@ import pytest
 
 from scoring.rules import AllFives, DealFacts, DealScore, RuleError, get_rule_set
 from scoring.rules.allfives import MAX_PLAY_POINTS
-from scoring.rules.hands import round_to_five
+from scoring.rules.counts import round_to_five
 
 FIVES = get_rule_set("allfives")
 CFG = FIVES.config()

@@ -17,7 +17,7 @@ from scoring.rules import (
     get_rule_set,
     rule_set_choices,
 )
-from scoring.rules.kozel import first_lead, needs_redeal, rating, ratings
+from scoring.rules.kozel_deal import first_lead, needs_redeal, rating, ratings
 
 KOZEL = get_rule_set("kozel")
 MASHA, ALEX, OLYA, SERG = "a1", "b1", "a2", "b2"

@@ -53,7 +53,7 @@ def test_blocked_tie_needs_who_led():
 
 
 def test_nearest_after_la_mano():
-    from scoring.rules.hands import nearest_after
+    from scoring.rules.counts import nearest_after
 
     seats = ("a1", "b1", "c1")
     by_seat = {seat: seat for seat in seats}.__getitem__

@@ -22,7 +22,7 @@ from scoring.ranking.loaders import (
     each_for_himself,
     own_scores,
 )
-from scoring.rules import LAYOUT_KOZEL, Totals, party_side
+from scoring.rules import Totals, party_side
 from scoring.standings.metrics import METRICS, Number
 from scoring.standings.types import OwnScore, PartyResult, Side, StandingRow, StandingsConfig
 from scoring.totals.stored import FIGURES, SEAT_FIGURES, fill_totals, rules_digest
@@ -329,7 +329,7 @@ def load_party_results(
     """
     regulations = tournament.regulations
     cfg = regulations.rules_config()
-    kozel = tournament.engine.layout_for(cfg) == LAYOUT_KOZEL
+    kozel = tournament.engine.layout_for(cfg).accounts
     free_for_all = (
         not kozel
         and tournament.engine.side_size(cfg) == 1

@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 from scoring.models import Party, Tournament
 from scoring.ranking.results import standings_table
-from scoring.rules.kozel import ratings
+from scoring.rules.kozel_deal import ratings
 from scoring.totals.compute import party_totals
 from tournaments.management.commands.seed_demo import KOZEL_SLUG, UDL_SLUG
 

@@ -18,7 +18,7 @@ import pytest
 from scoring.models import Pair, Party, PartyTotals, Player, Round, Tournament
 from scoring.ranking.loaders import load_party_results
 from scoring.ranking.results import ranked_entrants, standings_rows
-from scoring.rules import LAYOUT_KOZEL, get_rule_set
+from scoring.rules import get_rule_set
 from scoring.standings import (
     PartyResult,
     StandingsConfig,
@@ -68,7 +68,7 @@ def generated(code: str, seed: int, rounds: int = 5, **settings) -> Tournament:
     )
     t = Tournament.objects.select_related("regulations").get(pk=t.pk)
     sides = engine.sides_for(cfg)
-    kozel = engine.layout_for(cfg) == LAYOUT_KOZEL
+    kozel = engine.layout_for(cfg).accounts
     players = [
         Player.objects.create(tournament=t, name=f"Игрок {k}", rating=1500 + rng.randint(0, 400))
         for k in range(9 if individual else 9 * per_side)

@@ -14,7 +14,6 @@ from referee import services as referee
 from scoring.models import Party, PartyTotals, Ruling, Tournament
 from scoring.party import deals as scoring
 from scoring.ranking.results import standings_table
-from scoring.rules import LAYOUT_KOZEL
 from scoring.totals.compute import party_rows, party_totals
 from scoring.totals.stored import FIGURES, SEAT_FIGURES, figures, rules_digest
 from tests.referee.test_rule_sets_desk import make_desk
@@ -47,7 +46,7 @@ def finished(tournament: Tournament) -> list[Party]:
     """The tournament's finished parties that carry totals (a Kozel bye has none)."""
     cfg = tournament.regulations.rules_config()
     parties = Party.objects.filter(round__tournament=tournament, status="finished")
-    if tournament.engine.layout_for(cfg) == LAYOUT_KOZEL:
+    if tournament.engine.layout_for(cfg).accounts:
         parties = parties.filter(pair_b__isnull=False)
     return list(parties.select_related("round__tournament__regulations"))
 

@@ -15,7 +15,7 @@ from scoring.access import permissions
 from scoring.models import Pair, Party, Penalty, Player, Round, Tournament
 from scoring.ranking.loaders import load_party_results
 from scoring.ranking.results import StandingsTable, standings_table
-from scoring.rules import LAYOUT_GAMES, LAYOUT_KOZEL, LAYOUT_SEATS, Totals
+from scoring.rules import SIDES_LAYOUT, Layout, Totals
 from scoring.signoff.content import party_games, tournament_layout
 from scoring.standings import compute_standings
 from scoring.totals.compute import party_totals
@@ -46,13 +46,13 @@ class HistoryRow:
     own: Pair
     opponent: Pair | None
     totals: Totals | None
-    layout: str = ""
+    layout: Layout = SIDES_LAYOUT
     seat: str | None = None
 
     @property
     def per_seat(self) -> bool:
         """Whether every player of the party scores for himself."""
-        return self.layout in (LAYOUT_SEATS, LAYOUT_KOZEL)
+        return self.layout.per_seat
 
     @property
     def result(self) -> str:
@@ -105,7 +105,7 @@ class HistoryRow:
         if self.per_seat:
             return str(self.points_for)
         games = party_games(self.party, self.totals)
-        if self.layout == LAYOUT_GAMES and games:
+        if self.layout.games and games:
             mine = sum(1 for _n, _p, won in games if won == self.side)
             theirs = sum(1 for _n, _p, won in games if won and won != self.side)
             return gettext("%(a)s : %(b)s in games") % {"a": mine, "b": theirs}

@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from scoring.core.site import site_url
 from scoring.core.web import vary_on_htmx
 from scoring.models import Deal, Pair, Party, Penalty, Round, Tournament
-from scoring.rules import LAYOUT_GAMES, LAYOUT_KOZEL, LAYOUT_SEATS, Totals
+from scoring.rules import Layout, Totals
 from scoring.signoff.content import game_winners, tournament_layout
 from scoring.totals.compute import compute_party_totals
 from scoring.totals.stored import deal_and_fine_rows
@@ -81,7 +81,7 @@ def _side(row: dict[str, Any], side: str) -> tuple[str, str]:
     return Pair.label(name, first, second), players
 
 
-def score_text(layout: str, totals: Totals, *, finished: bool) -> str:
+def score_text(layout: Layout, totals: Totals, *, finished: bool) -> str:
     """A party's score in one line, as its rule set counts it.
 
     Two sides: ``120 : 85``. A match of games: the games won (and, while it is played, the
@@ -89,7 +89,7 @@ def score_text(layout: str, totals: Totals, *, finished: bool) -> str:
     players then side B's (``0 / 95 : 105 / 15``, in the order their names are shown).
     """
     games = game_winners(totals)
-    if layout == LAYOUT_GAMES and games:
+    if layout.games and games:
         wins = {side: sum(1 for _n, _p, won in games if won == side) for side in "ab"}
         if finished:
             return gettext("%(a)s : %(b)s in games") % wins
@@ -97,7 +97,7 @@ def score_text(layout: str, totals: Totals, *, finished: bool) -> str:
         return gettext("%(won_a)s : %(won_b)s in games, %(a)s : %(b)s in game %(game)s") % {
             "won_a": wins["a"], "won_b": wins["b"], "a": points.get("a", 0),
             "b": points.get("b", 0), "game": number}
-    if layout in (LAYOUT_SEATS, LAYOUT_KOZEL):
+    if layout.per_seat:
         return " : ".join(
             " / ".join(str(totals.points.get(seat, 0)) for seat in seats_of(totals, side))
             for side in "ab")

@@ -77,7 +77,7 @@ def format_conflict(tournament_format: str, rule_set: str, cfg: RulesConfig) -> 
     engine = get_rule_set(rule_set)
     if engine.side_size(cfg) != 1:
         return None
-    game = Tournament.RuleSet(rule_set).label
+    game = Tournament.game_name_of(rule_set)
     players = table_size(engine, cfg)
     if players == 2 and tournament_format == Tournament.Format.INDIVIDUAL:
         return _(
@@ -113,7 +113,7 @@ def _choose_game(
 ) -> None:
     """Set the players at a table and Kozel's pairs where the rule set lets them vary."""
     engine = get_rule_set(rule_set)
-    game = Tournament.RuleSet(rule_set).label
+    game = Tournament.game_name_of(rule_set)
     if players is not None and players != regulations.players:
         if not players_vary(engine):
             raise ServiceError(
@@ -160,7 +160,7 @@ def _check_game_change(
             ),
         )
     if side != side_before and registered:
-        game = Tournament.RuleSet(tournament.rule_set).label
+        game = tournament.game_name
         if side == 1:
             message = _(
                 "Pairs of two players are registered, but in %(game)s a side is one player: "
@@ -236,7 +236,7 @@ def _insert_tournament(tournament: Tournament, derived: bool) -> None:
 
 def not_a_setting(tournament: Tournament) -> str:
     """The refusal of a game setting that the tournament's rule set does not have."""
-    game = Tournament.RuleSet(tournament.rule_set).label
+    game = tournament.game_name
     return _("Not a setting of %(game)s.") % {"game": game}
 
 

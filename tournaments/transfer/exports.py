@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from scoring.models import Pair, Party, Player, Round, Tournament
 from scoring.ranking.results import standings_table
-from scoring.rules import LAYOUT_GAMES, LAYOUT_KOZEL, LAYOUT_SEATS, LAYOUT_SIDES, SIDE_PAIR
+from scoring.rules import SIDE_PAIR, Layout
 from scoring.signoff.content import (
     deal_lines,
     party_games,
@@ -131,16 +131,16 @@ def results_sheet(tournament: Tournament, **_options: Any) -> Sheet:
     Goat.
     """
     layout = tournament_layout(tournament)
-    per_seat = tournament.engine.per_seat(tournament.regulations.rules_config())
+    per_seat = layout.per_seat
     seats = _seats(tournament) if per_seat else []
     if per_seat:
         points_header = [_("Points %(seat)s") % {"seat": seat.upper()} for seat in seats]
     else:
         points_header = [_("Points A"), _("Points B")]
-    if layout == LAYOUT_GAMES:
+    if layout.games:
         points_header += [_("Games won A"), _("Games won B")]
     header = [*_party_header(tournament), *points_header, _("Winner")]
-    if layout == LAYOUT_KOZEL:
+    if layout.accounts:
         header.append(_("Goat"))
     header += [_("How the party ended"), _("Status")]
     rows: list[list[Cell]] = []
@@ -151,12 +151,12 @@ def results_sheet(tournament: Tournament, **_options: Any) -> Sheet:
             cells: list[Cell] = [points.get(seat, "") for seat in seats]
         else:
             cells = [points.get("a", 0), points.get("b", 0) if party.pair_b else ""]
-        if layout == LAYOUT_GAMES:
+        if layout.games:
             games = party_games(party, totals)
             cells += [sum(1 for _n, _p, won in games if won == side) for side in "ab"]
         finished = party.status == Party.Status.FINISHED
         cells.append(side_name(party, party.winner) if finished else "")
-        if layout == LAYOUT_KOZEL:
+        if layout.accounts:
             cells.append(side_name(party, party.loser) if finished else "")
         rows.append([
             *_party_cells(party),
@@ -167,18 +167,18 @@ def results_sheet(tournament: Tournament, **_options: Any) -> Sheet:
     return Sheet(title=_("Results"), header=header, rows=rows, when=_document_time(tournament))
 
 
-def _deal_header(tournament: Tournament, layout: str) -> list[str]:
+def _deal_header(tournament: Tournament, layout: Layout) -> list[str]:
     """The deal sheet's columns after the party's: the sport sheet's, plus each rule set's."""
-    if layout == LAYOUT_GAMES:
+    if layout.games:
         return [_("Deal"), _("Game"), _("How it ended"), _("Winner"), _("Went out"),
                 _("Points A"), _("Points B"), _("Scoring plays"), _("Game score A"),
                 _("Game score B")]
-    if layout in (LAYOUT_SEATS, LAYOUT_KOZEL):
+    if layout.per_seat:
         header = [_("Deal"), _("How it ended"), _("Winner"), _("Went out")]
         for seat in _seats(tournament):
             label = seat.upper()
             header.append(_("Points %(seat)s") % {"seat": label})
-            if layout == LAYOUT_KOZEL:
+            if layout.accounts:
                 header += [_("Account %(seat)s") % {"seat": label},
                            _("Memorized %(seat)s") % {"seat": label}]
             else:
@@ -209,22 +209,22 @@ def deals_sheet(tournament: Tournament, **_options: Any) -> Sheet:
         if not deals:
             continue
         cells = _party_cells(party)
-        if layout != LAYOUT_SIDES:
+        if layout.games or layout.per_seat:
             lines = deal_lines(party, deals, list(party.penalties.all()))
             for deal, line in zip(deals, lines, strict=True):
                 row: list[Cell] = [*cells, deal.number]
-                if layout == LAYOUT_GAMES:
+                if layout.games:
                     row.append(deal.game)
                 row += [deal.get_outcome_display(), side_name(party, deal.winner),
                         deal.went_out.upper()]
-                if layout == LAYOUT_GAMES:
+                if layout.games:
                     row += [deal.points_a, deal.points_b, plays_text(deal), line.running_a,
                             line.running_b]
                 else:
                     for seat in seats:
                         row.append((line.seat_points or {}).get(seat, 0))
                         row.append((line.seat_running or {}).get(seat, 0))
-                        if layout == LAYOUT_KOZEL:
+                        if layout.accounts:
                             row.append((line.memorized or {}).get(seat, 0))
                 rows.append(row)
             continue
