@@ -24,8 +24,10 @@ from scoring.models import Party, TournamentRole
 from scoring.ranking.results import standings_table
 from scoring.rules import RULE_SETS, get_rule_set, register
 from tests.scoring.toy_game import TOY, ToyGame, ToyLayout
-from tournaments.rounds.services import create_round, generate_draw, publish_round
-from tournaments.setup.services import create_tournament, register_player
+from tournaments.registration.services import register_player
+from tournaments.rounds.draw_services import generate_draw
+from tournaments.rounds.services import create_round, publish_round
+from tournaments.setup.services import create_tournament
 
 pytestmark = pytest.mark.django_db
 
