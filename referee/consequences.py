@@ -32,7 +32,7 @@ from referee.rulings import (
 from referee.sides import rules_of
 from scoring.core.errors import ServiceError
 from scoring.models import Party, Penalty, Ruling, Tournament
-from scoring.party.deals import party_decision
+from scoring.party.ending import party_decision
 from scoring.rules import FINE_AWARD, LAYOUT_KOZEL, RuleError, penalty_for
 from scoring.rules import udl as udl_rules
 from scoring.totals.compute import party_totals

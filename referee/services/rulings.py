@@ -39,7 +39,9 @@ from referee.services.penalties import (
 )
 from scoring.core.errors import ServiceError
 from scoring.models import Deal, Pair, Party, Penalty, Player, Ruling, Tournament
-from scoring.party.deals import annul_deal_in_play, evaluate_party, record_deal
+from scoring.party.deals import annul_deal_in_play, record_deal
+from scoring.party.done import Done
+from scoring.party.ending import evaluate_party
 from scoring.party.event_log import append_event
 from scoring.party.protocol_lock import assert_party_editable
 from scoring.party.row_lock import bump_version, lock_party
@@ -122,7 +124,7 @@ def rule_out_of_turn(
     client_id: str = "",
     actor: Any = None,
     expected_version: int | None = None,
-) -> Ruling:
+) -> Done[Ruling]:
     """A tile played out of turn; the opponents chose to continue or to reshuffle.
 
     Continue: the tile is exposed and must be played at the first opportunity; the deal's
@@ -130,7 +132,7 @@ def rule_out_of_turn(
     """
     party, found = _locked_unless_done(Ruling, party_id, client_id, expected_version)
     if found is not None:
-        return found
+        return Done(found, party)
     _require_in_progress(party)
     side = _seat_side(party, seat)
     player = _player(party, side, seat)
@@ -144,7 +146,7 @@ def rule_out_of_turn(
             deal_number=number, details=details, actor=actor, client_id=client_id, reason=reason,
         )
         bump_version(party)
-        return ruling
+        return Done(ruling, party)
     if choice != Ruling.Choice.RESHUFFLE:
         raise ServiceError("choice", _("The opponents choose: continue or reshuffle."))
     deal = annul_deal_in_play(
@@ -156,9 +158,9 @@ def rule_out_of_turn(
         deal_number=number, details=details, deal=deal, penalty=penalty, actor=actor,
         client_id=client_id, reason=reason,
     )
-    evaluate_party(party, actor)
+    evaluation = evaluate_party(party, actor)
     bump_version(party)
-    return ruling
+    return Done(ruling, party, evaluation.evaluated)
 
 
 @transaction.atomic
@@ -190,7 +192,7 @@ def rule_false_pass(
         outcome=Deal.Outcome.REFEREE,
         points=points,
         note=reason or _("Ended by the referee after a false pass."),
-    )
+    ).record
     party.refresh_from_db()
     return _ruling(
         party, Ruling.Kind.FALSE_PASS, side=side, seat=seat, player=player, deal_number=number,
@@ -215,11 +217,11 @@ def rule_touched_tile(
     client_id: str = "",
     actor: Any = None,
     expected_version: int | None = None,
-) -> Ruling:
+) -> Done[Ruling]:
     """A player touched a tile on his turn: he plays it if it fits; if not, his pair is fined."""
     party, found = _locked_unless_done(Ruling, party_id, client_id, expected_version)
     if found is not None:
-        return found
+        return Done(found, party)
     _require_in_progress(party)
     side = _seat_side(party, seat)
     player = _player(party, side, seat)
@@ -233,10 +235,9 @@ def rule_touched_tile(
         deal_number=deal_in_play(party), details={**_tile_details(tile), "fits": bool(fits)},
         penalty=penalty, actor=actor, client_id=client_id, reason=reason,
     )
-    if penalty is not None:
-        evaluate_party(party, actor)
+    evaluated = evaluate_party(party, actor).evaluated if penalty is not None else None
     bump_version(party)
-    return ruling
+    return Done(ruling, party, evaluated)
 
 
 @transaction.atomic
@@ -383,7 +384,7 @@ def rule_udl_violation(
     client_id: str = "",
     actor: Any = None,
     expected_version: int | None = None,
-) -> Penalty | Ruling:
+) -> Done[Penalty] | Done[Ruling] | Penalty | Ruling:
     """A violation of the UDL tournament rules, with the consequence the rule engine gives it.
 
     Slow play: a warning, then ``udl_slow_play_points`` paid to the opponent in the game in

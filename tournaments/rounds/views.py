@@ -30,7 +30,7 @@ from scoring.core.web import page_or_fragment
 from scoring.models import Pair, Party, Player, PrintJob, Round, Tournament
 from scoring.ranking.results import StandingsTable, standings_table
 from scoring.signoff.printing import unsigned_parties
-from scoring.totals.compute import party_totals
+from scoring.totals.compute import party_totals, prefetched_rows
 from tournaments.public.load import public_load
 from tournaments.rounds import services as rounds
 from tournaments.rounds.draws import DrawField, is_individual, load_field
@@ -94,7 +94,8 @@ def draw_rows(rnd: Round) -> list[dict[str, Any]]:
     for party in parties:
         party.round = rnd
         started = party.status != Party.Status.SCHEDULED and not party.is_bye
-        rows.append({"party": party, "totals": party_totals(party) if started else None})
+        totals = party_totals(party, prefetched_rows(party)) if started else None
+        rows.append({"party": party, "totals": totals})
     return rows
 
 
@@ -198,7 +199,9 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     if after not in numbers:
         after = None
     per_player = is_individual(tournament) or request.GET.get("by") == "player"
-    table = standings_table(tournament, per_player=per_player, after_round=after)
+    table = standings_table(
+        tournament, per_player=per_player, after_round=after, version=load.version
+    )
     links = permissions.can_see_public_page(request.user, tournament, "entrants")
     context = {
         "tournament": tournament,
