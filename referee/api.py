@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
 
-from referee import access, services, state
+from referee import access, overview, services, state
 from referee.corrections import record_to_correct
 from referee.rulings import parse_tile, preview_hands
 from referee.serializers import (
@@ -260,7 +260,7 @@ class RefereeTournamentViewSet(IdempotentMixin, viewsets.ViewSet):
         """Every party of the round the user referees, with scores, clocks and alerts."""
         tournament = access.tournament_for_referee(request.user, pk=int(pk))
         number = number_parameter(request.query_params, "round_number")
-        data = state.overview(request.user, tournament, number)
+        data = overview.round_overview(request.user, tournament, number)
         return Response(OverviewSerializer(data).data)
 
     @extend_schema(methods=["GET"], responses=RefereeRoleSerializer(many=True))

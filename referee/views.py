@@ -21,6 +21,7 @@ from referee import access, desk_steps, offline, services, state
 from referee.api import advise, preview
 from referee.corrections import deal_entry, record_to_correct
 from referee.desk_context import FreshIds, flash_place, panel_context, seat_names
+from referee.overview import round_overview
 from referee.serializers import (
     PARTY_ACTIONS,
     ActionInput,
@@ -366,7 +367,7 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
         return login
     tournament = access.tournament_for_referee(request.user, slug=slug)
     activate_tournament_zone(tournament)
-    data = state.overview(request.user, tournament, number_parameter(request.GET, "round"))
+    data = round_overview(request.user, tournament, number_parameter(request.GET, "round"))
     return page_or_fragment(
         request,
         "referee/overview.html",

@@ -16,6 +16,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from referee import services
+from referee.consequence_maps import PanelConsequences
 from referee.consequences import Consequences
 from scoring.core.errors import ServiceError
 from scoring.models import Deal, Party, PartyEvent, Penalty, Ruling
@@ -438,7 +439,7 @@ def test_the_fine_forms_dialog_gets_a_sentence_per_plural_form(named):
     from django.utils import translation
 
     with translation.override("ru"):
-        texts, keys = Consequences(named).fine_map(by_seat=False)
+        texts, keys = PanelConsequences(named).fine_map(by_seat=False)
     entry = json.loads(texts)["b"]
     assert keys == "side"
     assert entry["default"] == "Штраф: пара Кузнецы штрафуется на 25 очков."
@@ -450,7 +451,7 @@ def test_the_fine_forms_dialog_gets_a_sentence_per_plural_form(named):
 def test_the_disqualification_forms_texts_by_its_choices(named):
     import json
 
-    texts, keys = Consequences(named).disqualify_map(by_seat=False)
+    texts, keys = PanelConsequences(named).disqualify_map(by_seat=False)
     texts = json.loads(texts)
     assert keys == "side,seat,scope"
     assert texts["b|b1|party"] == (
