@@ -26,7 +26,6 @@ from scoring.totals.compute import (
     next_deal_number,
     party_totals,
     recorded,
-    recorded_deals,
 )
 
 
@@ -113,7 +112,7 @@ def record_deal(
     append_event(party, "deal_recorded", actor=actor, data=data)
     evaluation = evaluate_party(party, actor, *rows, totals)
     bump_version(party)
-    return Done(deal, party, evaluation.evaluated, recorded_deals(party, deals, deal), False)
+    return Done(deal, party, evaluation.evaluated, deals, False)
 
 
 def _locked_deal(deal_id: int, expected_version: int | None) -> tuple[Deal, Party]:

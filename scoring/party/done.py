@@ -8,10 +8,11 @@ add it up again, and nothing is kept on the model instance.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from scoring.models import Deal, Party
-from scoring.totals.compute import Evaluated
+from scoring.totals.compute import Evaluated, RecordedDeal, recorded_deals
 
 R = TypeVar("R")
 
@@ -25,10 +26,18 @@ class Done(Generic[R]):
     party: Party
     evaluated: Evaluated | None = None
     """The deal and fine rows with the totals made of them (None: read them again)."""
-    deals: list[Deal] | None = None
-    """The party's deals in order, as a deal entry read them, with the one it added."""
+    recorded: list[RecordedDeal] | None = None
+    """The deals a deal entry read under its lock, last first (the record is the one added)."""
     locked: bool | None = None
     """Whether the party's protocol is signed, when the service asked (None: not asked)."""
+
+    @cached_property
+    def deals(self) -> list[Deal] | None:
+        """The party's deals in order as a deal entry read them, with the one it added, as
+        model instances (made once, when a page shows them); None for other actions."""
+        if self.recorded is None or not isinstance(self.record, Deal):
+            return None
+        return recorded_deals(self.party, self.recorded, self.record)
 
 
 def done_of(result: Any) -> Done[Any]:
