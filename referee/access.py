@@ -59,7 +59,7 @@ def party_for_referee(
     loads what the screen names without them, for an action whose answer is the screen
     (``screen_party``). ``grants``: the request's (``permissions.request_grants``).
     """
-    grants = grants or Grants()
+    grants = permissions.current_grants(grants)
     return _refereed_by(user, _visible_party(user, party_id, full, screen, grants), grants)
 
 
@@ -68,7 +68,7 @@ def party_for_action(user: Any, party_id: int, grants: Grants | None = None) -> 
     """The party of an API action, if the user referees it (404 / 403 as above), read once:
     within the request's transaction it is locked here and the action's service takes this
     row (``scoring.party.row_lock.party_locked_for_action``)."""
-    grants = grants or Grants()
+    grants = permissions.current_grants(grants)
     with ExitStack() as stack:
         try:
             party = stack.enter_context(party_locked_for_action(party_id))
@@ -86,7 +86,7 @@ def record_for_correction(
     record = model.objects.filter(pk=pk).order_by("pk").first()
     if record is None:
         raise Http404
-    grants = grants or Grants()
+    grants = permissions.current_grants(grants)
     party = _visible_party(user, record.party_id, full=False, grants=grants)
     if not permissions.can_correct_record(
         user, party, getattr(record, author_field), grants=grants
@@ -101,7 +101,7 @@ def tournament_for_referee(user: Any, *, manage: bool = False, **lookup: Any) ->
     404 when hidden or absent, 403 when the user has no such role in it.
     """
     tournament = Tournament.objects.select_related("regulations").filter(**lookup).first()
-    grants = Grants()
+    grants = permissions.current_grants()
     if tournament is None or not permissions.can_view(user, tournament, grants):
         raise Http404
     allowed = (

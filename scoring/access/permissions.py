@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from django.db import connections, router
@@ -18,7 +19,8 @@ if TYPE_CHECKING:
 class Grants:
     """Users' roles and referee tables per tournament, each read once: the per-request cache
     a request carries (``request.grants``, set by ``GrantsMiddleware``) and hands to the
-    checks below. A check given none reads what it needs once for itself."""
+    checks below. A check given none takes the request's in progress (``current_grants``),
+    else reads what it needs once for itself."""
 
     def __init__(self) -> None:
         self._read: dict[tuple[int, int], tuple[set[str], set[int]]] = {}
@@ -33,8 +35,13 @@ class Grants:
         return self._read[key]
 
 
+_REQUEST_GRANTS: ContextVar[Grants | None] = ContextVar("request_grants", default=None)
+"""The grants of the request in progress (``GrantsMiddleware``), for checks called deep in a
+page (its templates, its services) without them."""
+
+
 class GrantsMiddleware:
-    """Give every request its own ``Grants`` (``request.grants``), read by its views' checks."""
+    """Give every request its own ``Grants`` (``request.grants``), the one its checks use."""
 
     def __init__(self, get_response: Any) -> None:
         self.get_response = get_response
@@ -42,18 +49,28 @@ class GrantsMiddleware:
     def __call__(self, request: Any) -> Any:
         """Attach an empty cache; it lives as long as the request."""
         request.grants = Grants()
-        return self.get_response(request)
+        token = _REQUEST_GRANTS.set(request.grants)
+        try:
+            return self.get_response(request)
+        finally:
+            _REQUEST_GRANTS.reset(token)
 
 
 def request_grants(request: Any) -> Grants:
     """The grants the request carries (a new cache for a request made without the middleware)."""
     found = getattr(request, "grants", None)
-    return found if isinstance(found, Grants) else Grants()
+    return found if isinstance(found, Grants) else current_grants()
+
+
+def current_grants(grants: Grants | None = None) -> Grants:
+    """``grants`` if given, else the request's in progress, else a new cache (a task, a
+    command: nothing to share)."""
+    return grants or _REQUEST_GRANTS.get() or Grants()
 
 
 def roles_in(user: Any, tournament: Tournament, grants: Grants | None = None) -> set[str]:
     """The roles a user holds in a tournament (read once per ``grants``)."""
-    return (grants or Grants()).of(user, tournament)[0]
+    return (current_grants(grants)).of(user, tournament)[0]
 
 
 def _grants_of(user_id: int, tournament_id: int) -> tuple[set[str], set[int]]:
@@ -95,7 +112,7 @@ def can_manage(user: Any, tournament: Tournament, grants: Grants | None = None) 
 
 def is_chief(user: Any, tournament: Tournament, grants: Grants | None = None) -> bool:
     """The chief referee acts everywhere in the tournament and corrects others' records."""
-    grants = grants or Grants()
+    grants = current_grants(grants)
     if can_manage(user, tournament, grants):
         return True
     return TournamentRole.Role.CHIEF in roles_in(user, tournament, grants)
@@ -103,7 +120,7 @@ def is_chief(user: Any, tournament: Tournament, grants: Grants | None = None) ->
 
 def can_referee(user: Any, party: Party, grants: Grants | None = None) -> bool:
     """Referees of the party's tournament (of its table, if assigned), the chief, organizers."""
-    tournament, grants = party.round.tournament, grants or Grants()
+    tournament, grants = party.round.tournament, current_grants(grants)
     if is_chief(user, tournament, grants):
         return True
     roles, tables = grants.of(user, tournament)
@@ -127,7 +144,7 @@ def can_referee_tournament(
     user: Any, tournament: Tournament, grants: Grants | None = None
 ) -> bool:
     """Referees (of any table), the chief referee and organizers of the tournament."""
-    grants = grants or Grants()
+    grants = current_grants(grants)
     if is_chief(user, tournament, grants):
         return True
     return TournamentRole.Role.REFEREE in roles_in(user, tournament, grants)
@@ -137,7 +154,7 @@ def referee_table_ids(
     user: Any, tournament: Tournament, grants: Grants | None = None
 ) -> set[int] | None:
     """The tables a user referees: None for every table, an empty set for none."""
-    grants = grants or Grants()
+    grants = current_grants(grants)
     if is_chief(user, tournament, grants):
         return None
     roles, tables = grants.of(user, tournament)
@@ -155,7 +172,7 @@ def can_correct_record(
     made (and unsigned ones), the chief referee anyone's; a party locked by its signed protocol
     only the chief referee's amendment. ``locked``: whether its protocol is signed, when the
     caller knows (else asked)."""
-    grants = grants or Grants()
+    grants = current_grants(grants)
     return _may_touch(user, party, author_id, grants) and _may_change(user, party, locked, grants)
 
 
@@ -165,7 +182,7 @@ def correctable(
 ) -> set[int]:
     """The ids of the party's ``records`` (deals; penalties by ``created_by_id``) the user may
     correct (``can_correct_record``), its roles and its protocol asked once."""
-    grants = grants or Grants()
+    grants = current_grants(grants)
     found = {
         record.pk for record in records
         if _may_touch(user, party, getattr(record, author_field), grants)
@@ -282,7 +299,7 @@ def can_see_public_page(
 
     The organizer, the referees and the chief referee see every page, switched on or off.
     """
-    grants = grants or Grants()
+    grants = current_grants(grants)
     if not can_view(user, tournament, grants):
         return False
     if getattr(tournament, PUBLIC_PAGE_SWITCHES[page]):
