@@ -263,7 +263,7 @@ def delete_tournament(tournament: Any) -> None:
             (Player, "tournament"),
             (Table, "tournament"),
         ):
-            model.objects.filter(**{lookup: tournament})._raw_delete(model.objects.db)
+            model.objects.filter(**{lookup: tournament}).delete()
         Tournament.objects.filter(pk=tournament.pk).delete()
 
 

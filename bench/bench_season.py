@@ -106,7 +106,7 @@ def measure(url: str, repeat: int) -> dict[str, float]:
     cold = []
     for _ in range(max(3, repeat // 3)):
         cache.clear()
-        season_views._RECENT.clear()  # the tables this process keeps, too
+        season_views.forget_recent_tables()  # the tables this process keeps, too
         cold.append(render(client, url))
     warm = [render(client, url) for _ in range(repeat)]
     return {
@@ -123,8 +123,7 @@ def cleanup(season: Any, tournaments: list[Any], profiles: list[Any]) -> None:
     from scoring.models import Profile, Season, Tournament, TournamentPlacing
 
     ids = [t.pk for t in tournaments]
-    TournamentPlacing.objects.filter(tournament_id__in=ids)._raw_delete(
-        TournamentPlacing.objects.db)
+    TournamentPlacing.objects.filter(tournament_id__in=ids).delete()
     Season.objects.filter(pk=season.pk).delete()
     Tournament.objects.filter(pk__in=ids).delete()
     Profile.objects.filter(pk__in=[p.pk for p in profiles]).delete()

@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "scoring.core.site.SiteAddressMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "scoring.access.permissions.GrantsMiddleware",  # the request's roles, read once per tournament
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

@@ -13,12 +13,14 @@ from django.http import Http404
 
 from referee.state import SCREEN_RELATED, SETTINGS_RELATED, party_queryset
 from scoring.access import permissions
+from scoring.access.permissions import Grants
 from scoring.models import Deal, Party, Penalty, Tournament
 from scoring.party.row_lock import party_locked_for_action, read_party
 
 
 def _visible_party(
-    user: Any, party_id: int, full: bool = True, screen: bool = False
+    user: Any, party_id: int, full: bool = True, screen: bool = False,
+    grants: Grants | None = None,
 ) -> Party:
     """A party of a tournament the user may see (404 otherwise)."""
     try:
@@ -26,63 +28,69 @@ def _visible_party(
             party = Party.objects.select_related(*SCREEN_RELATED, SETTINGS_RELATED).get(
                 pk=party_id
             )
-            party._screen_read = True  # type: ignore[attr-defined]
         else:
             party = party_queryset().get(pk=party_id) if full else read_party(party_id)
     except Party.DoesNotExist as exc:
         raise Http404 from exc
-    return _seen_by(user, party)
+    return _seen_by(user, party, grants)
 
 
-def _seen_by(user: Any, party: Party) -> Party:
+def _seen_by(user: Any, party: Party, grants: Grants | None = None) -> Party:
     """The party, if the user may see its tournament (404 otherwise)."""
-    if not permissions.can_view(user, party.round.tournament):
+    if not permissions.can_view(user, party.round.tournament, grants):
         raise Http404
     return party
 
 
-def _refereed_by(user: Any, party: Party) -> Party:
+def _refereed_by(user: Any, party: Party, grants: Grants | None = None) -> Party:
     """The party, if the user referees it (403 otherwise)."""
-    if not permissions.can_referee(user, party):
+    if not permissions.can_referee(user, party, grants):
         raise PermissionDenied
     return party
 
 
 def party_for_referee(
-    user: Any, party_id: int, full: bool = True, screen: bool = False
+    user: Any, party_id: int, full: bool = True, screen: bool = False,
+    grants: Grants | None = None,
 ) -> Party:
     """The party, if the user referees it: 404 when hidden or absent, 403 when not his.
 
     ``full`` loads its deals, penalties and rulings too (for showing its state); ``screen``
     loads what the screen names without them, for an action whose answer is the screen
-    (``screen_party``).
+    (``screen_party``). ``grants``: the request's (``permissions.request_grants``).
     """
-    return _refereed_by(user, _visible_party(user, party_id, full, screen))
+    grants = permissions.current_grants(grants)
+    return _refereed_by(user, _visible_party(user, party_id, full, screen, grants), grants)
 
 
 @contextmanager
-def party_for_action(user: Any, party_id: int) -> Iterator[Party]:
+def party_for_action(user: Any, party_id: int, grants: Grants | None = None) -> Iterator[Party]:
     """The party of an API action, if the user referees it (404 / 403 as above), read once:
     within the request's transaction it is locked here and the action's service takes this
     row (``scoring.party.row_lock.party_locked_for_action``)."""
+    grants = permissions.current_grants(grants)
     with ExitStack() as stack:
         try:
             party = stack.enter_context(party_locked_for_action(party_id))
         except Party.DoesNotExist as exc:
             raise Http404 from exc
-        yield _refereed_by(user, _seen_by(user, party))
+        yield _refereed_by(user, _seen_by(user, party, grants), grants)
 
 
 def record_for_correction(
-    user: Any, model: type[Deal] | type[Penalty], pk: int, author_field: str
+    user: Any, model: type[Deal] | type[Penalty], pk: int, author_field: str,
+    grants: Grants | None = None,
 ) -> tuple[Any, Party]:
     """A deal or penalty with its party, if the user may correct it (404 / 403 as above; the
     rule of pages and API alike: ``permissions.can_correct_record``)."""
     record = model.objects.filter(pk=pk).order_by("pk").first()
     if record is None:
         raise Http404
-    party = _visible_party(user, record.party_id, full=False)
-    if not permissions.can_correct_record(user, party, getattr(record, author_field)):
+    grants = permissions.current_grants(grants)
+    party = _visible_party(user, record.party_id, full=False, grants=grants)
+    if not permissions.can_correct_record(
+        user, party, getattr(record, author_field), grants=grants
+    ):
         raise PermissionDenied
     return record, party
 
@@ -93,12 +101,13 @@ def tournament_for_referee(user: Any, *, manage: bool = False, **lookup: Any) ->
     404 when hidden or absent, 403 when the user has no such role in it.
     """
     tournament = Tournament.objects.select_related("regulations").filter(**lookup).first()
-    if tournament is None or not permissions.can_view(user, tournament):
+    grants = permissions.current_grants()
+    if tournament is None or not permissions.can_view(user, tournament, grants):
         raise Http404
     allowed = (
-        permissions.can_manage(user, tournament)
+        permissions.can_manage(user, tournament, grants)
         if manage
-        else permissions.can_referee_tournament(user, tournament)
+        else permissions.can_referee_tournament(user, tournament, grants)
     )
     if not allowed:
         raise PermissionDenied

@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
 
-from referee import access, services, state
+from referee import access, overview, services, state
 from referee.corrections import record_to_correct
 from referee.rulings import parse_tile, preview_hands
 from referee.serializers import (
@@ -46,8 +46,10 @@ from referee.serializers import (
 )
 from referee.sides import who_names
 from scoring.access.idempotency import HEADER, IdempotentMixin, request_key
+from scoring.access.permissions import request_grants
 from scoring.core.errors import number_parameter, translate_engine_error
 from scoring.models import Deal, Party, Penalty, TournamentRole
+from scoring.party.done import done_of
 from scoring.rules import RuleError, get_rule_set
 
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
@@ -65,9 +67,8 @@ def run_action(
     """Validate an action's input, perform it, answer with the party and the record."""
     serializer = input_class(data=request.data, context={"party": party, "strict": True})
     serializer.is_valid(raise_exception=True)
-    result = serializer.perform(party, request.user, request_key(request), record)
-    saved = result if isinstance(result, Party) else getattr(result, "party", None)
-    data = {"party": state.fresh_summary(party.pk, saved), "record": record_data(result)}
+    done = done_of(serializer.perform(party, request.user, request_key(request), record))
+    data = {"party": state.fresh_summary(party.pk, done), "record": record_data(done.record)}
     return Response(
         represent(ActionResultSerializer, data),
         status=status.HTTP_201_CREATED if serializer.creates else status.HTTP_200_OK,
@@ -128,7 +129,9 @@ class PartyActions(IdempotentMixin):
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def events(self, request: Request, pk: str) -> Response:
         """The party's event log, newest first: who, when, what, why."""
-        party = access.party_for_referee(request.user, int(pk))
+        party = access.party_for_referee(
+            request.user, int(pk), grants=request_grants(request)
+        )
         context = {"request": request, "names": who_names(party)}
         return Response(EventSerializer(state.events(party), many=True, context=context).data)
 
@@ -167,7 +170,9 @@ class PartyActions(IdempotentMixin):
 
     def act(self, request: Request, pk: str, input_class: type[ActionInput]) -> Response:
         """Run one party action for its referee (the party read once, with its lock)."""
-        with access.party_for_action(request.user, int(pk)) as party:
+        with access.party_for_action(
+            request.user, int(pk), request_grants(request)
+        ) as party:
             return run_action(request, party, input_class)
 
 
@@ -255,7 +260,7 @@ class RefereeTournamentViewSet(IdempotentMixin, viewsets.ViewSet):
         """Every party of the round the user referees, with scores, clocks and alerts."""
         tournament = access.tournament_for_referee(request.user, pk=int(pk))
         number = number_parameter(request.query_params, "round_number")
-        data = state.overview(request.user, tournament, number)
+        data = overview.round_overview(request.user, tournament, number)
         return Response(OverviewSerializer(data).data)
 
     @extend_schema(methods=["GET"], responses=RefereeRoleSerializer(many=True))

@@ -10,6 +10,7 @@ deal form looks for a rule set.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -32,9 +33,13 @@ def record_to_correct(user: Any, model: type, pk: int, author_field: str) -> tup
 
 
 def deal_entry(
-    party: Party, rule_set: RuleSet, cfg: RulesConfig, deal: Deal | None = None
+    party: Party, rule_set: RuleSet, cfg: RulesConfig, deal: Deal | None = None,
+    deals: Sequence[Deal] | None = None,
 ) -> dict[str, Any]:
     """How the deal form looks for the party's rule set (filled in with ``deal``'s values).
+
+    ``deals``: the party's deals in any order, when the caller has read them (the leader of
+    the next deal is named from them; else they are read).
 
     ``kind``: "pairs" (sport, Latin: a pair wins, quick points or pips per player), "match"
     (UDL, All Fives: scoring plays during the hand, the end count, a stopped hand), "seats"
@@ -81,7 +86,9 @@ def deal_entry(
         "play_rows": [(seat, label) for seat, label in seats],
         "led": True,
         "led_tie_break": rule_set.uses_led,
-        "next_led": expected_leader(party) if deal is None else "",
+        "next_led": "" if deal is not None else expected_leader(
+            party, None if deals is None else sorted(deals, key=lambda d: d.number, reverse=True)
+        ),
         "fish_by": accounts and deal is None,
         "max_points": cfg.max_deal_points,
         "step": 5 if rule_set.plays_games else 1,

@@ -20,6 +20,7 @@ from referee.sides import who_names
 from scoring.access import permissions
 from scoring.core.timezones import activate_tournament_zone
 from scoring.models import Party, Penalty, Ruling
+from scoring.party.done import Done
 from scoring.rules import RulesConfig, RuleSet
 from scoring.rules.moves import MAX_OPEN_ENDS
 from scoring.signoff.content import party_players
@@ -127,10 +128,17 @@ def without_pin(party: Party) -> list[Any]:
     return players_without_pin([player for _seat, player in party_players(party)])
 
 
-def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str, Any]:
-    """Everything the party screen's panel shows, with fresh client ids for its forms."""
+def panel_context(
+    request: HttpRequest, party: Party, result: Done[Any] | None = None, **extra: Any
+) -> dict[str, Any]:
+    """Everything the party screen's panel shows, with fresh client ids for its forms.
+
+    ``result``: the result of the action just made, whose deals, totals and protocol check
+    the panel shows (``state.screen_party``); else the party is loaded with ``party_queryset``.
+    """
     activate_tournament_zone(party.round.tournament)
-    data = state.party_state(party)
+    data = state.party_state(party, result)
+    deals = state.screen_deals(party, result)
     ids = FreshIds()
     by_kind = data["warnings_by_kind"]
     seats = seat_names(party)
@@ -172,11 +180,11 @@ def panel_context(request: HttpRequest, party: Party, **extra: Any) -> dict[str,
             }
             for c in services.WARNING_CATEGORIES
         ],
-        "entry": deal_entry(party, rule_set, cfg),
-        "correctable": {
-            deal.pk for deal in party.deals.all()  # prefetched with the party
-            if permissions.can_correct_record(request.user, party, deal.recorded_by_id)
-        },
+        "entry": deal_entry(party, rule_set, cfg, deals=deals),
+        "correctable": permissions.correctable(
+            request.user, party, deals, locked=result.locked if result else None,
+            grants=permissions.request_grants(request),
+        ),
         "rule_set": rule_set,
         "cfg": cfg,
         "by_seat": by_seat,

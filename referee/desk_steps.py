@@ -15,6 +15,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from referee import offline
+from referee.consequence_maps import PanelConsequences
 from referee.consequences import IRREVERSIBLE, Consequences
 from referee.rulings import PenaltyPreset, offender_side
 from scoring.models import Deal, Party, Penalty, Ruling
@@ -131,7 +132,7 @@ def panel_safety(context: dict[str, Any]) -> dict[str, Any]:
     if state["status"] == Party.Status.FINISHED or party.pair_b_id is None:
         return extra
     desk = context["settings"]
-    consequences = Consequences(
+    consequences = PanelConsequences(
         party, state["warnings_by_kind"], state["deal_in_play"],
         PenaltyPreset(code=desk.penalty_preset),
     )

@@ -1,6 +1,6 @@
 """My tables: the referee's home, his parties of the live round of every tournament he referees.
 
-The rows come from ``referee.state.overview`` (the same state, clocks and alerts as the
+The rows come from ``referee.overview.round_overview`` (the same state, clocks and alerts as the
 overview of a round and the API); this module only picks the live rounds and lays the rows out
 by name: the two sides' names with their points (each player's where every player keeps his
 own score), never "Pair A".
@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
-from referee import state
+from referee import overview
 from scoring.access import permissions
 from scoring.core.web import page_or_fragment
 from scoring.models import Party, Round
@@ -68,7 +68,8 @@ def _side(row: dict[str, Any], key: str) -> dict[str, Any]:
 
 
 def table_row(row: dict[str, Any]) -> dict[str, Any]:
-    """A row of ``state.overview`` as My tables shows it (sides by name, the clock's text)."""
+    """A row of ``overview.round_overview`` as My tables shows it (sides by name, the clock's
+    text)."""
     seconds = row["clock"]["seconds_left"]
     running = (
         row["clock"]["started_at"] is not None
@@ -96,7 +97,7 @@ def my_tables(user: Any) -> list[dict[str, Any]]:
     found = []
     for rnd in live_rounds(user):
         tournament = rnd.tournament
-        data = state.overview(user, tournament, rnd.number)
+        data = overview.round_overview(user, tournament, rnd.number)
         parties = [table_row(row) for row in data["parties"] if row["pairs"]["b"] is not None]
         found.append(
             {

@@ -24,7 +24,6 @@ from referee.sides import (
     seat_names,  # noqa: F401  (the views ask ``state.seat_names``)
     side_names,
 )
-from scoring.access import permissions
 from scoring.models import (
     PARTY_RELATED,
     Deal,
@@ -35,20 +34,19 @@ from scoring.models import (
     Protocol,
     Round,
     Ruling,
-    Tournament,
 )
-from scoring.party.deals import party_decision
+from scoring.party.done import Done
+from scoring.party.ending import party_decision
 from scoring.rules import (
     CONTINUE,
     NEXT_GAME,
     party_side,
 )
 from scoring.totals.compute import (
-    deals_read,
-    evaluated_totals,
     next_deal_number,
     party_rows,
     party_totals,
+    prefetched_rows,
 )
 
 PHASE_SCHEDULED = "scheduled"
@@ -73,39 +71,42 @@ def party_queryset() -> QuerySet[Party]:
     return Party.objects.select_related(*SCREEN_RELATED).prefetch_related(*_screen_prefetches())
 
 
-def screen_party(party_id: int, saved: Party | None = None, read: Party | None = None) -> Party:
-    """The party as the screen shows it right after an action.
+def screen_party(
+    party_id: int, done: Done[Any] | None = None, read: Party | None = None
+) -> tuple[Party, Done[Any] | None]:
+    """The party as the screen shows it right after an action, with the action's result when
+    the screen shows what it carries (else None).
 
-    ``saved``: the party a deal entry (``scoring.party.deals.record_deal``) just locked, changed
-    and saved; its deals are shown as the service read them under the lock, with the totals
-    it made, and only its penalties and rulings are read now. ``read``: the party as the
-    action read it before (``access.party_for_referee(..., screen=True)``): the pairs, players,
-    table, tournament and desk notes the screen names are taken from it (a deal changes none
-    of them) with the saved party's own row, so the party is not read again. Without it the
-    party is read once more, and read whole if somebody changed it since. Else it is loaded
-    whole.
+    ``done``: the result of the action's service. A deal entry's
+    (``scoring.party.deals.record_deal``) carries the deals it read under the lock, shown as
+    they are, and the totals it made; only the penalties and rulings are read now. ``read``:
+    the party as the view read it for the screen before the action
+    (``access.party_for_referee(..., screen=True)``): the pairs, players, table, tournament and
+    desk notes the screen names are taken from it (a deal changes none of them) with the saved
+    party's own row, so the party is not read again. Without it the party is read once more,
+    and read whole if somebody changed it since. Else it is loaded whole.
     """
-    if saved is None or saved.pk != party_id:
-        return party_queryset().get(pk=party_id)
-    deals = deals_read(saved)
-    if deals is None:
-        return party_queryset().get(pk=party_id)
-    if read is not None and read.pk == party_id and getattr(read, "_screen_read", False):
-        party = saved
+    if done is None or done.party.pk != party_id or done.deals is None:
+        return party_queryset().get(pk=party_id), None
+    if read is not None and read.pk == party_id:
+        party = done.party
         party.round, party.table = read.round, read.table
         party.pair_a, party.pair_b = read.pair_a, read.pair_b
         party._state.fields_cache["desk"] = read._state.fields_cache.get("desk")
     else:
         party = Party.objects.select_related(*SCREEN_RELATED, SETTINGS_RELATED).get(pk=party_id)
-        if party.version != saved.version:  # another change came in between: read it all
-            return party_queryset().get(pk=party_id)
-        for name in ("_evaluated", "_locked"):  # the service's totals; its protocol check
-            if name in saved.__dict__:
-                party.__dict__[name] = saved.__dict__[name]
-    # what prefetch_related fills (a Django internal the stubs do not describe)
-    party._prefetched_objects_cache = {"deals": deals}  # type: ignore[attr-defined]
+        if party.version != done.party.version:  # another change came in between: read it all
+            return party_queryset().get(pk=party_id), None
     prefetch_related_objects([party], *_screen_prefetches()[1:])
-    return party
+    return party, done
+
+
+def screen_deals(party: Party, done: Done[Any] | None = None) -> list[Deal]:
+    """The party's deals in order: as the action's result carries them (``screen_party``),
+    else as loaded with the party (``party_queryset``)."""
+    if done is not None and done.deals is not None:
+        return done.deals
+    return sorted(party.deals.all(), key=lambda d: d.number)
 
 
 def desk(party: Party) -> PartyDesk:
@@ -207,35 +208,36 @@ def counts(penalties: list[Penalty]) -> dict[str, dict[str, Any]]:
 
 
 def summary(party: Party) -> dict[str, Any]:
-    """The party's version, status, phase, clock and totals (after every action)."""
-    return _summary(party)[0]
+    """The party's version, status, phase, clock and totals (a party loaded with
+    ``party_queryset``: its deals and penalties are read with it)."""
+    rows = prefetched_rows(party)
+    return _summary(party, party_totals(party, rows), rows[0])[0]
 
 
-def fresh_summary(party_id: int, party: Party | None = None) -> dict[str, Any]:
+def fresh_summary(party_id: int, done: Done[Any] | None = None) -> dict[str, Any]:
     """The summary of a party as it is now (light rows, for every action).
 
-    ``party`` is the instance a service just saved, if the caller has it.
+    ``done``: the result of the action's service, if the caller has it: its party as saved,
+    and the rows and totals it made after its last change (then not read again).
     """
-    if party is None or party.pk != party_id:
+    if done is None or done.party.pk != party_id:
         party = Party.objects.select_related("round__tournament__regulations").get(pk=party_id)
-    evaluated = evaluated_totals(party)
+        evaluated = None
+    else:
+        party, evaluated = done.party, done.evaluated
     if evaluated is not None:  # the service's own evaluation, after its last change
-        rows, totals = evaluated
-        return _summary(party, totals, rows[0])[0]
+        return _summary(party, evaluated.totals, evaluated.rows[0])[0]
     rows = party_rows(party)
     return _summary(party, party_totals(party, rows), rows[0])[0]
 
 
-def _summary(
-    party: Party, totals: Any = None, deal_rows: list[Any] | None = None
-) -> tuple[dict[str, Any], Any]:
-    """The summary and the engine's totals it was made from.
+def _summary(party: Party, totals: Any, deal_rows: list[Any]) -> tuple[dict[str, Any], Any]:
+    """The summary and the engine's totals it was made from (``deal_rows``: its deals).
 
     ``totals`` are per side of the rule set: the pairs (or singles) "a" and "b", or the seats
     where every player keeps his own score (``scored_by``); never sums of players' accounts.
     ``match`` (UDL, All Fives) and ``kozel`` are None for the other rule sets.
     """
-    totals = totals or party_totals(party)
     rule_set, cfg = rules_of(party)
     phase = party_phase(party, totals, deal_rows)
     left = party.seconds_left() if party.started_at else None
@@ -296,14 +298,16 @@ def _side_rows(party: Party, state: dict[str, Any], totals: Any) -> list[dict[st
     return rows
 
 
-def party_state(party: Party) -> dict[str, Any]:
-    """Everything the party screen shows (load the party with ``party_queryset``; a party a
-    service just evaluated shows the totals that service made, not added up again)."""
-    evaluated = evaluated_totals(party)
-    state, totals = _summary(party, evaluated[1], evaluated[0][0]) if evaluated else _summary(party)
-    rule_set, cfg = rules_of(party)
-    deals = sorted(party.deals.all(), key=lambda d: d.number)
+def party_state(party: Party, done: Done[Any] | None = None) -> dict[str, Any]:
+    """Everything the party screen shows (load the party with ``party_queryset``, or take
+    ``screen_party``'s: ``done`` is the action's result, whose deals and totals are shown
+    rather than read and added up again)."""
+    deals = screen_deals(party, done)
     penalties = list(party.penalties.all())
+    evaluated = done.evaluated if done is not None else None
+    totals = evaluated.totals if evaluated else party_totals(party, (deals, penalties))
+    state, totals = _summary(party, totals, deals)
+    rule_set, cfg = rules_of(party)
     rulings = list(party.rulings.all())
     running, uncollected = iter(totals.running), iter(totals.uncollected)
     in_play = next_deal_number(deals)
@@ -379,51 +383,3 @@ def events(party: Party, limit: int | None = None) -> list[PartyEvent]:
     """The party's event log, newest first."""
     qs = party.events.select_related("actor").order_by("-seq")
     return list(qs[:limit] if limit else qs)
-
-
-def current_round(tournament: Tournament, number: int | None = None) -> Round | None:
-    """The round asked for, else the one in progress, else the latest published one."""
-    rounds = tournament.rounds.exclude(status=Round.Status.DRAFT)
-    if number is not None:
-        return tournament.rounds.filter(number=number).first()
-    return (
-        rounds.filter(status=Round.Status.IN_PROGRESS).order_by("-number").first()
-        or rounds.filter(status=Round.Status.PUBLISHED).order_by("number").first()
-        or rounds.order_by("-number").first()
-    )
-
-
-def overview(user: Any, tournament: Tournament, number: int | None = None) -> dict[str, Any]:
-    """Every party of the round the user referees: table, pairs, score, clock, penalties, alerts."""
-    rnd = current_round(tournament, number)
-    rows: list[dict[str, Any]] = []
-    if rnd is not None:
-        tables = permissions.referee_table_ids(user, tournament)
-        parties = party_queryset().filter(round=rnd).order_by("table__number", "id")
-        if tables is not None:
-            parties = parties.filter(table_id__in=tables)
-        for party in parties:
-            state = summary(party)
-            party_desk = desk(party)
-            rows.append(
-                {
-                    **state,
-                    "table": party.table_id,
-                    "table_number": party.table.number if party.table else None,
-                    "pairs": pairs_of(party),
-                    **counts(list(party.penalties.all())),
-                    "alerts": alerts(party, state["phase"], party_desk),
-                }
-            )
-    return {
-        "tournament": {"id": tournament.pk, "slug": tournament.slug, "name": tournament.name},
-        "round": rnd.pk if rnd else None,
-        "round_number": rnd.number if rnd else None,
-        "round_numbers": list(
-            tournament.rounds.exclude(status=Round.Status.DRAFT)
-            .order_by("number")
-            .values_list("number", flat=True)
-        ),
-        "parties": rows,
-        "alert_count": sum(len(row["alerts"]) for row in rows),
-    }

@@ -19,7 +19,7 @@ logger = logging.getLogger(__name__)
 @shared_task(base=RecordTask, name="referee.tasks.expire_party_clock")
 def expire_party_clock(party_id: int) -> bool:
     """Mark one party's time as run out if it has (safe to run any number of times)."""
-    party = services.mark_time_expired(party_id)
+    party = services.mark_time_expired(party_id).party
     return party.time_expired_at is not None
 
 

@@ -21,6 +21,7 @@ from referee import access, desk_steps, offline, services, state
 from referee.api import advise, preview
 from referee.corrections import deal_entry, record_to_correct
 from referee.desk_context import FreshIds, flash_place, panel_context, seat_names
+from referee.overview import round_overview
 from referee.serializers import (
     PARTY_ACTIONS,
     ActionInput,
@@ -35,11 +36,13 @@ from referee.serializers import (
 )
 from referee.sides import who_names
 from scoring.access import permissions
+from scoring.access.permissions import request_grants
 from scoring.core.errors import ServiceError, number_parameter, translate_engine_error
 from scoring.core.timezones import activate_tournament_zone
 from scoring.core.web import is_htmx, page_or_fragment, vary_on_htmx
 from scoring.models import Deal, Party, Penalty
 from scoring.models.event_text import describe_event
+from scoring.party.done import Done, done_of
 from scoring.rules import SEATS, RuleError, count_open_ends
 from scoring.rules.moves import MAX_OPEN_ENDS
 
@@ -104,29 +107,30 @@ def page_data(post: Any, party: Party, input_class: type[ActionInput]) -> dict[s
 
 
 def _answer(
-    request: HttpRequest, party_id: int, *, done: str | None = "", error: str = "",
-    code: int = 200, action: str = "", saved: Party | None = None, read: Party | None = None,
-    **extra: Any,
+    request: HttpRequest, party_id: int, *, message: str | None = "", error: str = "",
+    code: int = 200, action: str = "", done: Done[Any] | None = None,
+    read: Party | None = None, **extra: Any,
 ) -> HttpResponse:
     """After an action: the panel for htmx; else a redirect, or the page with the error.
 
-    ``done``: the message; None says the party's latest change (as the queue's answer does).
+    ``message``: what was done; None says the party's latest change (as the queue's answer
+    does).
     ``action``: the action's name, whose section shows the message (``flash_place``).
-    ``saved``: the party the action's service saved (``state.screen_party`` reuses a deal
-    entry's), ``read``: the party as the action read it before.
+    ``done``: the result of the action's service (``state.screen_party`` shows a deal
+    entry's deals and totals), ``read``: the party as the view read it for the screen before.
     ``extra``: the undo offer (``undo``) after an action, or the confirmation step
     (``confirm_step``) an irreversible action asks first (the page, not a redirect).
     """
     if not is_htmx(request) and not error and not extra.get("confirm_step"):
-        messages.success(request, _latest_change(party_id) if done is None else done)
+        messages.success(request, _latest_change(party_id) if message is None else message)
         desk_steps.remember_undo(request, party_id, extra.get("undo"))
         return vary_on_htmx(redirect("referee:party", pk=party_id))
-    party = state.screen_party(party_id, saved, read)
+    party, shown = state.screen_party(party_id, done, read)
     context = panel_context(
-        request, party, done=done or "", error=error, flash_at=flash_place(action, party),
-        **extra,
+        request, party, shown, done=message or "", error=error,
+        flash_at=flash_place(action, party), **extra,
     )
-    if done is None:  # the latest change is the newest event the panel lists
+    if message is None:  # the latest change is the newest event the panel lists
         latest = context["events"][0] if context["events"] else None
         context["done"] = (
             describe_event(latest.kind, latest.data or {}, context["names"]) if latest
@@ -169,10 +173,11 @@ def _panel_html(request: HttpRequest, party_id: int, action: str = "", **extra: 
 
 def _perform(
     request: HttpRequest, party: Party, input_class: type[ActionInput], record: Any = None,
-    action: str = "",
+    action: str = "", screen: bool = False,
 ) -> HttpResponse:
     """Run a page form's action (``run_page_form``) and answer the desk's way, its message in
-    the section of ``action`` and naming the pairs and players.
+    the section of ``action`` and naming the pairs and players (``screen``: ``party`` was read
+    with what the screen names, ``access.party_for_referee(..., screen=True)``).
 
     The device's action queue asks for JSON (``referee.offline.answer``: once per
     Idempotency-Key, with the party's version after the action).
@@ -184,8 +189,11 @@ def _perform(
             result, errors, code = run_page_form(
                 request.POST, party, request.user, input_class, record
             )
-            offer["undo"] = None if errors else services.undo_offer(result, request.user)
-            return result, errors, code
+            if errors:
+                return None, errors, code
+            made = done_of(result).record
+            offer["undo"] = services.undo_offer(made, request.user)
+            return made, errors, code
 
         return offline.answer(
             request,
@@ -200,10 +208,10 @@ def _perform(
         return _answer(
             request, party.pk, error=_error_text(errors), code=code, action=action
         )
-    saved = result if isinstance(result, Party) else getattr(result, "party", None)
+    done = done_of(result)
     return _answer(
-        request, party.pk, done=None, undo=services.undo_offer(result, request.user),
-        action=action, saved=saved, read=party,
+        request, party.pk, message=None, undo=services.undo_offer(done.record, request.user),
+        action=action, done=done, read=party if screen else None,
     )
 
 
@@ -217,7 +225,7 @@ def party_screen(request: HttpRequest, pk: int) -> HttpResponse:
     """The referee's screen of one party (its panel alone for htmx and the offline queue)."""
     if (login := _login_first(request)) is not None:
         return login
-    party = access.party_for_referee(request.user, pk)
+    party = access.party_for_referee(request.user, pk, grants=request_grants(request))
     undo = desk_steps.pending_undo(request, party.pk)
     context = panel_context(request, party, undo=undo)
     return page_or_fragment(request, "referee/party.html", "referee/_panel.html", context)
@@ -226,7 +234,7 @@ def party_screen(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def party_status(request: HttpRequest, pk: int) -> HttpResponse:
     """The scoreboard fragment the party screen polls."""
-    party = access.party_for_referee(request.user, pk)
+    party = access.party_for_referee(request.user, pk, grants=request_grants(request))
     return render(
         request,
         "referee/_scoreboard.html",
@@ -238,7 +246,9 @@ def party_status(request: HttpRequest, pk: int) -> HttpResponse:
 def party_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     """Run one action on the party (start, pause, deal, warning, a ruling …)."""
     # the answer is the screen: what it names is read now, with the party (one query)
-    party = access.party_for_referee(request.user, pk, full=False, screen=is_htmx(request))
+    party = access.party_for_referee(
+        request.user, pk, full=False, screen=is_htmx(request), grants=request_grants(request)
+    )
     input_class = PARTY_ACTIONS.get(name)
     if input_class is None:
         raise Http404
@@ -248,7 +258,7 @@ def party_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
         return offline.confirmation(request, party.pk, step)
     if step is not None:  # an irreversible action: nothing happens before the referee confirms
         return _answer(request, party.pk, confirm_step=step, action=name)
-    return _perform(request, party, input_class, action=name)
+    return _perform(request, party, input_class, action=name, screen=is_htmx(request))
 
 
 def deal_correct(request: HttpRequest, pk: int) -> HttpResponse:
@@ -357,7 +367,7 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
         return login
     tournament = access.tournament_for_referee(request.user, slug=slug)
     activate_tournament_zone(tournament)
-    data = state.overview(request.user, tournament, number_parameter(request.GET, "round"))
+    data = round_overview(request.user, tournament, number_parameter(request.GET, "round"))
     return page_or_fragment(
         request,
         "referee/overview.html",

@@ -1,6 +1,7 @@
 """The admin shows the record and changes nothing: changes go through the services."""
 
 import pytest
+from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -11,8 +12,9 @@ from scoring.models import Deal, Party, Tournament
 def test_every_registered_model_is_read_only():
     from scoring.admin import ReadOnly
 
-    ours = {model: model_admin for model, model_admin in admin.site._registry.items()
-            if model._meta.app_label == "scoring"}
+    ours = {model: admin.site.get_model_admin(model)
+            for model in apps.get_app_config("scoring").get_models()
+            if admin.site.is_registered(model)}
     assert len(ours) >= 17
     assert all(isinstance(model_admin, ReadOnly) for model_admin in ours.values())
 

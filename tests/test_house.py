@@ -1,6 +1,10 @@
 """The house's shape: modules of one job, a base app in wings, tasks under names that never move."""
 
+import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from config.celery import app as celery_app
 
@@ -118,3 +122,22 @@ def test_no_import_circle_and_no_arrow_back_up_type_checking_imports_included():
         and apps.index(imported.split(".")[0]) < apps.index(module.split(".")[0])
     ]
     assert up == []
+
+
+HIDDEN_STATE = (
+    r"\._(deals_read|evaluated|locked|screen_read|tournament_grants)\b"
+    r"|_prefetched_objects_cache"
+)
+"""What a service once stashed on a model instance for another function to pop (issue #31)."""
+
+
+@pytest.mark.slow
+def test_no_service_hands_results_through_private_attributes():
+    """Services return what they did; nothing outside tests sets or reads a stash on a model."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs git and the repository's checkout")
+    found = subprocess.run(
+        ["git", "grep", "-nE", HIDDEN_STATE, "--", ":!tests"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )
+    assert found.returncode == 1, found.stdout or found.stderr  # 1: nothing found

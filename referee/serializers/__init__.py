@@ -1,7 +1,9 @@
 """What the referee desk sends and gets back: desk actions (inputs) and output shapes.
 
 ``inputs`` (shared fields, base inputs, the page forms' shape), ``deals`` (the one deal
-entry and correction stack), ``actions`` (clock, penalties, rulings) and ``outputs``; the
+entry and correction stack), ``clock`` (the clock and table actions), ``actions`` (undo,
+penalties, rulings, every action by name), ``outputs`` (the party's state and an action's
+result), ``resources`` (the event log, the desk's settings and roles) and ``records``; the
 names the API, the pages and the schema settings use are exported here.
 """
 
@@ -35,11 +37,8 @@ from referee.serializers.inputs import (
 )
 from referee.serializers.outputs import (
     ActionResultSerializer,
-    EventSerializer,
     OverviewSerializer,
     PartyStateSerializer,
-    RefereeRoleSerializer,
-    RefereeSettingsSerializer,
     TilesPreviewSerializer,
 )
 from referee.serializers.records import (
@@ -48,6 +47,11 @@ from referee.serializers.records import (
     RulingRecordSerializer,
     record_data,
     represent,
+)
+from referee.serializers.resources import (
+    EventSerializer,
+    RefereeRoleSerializer,
+    RefereeSettingsSerializer,
 )
 
 __all__ = [

@@ -1,5 +1,5 @@
-"""Referee services, one module per job: the clock, penalties, rulings, undo and
-staffing.
+"""Referee services, one module per job: the clock, penalties, rulings, UDL violations,
+undo and staffing.
 
 ``from referee import services; services.give_warning(...)`` keeps working: the public names
 of every module are exported here.
@@ -35,7 +35,6 @@ from referee.services.rulings import (
     rule_no_show,
     rule_out_of_turn,
     rule_touched_tile,
-    rule_udl_violation,
 )
 from referee.services.staffing import (
     assign_referee,
@@ -44,6 +43,7 @@ from referee.services.staffing import (
     save_referee_settings,
 )
 from referee.services.timeouts import rule_player_timeout
+from referee.services.udl import rule_udl_violation
 from referee.services.undo import (
     UNDO_RECORDS,
     undo_action,

@@ -22,7 +22,8 @@ from referee.services.common import (
 )
 from scoring.core.errors import ServiceError
 from scoring.models import Party, PartyDesk, Round
-from scoring.party.deals import evaluate_party, expire_game, expire_time, expiry_moment
+from scoring.party.done import Done
+from scoring.party.ending import evaluate_party, expire_game, expire_time, expiry_moment
 from scoring.party.event_log import append_event
 from scoring.party.row_lock import bump_version, lock_party
 
@@ -121,7 +122,7 @@ def resume_clock(
 @transaction.atomic
 def mark_time_expired(
     party_id: int, *, actor: Any = None, expected_version: int | None = None
-) -> Party:
+) -> Done[Party]:
     """Note that the party's time ran out: the deal in play is the last one (idempotent).
 
     A party without a clock (``party_minutes`` empty) has no time to run out: the referee's
@@ -129,29 +130,29 @@ def mark_time_expired(
     """
     party = lock_party(party_id, expected_version)
     if party.status != Party.Status.IN_PROGRESS or party.time_expired_at:
-        return party
+        return Done(party, party)
     if not party.has_clock:
         if actor is None:
-            return party
+            return Done(party, party)
         raise ServiceError(
             "clock", _("This party has no clock: it ends by its rules, not by time.")
         )
     moment = expiry_moment(party)
     if moment is None:
         if actor is None:
-            return party
+            return Done(party, party)
         moment = timezone.now()
     expire_time(party, moment, actor)
-    evaluate_party(party, actor)
+    evaluation = evaluate_party(party, actor)
     bump_version(party)
     logger.info("party %s time up: actor %s", party.pk, actor_id(actor))
-    return party
+    return Done(party, party, evaluation.evaluated)
 
 
 @transaction.atomic
 def mark_game_time_expired(
     party_id: int, *, actor: Any = None, expected_version: int | None = None
-) -> Party:
+) -> Done[Party]:
     """Declare the game in play out of time (the hall's clock ran out), idempotently.
 
     In a match of timed games (UDL, All Fives) this is what the game clock running out does:
@@ -163,12 +164,12 @@ def mark_game_time_expired(
         raise ServiceError("game", _("The games of this party have no clock of their own."))
     _require_in_progress(party)
     if party.game_expired_at is not None:
-        return party
+        return Done(party, party)
     expire_game(party, expiry_moment(party, party.game_seconds_left()) or timezone.now(), actor)
-    evaluate_party(party, actor)
+    evaluation = evaluate_party(party, actor)
     bump_version(party)
     logger.info("party %s game %s time up: actor %s", party.pk, party.game, actor_id(actor))
-    return party
+    return Done(party, party, evaluation.evaluated)
 
 
 @transaction.atomic
@@ -176,7 +177,7 @@ def finish_party(party_id: int, *, actor: Any = None, expected_version: int | No
     """Finish a party whose result the regulations decide (after a correction, say)."""
     party = lock_party(party_id, expected_version)
     _require_in_progress(party)
-    if evaluate_party(party, actor) != "finished":
+    if evaluate_party(party, actor).state != "finished":
         raise ServiceError(
             "party", _("The party has no winner yet: play on until the regulations end it.")
         )

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from referee.rulings import forfeit_result, offender_side
 from scoring.core.errors import ServiceError, translate_engine_error
 from scoring.models import Deal, Pair, Party, PartyDesk, Penalty, Player, Ruling
-from scoring.party.deals import end_party
+from scoring.party.ending import end_party
 from scoring.party.row_lock import bump_version, lock_party
 from scoring.rules import RuleError, RuleSet, get_rule_set, party_side
 

@@ -26,18 +26,20 @@ from referee.services.staffing import penalty_preset
 from scoring.core.compiled import insert_row
 from scoring.core.errors import ServiceError
 from scoring.models import Party, Penalty, Player
-from scoring.party.deals import evaluate_party
+from scoring.party.done import Done
+from scoring.party.ending import evaluate_party
 from scoring.party.event_log import append_event
 from scoring.party.protocol_lock import assert_party_editable
 from scoring.party.row_lock import bump_version, check_version, lock_party
 from scoring.rules import RuleSet
 from scoring.totals.compute import (
+    Evaluated,
     FineRow,
     PenaltyRow,
     deal_rows,
     fines_in_force,
-    keep_totals,
     next_deal_number,
+    party_totals,
     penalties_recorded,
 )
 
@@ -143,14 +145,14 @@ def _penalise(
     allowed: tuple[str, ...],
     decide: Decide,
     **target: Unpack[PenaltyTarget],
-) -> Penalty:
+) -> Done[Penalty]:
     """What warnings and fines share: checks, the decision, the record, the party's totals.
 
     The penalty is written on the engine's side: the player's seat where every player keeps
     his own score, so warnings escalate per player and a fine lands on his account. Under the
     party's lock its penalties and deals are read once each, as plain rows: the retry (found
     whatever the version: a retry carries the version its first attempt saw), the earlier
-    warnings, the deal in play, and the totals of the answer.
+    warnings, the deal in play, and the totals of the answer (the result's ``evaluated``).
     """
     side, seat = target["side"], target.get("seat", "")
     actor, client_id = target.get("actor"), target.get("client_id", "")
@@ -159,7 +161,7 @@ def _penalise(
     if client_id:
         for row in reversed(penalties):  # the first it made, as ``_existing`` finds it
             if row.client_id == client_id:
-                return Penalty.objects.get(pk=row.id)
+                return Done(Penalty.objects.get(pk=row.id), party)
     check_version(party, target.get("expected_version"))
     _require_in_progress(party)
     _check_side(side)
@@ -185,16 +187,16 @@ def _penalise(
         deal_number=next_deal_number(deals),
     )
     fines = fines_in_force(penalties)
-    if decision.is_fine:  # a warning changes no total
-        evaluate_party(party, actor, deals, [*fines, FineRow.of(penalty)])
-    else:
-        keep_totals(party, (deals, fines))
+    if decision.is_fine:
+        evaluated = evaluate_party(party, actor, deals, [*fines, FineRow.of(penalty)]).evaluated
+    else:  # a warning changes no total: the ones of the rows read
+        evaluated = Evaluated((deals, fines), party_totals(party, (deals, fines)))
     bump_version(party)
     logger.info(
         "%s %s given: party %s, side %s, actor %s",
         penalty.kind, category, party.pk, offender, actor_id(actor),
     )
-    return penalty
+    return Done(penalty, party, evaluated)
 
 
 def _earlier_warnings(
@@ -257,7 +259,9 @@ def next_warning(
 
 
 @transaction.atomic
-def give_warning(party_id: int, *, category: str, **target: Unpack[PenaltyTarget]) -> Penalty:
+def give_warning(
+    party_id: int, *, category: str, **target: Unpack[PenaltyTarget]
+) -> Done[Penalty]:
     """A violation: a warning, or a fine when the pair repeats that kind (per the regulations).
 
     Where every player keeps his own score, the warnings are counted per player.
@@ -283,7 +287,7 @@ def give_fine(
     category: str,
     points: int | None = None,
     **target: Unpack[PenaltyTarget],
-) -> Penalty:
+) -> Done[Penalty]:
     """Fine a pair (or, where every player keeps his own score, a player) directly.
 
     The regulations' points (or the referee's) and mode.
@@ -306,7 +310,7 @@ def give_fine(
 @transaction.atomic
 def cancel_penalty(
     penalty_id: int, *, reason: str, actor: Any = None, expected_version: int | None = None
-) -> Penalty:
+) -> Done[Penalty]:
     """Cancel a warning or fine given by mistake; it stays on record, marked cancelled."""
     reason = _reason(reason, required=True)
     party_id = (
@@ -338,7 +342,7 @@ def cancel_penalty(
             "after": {"cancelled": True},
         },
     )
-    evaluate_party(party, actor)
+    evaluation = evaluate_party(party, actor)
     bump_version(party)
     logger.info("penalty %s cancelled: party %s, actor %s", penalty.pk, party.pk, actor_id(actor))
-    return penalty
+    return Done(penalty, party, evaluation.evaluated, locked=False)

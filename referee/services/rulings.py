@@ -1,4 +1,5 @@
-"""Rulings: out of turn, false pass, touched tile, no-show, disqualification, UDL violations."""
+"""Rulings: out of turn, false pass, touched tile, no-show, disqualification (the UDL
+violations, which apply them, are ``referee.services.udl``)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,15 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from referee.rulings import FINE, WARNING, PenaltyDecision, PenaltyPreset, fine_decision, parse_tile
+from referee.rulings import PenaltyDecision, fine_decision, parse_tile
 from referee.services.clock import no_show_due_at
 from referee.services.common import (
     _check_side,
     _end_by_ruling,
     _engine,
-    _existing,
     _forfeit_result,
     _locked_unless_done,
     _offender,
@@ -34,18 +34,15 @@ from referee.services.common import (
 from referee.services.penalties import (
     _add_penalty,
     _check_category,
-    _earlier_warnings,
-    _penalise,
 )
 from scoring.core.errors import ServiceError
 from scoring.models import Deal, Pair, Party, Penalty, Player, Ruling, Tournament
-from scoring.party.deals import annul_deal_in_play, evaluate_party, record_deal
+from scoring.party.deals import annul_deal_in_play, record_deal
+from scoring.party.done import Done
+from scoring.party.ending import evaluate_party
 from scoring.party.event_log import append_event
 from scoring.party.protocol_lock import assert_party_editable
-from scoring.party.row_lock import bump_version, lock_party
-from scoring.rules import FINE_AWARD, RuleSet, penalty_for
-from scoring.rules import udl as udl_rules
-from scoring.totals.compute import PenaltyRow
+from scoring.party.row_lock import bump_version
 
 logger = logging.getLogger(__name__)
 
@@ -122,7 +119,7 @@ def rule_out_of_turn(
     client_id: str = "",
     actor: Any = None,
     expected_version: int | None = None,
-) -> Ruling:
+) -> Done[Ruling]:
     """A tile played out of turn; the opponents chose to continue or to reshuffle.
 
     Continue: the tile is exposed and must be played at the first opportunity; the deal's
@@ -130,7 +127,7 @@ def rule_out_of_turn(
     """
     party, found = _locked_unless_done(Ruling, party_id, client_id, expected_version)
     if found is not None:
-        return found
+        return Done(found, party)
     _require_in_progress(party)
     side = _seat_side(party, seat)
     player = _player(party, side, seat)
@@ -144,7 +141,7 @@ def rule_out_of_turn(
             deal_number=number, details=details, actor=actor, client_id=client_id, reason=reason,
         )
         bump_version(party)
-        return ruling
+        return Done(ruling, party)
     if choice != Ruling.Choice.RESHUFFLE:
         raise ServiceError("choice", _("The opponents choose: continue or reshuffle."))
     deal = annul_deal_in_play(
@@ -156,9 +153,9 @@ def rule_out_of_turn(
         deal_number=number, details=details, deal=deal, penalty=penalty, actor=actor,
         client_id=client_id, reason=reason,
     )
-    evaluate_party(party, actor)
+    evaluation = evaluate_party(party, actor)
     bump_version(party)
-    return ruling
+    return Done(ruling, party, evaluation.evaluated)
 
 
 @transaction.atomic
@@ -190,7 +187,7 @@ def rule_false_pass(
         outcome=Deal.Outcome.REFEREE,
         points=points,
         note=reason or _("Ended by the referee after a false pass."),
-    )
+    ).record
     party.refresh_from_db()
     return _ruling(
         party, Ruling.Kind.FALSE_PASS, side=side, seat=seat, player=player, deal_number=number,
@@ -215,11 +212,11 @@ def rule_touched_tile(
     client_id: str = "",
     actor: Any = None,
     expected_version: int | None = None,
-) -> Ruling:
+) -> Done[Ruling]:
     """A player touched a tile on his turn: he plays it if it fits; if not, his pair is fined."""
     party, found = _locked_unless_done(Ruling, party_id, client_id, expected_version)
     if found is not None:
-        return found
+        return Done(found, party)
     _require_in_progress(party)
     side = _seat_side(party, seat)
     player = _player(party, side, seat)
@@ -233,10 +230,9 @@ def rule_touched_tile(
         deal_number=deal_in_play(party), details={**_tile_details(tile), "fits": bool(fits)},
         penalty=penalty, actor=actor, client_id=client_id, reason=reason,
     )
-    if penalty is not None:
-        evaluate_party(party, actor)
+    evaluated = evaluate_party(party, actor).evaluated if penalty is not None else None
     bump_version(party)
-    return ruling
+    return Done(ruling, party, evaluated)
 
 
 @transaction.atomic
@@ -363,92 +359,3 @@ def _exclude_from_tournament(party: Party, side: str, player: Player | None) -> 
 
 
 # -- violations of the rule set's own catalogue (UDL) -------------------------------------
-
-
-def _existing_record(party_id: int, client_id: str) -> Penalty | Ruling | None:
-    """The penalty or ruling a retried UDL violation already made, if any."""
-    return _existing(Penalty, party_id, client_id) or _existing(Ruling, party_id, client_id)
-
-
-@transaction.atomic
-def rule_udl_violation(
-    party_id: int,
-    *,
-    violation: str,
-    side: str = "",
-    seat: str = "",
-    player_id: int | None = None,
-    tile: object = None,
-    reason: str = "",
-    client_id: str = "",
-    actor: Any = None,
-    expected_version: int | None = None,
-) -> Penalty | Ruling:
-    """A violation of the UDL tournament rules, with the consequence the rule engine gives it.
-
-    Slow play: a warning, then ``udl_slow_play_points`` paid to the opponent in the game in
-    play (a fine in award mode), every time after the first. Out-of-turn play: the tile is
-    exposed (the out-of-turn ruling, "continue"). Hiding tiles: disqualified from the match;
-    slamming and leaving: disqualified from the tournament; misconduct: removed from it;
-    equipment broken by slamming: disqualified and banned for life (the ruling's reason and
-    ``details`` carry the rule). The existing warning, fine, out-of-turn and disqualification
-    services apply it.
-    """
-    found = _existing_record(party_id, client_id)
-    if found is not None:
-        return found
-    party = lock_party(party_id, expected_version)
-    rule_set, cfg = _rules(party)
-    if not rule_set.violations:
-        raise ServiceError(
-            "violation", _("The UDL rules apply only to a tournament of UDL singles.")
-        )
-    if violation not in rule_set.violations:
-        raise ServiceError("violation", _("Choose the violation."))
-    if seat:
-        side = _seat_side(party, seat)
-    _check_side(side)
-    seat = seat or f"{side}1"
-    player = _player(party, side, seat, player_id)
-    label = gettext(rule_set.violations[violation])
-    earlier = 0
-    if violation == udl_rules.SLOW_PLAY:
-        earlier = party.penalties.filter(
-            side=side, category=Penalty.Category.MOVE_TIME, kind=Penalty.Kind.WARNING,
-            cancelled=False,
-        ).count()
-    consequence = _engine(penalty_for, violation, earlier, cfg)
-    if consequence.kind == udl_rules.EXPOSED_TILE:
-        return rule_out_of_turn(
-            party.pk, seat=seat, choice=Ruling.Choice.CONTINUE, tile=tile,
-            reason=_reason(reason) or label, client_id=client_id, actor=actor,
-        )
-    if consequence.ends_match:
-        scope = Ruling.Choice.TOURNAMENT if consequence.ends_tournament else Ruling.Choice.PARTY
-        rule = gettext(rule_set.consequences.get(violation, label)) % {
-            "points": cfg.udl_slow_play_points
-        }
-        return disqualify(
-            party.pk, side=side, scope=scope, reason=_reason(reason) or rule, seat=seat,
-            player_id=player.pk if player else None,
-            details={"violation": violation, "consequence": consequence.kind, "rule": rule,
-                     "lifetime_ban": consequence.lifetime_ban},
-            client_id=client_id, actor=actor,
-        )
-
-    def decide(
-        party: Party, offender: str, rule_set: RuleSet, cfg: Any, preset: PenaltyPreset,
-        penalties: list[PenaltyRow],
-    ) -> tuple[PenaltyDecision, Penalty | None]:
-        if consequence.kind != udl_rules.POINTS_TO_OPPONENT:
-            return PenaltyDecision(WARNING), None
-        earlier = _earlier_warnings(party, offender, Penalty.Category.MOVE_TIME, penalties)
-        warning = Penalty(pk=earlier[0]) if earlier else None
-        return PenaltyDecision(FINE, consequence.points, FINE_AWARD), warning
-
-    return _penalise(
-        party.pk, side=side, category=Penalty.Category.MOVE_TIME,
-        allowed=(Penalty.Category.MOVE_TIME,), decide=decide, seat=seat,
-        player_id=player.pk if player else None, reason=_reason(reason), client_id=client_id,
-        actor=actor, expected_version=None,
-    )

@@ -79,7 +79,7 @@ def fingerprint(request: Request) -> str:
     for part in (request.method or "", request.get_full_path()):
         digest.update(part.encode())
         digest.update(b"\0")
-    digest.update(request._request.body)  # read before DRF parses it; Django keeps a copy
+    digest.update(request.body)  # read before DRF parses it (the HttpRequest's copy)
     return digest.hexdigest()
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from django.db import connections, router
@@ -14,19 +16,61 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
 
-def roles_in(user: Any, tournament: Tournament) -> set[str]:
-    """The roles a user holds in a tournament (cached on the user object per request)."""
-    return _grants(user, tournament)[0]
+class Grants:
+    """Users' roles and referee tables per tournament, each read once: the per-request cache
+    a request carries (``request.grants``, set by ``GrantsMiddleware``) and hands to the
+    checks below. A check given none takes the request's in progress (``current_grants``),
+    else reads what it needs once for itself."""
+
+    def __init__(self) -> None:
+        self._read: dict[tuple[int, int], tuple[set[str], set[int]]] = {}
+
+    def of(self, user: Any, tournament: Tournament) -> tuple[set[str], set[int]]:
+        """The user's roles in the tournament and the tables of his referee role."""
+        if not getattr(user, "is_authenticated", False):
+            return set(), set()
+        key = (user.pk, tournament.pk)
+        if key not in self._read:
+            self._read[key] = _grants_of(user.pk, tournament.pk)
+        return self._read[key]
 
 
-def _grants(user: Any, tournament: Tournament) -> tuple[set[str], set[int]]:
-    """The user's roles in the tournament and the tables of his referee role, cached."""
-    if not getattr(user, "is_authenticated", False):
-        return set(), set()
-    cache = user.__dict__.setdefault("_tournament_grants", {})
-    if tournament.pk not in cache:
-        cache[tournament.pk] = _grants_of(user.pk, tournament.pk)
-    return cache[tournament.pk]
+_REQUEST_GRANTS: ContextVar[Grants | None] = ContextVar("request_grants", default=None)
+"""The grants of the request in progress (``GrantsMiddleware``), for checks called deep in a
+page (its templates, its services) without them."""
+
+
+class GrantsMiddleware:
+    """Give every request its own ``Grants`` (``request.grants``), the one its checks use."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: Any) -> Any:
+        """Attach an empty cache; it lives as long as the request."""
+        request.grants = Grants()
+        token = _REQUEST_GRANTS.set(request.grants)
+        try:
+            return self.get_response(request)
+        finally:
+            _REQUEST_GRANTS.reset(token)
+
+
+def request_grants(request: Any) -> Grants:
+    """The grants the request carries (a new cache for a request made without the middleware)."""
+    found = getattr(request, "grants", None)
+    return found if isinstance(found, Grants) else current_grants()
+
+
+def current_grants(grants: Grants | None = None) -> Grants:
+    """``grants`` if given, else the request's in progress, else a new cache (a task, a
+    command: nothing to share)."""
+    return grants or _REQUEST_GRANTS.get() or Grants()
+
+
+def roles_in(user: Any, tournament: Tournament, grants: Grants | None = None) -> set[str]:
+    """The roles a user holds in a tournament (read once per ``grants``)."""
+    return (current_grants(grants)).of(user, tournament)[0]
 
 
 def _grants_of(user_id: int, tournament_id: int) -> tuple[set[str], set[int]]:
@@ -59,76 +103,110 @@ def can_create_tournament(user: Any) -> bool:
     )
 
 
-def can_manage(user: Any, tournament: Tournament) -> bool:
+def can_manage(user: Any, tournament: Tournament, grants: Grants | None = None) -> bool:
     """Organizers of this tournament (and superusers) manage its data and draws."""
     if getattr(user, "is_superuser", False):
         return True
-    return TournamentRole.Role.ORGANIZER in roles_in(user, tournament)
+    return TournamentRole.Role.ORGANIZER in roles_in(user, tournament, grants)
 
 
-def is_chief(user: Any, tournament: Tournament) -> bool:
+def is_chief(user: Any, tournament: Tournament, grants: Grants | None = None) -> bool:
     """The chief referee acts everywhere in the tournament and corrects others' records."""
-    if can_manage(user, tournament):
+    grants = current_grants(grants)
+    if can_manage(user, tournament, grants):
         return True
-    return TournamentRole.Role.CHIEF in roles_in(user, tournament)
+    return TournamentRole.Role.CHIEF in roles_in(user, tournament, grants)
 
 
-def can_referee(user: Any, party: Party) -> bool:
+def can_referee(user: Any, party: Party, grants: Grants | None = None) -> bool:
     """Referees of the party's tournament (of its table, if assigned), the chief, organizers."""
-    tournament = party.round.tournament
-    if is_chief(user, tournament):
+    tournament, grants = party.round.tournament, current_grants(grants)
+    if is_chief(user, tournament, grants):
         return True
-    roles, tables = _grants(user, tournament)
+    roles, tables = grants.of(user, tournament)
     if TournamentRole.Role.REFEREE not in roles:
         return False
     return not tables or party.table_id in tables
 
 
-def can_view(user: Any, tournament: Tournament) -> bool:
+def can_view(user: Any, tournament: Tournament, grants: Grants | None = None) -> bool:
     """Public tournaments are open to all; others to the people who hold a role in them."""
     if tournament.public or getattr(user, "is_superuser", False):
         return True
-    if roles_in(user, tournament):
+    if roles_in(user, tournament, grants):
         return True
     return bool(
         getattr(user, "is_authenticated", False) and tournament.players.filter(user=user).exists()
     )
 
 
-def can_referee_tournament(user: Any, tournament: Tournament) -> bool:
+def can_referee_tournament(
+    user: Any, tournament: Tournament, grants: Grants | None = None
+) -> bool:
     """Referees (of any table), the chief referee and organizers of the tournament."""
-    if is_chief(user, tournament):
+    grants = current_grants(grants)
+    if is_chief(user, tournament, grants):
         return True
-    return TournamentRole.Role.REFEREE in roles_in(user, tournament)
+    return TournamentRole.Role.REFEREE in roles_in(user, tournament, grants)
 
 
-def referee_table_ids(user: Any, tournament: Tournament) -> set[int] | None:
+def referee_table_ids(
+    user: Any, tournament: Tournament, grants: Grants | None = None
+) -> set[int] | None:
     """The tables a user referees: None for every table, an empty set for none."""
-    if is_chief(user, tournament):
+    grants = current_grants(grants)
+    if is_chief(user, tournament, grants):
         return None
-    roles, tables = _grants(user, tournament)
+    roles, tables = grants.of(user, tournament)
     if TournamentRole.Role.REFEREE not in roles:
         return set()
     return set(tables) or None
 
 
-def can_correct_record(user: Any, party: Party, author_id: int | None) -> bool:
+def can_correct_record(
+    user: Any, party: Party, author_id: int | None, *, locked: bool | None = None,
+    grants: Grants | None = None,
+) -> bool:
     """The one rule of every path that corrects, annuls or cancels a recorded deal or penalty
     (the desk, the party page's links, the API): a referee of the party changes the records he
     made (and unsigned ones), the chief referee anyone's; a party locked by its signed protocol
-    only the chief referee's amendment."""
-    if not is_chief(user, party.round.tournament):
-        if not can_referee(user, party) or author_id not in (None, user.pk):
-            return False
-    return not _locked(party) or can_amend_signed_protocol(user, party)
+    only the chief referee's amendment. ``locked``: whether its protocol is signed, when the
+    caller knows (else asked)."""
+    grants = current_grants(grants)
+    return _may_touch(user, party, author_id, grants) and _may_change(user, party, locked, grants)
 
 
-def _locked(party: Party) -> bool:
-    """Whether the party's protocol is signed (asked once per party object)."""
-    if getattr(party, "_locked", None) is None:
-        party._locked = Protocol.objects.filter(
-            party=party, status=Protocol.Status.SIGNED).exists()
-    return party._locked
+def correctable(
+    user: Any, party: Party, records: Iterable[Any], *, author_field: str = "recorded_by_id",
+    locked: bool | None = None, grants: Grants | None = None,
+) -> set[int]:
+    """The ids of the party's ``records`` (deals; penalties by ``created_by_id``) the user may
+    correct (``can_correct_record``), its roles and its protocol asked once."""
+    grants = current_grants(grants)
+    found = {
+        record.pk for record in records
+        if _may_touch(user, party, getattr(record, author_field), grants)
+    }
+    return found if found and _may_change(user, party, locked, grants) else set()
+
+
+def _may_touch(user: Any, party: Party, author_id: int | None, grants: Grants) -> bool:
+    """The chief referee touches anyone's record; a referee of the party his own (and
+    unsigned ones)."""
+    if is_chief(user, party.round.tournament, grants):
+        return True
+    return can_referee(user, party, grants) and author_id in (None, user.pk)
+
+
+def _may_change(user: Any, party: Party, locked: bool | None, grants: Grants) -> bool:
+    """A party locked by its signed protocol changes only by the chief referee's amendment."""
+    locked = protocol_signed(party) if locked is None else locked
+    return not locked or can_amend_signed_protocol(user, party, grants)
+
+
+def protocol_signed(party: Party) -> bool:
+    """Whether the party's protocol is signed (its record then locked; one query)."""
+    return Protocol.objects.filter(party=party, status=Protocol.Status.SIGNED).exists()
 
 
 # -- protocols (scoring.signoff.services) ---------------------------------------------------
@@ -147,9 +225,9 @@ def can_run_sign_off(user: Any, party: Party) -> bool:
     return can_referee(user, party)
 
 
-def can_amend_signed_protocol(user: Any, party: Party) -> bool:
+def can_amend_signed_protocol(user: Any, party: Party, grants: Grants | None = None) -> bool:
     """Only the chief referee (or an organizer) changes a party whose protocol is signed."""
-    return is_chief(user, party.round.tournament)
+    return is_chief(user, party.round.tournament, grants)
 
 
 def can_print_round(user: Any, tournament: Tournament) -> bool:
@@ -214,16 +292,19 @@ PUBLIC_PAGE_SWITCHES = {
 }
 
 
-def can_see_public_page(user: Any, tournament: Tournament, page: str) -> bool:
+def can_see_public_page(
+    user: Any, tournament: Tournament, page: str, grants: Grants | None = None
+) -> bool:
     """A public page the organizer left switched on, for whoever may see the tournament.
 
     The organizer, the referees and the chief referee see every page, switched on or off.
     """
-    if not can_view(user, tournament):
+    grants = current_grants(grants)
+    if not can_view(user, tournament, grants):
         return False
     if getattr(tournament, PUBLIC_PAGE_SWITCHES[page]):
         return True
-    return bool(getattr(user, "is_superuser", False) or roles_in(user, tournament))
+    return bool(getattr(user, "is_superuser", False) or roles_in(user, tournament, grants))
 
 
 def can_use_player_area(user: Any, player: Any) -> bool:

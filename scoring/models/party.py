@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -76,10 +75,6 @@ class Round(models.Model):
 
 class Party(models.Model):
     """One match of two pairs at one table, time-limited, played to the target."""
-
-    # set on the instance by ``scoring.access.permissions`` and ``scoring.party.protocol_lock``
-    if TYPE_CHECKING:
-        _locked: bool  # the signed-protocol check's answer, kept for the object's life
 
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", _("Not started")

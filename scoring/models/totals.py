@@ -11,7 +11,7 @@ from .party import Party
 class PartyTotals(models.Model):
     """The totals of one finished party as they stood at the party's ``version``.
 
-    Written when the party's result is recorded (``scoring.party.deals``) and, where missing or
+    Written when the party's result is recorded (``scoring.party.ending``) and, where missing or
     stale (another version, other rules), by the standings themselves or
     ``manage.py rebuild_party_totals``. Sides "a" and "b" are summed per party side; the seat
     figures keep each engine side's points and fines (Kozel, each for himself).

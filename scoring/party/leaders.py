@@ -27,13 +27,8 @@ def expected_leader(party: Party, deals: Sequence[Any] | None = None) -> str:
     tournament = party.round.tournament
     rule_set = tournament.engine
     if deals is None:
-        prefetched = getattr(party, "_prefetched_objects_cache", {}).get("deals")
-        deals = (
-            sorted(prefetched, key=lambda deal: deal.number, reverse=True)
-            if prefetched is not None
-            else list(
-                Deal.objects.filter(party_id=party.pk).order_by("-number").only(*LEADER_FIELDS)
-            )
+        deals = list(
+            Deal.objects.filter(party_id=party.pk).order_by("-number").only(*LEADER_FIELDS)
         )
     if not deals:
         return party.first_mover

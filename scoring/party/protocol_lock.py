@@ -62,7 +62,7 @@ _CURRENT_STATE = CompiledQuery(
 
 def is_locked(party: Party) -> bool:
     """Whether the party's protocol is signed, so that its record is locked."""
-    return Protocol.objects.filter(party=party, status=Protocol.Status.SIGNED).exists()
+    return permissions.protocol_signed(party)
 
 
 def _create_version(party: Party, reason: str) -> Protocol:
@@ -118,13 +118,12 @@ def assert_party_editable(party: Party, actor: Any, reason: str | None = "") -> 
 
     Call it with the party's row locked, before changing anything, in the same transaction
     as the change. ``reason=None`` is for services that take no reason: a locked party then
-    refuses them for everyone.
+    refuses them for everyone. Once it returns, the party is not locked (nothing was signed,
+    or the signed version is superseded): its services' results say so (``locked=False``).
     """
     state = _CURRENT_STATE.first(party.pk)
     if state is None or (state[1] != Protocol.Status.SIGNED and not state[2]):
-        # nothing signed, nothing to supersede (``permissions`` asks it again)
-        party._locked = False
-        return
+        return  # nothing signed, nothing to supersede
     protocol = Protocol.objects.get(pk=state[0])
     if protocol.status == Protocol.Status.SIGNED:
         if reason is None or not permissions.can_amend_signed_protocol(actor, party):

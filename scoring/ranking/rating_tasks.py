@@ -23,7 +23,7 @@ def recompute_rating_list_task(list_id: int) -> int:
 def results_changed(party: Any) -> None:
     """Queue the recompute of every list rating the party's tournament, after commit.
 
-    ``scoring.party.deals`` calls it when a party finishes and when a finished party changes.
+    ``scoring.party.ending`` calls it when a party finishes and when a finished party changes.
     """
     tournaments_changed([party.round.tournament_id])
 

@@ -45,6 +45,8 @@ class StandingsTable:
     per_player: bool
     order: tuple[str, ...]
     after_round: int | None
+    version: str = ""
+    """The results version the rows were ranked under (``results_version``)."""
 
     def lines(self) -> list[tuple[StandingRow, Pair | Player, list[Any]]]:
         """Each row with the pair or player it ranks and its values in column order."""
@@ -77,25 +79,13 @@ def standings_config(tournament: Tournament) -> StandingsConfig:
     return tournament.regulations.standings_config()
 
 
-def remember_results_version(tournament: Tournament, version: str) -> None:
-    """Let ``results_version`` answer ``version`` for this instance without a query.
-
-    For a request that changes nothing (a public page's GET, which read the version for its
-    ETag): the page and its ETag then agree on one version.
-    """
-    tournament._remembered_results_version = version  # type: ignore[attr-defined]
-
-
 def results_version(tournament: Tournament) -> str:
     """A digest that changes whenever a result of the tournament can have changed (one query).
 
     Every service that changes a party bumps its version; publishing a round, creating or
-    deleting parties change the counts. A version remembered for this instance
-    (``remember_results_version``) is answered without a query.
+    deleting parties change the counts. A request that read it once (a public page's ETag)
+    passes it on to ``standings_table`` rather than asking again.
     """
-    remembered = getattr(tournament, "_remembered_results_version", None)
-    if remembered is not None:
-        return remembered
     agg = Party.objects.filter(round__tournament=tournament).aggregate(
         n=Count("id"),
         v=Sum("version"),
@@ -107,7 +97,8 @@ def results_version(tournament: Tournament) -> str:
 
 
 def _cache_key(
-    tournament: Tournament, entrant_ids: Sequence[int], per_player: bool, after_round: int | None
+    tournament: Tournament, entrant_ids: Sequence[int], per_player: bool, after_round: int | None,
+    version: str,
 ) -> str:
     """The cache key of a standings computation: what it depends on, digested."""
     regulations = tournament.regulations
@@ -119,7 +110,7 @@ def _cache_key(
         repr(standings_config(tournament)),
         per_player,
         after_round,
-        results_version(tournament),
+        version,
         ",".join(map(str, entrant_ids)),
     )
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()
@@ -133,12 +124,17 @@ def standings_rows(
     per_player: bool,
     after_round: int | None = None,
     use_cache: bool = True,
+    version: str | None = None,
 ) -> list[StandingRow]:
     """Rank ``entrant_ids`` (pairs, or players with ``per_player``) after ``after_round``.
 
-    Equal entrants keep the order given. Cached under the tournament's results version.
+    Equal entrants keep the order given. Cached under the tournament's results ``version``
+    (read here when the caller has not).
     """
-    key = _cache_key(tournament, entrant_ids, per_player, after_round) if use_cache else ""
+    key = ""
+    if use_cache:
+        version = results_version(tournament) if version is None else version
+        key = _cache_key(tournament, entrant_ids, per_player, after_round, version)
     if use_cache:
         cached = cache.get(key)
         if cached is not None:
@@ -180,18 +176,25 @@ def warm_standings(tournament: Tournament) -> int:
 
 
 def standings_table(
-    tournament: Tournament, *, per_player: bool | None = None, after_round: int | None = None
+    tournament: Tournament,
+    *,
+    per_player: bool | None = None,
+    after_round: int | None = None,
+    version: str | None = None,
 ) -> StandingsTable:
     """Standings with the pairs or players they rank, for pages and the API.
 
     ``per_player`` defaults to the tournament's format; individual events always rank
     players (their pairs change every round). A constant number of queries, whatever the
-    number of entrants.
+    number of entrants. ``version``: the results version, when the request has read it (a
+    public page's ETag); the table carries it for what is cached beside it.
     """
+    version = results_version(tournament) if version is None else version
     per_player = bool(per_player) or tournament.format == Tournament.Format.INDIVIDUAL
     entrants = {e.pk: e for e in ranked_entrants(tournament, per_player)}
     rows = standings_rows(
-        tournament, list(entrants), per_player=per_player, after_round=after_round
+        tournament, list(entrants), per_player=per_player, after_round=after_round,
+        version=version,
     )
     return StandingsTable(
         rows=rows,
@@ -199,4 +202,5 @@ def standings_table(
         per_player=per_player,
         order=tuple(standings_config(tournament).order),
         after_round=after_round,
+        version=version,
     )

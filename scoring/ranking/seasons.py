@@ -6,7 +6,7 @@ every entrant linked to a profile gets his line's place (shared as the standings
 his score (the standings' first column: match points, or rating points where the order ranks
 by them, as in Kozel) and, in Kozel, his rating points (the standings' figure, made by the
 engine's ``Kozel.party_ratings`` as the desk shows it). Both players of a pair get the pair's
-line. The services that record a result (``scoring.party.deals.end_party``, ``evaluate_party``
+line. The services that record a result (``scoring.party.ending.end_party``, ``evaluate_party``
 for a change of a finished party) and the round flow (publishing, closing) call
 :func:`schedule_refresh`, which sends :func:`refresh_placings_task` once per transaction on
 commit; ``manage.py rebuild_placings`` rewrites them all. A season table is then read in a

@@ -47,6 +47,12 @@ def validate(pdf: bytes, digest: str | None = None) -> VerifyResult:
     return result
 
 
+def forget_validations() -> None:
+    """Drop the validations this process keeps: the next ``validate`` of a file runs anew."""
+    with _lock:
+        _results.clear()
+
+
 def signature_problem(result: VerifyResult) -> str:
     """Why a validated file is not authentic (a ``Protocol.Problem``), or "" when it is."""
     if result.error is not None:

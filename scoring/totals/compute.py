@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -77,23 +78,14 @@ def recorded(party: Any) -> list[RecordedDeal]:
     return [RecordedDeal(*row) for row in _RECORDED.rows(party.pk)]
 
 
-def keep_read(party: Any, rows: list[RecordedDeal], added: Deal) -> None:
-    """Keep on the party the deal rows a deal entry read under its lock (last first, as
-    ``recorded`` gives them) and the deal it added, for ``deals_read``."""
-    party._deals_read = (rows, added)
+def recorded_deals(party: Any, rows: list[RecordedDeal], added: Deal) -> list[Deal]:
+    """The party's deals in order as model instances, from the rows a deal entry read under
+    its lock (last first, as ``recorded`` gives them) and the deal it added: the desk page's
+    answer shows them without reading them again.
 
-
-def deals_read(party: Any) -> list[Deal] | None:
-    """The party's deals in order as ``record_deal`` read them under the lock, with the deal it
-    added, once (else None): the desk page's answer shows them without reading them again.
-
-    The rows become model instances with the fields the desk shows (``RecordedDeal``); any
-    other field is deferred, so reading it still asks the database rather than inventing it.
+    The instances have the fields the desk shows (``RecordedDeal``); any other field is
+    deferred, so reading it still asks the database rather than inventing it.
     """
-    found = party.__dict__.pop("_deals_read", None)
-    if found is None:
-        return None
-    rows, added = found
     # ``from_db`` takes the values in the model's field order, the missing ones deferred
     read = {"party_id", *RecordedDeal._fields}
     attnames = [f.attname for f in Deal._meta.concrete_fields if f.attname in read]
@@ -102,6 +94,16 @@ def deals_read(party: Any) -> list[Deal] | None:
         values = {"party_id": party.pk, **row._asdict()}
         instances.append(Deal.from_db(added._state.db, attnames, [values[n] for n in attnames]))
     return [*instances, added]
+
+
+@dataclass(frozen=True)
+class Evaluated:
+    """A party's deal and fine rows as an action read or made them, with the totals made of
+    them: the action's answer shows these rather than reading and adding up the party again
+    (``rows``: the deals in order, the fines)."""
+
+    rows: tuple[list[Any], list[Any]]
+    totals: Totals
 
 
 class FineRow(NamedTuple):
@@ -225,13 +227,16 @@ def compute_party_totals(
     return rule_set.party_totals(deal_scores(deals), fine_facts(penalties), cfg)
 
 
-def party_rows(party: Any) -> tuple[list[Any], list[Any]]:
-    """A party's deals and fines: as prefetched on it, else plain rows (two queries)."""
-
-    cached = getattr(party, "_prefetched_objects_cache", {})
-    if "deals" in cached and "penalties" in cached:
-        return list(cached["deals"]), list(cached["penalties"])
+def party_rows(party: Any) -> tuple[list[DealRow], list[FineRow]]:
+    """A party's deals in order and its fines in force, as plain rows (two queries)."""
     return deal_rows(party), fine_rows(party)
+
+
+def prefetched_rows(party: Any) -> tuple[list[Any], list[Any]]:
+    """A party's deals and penalties as loaded with it (``prefetch_related("deals",
+    "penalties")``), no query: the totals read the deals in number order and the fines in
+    force among the penalties."""
+    return list(party.deals.all()), list(party.penalties.all())
 
 
 _DEAL_ROWS = CompiledQuery(
@@ -306,21 +311,3 @@ def kozel_ratings(party: Any, totals: Totals) -> dict[str, int] | None:
         return None
     points = {seat: totals.points.get(seat, 0) for seat in rule_set.sides_for(cfg)}
     return rate(points, cfg, reason=party.end_reason, at_fault=party.loser)
-
-
-def keep_totals(
-    party: Any, rows: tuple[list[Any], list[Any]], totals: Totals | None = None
-) -> None:
-    """Keep the rows and totals an action made or read of a party for its answer
-    (``evaluated_totals``): ``scoring.party.deals.evaluate_party`` keeps the ones it makes, an
-    action that changes no total the ones of the rows it read."""
-    party._evaluated = (rows, party_totals(party, rows) if totals is None else totals)
-
-
-def evaluated_totals(party: Any) -> tuple[Any, Any] | None:
-    """The rows and totals the action just kept for this instance, once (else None).
-
-    A party still in play whose game did not change keeps them until they are asked for, so
-    the answer to an action does not read and add up the party a second time.
-    """
-    return party.__dict__.pop("_evaluated", None)

@@ -69,7 +69,7 @@ def _write(rows: list[PartyTotals]) -> None:
 def store_totals(party: Party, totals: Totals, fines: Iterable[Any], *, version: int) -> None:
     """Store a finished party's totals as of ``version`` (its caller's version after the change).
 
-    Called by ``scoring.party.deals`` where a result is recorded, with the totals it just made.
+    Called by ``scoring.party.ending`` where a result is recorded, with the totals it just made.
     """
     row = PartyTotals(
         party_id=party.pk, version=version, rules=rules_digest(party.round.tournament),

@@ -152,7 +152,7 @@ def party_ref(party: Party) -> dict[str, Any]:
 def party_finished(party: Party, totals: Any) -> None:
     """Emit ``party.finished`` with the totals as the game counts them.
 
-    Called only by ``scoring.party.deals.end_party``, which every end of a party goes through
+    Called only by ``scoring.party.ending.end_party``, which every end of a party goes through
     (by the rules, a forfeit, a disqualification).
     """
     emit(party.round.tournament_id, "party.finished", lambda: {
@@ -166,7 +166,7 @@ def party_finished(party: Party, totals: Any) -> None:
 def record_changed(party: Party) -> None:
     """Emit ``standings.changed`` when a finished party of a counted round is changed.
 
-    Called only by ``scoring.party.deals.evaluate_party``, which every change of a party's deals
+    Called only by ``scoring.party.ending.evaluate_party``, which every change of a party's deals
     or fines calls (with the party as it was before the re-evaluation).
     """
     if party.status == Party.Status.FINISHED and party.round.status in COUNTED_ROUNDS:

@@ -32,8 +32,8 @@ def _played_party(make_party: Any, referee: Any) -> tuple[Any, Any, Any]:
     party = make_party()
     start_party(party.pk, actor=referee)
     deal = record_deal(party.pk, actor=referee, outcome="domino", winner="a", went_out="a1",
-                       points={"a": 30, "b": 0})
-    penalty = give_warning(party.pk, side="b", category="signs", actor=referee)
+                       points={"a": 30, "b": 0}).record
+    penalty = give_warning(party.pk, side="b", category="signs", actor=referee).record
     party.refresh_from_db()
     return party, deal, penalty
 

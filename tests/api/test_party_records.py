@@ -48,7 +48,7 @@ def test_the_party_links_to_its_records(client, party):
 
 
 def test_records_of_a_hidden_tournament_do_not_leak(client, party, make_user):
-    deal = record_deal(party.pk, **DOMINO_A)
+    deal = record_deal(party.pk, **DOMINO_A).record
     tournament = party.round.tournament
     tournament.public = False
     tournament.save()

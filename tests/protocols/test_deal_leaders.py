@@ -35,10 +35,10 @@ FISH = {"outcome": "fish", "pips": {MASHA: 3, ALEX: 30, OLYA: 25, SERG: 10}}
 def test_kozel_next_deal_is_led_by_who_went_out_or_made_the_fish(organizer):
     party = kozel_party(organizer)
     first = record_deal(party.pk, actor=organizer, outcome="domino", went_out=SERG,
-                        pips={MASHA: 5, ALEX: 20, OLYA: 12}, led=MASHA)
+                        pips={MASHA: 5, ALEX: 20, OLYA: 12}, led=MASHA).record
     assert first.led == MASHA
     # Serg went out: he opens deal 2, whether the referee names him or not
-    fish = record_deal(party.pk, actor=organizer, fish_by=OLYA, **FISH)
+    fish = record_deal(party.pk, actor=organizer, fish_by=OLYA, **FISH).record
     assert (fish.led, fish.fish_by) == (SERG, OLYA)
     # Olya made the fish: deal 3 is hers; another leader is refused and nothing is recorded
     with pytest.raises(ServiceError) as refused:
@@ -47,7 +47,7 @@ def test_kozel_next_deal_is_led_by_who_went_out_or_made_the_fish(organizer):
     assert refused.value.field == "led" and "A2 leads this deal" in str(refused.value.message)
     assert party.deals.count() == 2
     third = record_deal(party.pk, actor=organizer, outcome="domino", went_out=ALEX,
-                        pips={MASHA: 1, OLYA: 2, SERG: 3}, led=OLYA)
+                        pips={MASHA: 1, OLYA: 2, SERG: 3}, led=OLYA).record
     assert third.led == OLYA
     logged = PartyEvent.objects.filter(party=party, kind="deal_recorded").order_by("id")
     assert [e.data.get("led") for e in logged] == [MASHA, SERG, OLYA]

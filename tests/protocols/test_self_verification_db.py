@@ -161,7 +161,7 @@ def test_the_verification_page_validates_a_file_once(client, signed, monkeypatch
     from scoring.signoff import checks as protocol_checks
 
     protocol, _pdf = signed
-    protocol_checks._results.clear()
+    protocol_checks.forget_validations()
     validations = []
     real = protocol_checks.verify_pdf
 

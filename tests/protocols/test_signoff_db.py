@@ -170,11 +170,11 @@ def test_party_is_locked_after_the_countersignature(locked, referee_user):
     before = (list(Deal.objects.filter(party=locked).values_list("points_a", "points_b")),
               locked.version, Protocol.objects.count())
     changes = [
-        lambda: correct_deal(deal.pk, actor=referee_user, reason="опечатка", **FISH_B_48),
-        lambda: annul_deal(deal.pk, actor=referee_user, reason="ошибка"),
-        lambda: cancel_penalty(fine.pk, actor=referee_user, reason="ошибка"),
+        lambda: correct_deal(deal.pk, actor=referee_user, reason="опечатка", **FISH_B_48).record,
+        lambda: annul_deal(deal.pk, actor=referee_user, reason="ошибка").record,
+        lambda: cancel_penalty(fine.pk, actor=referee_user, reason="ошибка").record,
         lambda: record_deal(locked.pk, actor=referee_user, outcome="domino", winner="a",
-                            points={"a": 10, "b": 0}),
+                            points={"a": 10, "b": 0}).record,
     ]
     for change in changes:
         with pytest.raises(ServiceError) as err:

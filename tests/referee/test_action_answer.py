@@ -1,6 +1,6 @@
 """An action's answer carries the party as a fresh read shows it, whatever the action did.
 
-The service's own evaluation is reused for the answer (``scoring.totals.compute.evaluated_totals``):
+The service's own evaluation is reused for the answer (the result's ``Done.evaluated``):
 these tests compare the answer with the party's state read afterwards, for a deal, a fine, a
 game that closes, a party that finishes and a warning.
 """

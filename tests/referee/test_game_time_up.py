@@ -28,7 +28,7 @@ def test_service_records_the_expiry_and_the_leader_wins_the_game_after_the_last_
 
     party = services.mark_game_time_expired(
         udl.party_id, actor=udl.referee, expected_version=before
-    )
+    ).record
     assert party.game_expired_at is not None and party.version == before + 1
     fresh = udl.party
     assert fresh.game_expired_at is not None and fresh.game == 1
@@ -40,7 +40,7 @@ def test_service_records_the_expiry_and_the_leader_wins_the_game_after_the_last_
     assert state["match"]["clock"]["time_expired_at"] is not None
 
     # A second declaration changes nothing: no event, no new version.
-    again = services.mark_game_time_expired(udl.party_id, actor=udl.referee)
+    again = services.mark_game_time_expired(udl.party_id, actor=udl.referee).record
     assert again.version == before + 1 and again.game_expired_at == fresh.game_expired_at
     assert len(_events(udl.party_id)) == 1
 

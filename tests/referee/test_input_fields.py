@@ -10,7 +10,7 @@ from referee.serializers import PARTY_ACTIONS
 @pytest.mark.parametrize("name", sorted(PARTY_ACTIONS))
 def test_two_inputs_of_an_action_share_no_field(name):
     first, second = (PARTY_ACTIONS[name](data={}, context={"n": n}) for n in (1, 2))
-    assert list(first.fields) == list(second.fields) == list(first._declared_fields)
+    assert list(first.fields) == list(second.fields) == list(first.get_fields())
     for field_name, field in first.fields.items():
         other = second.fields[field_name]
         assert field is not other and field.parent is first and other.parent is second

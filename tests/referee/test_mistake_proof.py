@@ -16,6 +16,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from referee import services
+from referee.consequence_maps import PanelConsequences
 from referee.consequences import Consequences
 from scoring.core.errors import ServiceError
 from scoring.models import Deal, Party, PartyEvent, Penalty, Ruling
@@ -260,7 +261,7 @@ def test_next_warning_is_the_rule_give_warning_applies(named, regs):
     regs(warnings_before_fine=1)
     for expected in ("warning", "fine", "fine"):
         preview = services.next_warning(named, category="talking", offender="a")
-        given = services.give_warning(named.pk, side="a", category="talking")
+        given = services.give_warning(named.pk, side="a", category="talking").record
         assert preview.kind == given.kind == expected
         assert preview.points == given.points
 
@@ -316,7 +317,7 @@ def test_undo_without_htmx_survives_the_redirect_once(ref_client, named):
 
 def test_undo_a_warning_that_became_a_fine_restores_the_score(named, referee_user):
     services.give_warning(named.pk, side="a", category="talking", actor=referee_user)
-    fine = services.give_warning(named.pk, side="a", category="talking", actor=referee_user)
+    fine = services.give_warning(named.pk, side="a", category="talking", actor=referee_user).record
     assert fine.kind == "fine"
     services.undo_action(named.pk, record="penalty", record_id=fine.pk, actor=referee_user)
     fine.refresh_from_db()
@@ -326,12 +327,12 @@ def test_undo_a_warning_that_became_a_fine_restores_the_score(named, referee_use
 
 def test_undo_a_ruling_without_lasting_consequence(ref_client, named, referee_user):
     ruling = services.rule_out_of_turn(named.pk, seat="b1", choice="continue", tile="4-4",
-                                       actor=referee_user)
+                                       actor=referee_user).record
     assert "Exposed tile" in ref_client.get(screen(named)).content.decode()
     services.undo_action(named.pk, record="ruling", record_id=ruling.pk, actor=referee_user)
     html = ref_client.get(screen(named)).content.decode()
     assert "Exposed tile" not in html and "undone" in html
-    misfit = services.rule_touched_tile(named.pk, seat="a1", fits=False, actor=referee_user)
+    misfit = services.rule_touched_tile(named.pk, seat="a1", fits=False, actor=referee_user).record
     services.undo_action(named.pk, record="ruling", record_id=misfit.pk, actor=referee_user)
     assert Penalty.objects.get(pk=misfit.penalty_id).cancelled
     kinds = list(PartyEvent.objects.filter(party=named, kind="action_undone")
@@ -341,7 +342,7 @@ def test_undo_a_ruling_without_lasting_consequence(ref_client, named, referee_us
 
 def test_what_the_rules_do_not_let_undo_is_refused(named, referee_user):
     reshuffle = services.rule_out_of_turn(named.pk, seat="a1", choice="reshuffle",
-                                          actor=referee_user)
+                                          actor=referee_user).record
     assert services.undo_offer(reshuffle, referee_user) is None
     with pytest.raises(ServiceError, match="cannot be undone"):
         services.undo_action(named.pk, record="ruling", record_id=reshuffle.pk,
@@ -349,7 +350,9 @@ def test_what_the_rules_do_not_let_undo_is_refused(named, referee_user):
 
 
 def test_undo_after_the_window_is_refused(ref_client, named, referee_user):
-    penalty = services.give_warning(named.pk, side="a", category="talking", actor=referee_user)
+    penalty = services.give_warning(
+        named.pk, side="a", category="talking", actor=referee_user
+    ).record
     Penalty.objects.filter(pk=penalty.pk).update(
         created_at=penalty.created_at - timedelta(seconds=61))
     penalty.refresh_from_db()
@@ -364,12 +367,16 @@ def test_undo_after_the_window_is_refused(ref_client, named, referee_user):
 
 def test_the_window_is_a_setting(named, referee_user, settings):
     settings.REFEREE_UNDO_SECONDS = 0
-    penalty = services.give_warning(named.pk, side="a", category="talking", actor=referee_user)
+    penalty = services.give_warning(
+        named.pk, side="a", category="talking", actor=referee_user
+    ).record
     assert services.undo_offer(penalty, referee_user) is None
 
 
 def test_only_the_referee_who_made_it_undoes_it(named, referee_user, second_referee):
-    penalty = services.give_warning(named.pk, side="a", category="talking", actor=referee_user)
+    penalty = services.give_warning(
+        named.pk, side="a", category="talking", actor=referee_user
+    ).record
     api = APIClient()
     api.force_authenticate(second_referee)
     response = api.post(f"/api/v1/parties/{named.pk}/undo/",
@@ -382,7 +389,9 @@ def test_only_the_referee_who_made_it_undoes_it(named, referee_user, second_refe
 
 
 def test_undo_is_refused_when_the_party_changed_since(ref_client, named, referee_user):
-    penalty = services.give_warning(named.pk, side="a", category="talking", actor=referee_user)
+    penalty = services.give_warning(
+        named.pk, side="a", category="talking", actor=referee_user
+    ).record
     version = Party.objects.get(pk=named.pk).version
     services.give_warning(named.pk, side="b", category="signs", actor=referee_user)
     response = ref_client.post(action(named, "undo"), {
@@ -430,7 +439,7 @@ def test_the_fine_forms_dialog_gets_a_sentence_per_plural_form(named):
     from django.utils import translation
 
     with translation.override("ru"):
-        texts, keys = Consequences(named).fine_map(by_seat=False)
+        texts, keys = PanelConsequences(named).fine_map(by_seat=False)
     entry = json.loads(texts)["b"]
     assert keys == "side"
     assert entry["default"] == "Штраф: пара Кузнецы штрафуется на 25 очков."
@@ -442,7 +451,7 @@ def test_the_fine_forms_dialog_gets_a_sentence_per_plural_form(named):
 def test_the_disqualification_forms_texts_by_its_choices(named):
     import json
 
-    texts, keys = Consequences(named).disqualify_map(by_seat=False)
+    texts, keys = PanelConsequences(named).disqualify_map(by_seat=False)
     texts = json.loads(texts)
     assert keys == "side,seat,scope"
     assert texts["b|b1|party"] == (

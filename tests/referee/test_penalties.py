@@ -18,8 +18,8 @@ def totals(party):
 
 
 def test_repeated_warning_of_a_kind_becomes_a_fine(party, referee_user):
-    first = give_warning(party.pk, side="a", category="talking", actor=referee_user)
-    second = give_warning(party.pk, side="a", category="talking", actor=referee_user)
+    first = give_warning(party.pk, side="a", category="talking", actor=referee_user).record
+    second = give_warning(party.pk, side="a", category="talking", actor=referee_user).record
     assert first.kind == "warning" and first.points == 0
     assert (second.kind, second.points, second.mode) == ("fine", 25, "deduct")
     assert second.escalated_from == first
@@ -29,14 +29,14 @@ def test_repeated_warning_of_a_kind_becomes_a_fine(party, referee_user):
 
 def test_warning_kinds_and_pairs_are_counted_separately(party):
     for category in ("talking", "signs", "conduct", "move_time", "other"):
-        assert give_warning(party.pk, side="a", category=category).kind == "warning"
-    assert give_warning(party.pk, side="b", category="talking").kind == "warning"
+        assert give_warning(party.pk, side="a", category=category).record.kind == "warning"
+    assert give_warning(party.pk, side="b", category="talking").record.kind == "warning"
     assert totals(party) == {"a": 0, "b": 0}
 
 
 def test_warnings_before_fine_setting(party, regs):
     regs(warnings_before_fine=2)
-    kinds = [give_warning(party.pk, side="b", category="signs").kind for _ in range(4)]
+    kinds = [give_warning(party.pk, side="b", category="signs").record.kind for _ in range(4)]
     assert kinds == ["warning", "warning", "fine", "fine"]
     assert totals(party) == {"a": 0, "b": -50}
 
@@ -49,7 +49,7 @@ def test_fine_deducted_from_offender(party):
 
 def test_fine_awarded_to_opponents(party, regs):
     regs(fine_mode="award", fine_points=30)
-    fine = give_fine(party.pk, side="b", category="conduct")
+    fine = give_fine(party.pk, side="b", category="conduct").record
     assert fine.mode == "award" and fine.points == 30
     assert totals(party) == {"a": 30, "b": 0}
 
@@ -67,8 +67,8 @@ def test_fine_cannot_take_total_below_zero_when_regulations_say_so(party, regs):
 
 def test_udl_second_slow_play_pays_20_points_to_opponent(party, tournament):
     RefereeSettings.objects.create(tournament=tournament, penalty_preset="udl")
-    first = give_warning(party.pk, side="a", category="move_time")
-    second = give_warning(party.pk, side="a", category="move_time")
+    first = give_warning(party.pk, side="a", category="move_time").record
+    second = give_warning(party.pk, side="a", category="move_time").record
     assert first.kind == "warning"
     assert (second.kind, second.points, second.mode) == ("fine", 20, "award")
     assert totals(party) == {"a": 0, "b": 20}
@@ -81,7 +81,7 @@ def test_udl_direct_slow_play_fine_is_paid_to_opponent(party, tournament):
 
 
 def test_cancelled_fine_no_longer_counts_and_is_logged(party, referee_user):
-    fine = give_fine(party.pk, side="a", category="signs", actor=referee_user)
+    fine = give_fine(party.pk, side="a", category="signs", actor=referee_user).record
     cancel_penalty(fine.pk, reason="wrong pair", actor=referee_user)
     fine.refresh_from_db()
     assert fine.cancelled
@@ -94,21 +94,21 @@ def test_cancelled_fine_no_longer_counts_and_is_logged(party, referee_user):
 
 
 def test_cancelled_warning_does_not_count_towards_a_fine(party):
-    warning = give_warning(party.pk, side="a", category="talking")
+    warning = give_warning(party.pk, side="a", category="talking").record
     cancel_penalty(warning.pk, reason="misheard")
-    assert give_warning(party.pk, side="a", category="talking").kind == "warning"
+    assert give_warning(party.pk, side="a", category="talking").record.kind == "warning"
 
 
 def test_cancel_needs_a_reason(party):
-    fine = give_fine(party.pk, side="a", category="signs")
+    fine = give_fine(party.pk, side="a", category="signs").record
     with pytest.raises(ServiceError) as err:
         cancel_penalty(fine.pk, reason=" ")
     assert err.value.field == "reason"
 
 
 def test_retried_warning_with_client_id_is_recorded_once(party):
-    first = give_warning(party.pk, side="a", category="talking", client_id="tap-1")
-    again = give_warning(party.pk, side="a", category="talking", client_id="tap-1")
+    first = give_warning(party.pk, side="a", category="talking", client_id="tap-1").record
+    again = give_warning(party.pk, side="a", category="talking", client_id="tap-1").record
     assert first.pk == again.pk
     assert Penalty.objects.filter(party=party).count() == 1
 
@@ -122,7 +122,7 @@ def test_stale_version_is_a_conflict_and_changes_nothing(party):
 
 
 def test_warning_names_the_player_of_the_pair(party):
-    warning = give_warning(party.pk, side="b", category="signs", seat="b2")
+    warning = give_warning(party.pk, side="b", category="signs", seat="b2").record
     assert warning.player == party.pair_b.player2
     with pytest.raises(ServiceError) as err:
         give_warning(party.pk, side="a", category="signs", seat="b1")

@@ -45,8 +45,8 @@ PARTY_POSTS = {
 def records(party, referee_user):
     """A deal and a fine of the party, so that corrections have something to act on."""
     deal = record_deal(party.pk, outcome="domino", winner="a", points={"a": 10, "b": 0},
-                       actor=referee_user)
-    fine = give_fine(party.pk, side="b", category="signs", actor=referee_user)
+                       actor=referee_user).record
+    fine = give_fine(party.pk, side="b", category="signs", actor=referee_user).record
     return {"deal": deal, "fine": fine}
 
 
@@ -230,7 +230,7 @@ def test_the_recorder_and_the_chief_annul_on_the_page(party, records, referee_us
                                                         chief_user):
     for user in (referee_user, chief_user):
         deal = record_deal(party.pk, outcome="domino", winner="a", points={"a": 10, "b": 0},
-                           actor=referee_user)
+                           actor=referee_user).record
         client = Client()
         client.force_login(user)
         response = client.post(f"/deal/{deal.pk}/annul/", {"reason": "Ошибка"})

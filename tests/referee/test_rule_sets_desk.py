@@ -115,7 +115,7 @@ class Desk:
         return response.json()
 
     def deal(self, **facts):
-        return scoring.record_deal(self.party_id, actor=self.referee, **facts)
+        return scoring.record_deal(self.party_id, actor=self.referee, **facts).record
 
 
 # -- UDL: a match of timed games ------------------------------------------------------------
@@ -205,8 +205,12 @@ def test_udl_no_points_on_the_board_no_collecting_after_a_domino(desk):
 def test_udl_second_slow_play_pays_20_to_the_opponent_through_the_warning_service(desk):
     udl = desk("udl")
     udl.deal(outcome="stopped", plays=[["a1", 10]])
-    first = services.give_warning(udl.party_id, side="a", category="move_time", actor=udl.referee)
-    second = services.give_warning(udl.party_id, side="a", category="move_time", actor=udl.referee)
+    first = services.give_warning(
+        udl.party_id, side="a", category="move_time", actor=udl.referee
+    ).record
+    second = services.give_warning(
+        udl.party_id, side="a", category="move_time", actor=udl.referee
+    ).record
     assert first.kind == "warning"
     assert (second.kind, second.points, second.mode, second.game) == ("fine", 20, "award", 1)
     state = udl.state()

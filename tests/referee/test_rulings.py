@@ -44,7 +44,7 @@ def started_minutes_ago(party, minutes):
 def test_out_of_turn_continue_exposes_the_tile_and_the_deal_stands(party, referee_user):
     ruling = services.rule_out_of_turn(
         party.pk, seat="b1", choice="continue", tile="5-3", actor=referee_user
-    )
+    ).record
     assert (ruling.side, ruling.deal_number, ruling.details) == ("b", 1, {"tile": [3, 5]})
     assert ruling.penalty is None and ruling.player == party.pair_b.player1
     assert state(party)["exposed"] == [{"seat": "b1", "tile": [3, 5]}]
@@ -56,13 +56,16 @@ def test_out_of_turn_continue_exposes_the_tile_and_the_deal_stands(party, refere
 
 def test_out_of_turn_reshuffle_annuls_the_deal_and_fines_the_offenders(party, referee_user):
     record_deal(party.pk, outcome="domino", winner="a", points={"a": 30, "b": 0})
-    ruling = services.rule_out_of_turn(party.pk, seat="a2", choice="reshuffle", actor=referee_user)
+    ruling = services.rule_out_of_turn(
+        party.pk, seat="a2", choice="reshuffle", actor=referee_user
+    ).record
     annulled = Deal.objects.get(party=party, number=2)
     assert annulled.outcome == "annulled" and ruling.deal == annulled
     assert ruling.penalty.kind == "fine" and ruling.penalty.category == "out_of_turn"
     assert totals(party) == {"a": 5, "b": 0}
     # the deal is played again as deal 3
-    assert record_deal(party.pk, outcome="fish", winner="b", points={"a": 0, "b": 12}).number == 3
+    deal = record_deal(party.pk, outcome="fish", winner="b", points={"a": 0, "b": 12}).record
+    assert deal.number == 3
 
 
 def test_out_of_turn_needs_the_opponents_choice(party):
@@ -100,21 +103,21 @@ def test_false_pass_deal_points_are_the_referees(party):
 
 
 def test_touched_tile_that_fits_must_be_played_without_a_fine(party):
-    ruling = services.rule_touched_tile(party.pk, seat="a1", fits=True, tile="6-6")
+    ruling = services.rule_touched_tile(party.pk, seat="a1", fits=True, tile="6-6").record
     assert ruling.penalty is None and ruling.details == {"tile": [6, 6], "fits": True}
     assert totals(party) == {"a": 0, "b": 0}
 
 
 def test_touched_tile_that_does_not_fit_fines_the_pair(party, regs):
     regs(fine_mode="award")
-    ruling = services.rule_touched_tile(party.pk, seat="a2", fits=False)
+    ruling = services.rule_touched_tile(party.pk, seat="a2", fits=False).record
     assert ruling.penalty.category == "touched_tile"
     assert totals(party) == {"a": 0, "b": 25}
 
 
 def test_ruling_with_the_same_client_id_is_made_once(party):
-    first = services.rule_touched_tile(party.pk, seat="a2", fits=False, client_id="c-1")
-    again = services.rule_touched_tile(party.pk, seat="a2", fits=False, client_id="c-1")
+    first = services.rule_touched_tile(party.pk, seat="a2", fits=False, client_id="c-1").record
+    again = services.rule_touched_tile(party.pk, seat="a2", fits=False, client_id="c-1").record
     assert first.pk == again.pk
     assert Penalty.objects.filter(party=party).count() == 1
 

@@ -30,7 +30,7 @@ def snapshot(party):
 
 
 def test_domino_counts_all_pips_through_service(party):
-    deal = record_deal(party.pk, **DOMINO_A)
+    deal = record_deal(party.pk, **DOMINO_A).record
     assert (deal.number, deal.outcome, deal.winner) == (1, "domino", "a")
     assert (deal.points_a, deal.points_b) == (60, 0)
     assert party_totals(Party.objects.get(pk=party.pk)).points == {"a": 60, "b": 0}
@@ -40,14 +40,14 @@ def test_domino_without_partner_pips_follows_regulations(party):
     regs = party.round.tournament.regulations
     regs.domino_counts_partner = False
     regs.save()
-    deal = record_deal(party.pk, **DOMINO_A)
+    deal = record_deal(party.pk, **DOMINO_A).record
     assert (deal.points_a, deal.points_b) == (50, 0)
 
 
 def test_fish_fewer_pips_wins(party):
     deal = record_deal(
         party.pk, outcome="fish", pips={"a1": 5, "a2": 6, "b1": 10, "b2": 3}
-    )
+    ).record
     assert deal.winner == "a" and deal.points_a == 24 and deal.points_b == 0
 
 
@@ -55,7 +55,7 @@ def test_drawn_fish_carry_over_reaches_next_winner(party):
     regs = party.round.tournament.regulations
     regs.drawn_fish = "carry"
     regs.save()
-    drawn = record_deal(party.pk, outcome="fish", pips={"a1": 5, "a2": 5, "b1": 4, "b2": 6})
+    drawn = record_deal(party.pk, outcome="fish", pips={"a1": 5, "a2": 5, "b1": 4, "b2": 6}).record
     assert drawn.outcome == "drawn_fish" and (drawn.points_a, drawn.points_b) == (0, 0)
     record_deal(party.pk, **DOMINO_A)
     assert party_totals(Party.objects.get(pk=party.pk)).points == {"a": 80, "b": 0}
@@ -156,8 +156,8 @@ def test_forfeit_gives_200_to_0(make_party, referee_user):
 
 
 def test_retried_client_id_creates_one_deal(party):
-    first = record_deal(party.pk, client_id="tablet-1-deal-1", **DOMINO_A)
-    again = record_deal(party.pk, client_id="tablet-1-deal-1", **DOMINO_A)
+    first = record_deal(party.pk, client_id="tablet-1-deal-1", **DOMINO_A).record
+    again = record_deal(party.pk, client_id="tablet-1-deal-1", **DOMINO_A).record
     assert first.pk == again.pk
     assert Deal.objects.filter(party=party).count() == 1
 
@@ -170,7 +170,7 @@ def test_stale_version_is_a_conflict(party):
 
 
 def test_correct_deal_keeps_old_values_in_log(party, referee_user):
-    deal = record_deal(party.pk, **DOMINO_A)
+    deal = record_deal(party.pk, **DOMINO_A).record
     correct_deal(
         deal.pk, actor=referee_user, reason="miscounted", outcome="domino", went_out="b1",
         pips={"a1": 10, "a2": 10, "b1": 0, "b2": 5},
@@ -184,7 +184,7 @@ def test_correct_deal_keeps_old_values_in_log(party, referee_user):
 
 
 def test_correction_needs_a_reason(party):
-    deal = record_deal(party.pk, **DOMINO_A)
+    deal = record_deal(party.pk, **DOMINO_A).record
     with pytest.raises(ServiceError) as err:
         correct_deal(deal.pk, reason=" ", outcome="fish", pips={"a1": 1, "a2": 1, "b1": 9, "b2": 9})
     assert err.value.field == "reason"
@@ -193,7 +193,7 @@ def test_correction_needs_a_reason(party):
 
 
 def test_annul_deal_scores_nothing_and_reopens(party):
-    deals = [record_deal(party.pk, **DOMINO_A) for _ in range(4)]
+    deals = [record_deal(party.pk, **DOMINO_A).record for _ in range(4)]
     party.refresh_from_db()
     assert party.status == "finished"
     annul_deal(deals[-1].pk, reason="reshuffle was due")

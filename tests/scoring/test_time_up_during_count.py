@@ -37,7 +37,7 @@ def time_ran_out(party: Party) -> Party:
 def test_time_running_out_while_a_deal_is_counted_plays_one_more_deal(party):
     time_ran_out(party)
     # play of deal 1 ended before the time ran out; it was being counted when it did
-    counted = record_deal(party.pk, play_ended_before_time_up=True, **DOMINO_A)
+    counted = record_deal(party.pk, play_ended_before_time_up=True, **DOMINO_A).record
     assert counted.play_ended_before_time_up
     party.refresh_from_db()
     assert party.status == Party.Status.IN_PROGRESS  # deal 1 is not the last one

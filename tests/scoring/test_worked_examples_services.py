@@ -98,7 +98,7 @@ def totals(party: Party):
 
 def deal(party: Party, **facts) -> Deal:
     """Record the next deal through the deal service."""
-    return record_deal(party.pk, **facts)
+    return record_deal(party.pk, **facts).record
 
 
 def standings(party: Party) -> dict[str, tuple[int, dict]]:
@@ -282,10 +282,10 @@ def test_udl_second_slow_play_pays_20_to_the_opponent(organizer):
     (party,) = singles_parties(organizer, "udl")
     deal(party, outcome="domino", went_out="a1", pips={"b1": 30}, plays=[["a", 10], ["b", 5]])
     assert totals(party).points == {"a": 40, "b": 5}
-    first = give_warning(party.pk, side="b", category="move_time", actor=organizer)
+    first = give_warning(party.pk, side="b", category="move_time", actor=organizer).record
     assert first.kind == "warning"
     assert totals(party).points == {"a": 40, "b": 5}
-    second = give_warning(party.pk, side="b", category="move_time", actor=organizer)
+    second = give_warning(party.pk, side="b", category="move_time", actor=organizer).record
     assert (second.kind, second.points, second.mode, second.game) == ("fine", 20, "award", 1)
     result = totals(party)
     assert result.points == {"a": 60, "b": 5}  # paid to the opponent, in the game in play

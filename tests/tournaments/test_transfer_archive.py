@@ -77,7 +77,7 @@ def demo(protocol_files):
     rule_out_of_turn(started[1].pk, seat="b1", choice="reshuffle", reason="Ход не в очередь",
                      actor=chief)
     cancelled = give_warning(started[2].pk, side="b", category="move_time", seat="b1",
-                             actor=referee)
+                             actor=referee).record
     cancel_penalty(cancelled.pk, reason="Ошибка судьи", actor=chief)
     check_in(waiting.pk, side="a", actor=referee)
     signed = Protocol.objects.filter(party__round__tournament=t, status="signed").order_by(

@@ -108,7 +108,7 @@ def test_disqualifying_a_pair_after_its_party_ended_emits_nothing_more(
 def test_changes_of_a_finished_party_each_emit_standings_changed_once(
     subscription, receiver, party, referee_user
 ):
-    fine = desk.give_fine(party.pk, side="b", category="signs", actor=referee_user)
+    fine = desk.give_fine(party.pk, side="b", category="signs", actor=referee_user).record
     play(party.pk, "a")
     deals = list(party.deals.order_by("number"))
     desk.cancel_penalty(fine.pk, reason="Штраф по ошибке", actor=referee_user)
@@ -143,7 +143,7 @@ def test_a_change_that_turns_the_result_emits_both_events_once(
 def test_changes_of_a_party_in_play_do_not_touch_the_standings(
     subscription, receiver, party, referee_user
 ):
-    fine = desk.give_fine(party.pk, side="b", category="signs", actor=referee_user)
+    fine = desk.give_fine(party.pk, side="b", category="signs", actor=referee_user).record
     desk.cancel_penalty(fine.pk, reason="Штраф по ошибке", actor=referee_user)
     assert Penalty.objects.get(pk=fine.pk).cancelled
     assert receiver.wait_for(1, timeout=0.3) == []

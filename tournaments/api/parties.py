@@ -32,7 +32,7 @@ from referee.serializers.outputs import PairsSerializer, WhoField, scores_field
 from referee.sides import pairs_of
 from scoring.access.permissions import visible_tournaments
 from scoring.models import PARTY_RELATED, Deal, Party, Penalty, Ruling
-from scoring.totals.compute import party_totals
+from scoring.totals.compute import party_totals, prefetched_rows
 from tournaments.api.common import published_q
 
 LINKS = ("deals", "penalties", "rulings", "events")
@@ -100,7 +100,7 @@ class PartyListSerializer(serializers.ModelSerializer):
     @extend_schema_field(PointsSerializer)
     def get_totals(self, party: Party) -> dict[str, dict[str, int]]:
         """Points by the game's scoring units: the sides, or the seats (never sums of seats)."""
-        return {"points": dict(party_totals(party).points)}
+        return {"points": dict(party_totals(party, prefetched_rows(party)).points)}
 
     @extend_schema_field(LinksSerializer)
     def get_links(self, party: Party) -> dict[str, str]:

@@ -27,20 +27,20 @@ def build_autumn_cup(command: Any, names: list[str], clubs: list[str],
                      deal: Callable[[random.Random], dict[str, Any]]) -> Tournament:
     """Four pairs at two tables, three Swiss rounds played through, the tournament finished."""
     rng = random.Random(20251018)
-    organizer = command._organizer()
+    organizer = command.demo_organizer()
     tournament = create_tournament(
         name="Осенний кубок 2025 · Autumn Cup", slug=AUTUMN_SLUG, organizer=organizer,
         venue="Дом культуры «Домино»", city="Москва", status=Tournament.Status.RUNNING,
         start_date=dt.date(2025, 10, 18), end_date=dt.date(2025, 10, 18))
     tournament.regulations.rounds_planned = 3
     tournament.regulations.save(update_fields=["rounds_planned"])
-    referee, second_referee = command._referees(tournament)
+    referee, second_referee = command.demo_referees(tournament)
     for number in (1, 2):
         add_table(tournament, number)
     players = []
     for i, name in enumerate(names[:AUTUMN_PLAYERS], start=1):
         first, _sep, last = name.partition(" ")
-        user = command._user(f"player{i:02d}", first, last)
+        user = command.demo_user(f"player{i:02d}", first, last)
         club = clubs[(i - 1) // 6 % len(clubs)]
         players.append(register_player(
             tournament, name=name, club=club, city="Москва", rating=1500 - i * 10, user=user,

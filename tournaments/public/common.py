@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Round, Tournament
-from scoring.ranking.results import StandingsTable, results_version
+from scoring.ranking.results import StandingsTable
 from scoring.rules import Totals
 from tournaments.public.load import public_tournament
 from tournaments.rounds.draws import is_individual
@@ -61,7 +61,7 @@ def cached_for_field(
     """``compute()``, cached for the whole field under the tournament's results version.
 
     The key also holds what the results are read with: the regulations, the ranked entrants
-    and whether players or pairs are ranked (one query: the results version).
+    and whether players or pairs are ranked (the results version the table was ranked under).
     """
     regulations = tournament.regulations
     depends_on = (
@@ -69,7 +69,7 @@ def cached_for_field(
         table.per_player, list(table.entrants),
     )
     digest = hashlib.sha256(repr(depends_on).encode()).hexdigest()
-    key = f"{what}:{tournament.pk}:{results_version(tournament)}:{digest}"
+    key = f"{what}:{tournament.pk}:{table.version}:{digest}"
     found = cache.get(key)
     if found is None:
         found = compute()

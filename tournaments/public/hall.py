@@ -77,7 +77,7 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
     rows = map_tables(tournament, rnd) if rnd is not None and live and show_draw else []
     running = [row for row in rows if row["status"] == Party.Status.IN_PROGRESS]
     table = (
-        standings_table(tournament)
+        standings_table(tournament, version=load.version)
         if permissions.can_see_public_page(user, tournament, "standings")
         else None
     )

@@ -18,7 +18,7 @@ from scoring.ranking.results import StandingsTable, standings_table
 from scoring.rules import SIDES_LAYOUT, Layout, Totals
 from scoring.signoff.content import party_games, tournament_layout
 from scoring.standings import compute_standings
-from scoring.totals.compute import party_totals
+from scoring.totals.compute import party_totals, prefetched_rows
 from tournaments.pages import PARTY_PLAYERS
 from tournaments.public.common import (
     RESULT_LABELS,
@@ -147,7 +147,7 @@ def history(
             side=side,
             own=own,
             opponent=party.pair("b" if side == "a" else "a"),
-            totals=party_totals(party) if started else None,
+            totals=party_totals(party, prefetched_rows(party)) if started else None,
             layout=layout,
             seat=seat,
         ))

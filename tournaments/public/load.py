@@ -14,7 +14,7 @@ from django_htmx.middleware import HtmxDetails
 
 from scoring.access import permissions
 from scoring.models import Round, Tournament
-from scoring.ranking.results import remember_results_version, results_version
+from scoring.ranking.results import results_version
 from tournaments.pages import tournament_for
 
 
@@ -51,13 +51,12 @@ class PublicLoad:
 
 def load_public(request: HttpRequest, slug: str, page: str) -> PublicLoad:
     """Load a public page's tournament (404 when hidden), its rounds and results version
-    (three queries); the results version is remembered on the tournament for this request."""
+    (three queries); the page passes the version on (``standings_table(version=...)``)."""
     tournament = public_tournament(request, slug, page)
     rounds = list(tournament.rounds.order_by("number"))
     for rnd in rounds:
         rnd.tournament = tournament
     version = results_version(tournament)
-    remember_results_version(tournament, version)
     return PublicLoad(tournament, rounds, version)
 
 

@@ -79,7 +79,9 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     if after not in numbers:
         after = None
     per_player = is_individual(tournament) or request.GET.get("by") == "player"
-    table = standings_table(tournament, per_player=per_player, after_round=after)
+    table = standings_table(
+        tournament, per_player=per_player, after_round=after, version=load.version
+    )
     links = permissions.can_see_public_page(request.user, tournament, "entrants")
     context = {
         "tournament": tournament,

@@ -71,6 +71,11 @@ def warm_tables(tournament_id: int) -> int:
     return made
 
 
+def forget_recent_tables() -> None:
+    """Drop the tables this process keeps (a cold rendering follows: the bench measures it)."""
+    _RECENT.clear()
+
+
 def _table(season: Season, tournaments: list[dict], key: str) -> SafeString:
     """The season's table: kept in this process, else in the shared cache, else rendered."""
     now = time.monotonic()

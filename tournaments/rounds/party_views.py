@@ -24,7 +24,8 @@ from referee.sides import who_names
 from scoring.access import permissions
 from scoring.core.errors import ServiceError
 from scoring.core.timezones import activate_tournament_zone
-from scoring.models import PARTY_RELATED, Party, Penalty
+from scoring.models import PARTY_RELATED, Deal, Party, Penalty
+from scoring.party.done import done_of
 from scoring.party.match_format import match_format_text
 from scoring.totals.compute import next_deal_number, party_totals
 
@@ -41,11 +42,13 @@ def _party_for(request: HttpRequest, pk: int) -> Party:
     return party
 
 
-def _deal_form(party: Party, next_number: int, post: Any = None) -> dict[str, Any]:
-    """The party page's new-deal form: the desk's fields for the rule set (``deal_entry``),
-    filled in again with what was posted when it was refused."""
+def _deal_form(
+    party: Party, deals: list[Deal], next_number: int, post: Any = None
+) -> dict[str, Any]:
+    """The party page's new-deal form: the desk's fields for the rule set (``deal_entry``,
+    of the party's ``deals``), filled in again with what was posted when it was refused."""
     rule_set, cfg = referee_state.rules_of(party)
-    entry = deal_entry(party, rule_set, cfg)
+    entry = deal_entry(party, rule_set, cfg, deals=deals)
     if post is not None:
         entry["initial"] = {
             key: post.get(key, "") for key in ("outcome", "winner", "went_out", "led", "plays")
@@ -83,7 +86,7 @@ def party_context(
     prefetch_related_objects([party], "deals", Prefetch(
         "penalties", queryset=Penalty.objects.select_related("player")))
     deals, penalties = list(party.deals.all()), list(party.penalties.all())
-    totals = party_totals(party)
+    totals = party_totals(party, (deals, penalties))
     sheet = party_sheet(party, deals, penalties, totals)
     running, uncollected = iter(totals.running), iter(totals.uncollected)
     rows = [{**row, "running": next(running, None), "uncollected": next(uncollected, None) or {}}
@@ -104,7 +107,8 @@ def party_context(
         "events": party.events.select_related("actor").order_by("-seq")[:50],
         "names": who_names(party),
         "can_referee": can_ref,
-        "deal_form": _deal_form(party, next_number, post) if can_ref else None,
+        "deal_form": _deal_form(party, deals, next_number, post) if can_ref else None,
+        "correctable": permissions.correctable(request.user, party, deals) if can_ref else set(),
         "deal_errors": errors or [],
         "next_number": next_number,
         "seconds_left": int(left) if left is not None else None,
@@ -127,9 +131,10 @@ def party_detail(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "tournaments/party.html", party_context(request, party))
     if not permissions.can_referee(request.user, party):
         raise PermissionDenied
-    deal, errors, code = referee_views.run_page_form(request.POST, party, request.user, DealInput)
+    done, errors, code = referee_views.run_page_form(request.POST, party, request.user, DealInput)
     if not errors:
-        messages.success(request, _("Deal %(number)s recorded.") % {"number": deal.number})
+        number = done_of(done).record.number
+        messages.success(request, _("Deal %(number)s recorded.") % {"number": number})
         return redirect(party)
     party.refresh_from_db()
     context = party_context(request, party, request.POST, referee_views.error_rows(errors))

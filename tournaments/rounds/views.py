@@ -22,7 +22,7 @@ from scoring.access import permissions
 from scoring.core.web import page_or_fragment
 from scoring.models import Party, PrintJob, Round
 from scoring.signoff.printing import unsigned_parties
-from scoring.totals.compute import party_totals
+from scoring.totals.compute import party_totals, prefetched_rows
 from tournaments.pages import LIVE, PARTY_PLAYERS, run_service, tournament_for
 from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
@@ -69,7 +69,8 @@ def draw_rows(rnd: Round) -> list[dict[str, Any]]:
     for party in parties:
         party.round = rnd
         started = party.status != Party.Status.SCHEDULED and not party.is_bye
-        rows.append({"party": party, "totals": party_totals(party) if started else None})
+        totals = party_totals(party, prefetched_rows(party)) if started else None
+        rows.append({"party": party, "totals": totals})
     return rows
 
 

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import DatabaseError, connection, models, transaction
 from django.db.models import Q
+from django.db.models.sql import InsertQuery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -211,9 +212,10 @@ class _Importer:
         size = connection.ops.bulk_batch_size(fields, objs) or len(objs) or 1
         for start in range(0, len(objs), size):
             chunk = objs[start:start + size]
-            # QuerySet._insert (bulk_create's insert, private) is not in django-stubs
-            rows = model._base_manager._insert(  # type: ignore[attr-defined]
-                chunk, fields=fields, returning_fields=returning, raw=True)
+            # the insert query ``bulk_create`` makes, raw: its times and ids as the file has them
+            query = InsertQuery(model)
+            query.insert_values(fields, chunk, raw=True)
+            rows = query.get_compiler(using=connection.alias).execute_sql(returning)
             for obj, row in zip(chunk, rows if returning else [()] * len(chunk), strict=True):
                 if returning:
                     obj.pk = row[0]

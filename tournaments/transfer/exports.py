@@ -29,7 +29,7 @@ from scoring.signoff.content import (
     side_name,
     tournament_layout,
 )
-from scoring.totals.compute import party_totals
+from scoring.totals.compute import party_totals, prefetched_rows
 from tournaments.transfer.sheets import Cell, Sheet
 
 EXPORTS = ("standings", "results", "deals")
@@ -145,7 +145,7 @@ def results_sheet(tournament: Tournament, **_options: Any) -> Sheet:
     header += [_("How the party ended"), _("Status")]
     rows: list[list[Cell]] = []
     for party in published_parties(tournament):
-        totals = party_totals(party)
+        totals = party_totals(party, prefetched_rows(party))
         points = totals.points
         if per_seat:
             cells: list[Cell] = [points.get(seat, "") for seat in seats]
@@ -228,7 +228,7 @@ def deals_sheet(tournament: Tournament, **_options: Any) -> Sheet:
                             row.append((line.memorized or {}).get(seat, 0))
                 rows.append(row)
             continue
-        totals = party_totals(party)
+        totals = party_totals(party, prefetched_rows(party))
         for deal, running in zip(deals, totals.running, strict=False):
             winner = party.pair(deal.winner) if deal.winner else None
             row = [

@@ -182,10 +182,10 @@ class Command(BaseCommand):
                 build()
             self.stdout.write(self.style.SUCCESS(f"{label} loaded."))
         with transaction.atomic():
-            build_season_and_rating(self._user("organizer"), [DEMO_SLUG, AUTUMN_SLUG])
+            build_season_and_rating(self.demo_user("organizer"), [DEMO_SLUG, AUTUMN_SLUG])
         self.stdout.write(self.style.SUCCESS("Club season and rating list loaded."))
 
-    def _user(self, username: str, first: str = "", last: str = "", **extra: Any) -> Any:
+    def demo_user(self, username: str, first: str = "", last: str = "", **extra: Any) -> Any:
         """Create or reuse a demo login with the demo password."""
         user_model = get_user_model()
         user, created = user_model.objects.get_or_create(
@@ -201,11 +201,11 @@ class Command(BaseCommand):
     def _build(self) -> None:
         """Players, pairs, tables, three Swiss rounds drawn and played through the services."""
         rng = random.Random(20261130)
-        organizer = self._user("organizer", "Олег", "Организаторов", is_staff=True)
+        organizer = self.demo_user("organizer", "Олег", "Организаторов", is_staff=True)
         organizer.user_permissions.add(*Permission.objects.filter(codename__in=["add_tournament"]))
-        referee = self._user("referee", "Роман", "Судьин")
-        chief = self._user("chief", "Виктор", "Главный")
-        second_referee = self._user("referee2", "Rita", "Referee")
+        referee = self.demo_user("referee", "Роман", "Судьин")
+        chief = self.demo_user("chief", "Виктор", "Главный")
+        second_referee = self.demo_user("referee2", "Rita", "Referee")
         tournament = create_tournament(
             name="Кубок Дубль-шесть 2026 · Double-Six Cup",
             slug=DEMO_SLUG,
@@ -221,7 +221,7 @@ class Command(BaseCommand):
         players = []
         for i, name in enumerate(PLAYER_NAMES, start=1):
             first, _sep, last = name.partition(" ")
-            user = self._user(f"player{i:02d}", first, last)
+            user = self.demo_user(f"player{i:02d}", first, last)
             players.append(
                 Player.objects.create(
                     tournament=tournament,
@@ -257,15 +257,15 @@ class Command(BaseCommand):
                 rounds.close_round(rnd.pk, actor=organizer)
         sign_demo_protocols(tournament)
 
-    def _organizer(self) -> Any:
+    def demo_organizer(self) -> Any:
         """The demo's organizer (also staff: the admin site)."""
-        return self._user("organizer", "Олег", "Организаторов", is_staff=True)
+        return self.demo_user("organizer", "Олег", "Организаторов", is_staff=True)
 
-    def _referees(self, tournament: Tournament) -> tuple[Any, Any]:
+    def demo_referees(self, tournament: Tournament) -> tuple[Any, Any]:
         """The demo's two referees and chief referee get their roles; the referees are returned."""
-        referee = self._user("referee", "Роман", "Судьин")
-        chief = self._user("chief", "Виктор", "Главный")
-        second_referee = self._user("referee2", "Rita", "Referee")
+        referee = self.demo_user("referee", "Роман", "Судьин")
+        chief = self.demo_user("chief", "Виктор", "Главный")
+        second_referee = self.demo_user("referee2", "Rita", "Referee")
         for user, role in ((referee, "referee"), (second_referee, "referee"), (chief, "chief")):
             TournamentRole.objects.get_or_create(tournament=tournament, user=user, role=role)
         return referee, second_referee
@@ -277,7 +277,7 @@ class Command(BaseCommand):
         players = []
         for i, name in enumerate(names, start=1):
             first, _sep, last = name.partition(" ")
-            user = self._user(f"{login}{i:02d}", first, last)
+            user = self.demo_user(f"{login}{i:02d}", first, last)
             players.append(
                 register_player(
                     tournament, side=side, name=name, rating=1600 - 25 * i, user=user,
@@ -310,7 +310,7 @@ class Command(BaseCommand):
     def _build_udl(self) -> None:
         """UDL singles: 6 players, 3 tables; round 1 played to three game wins, round 2 live."""
         rng = random.Random(20260815)
-        organizer = self._organizer()
+        organizer = self.demo_organizer()
         tournament = self._game_tournament(
             organizer,
             name="UDL Singles Open · Открытый турнир UDL",
@@ -319,7 +319,7 @@ class Command(BaseCommand):
             venue="Клуб «Пять и десять»",
             city="Санкт-Петербург",
         )
-        referee, second_referee = self._referees(tournament)
+        referee, second_referee = self.demo_referees(tournament)
         for n in range(1, 4):
             add_table(tournament, n)
         self._players(tournament, UDL_NAMES, "udl", side=True)
@@ -348,7 +348,7 @@ class Command(BaseCommand):
     def _build_kozel(self) -> None:
         """A Kozel evening: 8 players at two tables of four, one round played to the Goat."""
         rng = random.Random(20261231)
-        organizer = self._organizer()
+        organizer = self.demo_organizer()
         tournament = self._game_tournament(
             organizer,
             name="Вечер «Козла» · Kozel Evening",
@@ -358,7 +358,7 @@ class Command(BaseCommand):
             venue="Двор на Садовой",
             city="Одесса",
         )
-        referee, second_referee = self._referees(tournament)
+        referee, second_referee = self.demo_referees(tournament)
         for n in (1, 2):
             add_table(tournament, n)
         self._players(tournament, KOZEL_NAMES, "kozel", side=False)
