@@ -67,6 +67,7 @@ from scoring.rules.config import (  # re-exported (``__all__``): the rule sets i
     wins_needed,
 )
 from scoring.rules.errors import RuleError, _
+from scoring.rules.game_settings import GameSetting
 from scoring.rules.moves import HAND_SIZE, MoveAdvice, MoveHelper, Tile, advise
 
 
@@ -87,8 +88,9 @@ class RuleSet(abc.ABC):
     """Whether a party is a match of timed games (UDL, All Fives), each deal in one game."""
     description: ClassVar[str] = ""
     """A short description for the organizer choosing a rule set (marked for translation)."""
-    settings: ClassVar[tuple[str, ...]] = ()
-    """The game settings of the regulations an organizer sees for this rule set."""
+    settings: ClassVar[tuple[GameSetting[Any], ...]] = ()
+    """The game settings of the regulations an organizer sees for this rule set (declared in
+    :mod:`scoring.rules.game_settings`; another game's keep the value the preset gives)."""
     layout: ClassVar[str | None] = None
     """The layout key (``LAYOUTS``); None: two sides, or a column per player (from the sides)."""
     violations: ClassVar[Mapping[str, str]] = {}
@@ -105,6 +107,11 @@ class RuleSet(abc.ABC):
     """Whether a fish needs the double of the blocking number out too (not in Kozel)."""
     uses_led: ClassVar[bool] = False
     """Whether the referee enters who led each deal (the Latin game breaks a fish's tie)."""
+
+    @property
+    def setting_names(self) -> tuple[str, ...]:
+        """The names of the game settings an organizer sees for this rule set, in order."""
+        return tuple(setting.name for setting in self.settings)
 
     def side_size(self, cfg: RulesConfig) -> int:
         """Players on a side: 2 for a pair, 1 where every player plays for himself."""

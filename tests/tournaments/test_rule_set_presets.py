@@ -78,7 +78,7 @@ def test_creating_through_the_api_gives_the_rule_sets_preset(api, code):
     for name, value in engine.preset.items():
         if name in regulations:
             assert regulations[name] == value, (code, name)
-    assert set(GAME_SETTINGS) & set(regulations) == set(engine.settings)  # its game's only
+    assert set(GAME_SETTINGS) & set(regulations) == set(engine.setting_names)  # its game's only
 
 
 def test_udl_through_the_api_gets_udl_regulations(api):

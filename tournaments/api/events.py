@@ -186,7 +186,7 @@ class RegulationsSerializer(serializers.ModelSerializer):
         tournament = self._tournament()
         if tournament is not None:
             for name in GAME_SETTINGS:
-                if name not in tournament.engine.settings:
+                if name not in tournament.engine.setting_names:
                     fields.pop(name, None)
         return fields
 
@@ -197,7 +197,7 @@ class RegulationsSerializer(serializers.ModelSerializer):
             foreign = [
                 name
                 for name in GAME_SETTINGS
-                if name in data and name not in tournament.engine.settings
+                if name in data and name not in tournament.engine.setting_names
             ]
             if foreign:
                 raise ValidationError({name: [not_a_setting(tournament)] for name in foreign})

@@ -69,7 +69,7 @@ GAME_SETTING_HELP = {
 def game_settings_display(regulations: Regulations) -> list[tuple[str, str]]:
     """The game settings of the tournament's rule set as (label, value shown) pairs."""
     out = []
-    for name in regulations.tournament.engine.settings:
+    for name in regulations.tournament.engine.setting_names:
         field = model_field(Regulations, name)
         value = getattr(regulations, name)
         if field.choices:
@@ -114,7 +114,7 @@ def rule_set_guide() -> list[dict[str, Any]]:
         else:
             players = str(table_size(engine, cfg))
             suits = [f.label for f in formats if format_conflict(f.value, code, cfg) is None]
-        if "goat_at" in engine.settings:
+        if "goat_at" in engine.setting_names:
             target = _("the Goat at %(points)s") % {"points": cfg.goat_at}
         else:
             target = str(cfg.target)
@@ -252,7 +252,7 @@ class RegulationsForm(ShowsHiddenFieldErrors, forms.ModelForm):
         if tournament is not None:
             form_field(self, "standings_order", MetricOrderField).set_rule_set(
                 tournament.rule_set, self.instance.standings_order)
-        wanted = tournament.engine.settings if tournament else GAME_SETTINGS
+        wanted = tournament.engine.setting_names if tournament else GAME_SETTINGS
         for name in GAME_SETTINGS:
             if name not in wanted:
                 del self.fields[name]

@@ -454,7 +454,7 @@ def update_regulations(tournament_id: int, *, actor: Any = None, **fields: Any) 
     )
     tournament = regulations.tournament
     for name in fields:
-        if name in GAME_SETTINGS and name not in tournament.engine.settings:
+        if name in GAME_SETTINGS and name not in tournament.engine.setting_names:
             raise ServiceError(name, not_a_setting(tournament))
     side_before = _side_size(tournament, regulations)
     game_before = {name: getattr(regulations, name) for name in SEATING_SETTINGS}
