@@ -44,10 +44,10 @@ from tournaments.setup.forms import (
     RegulationsForm,
     TableForm,
     TournamentForm,
-    game_settings_display,
     registers_sides,
     rule_set_guide,
 )
+from tournaments.setup.game_setting_fields import game_settings_display
 from tournaments.setup.manage_steps import manage_groups, next_step
 from tournaments.setup.services import create_tournament, update_regulations, update_tournament
 
