@@ -16,8 +16,7 @@ from scoring.people.profiles import link_new_player
 from scoring.rules import RULE_SETS
 from scoring.rules.game_settings import DECLARATIONS
 from tournaments.registration.profile_fields import NEW, add_profile_fields, chosen_profile
-from tournaments.setup.game_setting_fields import form_field as setting_field
-from tournaments.setup.game_setting_fields import hidden_setting_label
+from tournaments.setup.game_setting_fields import hidden_setting_label, setting_form_field
 from tournaments.setup.metric_order import MetricOrderField
 from tournaments.setup.services import (
     format_conflict,
@@ -208,7 +207,7 @@ class RegulationsForm(ShowsHiddenFieldErrors, forms.ModelForm):
             form_field(self, "standings_order", MetricOrderField).set_rule_set(
                 tournament.rule_set, self.instance.standings_order)
         for setting in tournament.engine.settings if tournament else DECLARATIONS:
-            self.fields[setting.name] = setting_field(setting)
+            self.fields[setting.name] = setting_form_field(setting)
             self.initial.setdefault(setting.name, getattr(self.instance, setting.name))
 
     def clean(self) -> dict[str, Any]:

@@ -36,7 +36,7 @@ def setting_bounds(setting: GameSetting[Any]) -> list[Any]:
     return bounds
 
 
-def form_field(setting: GameSetting[Any]) -> forms.Field:
+def setting_form_field(setting: GameSetting[Any]) -> forms.Field:
     """The regulations form's field of a game setting, as its column's field was."""
     common: dict[str, Any] = {
         "label": setting_label(setting),
