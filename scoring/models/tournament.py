@@ -17,8 +17,10 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.core.errors import translate_engine_error
 from scoring.core.timezones import validate_time_zone
+from scoring.models.game_settings import GameSettingAttribute
 from scoring.rules import RuleError, RulesConfig, get_rule_set, rule_set_choices
 from scoring.rules import RuleSet as RuleSetEngine
+from scoring.rules import game_settings as gs
 from scoring.standings import METRICS, StandingsConfig, default_order, rule_set_metrics
 
 
@@ -197,23 +199,9 @@ class TournamentRole(models.Model):
         return f"{self.user} — {self.get_role_display()}"
 
 
-GAME_SETTINGS = (
-    "players",
-    "tiles_per_hand",
-    "game_minutes",
-    "games_to_win",
-    "match_format",
-    "udl_slow_play_points",
-    "fish_variant",
-    "zero_zero_value",
-    "six_six_value",
-    "goat_at",
-    "memorize_limit",
-    "kozel_pairs",
-    "lone_zero_zero_in_fish",
-    "latin_individual",
-)
-"""Regulations of the games of RULES.md sections 2 and 3, passed to the rule engine as is."""
+GAME_SETTINGS = gs.SETTING_NAMES
+"""The names of the game settings of RULES.md sections 2 and 3 (``Regulations.game_settings``),
+passed to the rule engine as they are."""
 RULES_CONFIG_FIELDS = (
     "target", "party_minutes", "domino_counts_partner", "drawn_fish", "fine_points",
     "fine_mode", "allow_negative", "warnings_before_fine", "forfeit_winner_points",
@@ -246,16 +234,6 @@ class Regulations(models.Model):
     class FirstRound(models.TextChoices):
         SEEDING = "seeding", _("By seeding (rating)")
         LOT = "lot", _("By lot")
-
-    class MatchFormat(models.TextChoices):
-        TO_WINS = "to_wins", _("To the game wins set (UDL: to three wins)")
-        BEST_OF_THREE = "best_of_three", _(
-            "Best of three: the first to two wins, at most three games"
-        )
-
-    class FishVariant(models.TextChoices):
-        FOR_ALL = "for_all", _("Fish for all: each scores his own hand")
-        FOR_ONE = "for_one", _("Fish for one: the highest hand takes all")
 
     tournament = models.OneToOneField(
         Tournament,
@@ -343,69 +321,28 @@ class Regulations(models.Model):
     rounds_planned = models.PositiveIntegerField(
         _("rounds planned"), default=7, validators=[MinValueValidator(1), MaxValueValidator(100)]
     )
-    # The games of RULES.md sections 2 and 3 (each rule set's preset fills them in).
-    players = models.PositiveIntegerField(
-        _("players at a table"),
-        default=4,
-        validators=[MinValueValidator(2), MaxValueValidator(4)],
+    game_settings = models.JSONField(
+        _("game settings"),
+        default=dict,
+        blank=True,
+        help_text=_("The settings of the games of RULES.md sections 2 and 3, by name."),
     )
-    tiles_per_hand = models.PositiveIntegerField(
-        _("tiles dealt to each player"),
-        default=0,
-        validators=[MaxValueValidator(9)],
-        help_text=_("0: the rule set's own number."),
-    )
-    game_minutes = models.PositiveIntegerField(
-        _("time limit of a game (minutes)"),
-        default=15,
-        validators=[MinValueValidator(1), MaxValueValidator(180)],
-        help_text=_("Matches of several games (UDL, All Fives)."),
-    )
-    games_to_win = models.PositiveIntegerField(
-        _("game wins to win a match"),
-        default=1,
-        validators=[MinValueValidator(1), MaxValueValidator(9)],
-    )
-    match_format = models.CharField(
-        _("match format"),
-        max_length=16,
-        choices=MatchFormat.choices,
-        default=MatchFormat.TO_WINS,
-    )
-    udl_slow_play_points = models.PositiveIntegerField(
-        _("slow play: points paid to the opponent"),
-        default=20,
-        validators=[MaxValueValidator(1000)],
-    )
-    fish_variant = models.CharField(
-        _("Kozel: fish"),
-        max_length=10,
-        choices=FishVariant.choices,
-        default=FishVariant.FOR_ALL,
-    )
-    zero_zero_value = models.PositiveIntegerField(
-        _("Kozel: a lone 0-0 counts"), default=10, validators=[MaxValueValidator(1000)]
-    )
-    six_six_value = models.PositiveIntegerField(
-        _("Kozel: a lone 6-6 counts"), default=12, validators=[MaxValueValidator(1000)]
-    )
-    goat_at = models.PositiveIntegerField(
-        _("Kozel: the Goat at"),
-        default=101,
-        validators=[MinValueValidator(1), MaxValueValidator(10000)],
-    )
-    memorize_limit = models.PositiveIntegerField(
-        _("Kozel: deal totals memorized up to"), default=12, validators=[MaxValueValidator(1000)]
-    )
-    kozel_pairs = models.BooleanField(_("Kozel: four play as two pairs"), default=False)
-    lone_zero_zero_in_fish = models.BooleanField(
-        _("Classic: a lone 0-0 counts 25 in a fish"), default=False
-    )
-    latin_individual = models.BooleanField(
-        _("Latin: four play each for himself"),
-        default=False,
-        help_text=_("Off: four players play as two pairs. Two or three always play alone."),
-    )
+    """Stored by name (:mod:`scoring.rules.game_settings` declares them), read and set only
+    through the attributes below; each rule set's preset fills them in."""
+    players = GameSettingAttribute(gs.PLAYERS)
+    tiles_per_hand = GameSettingAttribute(gs.TILES_PER_HAND)
+    game_minutes = GameSettingAttribute(gs.GAME_MINUTES)
+    games_to_win = GameSettingAttribute(gs.GAMES_TO_WIN)
+    match_format = GameSettingAttribute(gs.MATCH_FORMAT)
+    udl_slow_play_points = GameSettingAttribute(gs.UDL_SLOW_PLAY_POINTS)
+    fish_variant = GameSettingAttribute(gs.FISH_VARIANT)
+    zero_zero_value = GameSettingAttribute(gs.ZERO_ZERO_VALUE)
+    six_six_value = GameSettingAttribute(gs.SIX_SIX_VALUE)
+    goat_at = GameSettingAttribute(gs.GOAT_AT)
+    memorize_limit = GameSettingAttribute(gs.MEMORIZE_LIMIT)
+    kozel_pairs = GameSettingAttribute(gs.KOZEL_PAIRS)
+    lone_zero_zero_in_fish = GameSettingAttribute(gs.LONE_ZERO_ZERO_IN_FISH)
+    latin_individual = GameSettingAttribute(gs.LATIN_INDIVIDUAL)
 
     class Meta:
         db_table = "tournaments_regulations"
@@ -416,7 +353,8 @@ class Regulations(models.Model):
         return str(_("Regulations of %(name)s") % {"name": self.tournament.name})
 
     def clean(self) -> None:
-        """Check settings that depend on each other."""
+        """Check the game settings (as their rule set declares them) and settings that depend
+        on each other."""
         order = self.standings_order
         if not isinstance(order, list) or any(key not in METRICS for key in order):
             raise ValidationError(
@@ -432,6 +370,8 @@ class Regulations(models.Model):
                 "Not a standings metric of this rule set: %(names)s.") % {
                 "names": ", ".join(foreign)}})
         try:
+            self.game_settings = gs.validate_game_settings(
+                self.tournament.engine if self.tournament_id else None, self.game_settings)
             config = self.rules_config()
         except RuleError as exc:
             error = translate_engine_error(exc)

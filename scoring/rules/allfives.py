@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from scoring.rules.base import (
     ANNULLED,
@@ -34,6 +34,7 @@ from scoring.rules.base import (
 )
 from scoring.rules.counts import check_game, highest, lowest, refuse_given, round_to_five
 from scoring.rules.errors import RuleError, _
+from scoring.rules.game_settings import GAME_MINUTES, GAMES_TO_WIN, TILES_PER_HAND, GameSetting
 from scoring.rules.hands import HandGame, Hands
 from scoring.rules.layouts import GAMES_LAYOUT
 from scoring.rules.matches import (
@@ -62,7 +63,9 @@ class AllFives(HandGame):
         "Two players, each a side. Points during play whenever the open ends add up to a "
         "multiple of five, and the opponent's pips at the end of a hand."
     )
-    settings: ClassVar[tuple[str, ...]] = ("tiles_per_hand", "game_minutes", "games_to_win")
+    settings: ClassVar[tuple[GameSetting[Any], ...]] = (
+        TILES_PER_HAND, GAME_MINUTES, GAMES_TO_WIN
+    )
     layout = GAMES_LAYOUT
     sides = SIDES
     seats = ("a1", "b1")

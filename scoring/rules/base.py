@@ -67,6 +67,7 @@ from scoring.rules.config import (  # re-exported (``__all__``): the rule sets i
     wins_needed,
 )
 from scoring.rules.errors import RuleError, _
+from scoring.rules.game_settings import GameSetting
 from scoring.rules.moves import HAND_SIZE, MoveAdvice, MoveHelper, Tile, advise
 from scoring.rules.seating import Seating
 
@@ -85,8 +86,9 @@ class RuleSet(Seating, abc.ABC):
     """The regulations a new tournament of this rule set starts from (every value editable)."""
     description: ClassVar[str] = ""
     """A short description for the organizer choosing a rule set (marked for translation)."""
-    settings: ClassVar[tuple[str, ...]] = ()
-    """The game settings of the regulations an organizer sees for this rule set."""
+    settings: ClassVar[tuple[GameSetting[Any], ...]] = ()
+    """The game settings of the regulations an organizer sees for this rule set (declared in
+    :mod:`scoring.rules.game_settings`; another game's keep the value the preset gives)."""
     violations: ClassVar[Mapping[str, str]] = {}
     """The rule set's own violation catalogue: code → English label (marked for translation)."""
     consequences: ClassVar[Mapping[str, str]] = {}
@@ -101,6 +103,11 @@ class RuleSet(Seating, abc.ABC):
     """Whether a fish needs the double of the blocking number out too (not in Kozel)."""
     uses_led: ClassVar[bool] = False
     """Whether the referee enters who led each deal (the Latin game breaks a fish's tie)."""
+
+    @property
+    def setting_names(self) -> tuple[str, ...]:
+        """The names of the game settings an organizer sees for this rule set, in order."""
+        return tuple(setting.name for setting in self.settings)
 
     def config(self, **overrides: object) -> RulesConfig:
         """The rule set's preset regulations with ``overrides`` applied."""

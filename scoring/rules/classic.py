@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from scoring.rules.base import RulesConfig
 from scoring.rules.draw import DrawGame
 from scoring.rules.errors import _
+from scoring.rules.game_settings import LONE_ZERO_ZERO_IN_FISH, PLAYERS, TILES_PER_HAND
 from scoring.rules.hands import ZERO_ZERO, Hands
 
 LONE_ZERO_ZERO = 25
@@ -30,7 +31,7 @@ class ClassicGame(DrawGame):
         "Two to four players, each for himself. The winner scores all the losers' pips, a lone "
         "0-0 counting 25; in a fish the lowest hand wins the difference."
     )
-    settings = ("players", "tiles_per_hand", "lone_zero_zero_in_fish")
+    settings = (PLAYERS, TILES_PER_HAND, LONE_ZERO_ZERO_IN_FISH)
     preset = {"target": 100, "players": 2, "lone_zero_zero_in_fish": False}
     lone_values = {ZERO_ZERO: LONE_ZERO_ZERO}
 

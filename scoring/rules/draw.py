@@ -9,11 +9,12 @@ wait for the next hand won). Every player is his own side; the target is 100–5
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from scoring.rules.base import DOMINO, DRAWN_FISH, FISH, DealFacts, DealScore, RulesConfig
 from scoring.rules.counts import lowest
 from scoring.rules.errors import _
+from scoring.rules.game_settings import PLAYERS, TILES_PER_HAND, GameSetting
 from scoring.rules.hands import HandGame, Hands
 
 
@@ -26,7 +27,7 @@ class DrawGame(HandGame):
         "Two to four players, each for himself. Points only at the end of a hand: the player "
         "who goes out scores the others' pips; players draw from the boneyard."
     )
-    settings: ClassVar[tuple[str, ...]] = ("players", "tiles_per_hand")
+    settings: ClassVar[tuple[GameSetting[Any], ...]] = (PLAYERS, TILES_PER_HAND)
     preset = {"target": 100, "players": 2, "tiles_per_hand": 7}
 
     def score_domino(self, winner: str, hands: Hands, cfg: RulesConfig) -> DealScore:

@@ -43,6 +43,16 @@ from scoring.rules.base import (
 )
 from scoring.rules.counts import highest, lowest
 from scoring.rules.errors import RuleError, _
+from scoring.rules.game_settings import (
+    FISH_VARIANT,
+    GOAT_AT,
+    KOZEL_PAIRS,
+    MEMORIZE_LIMIT,
+    PLAYERS,
+    SIX_SIX_VALUE,
+    TILES_PER_HAND,
+    ZERO_ZERO_VALUE,
+)
 from scoring.rules.hands import SIX_SIX, ZERO_ZERO, HandGame, Hands
 from scoring.rules.kozel_deal import ratings
 from scoring.rules.layouts import KOZEL_LAYOUT
@@ -106,14 +116,14 @@ class Kozel(HandGame):
         "first reaches 101 is the Goat and loses."
     )
     settings = (
-        "players",
-        "tiles_per_hand",
-        "fish_variant",
-        "zero_zero_value",
-        "six_six_value",
-        "goat_at",
-        "memorize_limit",
-        "kozel_pairs",
+        PLAYERS,
+        TILES_PER_HAND,
+        FISH_VARIANT,
+        ZERO_ZERO_VALUE,
+        SIX_SIX_VALUE,
+        GOAT_AT,
+        MEMORIZE_LIMIT,
+        KOZEL_PAIRS,
     )
     layout = KOZEL_LAYOUT
     fish_needs_double = False

@@ -26,6 +26,7 @@ from scoring.rules.base import (
 )
 from scoring.rules.counts import nearest_after
 from scoring.rules.errors import RuleError, _
+from scoring.rules.game_settings import LATIN_INDIVIDUAL, PLAYERS
 from scoring.rules.latin_alone import LatinAlone
 from scoring.rules.sport import SportDomino
 
@@ -51,7 +52,7 @@ class LatinGame(SportDomino):
     )
     uses_led = True
     move_helper = None  # seed 004 sets no time per move
-    settings = ("players", "latin_individual")
+    settings = (PLAYERS, LATIN_INDIVIDUAL)
     preset = {
         "target": 200,
         "domino_counts_partner": True,

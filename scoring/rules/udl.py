@@ -26,6 +26,13 @@ from scoring.rules.base import (
     is_count,
 )
 from scoring.rules.errors import RuleError, _
+from scoring.rules.game_settings import (
+    GAME_MINUTES,
+    GAMES_TO_WIN,
+    MATCH_FORMAT,
+    TILES_PER_HAND,
+    UDL_SLOW_PLAY_POINTS,
+)
 from scoring.rules.moves import UDL_HELPER
 
 # Violations the referee desk reports ...
@@ -89,11 +96,11 @@ class UdlSingles(AllFives):
         "ends add up to a multiple of five; a match of timed games, won by three game wins."
     )
     settings = (
-        "tiles_per_hand",
-        "game_minutes",
-        "games_to_win",
-        "match_format",
-        "udl_slow_play_points",
+        TILES_PER_HAND,
+        GAME_MINUTES,
+        GAMES_TO_WIN,
+        MATCH_FORMAT,
+        UDL_SLOW_PLAY_POINTS,
     )
     move_helper = UDL_HELPER
     no_breaks_last_minutes = 15

@@ -176,7 +176,7 @@ def test_regulations_show_only_the_games_settings(api, organizer, singles):
     assert not set(GAME_SETTINGS) & set(shown)
     assert {"target", "party_minutes", "no_show_minutes"} <= set(shown)
     udl = api.get(f"/api/v1/tournaments/{singles.pk}/regulations/").data
-    assert set(GAME_SETTINGS) & set(udl) == set(singles.engine.settings)
+    assert set(GAME_SETTINGS) & set(udl) == set(singles.engine.setting_names)
 
 
 def test_a_setting_of_another_game_is_refused(api, singles):

@@ -42,4 +42,4 @@ def test_the_setting_is_a_classic_regulations_field_only(organizer):
     form = RegulationsForm(instance=fresh(party).round.tournament.regulations)
     assert "lone_zero_zero_in_fish" in form.fields
     assert get_rule_set("classic").preset["lone_zero_zero_in_fish"] is False
-    assert "lone_zero_zero_in_fish" not in get_rule_set("kozel").settings
+    assert "lone_zero_zero_in_fish" not in get_rule_set("kozel").setting_names

@@ -230,7 +230,9 @@ def goats(organizer):
 
 @pytest.mark.parametrize(("players", "count", "tables", "byes"), [(4, 9, 2, 1), (3, 7, 2, 1)])
 def test_kozel_individual_seats_players_alone(goats, players, count, tables, byes):
-    Regulations.objects.filter(tournament=goats).update(players=players)
+    regulations = Regulations.objects.get(tournament=goats)
+    regulations.players = players
+    regulations.save()
     _players(goats, count)
     _tables(goats, 3)
     rnd = _drawn(goats)

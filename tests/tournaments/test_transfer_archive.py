@@ -492,8 +492,9 @@ def game_records(tournament: Tournament) -> dict[str, list[tuple]]:
     """The new fields of the games (Party, Deal, Penalty, Regulations) by round and table."""
     where = ("party__round__number", "party__table__number")
     return {
-        "regulations": list(Regulations.objects.filter(tournament=tournament).values_list(
-            *GAME_SETTINGS, "target", "fine_mode")),
+        "regulations": [tuple(getattr(found, name) for name in (*GAME_SETTINGS, "target",
+                                                                 "fine_mode"))
+                        for found in Regulations.objects.filter(tournament=tournament)],
         "parties": list(Party.objects.filter(round__tournament=tournament)
                         .order_by("round__number", "table__number")
                         .values_list("round__number", "table__number", "winner", "loser",

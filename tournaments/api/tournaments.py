@@ -21,9 +21,11 @@ from scoring.core.errors import number_parameter
 from scoring.models import GAME_SETTINGS, Pair, RatingList, Regulations, Tournament
 from scoring.ranking.rating_lists import take_ratings
 from scoring.ranking.results import StandingsTable, standings_table
+from scoring.rules.game_settings import BOOL, CHOICE, DECLARATIONS, GameSetting
 from scoring.standings import METRICS
 from tournaments.api.common import REFUSED, require_manage, updated_record, valid
 from tournaments.setup.forms import RegulationsForm, TournamentForm
+from tournaments.setup.game_setting_fields import setting_choices, setting_label
 from tournaments.setup.services import (
     create_tournament,
     not_a_setting,
@@ -148,6 +150,21 @@ class TournamentSerializer(serializers.ModelSerializer):
             return False
 
 
+def setting_field(setting: GameSetting[Any]) -> serializers.Field:
+    """The serializer field of a game setting (optional), made from its declaration."""
+    common: dict[str, Any] = {
+        "required": False,
+        "label": setting_label(setting),
+        "help_text": "A game setting: present only where the tournament's rule set has it.",
+    }
+    if setting.kind == BOOL:
+        return serializers.BooleanField(**common)
+    if setting.kind == CHOICE:
+        return serializers.ChoiceField(choices=setting_choices(setting), **common)
+    return serializers.IntegerField(
+        min_value=setting.minimum, max_value=setting.maximum, **common)
+
+
 class RegulationsSerializer(serializers.ModelSerializer):
     """The rule settings of a tournament: the common ones and its game's own settings.
 
@@ -165,14 +182,6 @@ class RegulationsSerializer(serializers.ModelSerializer):
     class Meta:
         model = Regulations
         fields = RegulationsForm.Meta.fields
-        extra_kwargs = {
-            name: {
-                "required": False,
-                "help_text": "A game setting: present only where the tournament's rule set "
-                "has it.",
-            }
-            for name in GAME_SETTINGS
-        }
 
     def _tournament(self) -> Tournament | None:
         """The tournament whose regulations these are (None when unknown: the schema)."""
@@ -184,10 +193,8 @@ class RegulationsSerializer(serializers.ModelSerializer):
         """The common settings and the game settings of the tournament's rule set."""
         fields = super().get_fields()
         tournament = self._tournament()
-        if tournament is not None:
-            for name in GAME_SETTINGS:
-                if name not in tournament.engine.settings:
-                    fields.pop(name, None)
+        for setting in DECLARATIONS if tournament is None else tournament.engine.settings:
+            fields[setting.name] = setting_field(setting)
         return fields
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
@@ -197,7 +204,7 @@ class RegulationsSerializer(serializers.ModelSerializer):
             foreign = [
                 name
                 for name in GAME_SETTINGS
-                if name in data and name not in tournament.engine.settings
+                if name in data and name not in tournament.engine.setting_names
             ]
             if foreign:
                 raise ValidationError({name: [not_a_setting(tournament)] for name in foreign})

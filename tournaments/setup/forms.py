@@ -9,9 +9,11 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import GAME_SETTINGS, Regulations, Tournament
+from scoring.models import Regulations, Tournament
 from scoring.party.match_format import match_format_text
 from scoring.rules import RULE_SETS
+from scoring.rules.game_settings import DECLARATIONS
+from tournaments.setup.game_setting_fields import hidden_setting_label, setting_form_field
 from tournaments.setup.metric_order import MetricOrderField
 from tournaments.setup.services import (
     format_conflict,
@@ -23,59 +25,6 @@ from tournaments.setup.typed_fields import form_field, model_field
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
-
-GAME_SETTING_HELP = {
-    "players": _(
-        "From 2 to 4. Two players are two sides of one player (the pairs format); three or "
-        "four, each for himself, need the individual format."
-    ),
-    "games_to_win": _("A match is won by the first player to win this many games."),
-    "match_format": _(
-        "UDL: a match to the game wins set above (the seed's \"to three wins\"), or best of "
-        "three (the first to two wins; 45 minutes for 15-minute games)."
-    ),
-    "udl_slow_play_points": _(
-        "A repeated slow play costs the player these points, paid to the opponent."
-    ),
-    "fish_variant": _("How a blocked deal is scored."),
-    "zero_zero_value": _("What a lone 0-0 left in hand counts: 10, or 25 or 50 by agreement."),
-    "six_six_value": _(
-        "What a lone 6-6 left in hand counts: its 12 pips, or 50 or 100 by agreement."
-    ),
-    "goat_at": _("Whoever first reaches this many points is the Goat and loses."),
-    "memorize_limit": _(
-        "A deal total up to this is memorized until the player's account is open."
-    ),
-    "lone_zero_zero_in_fish": _(
-        "A lone 0-0 counts 25 after a domino; in a fish it counts its 0 pips (the lowest "
-        "hand) unless this is on."
-    ),
-    "latin_individual": _(
-        "Four players each for himself instead of two pairs; two or three players always "
-        "play alone, each for himself."
-    ),
-    "kozel_pairs": _(
-        "Four players as two pairs of partners whose points are added up; needs four players "
-        "at a table."
-    ),
-}
-
-
-def game_settings_display(regulations: Regulations) -> list[tuple[str, str]]:
-    """The game settings of the tournament's rule set as (label, value shown) pairs."""
-    out = []
-    for name in regulations.tournament.engine.settings:
-        field = model_field(Regulations, name)
-        value = getattr(regulations, name)
-        if field.choices:
-            shown = str(getattr(regulations, f"get_{name}_display")())
-        elif isinstance(value, bool):
-            shown = str(_("yes") if value else _("no"))
-        else:
-            shown = str(value)
-        out.append((str(field.verbose_name), shown))
-    return out
-
 
 def rule_set_guide() -> list[dict[str, Any]]:
     """What each rule set implies, from its preset: sides, players, target and format."""
@@ -109,7 +58,7 @@ def rule_set_guide() -> list[dict[str, Any]]:
         else:
             players = str(table_size(engine, cfg))
             suits = [f.label for f in formats if format_conflict(f.value, code, cfg) is None]
-        if "goat_at" in engine.settings:
+        if "goat_at" in engine.setting_names:
             target = _("the Goat at %(points)s") % {"points": cfg.goat_at}
         else:
             target = str(cfg.target)
@@ -140,7 +89,8 @@ class ShowsHiddenFieldErrors(forms.BaseModelForm):
                 if field == NON_FIELD_ERRORS or field in self.fields:
                     moved.setdefault(field, []).extend(messages)
                     continue
-                label = model_field(self._meta.model, field).verbose_name
+                label = hidden_setting_label(field) or model_field(
+                    self._meta.model, field).verbose_name
                 for message in ValidationError(messages).messages:
                     moved.setdefault(NON_FIELD_ERRORS, []).append(
                         ValidationError(f"{label}: {message}")
@@ -236,7 +186,11 @@ class TournamentForm(forms.ModelForm):
 
 
 class RegulationsForm(ShowsHiddenFieldErrors, forms.ModelForm):
-    """Every rule setting of a tournament; of the game settings, those of its rule set."""
+    """Every rule setting of a tournament; of the game settings, those of its rule set.
+
+    A game setting's field is made from its declaration (``game_setting_fields``) and, once
+    valid, set on the regulations before they are validated as a whole.
+    """
 
     standings_order = MetricOrderField(label=_("standings order"))
 
@@ -247,12 +201,18 @@ class RegulationsForm(ShowsHiddenFieldErrors, forms.ModelForm):
         if tournament is not None:
             form_field(self, "standings_order", MetricOrderField).set_rule_set(
                 tournament.rule_set, self.instance.standings_order)
-        wanted = tournament.engine.settings if tournament else GAME_SETTINGS
-        for name in GAME_SETTINGS:
-            if name not in wanted:
-                del self.fields[name]
-            elif name in GAME_SETTING_HELP:
-                self.fields[name].help_text = GAME_SETTING_HELP[name]
+        for setting in tournament.engine.settings if tournament else DECLARATIONS:
+            self.fields[setting.name] = setting_form_field(setting)
+            self.initial.setdefault(setting.name, getattr(self.instance, setting.name))
+
+    def clean(self) -> dict[str, Any]:
+        """Set the valid game settings on the regulations (validated next, as a whole)."""
+        super().clean()
+        data = self.cleaned_data
+        for setting in DECLARATIONS:
+            if setting.name in self.fields and setting.name in data:
+                setattr(self.instance, setting.name, data[setting.name])
+        return data
 
     class Meta:
         model = Regulations
@@ -278,5 +238,4 @@ class RegulationsForm(ShowsHiddenFieldErrors, forms.ModelForm):
             "first_round",
             "avoid_same_club",
             "rounds_planned",
-            *GAME_SETTINGS,
         ]

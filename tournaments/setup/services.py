@@ -24,6 +24,7 @@ from scoring.models import (
 )
 from scoring.rules import RULE_SETS, RuleError, RulesConfig, get_rule_set
 from scoring.rules import RuleSet as RuleSetEngine
+from scoring.rules.game_settings import default_game_settings
 
 logger = logging.getLogger(__name__)
 
@@ -99,9 +100,8 @@ def registers_sides(tournament: Tournament) -> bool:
 
 def _reset_game(regulations: Regulations, rule_set: str) -> None:
     """Put back the defaults of every setting a preset fills in, then apply ``rule_set``'s."""
-    names = set(GAME_SETTINGS)
-    for engine in RULE_SETS.values():
-        names.update(engine.preset)
+    regulations.game_settings = default_game_settings()
+    names = {name for engine in RULE_SETS.values() for name in engine.preset} - set(GAME_SETTINGS)
     for field in (Regulations._meta.get_field(n) for n in names if hasattr(regulations, n)):
         if isinstance(field, Field):  # a setting's own field (never a relation to it)
             setattr(regulations, field.name, field.get_default())
@@ -360,7 +360,7 @@ def update_regulations(tournament_id: int, *, actor: Any = None, **fields: Any) 
     )
     tournament = regulations.tournament
     for name in fields:
-        if name in GAME_SETTINGS and name not in tournament.engine.settings:
+        if name in GAME_SETTINGS and name not in tournament.engine.setting_names:
             raise ServiceError(name, not_a_setting(tournament))
     side_before = _side_size(tournament, regulations)
     game_before = {name: getattr(regulations, name) for name in SEATING_SETTINGS}

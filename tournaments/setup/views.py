@@ -24,9 +24,9 @@ from tournaments.pages import show_refusal, tournament_for
 from tournaments.setup.forms import (
     RegulationsForm,
     TournamentForm,
-    game_settings_display,
     rule_set_guide,
 )
+from tournaments.setup.game_setting_fields import game_settings_display
 from tournaments.setup.manage_steps import manage_groups, next_step
 from tournaments.setup.services import (
     create_tournament,

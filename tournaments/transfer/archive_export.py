@@ -25,6 +25,7 @@ from tournaments.transfer.archive_format import (
     carried_fields,
     field_kind,
     plain_value,
+    spread_keys,
 )
 
 # -- export -------------------------------------------------------------------------------
@@ -57,6 +58,10 @@ def _record(obj: models.Model, wanted: set[int],
     for name, field in carried_fields(type(obj)).items():
         if field.many_to_many:
             record[name] = sorted(getattr(obj, name).values_list("pk", flat=True))
+            continue
+        spread = spread_keys(type(obj), name)
+        if spread:
+            record.update({key: plain_value(getattr(obj, key)) for key in spread})
             continue
         kind = field_kind(field)
         value = getattr(obj, field.attname)

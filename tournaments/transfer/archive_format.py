@@ -43,6 +43,7 @@ from scoring.models import (
     WebhookDelivery,
     WebhookSubscription,
 )
+from scoring.rules.game_settings import SETTING_NAMES, validate_game_settings
 
 FORMAT = "domino-tournament"
 VERSION = 2
@@ -118,6 +119,23 @@ RETIRED: dict[type[models.Model], frozenset[str]] = {
     RefereeSettings: frozenset({"slow_play_points"}),  # the regulations' udl_slow_play_points
 }
 """Fields an older file may carry that this installation no longer keeps (read and dropped)."""
+SPREAD: dict[type[models.Model], str] = {Regulations: "game_settings"}
+"""A field the file carries as a field per game setting (``spread_keys``), as files carried
+them when each was a column: the regulations' game settings."""
+
+
+def spread_keys(model: type[models.Model], name: str) -> tuple[str, ...]:
+    """The game settings the file carries in place of ``model``'s field ``name``, in order,
+    each the record's attribute (none: the field travels as itself)."""
+    return SETTING_NAMES if SPREAD.get(model) == name else ()
+
+
+def set_spread(obj: models.Model, values: dict[str, Any]) -> None:
+    """Set the game settings a record of the file carries (``spread_keys``; none: nothing to
+    do), each checked as declared: RuleError names the one at fault."""
+    if values or type(obj) in SPREAD:
+        for key, value in validate_game_settings(None, values).items():
+            setattr(obj, key, value)
 
 
 # -- fields ------------------------------------------------------------------------------

@@ -17,7 +17,9 @@ from django.db.models.sql import InsertQuery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.core.errors import translate_engine_error
 from scoring.models import Protocol, Tournament, TournamentRole
+from scoring.rules import RuleError
 from scoring.signoff.checks import file_problem
 from tournaments.transfer.archive_format import (
     ID_LISTS,
@@ -28,6 +30,8 @@ from tournaments.transfer.archive_format import (
     Section,
     carried_fields,
     field_kind,
+    set_spread,
+    spread_keys,
 )
 from tournaments.transfer.archive_profiles import give_missing_profiles, link_profiles
 from tournaments.transfer.archive_read import load
@@ -136,12 +140,19 @@ class _Importer:
               deferred: list[tuple[str, Any]]) -> tuple[M, dict[str, list[int]]]:
         """An unsaved object of ``model`` from a record, and its many-to-many ids."""
         fields = carried_fields(model)
-        unknown = sorted(set(record) - set(fields) - {"id"} - RETIRED.get(model, frozenset()))
+        spread = {key: name for name in fields for key in spread_keys(model, name)}
+        unknown = sorted(set(record) - set(fields) - set(spread) - {"id"}
+                         - RETIRED.get(model, frozenset()))
         if unknown:
             raise self.fail(where, _("fields this installation does not know: %(names)s "
                                      "(update it before importing).")
                             % {"names": ", ".join(unknown)})
         obj = model()
+        try:
+            set_spread(obj, {key: record[key] for key in spread if key in record})
+        except RuleError as exc:
+            error = translate_engine_error(exc)
+            raise self.fail(f"{where}.{error.field}", error.message) from exc
         many: dict[str, list[int]] = {}
         for name, field in fields.items():
             if name not in record:
