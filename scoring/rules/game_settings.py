@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from scoring.rules.config import (
     FISH_FOR_ALL,
@@ -21,9 +21,6 @@ from scoring.rules.config import (
     MATCH_TO_WINS,
 )
 from scoring.rules.errors import RuleError, _
-
-if TYPE_CHECKING:
-    from scoring.rules.base import RuleSet
 
 T = TypeVar("T", int, bool, str)
 
@@ -186,7 +183,16 @@ def default_game_settings() -> dict[str, Any]:
     return {setting.name: setting.default for setting in DECLARATIONS}
 
 
-def validate_game_settings(rule_set: RuleSet | None, data: object) -> dict[str, Any]:
+class DeclaresSettings(Protocol):
+    """What validation reads of a rule set: the game settings it declares (``RuleSet``)."""
+
+    @property
+    def settings(self) -> tuple[GameSetting[Any], ...]:
+        """The settings an organizer sees for the game."""
+        ...
+
+
+def validate_game_settings(rule_set: DeclaresSettings | None, data: object) -> dict[str, Any]:
     """The game settings ``data`` holds, checked, with every one missing at its default.
 
     A setting of ``rule_set`` is checked against its declaration there, another game's (whose
