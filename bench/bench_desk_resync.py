@@ -57,6 +57,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import bench_deal_entry as hall  # noqa: E402 - the shared set-up: database, parties, gunicorn
+from processes import renice, server_cpu  # noqa: E402 - beside this script
 
 HOST = hall.HOST
 DEVICES = 50
@@ -287,70 +288,6 @@ def check(devices: list[Device], since: dict[int, int]) -> tuple[int, int]:
     return lost, duplicated
 
 
-def _cpu_of(pid: int) -> float:
-    """CPU seconds (user + system) a process has used so far (0 when it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def server_cpu(server_pid: int, database_url: str) -> tuple[float, float]:
-    """CPU seconds used so far by gunicorn's workers and by the database's backends of the bench.
-
-    Measured around a run, they say what the reconnection costs the server whatever else the
-    machine does meanwhile (the wall time depends on it: other work on the cores).
-    """
-    if not Path("/proc").exists():
-        return float("nan"), float("nan")
-    workers = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()
-               and _parent(int(p.name)) == server_pid]
-    backends: list[int] = []
-    if database_url.startswith("postgres"):
-        import psycopg
-
-        name = urlparse(database_url).path.lstrip("/")
-        admin = urlparse(database_url)._replace(path="/postgres").geturl()
-        with psycopg.connect(admin, autocommit=True) as conn:
-            backends = [row[0] for row in conn.execute(
-                "SELECT pid FROM pg_stat_activity WHERE datname = %s", [name])]
-    return sum(_cpu_of(pid) for pid in workers), sum(_cpu_of(pid) for pid in backends)
-
-
-def _parent(pid: int) -> int:
-    """A process's parent id (0 when it is gone)."""
-    try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
-def renice(server_pid: int, database_url: str, niceness: int) -> None:
-    """Give the bench's own processes (itself, gunicorn, its database backends) a priority.
-
-    A measuring aid on a shared machine (``--renice -15``): the run then gets the cores as it
-    would on a machine of its own. Needs the right to raise priorities (root).
-    """
-    pids = [os.getpid(), server_pid] + [
-        int(p.name) for p in Path("/proc").iterdir()
-        if p.name.isdigit() and _parent(int(p.name)) == server_pid
-    ]
-    if database_url.startswith("postgres"):
-        import psycopg
-
-        name = urlparse(database_url).path.lstrip("/")
-        admin = urlparse(database_url)._replace(path="/postgres").geturl()
-        with psycopg.connect(admin, autocommit=True) as conn:
-            pids += [row[0] for row in conn.execute(
-                "SELECT pid FROM pg_stat_activity WHERE datname = %s", [name])]
-    for pid in pids:
-        try:
-            os.setpriority(os.PRIO_PROCESS, pid, niceness)
-        except OSError as exc:
-            hall.note(f"renice {pid}: {exc}")
-
-
 def event_marks(party_ids: list[int]) -> dict[int, int]:
     """The last event number of each party (what a run adds comes after it)."""
     from django.db import connections
@@ -405,7 +342,7 @@ def main() -> int:
             app_before, db_before = server_cpu(server.pid, database_url)
             took, screens, outcomes = run_once(
                 devices, args.outage,
-                (lambda: renice(server.pid, database_url, args.renice))
+                (lambda: renice(server.pid, database_url, args.renice, hall.note))
                 if args.renice is not None else (lambda: None),
             )
             app_after, db_after = server_cpu(server.pid, database_url)

@@ -30,16 +30,10 @@ from .referee import (
     RefereeSettings,
     Ruling,
 )
+from .regulations import GAME_SETTINGS, SEATING_SETTINGS, Regulations
 from .seasons import Season, TournamentPlacing
 from .totals import PartyTotals
-from .tournament import (
-    GAME_SETTINGS,
-    SEATING_SETTINGS,
-    Regulations,
-    Tournament,
-    TournamentRole,
-    new_access_token,
-)
+from .tournament import Tournament, TournamentRole, new_access_token
 from .webhooks import (
     WEBHOOK_EVENTS,
     WebhookDelivery,

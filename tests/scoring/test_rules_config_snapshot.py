@@ -6,7 +6,7 @@ from dataclasses import fields
 import pytest
 
 from scoring.models import Regulations
-from scoring.models.tournament import RULES_CONFIG_FIELDS
+from scoring.models.regulations import RULES_CONFIG_FIELDS
 from scoring.rules import RuleError, RulesConfig
 
 

@@ -37,6 +37,7 @@ larger than ``TOURNAMENT_IMPORT_MAX_BYTES`` or nesting deeper than
 
 from __future__ import annotations
 
+from tournaments.transfer.archive_checks import free_slug
 from tournaments.transfer.archive_export import (
     dumps,
     export_bytes,
@@ -57,7 +58,7 @@ from tournaments.transfer.archive_format import (
     Section,
     carried_fields,
 )
-from tournaments.transfer.archive_import import free_slug, import_tournament
+from tournaments.transfer.archive_import import import_tournament
 from tournaments.transfer.archive_read import load, nesting_depth, size_error
 
 __all__ = [

@@ -5,14 +5,12 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-from collections.abc import Iterable
 from typing import Any, Literal, TypeVar, overload
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import DatabaseError, connection, models, transaction
-from django.db.models import Q
 from django.db.models.sql import InsertQuery
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -21,6 +19,7 @@ from scoring.core.errors import translate_engine_error
 from scoring.models import Protocol, Tournament, TournamentRole
 from scoring.rules import RuleError
 from scoring.signoff.checks import file_problem
+from tournaments.transfer.archive_checks import free_slug, refuse_known_protocols
 from tournaments.transfer.archive_format import (
     ID_LISTS,
     RETIRED,
@@ -296,7 +295,7 @@ class _Importer:
             if not isinstance(username, str) or not username:
                 raise self.fail(f"users[{index}]", _("a username is expected."))
             self.users[username] = self._find_or_create_user(username, details)
-        _refuse_known_protocols(self.doc.get("protocols", []))
+        refuse_known_protocols(self.doc.get("protocols", []))
         self.profiles = link_profiles(self.doc)
         tournament = self.tournament_record(slug)
         for section in SECTIONS:
@@ -329,56 +328,6 @@ def _kind_or_none(field: models.Field) -> str | None:
     if field.primary_key and not field.is_relation:
         return None
     return field_kind(field)
-
-
-def _refuse_known_protocols(records: Iterable[dict[str, Any]]) -> None:
-    """Refuse a file whose protocols this installation already holds (imported before)."""
-    public_ids = [r.get("public_id") for r in records if r.get("public_id")]
-    codes = [r.get("short_code") for r in records if r.get("short_code")]
-    if not public_ids and not codes:
-        return
-    found = (
-        Protocol.objects.filter(Q(public_id__in=public_ids) | Q(short_code__in=codes))
-        .select_related("party__round__tournament")
-        .first()
-    )
-    if found is not None:
-        raise ArchiveError(
-            _("This installation already holds protocol %(code)s of “%(name)s” (%(slug)s): the "
-              "tournament was imported here before. Delete that copy first to import it again.")
-            % {"code": found.short_code, "name": found.party.round.tournament.name,
-               "slug": found.party.round.tournament.slug}
-        )
-
-
-def free_slug(slug: str, *, strict: bool = False) -> str:
-    """``slug`` if no tournament has it, else the first free ``slug-2``, ``slug-3``…
-
-    With ``strict`` (a slug the user asked for) a taken or invalid slug is refused instead.
-    """
-    field = Tournament._meta.get_field("slug")
-    try:
-        field.run_validators(slug)
-        field.validate(slug, None)
-    except ValidationError as exc:
-        raise ArchiveError(_("Short name “%(slug)s”: %(error)s")
-                           % {"slug": slug, "error": "; ".join(exc.messages)}) from exc
-    taken = Tournament.objects.filter(slug=slug).exists()
-    if not taken:
-        return slug
-    if strict:
-        raise ArchiveError(_("A tournament with the short name “%(slug)s” already exists.")
-                           % {"slug": slug})
-    limit = field.max_length
-    if limit is None:
-        raise TypeError("Tournament.slug has no maximum length")
-    number = 2
-    while True:
-        suffix = f"-{number}"
-        candidate = slug[: limit - len(suffix)] + suffix
-        if not Tournament.objects.filter(slug=candidate).exists():
-            return candidate
-        number += 1
 
 
 def import_tournament(data: bytes | str | dict[str, Any], *, slug: str | None = None,
