@@ -56,7 +56,7 @@ from urllib.parse import urlencode, urlparse
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import bench_deal_entry as hall  # noqa: E402 - the shared set-up: database, parties, gunicorn
+import hall  # noqa: E402 - the shared set-up: database, parties, gunicorn
 from processes import renice, server_cpu  # noqa: E402 - beside this script
 
 HOST = hall.HOST

@@ -32,9 +32,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bench_deal_entry as server  # noqa: E402 - the bench folder is on the path now
 import bench_draws_db as db_bench  # noqa: E402
 import bench_pages as pages  # noqa: E402
+import hall as server  # noqa: E402 - the bench folder is on the path now
 
 CLIENTS = 8
 PROCESSES = 2

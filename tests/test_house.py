@@ -9,7 +9,7 @@ import pytest
 from config.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parent.parent
-LIMIT = 500
+LIMIT = 400
 PACKAGES = ("config", "tournaments", "scoring", "referee", "bench")
 
 TASK_NAMES = {
