@@ -26,8 +26,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.staticfiles import finders
-from django.db import connection, transaction
-from django.db.models import Model
+from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -40,7 +40,6 @@ from rest_framework.utils.encoders import JSONEncoder
 from referee.serializers.records import RECORD_SERIALIZERS
 from referee.sides import who_names
 from scoring.access import idempotency
-from scoring.core.compiled import db_column
 from scoring.models import Deal, Party, PartyEvent
 from scoring.models.event_text import describe_event
 
@@ -68,30 +67,15 @@ def server_ms() -> int:
     return int(time.time() * 1000)
 
 
-def _column(model: type[Model], name: str) -> str:
-    """A model field's quoted column."""
-    return connection.ops.quote_name(db_column(model._meta.get_field(name)))
-
-
-def _table(model: type[Model]) -> str:
-    """A model's quoted table."""
-    return connection.ops.quote_name(model._meta.db_table)
-
-
 def party_point(party_id: int) -> dict[str, int]:
     """The party's version and the number of its deal in play: what the next action sends.
 
-    One plain query (written from the models' ``_meta``), run after every queued action.
+    One query, run after every queued action.
     """
-    sql = (
-        f"SELECT p.{_column(Party, 'version')}, (SELECT MAX(d.{_column(Deal, 'number')}) "
-        f"FROM {_table(Deal)} d WHERE d.{_column(Deal, 'party')} = p.{_column(Party, 'id')}) "
-        f"FROM {_table(Party)} p WHERE p.{_column(Party, 'id')} = %s"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [party_id])
-        version, last = cursor.fetchone()
-    return {"version": version, "number": (last or 0) + 1}
+    last = Deal.objects.filter(party=OuterRef("pk")).order_by("-number").values("number")[:1]
+    version, number = Party.objects.filter(pk=party_id).values_list(
+        "version", Subquery(last)).get()
+    return {"version": version, "number": (number or 0) + 1}
 
 
 def record_ref(record: object) -> dict[str, Any] | None:
@@ -132,23 +116,12 @@ def is_conflict(code: int, errors: dict[str, Any]) -> bool:
 def latest_change(party_id: int, by: bool = False) -> str:
     """The party's latest event as the panel says it, naming its pairs and players (and by
     whom, when ``by``): two queries."""
-    user = get_user_model()
-    name = _column(user, user.USERNAME_FIELD)
-    sql = (
-        f"SELECT e.{_column(PartyEvent, 'kind')}, e.{_column(PartyEvent, 'data')}, u.{name} "
-        f"FROM {_table(PartyEvent)} e LEFT JOIN {_table(user)} u "
-        f"ON u.{_column(user, 'id')} = e.{_column(PartyEvent, 'actor')} "
-        f"WHERE e.{_column(PartyEvent, 'party')} = %s "
-        f"ORDER BY e.{_column(PartyEvent, 'seq')} DESC LIMIT 1"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [party_id])
-        row = cursor.fetchone()
+    name = get_user_model().USERNAME_FIELD
+    row = (PartyEvent.objects.filter(party_id=party_id).order_by("-seq")
+           .values_list("kind", "data", f"actor__{name}").first())
     if row is None:
         return ""
     kind, data, actor = row
-    field = PartyEvent._meta.get_field("data")
-    data = field.from_db_value(data, field.cached_col, connection)
     names = who_names(
         Party.objects.select_related(*(f"pair_{s}__player{n}" for s in "ab" for n in (1, 2)))
         .get(pk=party_id)

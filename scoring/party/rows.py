@@ -17,8 +17,7 @@ from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.db import connections, router
-from django.db.models import Model, signals
-from django.db.models.base import ModelState
+from django.db.models import Model
 
 from scoring.core.compiled import db_column
 from scoring.models import Deal, Party, Penalty, Player, Protocol, Ruling, Signature
@@ -77,18 +76,8 @@ def row_instance(model: type[M], values: Sequence[Any], db: str, connection: Any
 
 
 def _from_db(model: type[M], db: str, attnames: list[str], values: list[Any]) -> M:
-    """``model.from_db`` for a whole row: the values set as ``Model.__init__`` sets them on a
-    new instance (a field's attribute holds its value; a foreign key's ``_id`` too), without
-    passing each through ``__init__`` (a tenth of a millisecond for a wide row); a model with
-    init signal receivers or its own ``from_db`` goes through ``from_db`` itself."""
-    if (model.from_db.__func__ is not Model.from_db.__func__  # type: ignore[attr-defined]
-            or signals.pre_init.has_listeners(model) or signals.post_init.has_listeners(model)):
-        return model.from_db(db, attnames, values)
-    instance = model.__new__(model)
-    instance.__dict__.update(zip(attnames, values, strict=True))
-    state = instance._state = ModelState()
-    state.adding, state.db = False, db
-    return instance
+    """A whole row as its model's instance, through Django's own ``Model.from_db``."""
+    return model.from_db(db, attnames, values)
 
 
 def _attnames(model: type[Model]) -> list[str]:

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 from dataclasses import dataclass
 from typing import Any
 
 from celery import shared_task
-from django.db import connections, transaction
+from django.db import transaction
 from django.db.models import Count, Max
 from django.dispatch import Signal
 
@@ -129,18 +130,30 @@ def schedule_refresh(*, tournament_id: int | None = None, round_id: int | None =
     No query here: the task itself looks whether a season counts the tournament.
     """
     marker = ("placings", tournament_id, round_id)
-    connection = transaction.get_connection()
-    waiting = (item[1] for item in connection.run_on_commit)
-    if any(getattr(f, "marker", None) == marker and not f.sent for f in waiting):
-        return
+    sent = _sent_after_commit()
+    # The callbacks of the last commit have all run by now (they run as it commits): what
+    # they sent no longer holds this transaction's back.
+    sent.discard(marker)
 
     def send() -> None:
-        send.sent = True  # type: ignore[attr-defined]
+        if marker in sent:  # an earlier callback of the same commit sent it
+            return
+        sent.add(marker)
         refresh_placings_task.send_quietly((), {"tournament_id": tournament_id,
                                                 "round_id": round_id})
 
-    send.marker, send.sent = marker, False  # type: ignore[attr-defined]
     transaction.on_commit(send)
+
+
+_THREAD = threading.local()
+
+
+def _sent_after_commit() -> set[tuple[str, int | None, int | None]]:
+    """The refreshes this thread's commit callbacks sent since a refresh was last scheduled."""
+    found = getattr(_THREAD, "placings_sent", None)
+    if found is None:
+        found = _THREAD.placings_sent = set()
+    return found
 
 
 def season_rule(season: Season) -> SeasonRule:
@@ -190,13 +203,10 @@ def season_version(season: Season, tournament_ids: list[int]) -> str:
 
 def _placing_rows(ids: list[int]) -> list[PlacingRow]:
     """The placings of these tournaments as plain tuples in the engine's ``Placing`` order
-    (one query; read by the cursor: 50,000 rows need no model machinery)."""
+    (one query: 50,000 rows as tuples, no model instances)."""
     qs = TournamentPlacing.objects.filter(tournament_id__in=ids).values_list(
         "tournament_id", "profile_id", "place", "score", "rating_points")
-    sql, params = qs.query.sql_with_params()
-    with connections[qs.db].cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
+    return list(qs)
 
 
 def season_page(season: Season, tournaments: list[dict[str, Any]] | None = None) -> SeasonPage:
