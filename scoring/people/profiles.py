@@ -56,7 +56,7 @@ def resolve_profile(pk: int | str) -> Profile:
 def search_profiles(text: str, limit: int = SEARCH_LIMIT) -> list[Profile]:
     """Profiles whose name contains ``text`` (loosely), each with ``tournaments`` counted."""
     key = person_key(text)
-    if not key:
+    if not key or "\x00" in key:  # nothing is named so; PostgreSQL refuses the character
         return []
     found = live_profiles().filter(name_key__contains=key).annotate(
         tournaments=Count("entries__tournament", distinct=True))

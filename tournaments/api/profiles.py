@@ -56,6 +56,12 @@ class MergeSerializer(serializers.Serializer):
         "move here; it then points here).")
 
 
+class SearchSerializer(serializers.Serializer):
+    """The list's query: a name to search for (a NUL character is refused, naming ``search``)."""
+
+    search = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+
+
 @extend_schema(parameters=[OpenApiParameter(
     "search", OpenApiTypes.STR, description="Profiles whose name contains this (case, ё/е "
     "and spaces do not matter).")])
@@ -67,7 +73,8 @@ class ProfileViewSet(IdempotentMixin, viewsets.ReadOnlyModelViewSet):
     def get_queryset(self) -> QuerySet[Profile]:
         """Profiles not merged into another, by name; ``?search=`` narrows by name."""
         found = live_profiles().order_by("name_key", "pk")
-        text = self.request.query_params.get("search", "") if self.action == "list" else ""
+        query = valid(SearchSerializer, self.request.query_params) if self.action == "list" else {}
+        text = query.get("search", "")
         if text:
             found = found.filter(name_key__contains=person_key(text))
         return found
