@@ -25,7 +25,6 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -34,29 +33,7 @@ EVENTS = 100
 GAP_SECONDS = 0.02  # between two events' transactions
 P95_LIMIT_MS = 500.0
 
-
-def bench(name: str, value: float, unit: str) -> None:
-    """Print one figure in the BENCH format."""
-    text = f"{value:.1f}" if isinstance(value, float) else str(value)
-    print(f"BENCH {name} {text} {unit}".rstrip(), flush=True)
-
-
-def note(text: str) -> None:
-    """Progress on stderr, so that stdout holds the figures."""
-    print(f"# {text}", file=sys.stderr, flush=True)
-
-
-def ensure_postgres_database(url: str) -> None:
-    """Create the PostgreSQL database of ``url`` if it does not exist."""
-    import psycopg
-
-    parsed = urlparse(url)
-    name = parsed.path.lstrip("/")
-    admin = parsed._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{name}"')
+from hall import bench, ensure_postgres_database, note, percentile  # noqa: E402 - beside this script
 
 
 class Arrivals:
@@ -156,14 +133,6 @@ def emit_events(tournament_id: int) -> dict[int, float]:
             emit(tournament_id, "round.published", lambda n=number: {"number": n})
         time.sleep(GAP_SECONDS)
     return committed
-
-
-def percentile(values: list[float], share: float) -> float:
-    """The value below which ``share`` of the values lie."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
 
 
 def main() -> int:
