@@ -72,12 +72,7 @@ def row_instance(model: type[M], values: Sequence[Any], db: str, connection: Any
         for converter in converters:
             value = converter(value, column, connection)
         converted[index] = value
-    return _from_db(model, db, _attnames(model), converted)
-
-
-def _from_db(model: type[M], db: str, attnames: list[str], values: list[Any]) -> M:
-    """A whole row as its model's instance, through Django's own ``Model.from_db``."""
-    return model.from_db(db, attnames, values)
+    return model.from_db(db, _attnames(model), converted)
 
 
 def _attnames(model: type[Model]) -> list[str]:
