@@ -60,11 +60,6 @@ _CURRENT_STATE = CompiledQuery(
 """The current version's id and status and whether anyone signed it, the version row locked."""
 
 
-def is_locked(party: Party) -> bool:
-    """Whether the party's protocol is signed, so that its record is locked."""
-    return permissions.protocol_signed(party)
-
-
 def _create_version(party: Party, reason: str) -> Protocol:
     """Create the party's next protocol version (the caller holds the party's row lock)."""
     version = (Protocol.objects.filter(party=party).aggregate(m=Max("version"))["m"] or 0) + 1
