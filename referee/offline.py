@@ -12,7 +12,8 @@ another device still does: a stale version (409) or a deal number taken is a ``c
 which the device shows with the server's state and the queued action, to re-apply or drop.
 
 The service worker (``service_worker``, served under /referee/ so that its scope covers the
-party screens) keeps the shell and each party screen's last state for opening it offline.
+party screens and My tables) keeps the shell, My tables and the last state of each party screen
+visited or named by My tables (the referee's live round), for opening them offline.
 """
 
 from __future__ import annotations
@@ -46,8 +47,13 @@ from scoring.models.event_text import describe_event
 JSON_TYPE = "application/json"
 PANEL_HEADER = "X-Desk-Panel"
 """Sent by the queue when it wants the panel's HTML (with the action's message) in the answer."""
-SHELL = ("css/app.css", "css/desk-offline.css", "js/htmx.min.js", "js/app.js", "js/desk-offline.js")
-"""The static files the party screen needs, kept by the service worker when it installs."""
+SHELL = (
+    "css/app.css", "css/desk-offline.css", "css/desk-confirm.css", "img/favicon.svg",
+    "js/htmx.min.js", "js/app.js", "js/desk-offline.js", "js/desk-confirm.js",
+    "js/offline-pages.js",
+)
+"""The static files My tables and the party screen need, kept by the service worker when it
+installs (a party screen kept from My tables but never opened online finds them there)."""
 CONFIRM_HEADER = "X-Confirmation-Required"
 """Set on an answer that asks the referee to confirm the action (``referee.desk_steps``)."""
 CONFLICT_FIELDS = ("version", "number")
@@ -255,7 +261,8 @@ def _shell_version(names: tuple[str, ...]) -> str:
 
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
-    """The desk's service worker script (scope /referee/): the party screen opens offline."""
+    """The desk's service worker script (scope /referee/): My tables and the party screens open
+    offline."""
     response = render(
         request,
         "referee/sw.js",
