@@ -13,6 +13,7 @@ from django.db import connection
 from playwright.sync_api import expect
 
 from scoring.models import Party
+from tests.e2e.a11y import axe_violations, blocking, describe, phone_context
 from tests.e2e.helpers import PHONE, page_width
 from tests.e2e.test_tables_offline import log_in_ru, russian_phone
 
@@ -49,7 +50,7 @@ def test_a_finished_partys_desk_leads_to_the_signatures(
     browser, live_server, referee_user, party, screenshot
 ):
     play_to_the_end(party.pk, referee_user)
-    context = russian_phone(browser)
+    context = phone_context(browser, "ru", axe=True)  # axe-core comes in as an inline script
     try:
         page = context.new_page()
         log_in_ru(page, live_server.url, referee_user.username)
@@ -63,6 +64,8 @@ def test_a_finished_partys_desk_leads_to_the_signatures(
         assert box["width"] >= panel["width"] - 2 and box["height"] >= 44, (box, panel)
         assert page_width(page) <= PHONE["width"]
         screenshot(page, "finished_desk_ru")
+        found = blocking(axe_violations(page))
+        assert not found, describe(found)
 
         button.click()
         expect(page).to_have_url(f"{live_server.url}{party.get_absolute_url()}#protocol")
