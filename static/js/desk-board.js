@@ -226,7 +226,7 @@
     const saving = waiting > 0 && !Object.keys(queuedNow).length;
     const now = Date.now() + offset();
     const shown = provisional(data, deals, now);
-    board.classList.toggle("is-provisional", waiting > 0);
+    board.classList.toggle("is-provisional", deals.length > 0 && Boolean(data.rules));
     const note = board.querySelector("[data-board-note]");
     if (deals.length) {
       if (shown.points) {

@@ -223,4 +223,6 @@ def test_a_game_counted_on_the_server_says_the_score_waits(
     page.click("#btn-deal")
     expect(page.locator(NOTE)).to_contain_text("Счёт ждёт сервера")
     expect(page.locator("#scoreboard [data-deal-in-play]")).to_have_text("2")
+    # The totals shown are the server's, not marked as the device's own sum.
+    assert "is-provisional" not in (page.locator(BOARD).get_attribute("class") or "")
     screenshot(page, "desk_board_waits_ru_360")
