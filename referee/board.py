@@ -9,7 +9,7 @@ while the queue waits. The rule knowledge comes from the rule set (``RuleSet.boa
 
 from __future__ import annotations
 
-import time
+from datetime import timedelta
 from typing import Any
 
 from django.urls import reverse
@@ -37,10 +37,11 @@ def board_data(
     clock = state["clock"]
     left = clock["seconds_left"]
     running = clock["started_at"] is not None and not clock["paused"] and left is not None
-    server_at = int(time.time() * 1000)
     expires = _ms(party.time_expired_at)
-    if expires is None and running:
-        expires = server_at + int(party.seconds_left() * 1000)
+    if expires is None and running and party.started_at and party.limit_seconds is not None:
+        # the clock runs: it runs out the limit and the pauses after the start
+        expires = _ms(party.started_at + timedelta(
+            seconds=party.limit_seconds + party.paused_seconds))
     return {
         "party": party.pk,
         "version": party.version,
@@ -57,7 +58,6 @@ def board_data(
             "deals_after_expiry": deals_after(deals, party.time_expired_at),
         },
         "clock": {
-            "server_at": server_at,
             "expires_at": expires,
             "paused": clock["paused"],
             "has_clock": party.limit_seconds is not None,

@@ -251,7 +251,8 @@ def _summary(party: Party, totals: Any, deal_rows: list[Any]) -> tuple[dict[str,
         "status": party.status,
         "phase": phase,
         "phase_label": str(
-            PAUSED_LABEL if phase == CONTINUE and party.paused_at else PHASE_LABELS.get(phase, phase)
+            PAUSED_LABEL if phase == CONTINUE and party.paused_at
+            else PHASE_LABELS.get(phase, phase)
         ),
         "end_reason": party.end_reason,
         "winner": party.winner,

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from scoring.rules import board
 from scoring.rules.config import (  # re-exported (``__all__``): the rule sets import them here
     ANNULLED,
     CONTINUE,
@@ -66,7 +67,6 @@ from scoring.rules.config import (  # re-exported (``__all__``): the rule sets i
     party_side,
     wins_needed,
 )
-from scoring.rules import board
 from scoring.rules.errors import RuleError, _
 from scoring.rules.game_settings import GameSetting
 from scoring.rules.moves import HAND_SIZE, MoveAdvice, MoveHelper, Tile, advise

@@ -55,7 +55,8 @@ def quick_deal(page: Page, side: str, points: int) -> None:
 
 def detailed_deal(page: Page, outcome: str, pips: dict[str, int], went_out: str = "") -> None:
     """A domino or a fish entered with the pips left in each hand."""
-    page.locator("#deal-entry label", has=page.locator(f"input[name=outcome][value={outcome}]")).click()
+    choice = page.locator(f"input[name=outcome][value={outcome}]")
+    page.locator("#deal-entry label", has=choice).click()
     details = page.locator("#deal-entry details.ref-more", has=page.locator("input[name=pips_a1]"))
     if not details.evaluate("d => d.open"):
         details.locator("summary").click()
