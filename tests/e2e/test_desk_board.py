@@ -199,6 +199,7 @@ def test_the_rule_data_scores_deals_as_the_server_does(
         }""",
         fields,
     )
+    page.context.close()  # nothing more from the browser while the test thread writes
     client = Client()
     client.force_login(desk.referee)
     for deal in deals:
