@@ -48,9 +48,9 @@ JSON_TYPE = "application/json"
 PANEL_HEADER = "X-Desk-Panel"
 """Sent by the queue when it wants the panel's HTML (with the action's message) in the answer."""
 SHELL = (
-    "css/app.css", "css/desk-offline.css", "css/desk-confirm.css", "img/favicon.svg",
-    "js/htmx.min.js", "js/app.js", "js/desk-offline.js", "js/desk-confirm.js",
-    "js/offline-pages.js",
+    "css/app.css", "css/desk-offline.css", "css/desk-confirm.css", "css/desk-board.css",
+    "img/favicon.svg", "js/htmx.min.js", "js/app.js", "js/desk-offline.js", "js/desk-confirm.js",
+    "js/desk-board.js", "js/offline-pages.js",
 )
 """The static files My tables and the party screen need, kept by the service worker when it
 installs (a party screen kept from My tables but never opened online finds them there)."""

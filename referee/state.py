@@ -14,6 +14,7 @@ from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from referee.board import board_data
 from referee.rulings import scores_by_seat
 from referee.screen_rows import deal_row, penalty_row, ruling_row
 from referee.services import WARNING_CATEGORIES, no_show_due_at
@@ -139,6 +140,8 @@ PHASE_LABELS = {
     "overtime": gettext_lazy("Scores level at the end of the game: overtime until one scores"),
     PHASE_FINISHED: gettext_lazy("Finished"),
 }
+PAUSED_LABEL = gettext_lazy("Paused: the clock is stopped")
+"""The phase's label while play goes on but the clock is paused (not "In play")."""
 
 
 def alerts(party: Party, phase: str, party_desk: PartyDesk) -> list[dict[str, str]]:
@@ -247,7 +250,10 @@ def _summary(party: Party, totals: Any, deal_rows: list[Any]) -> tuple[dict[str,
         "version": party.version,
         "status": party.status,
         "phase": phase,
-        "phase_label": str(PHASE_LABELS.get(phase, phase)),
+        "phase_label": str(
+            PAUSED_LABEL if phase == CONTINUE and party.paused_at
+            else PHASE_LABELS.get(phase, phase)
+        ),
         "end_reason": party.end_reason,
         "winner": party.winner,
         "loser": party.loser,
@@ -362,6 +368,7 @@ def party_state(party: Party, done: Done[Any] | None = None) -> dict[str, Any]:
         ]
     state["total_row"] = _total_row(keys, totals, state["deals"])
     state["uncollected"] = any(totals.uncollected)
+    state["board"] = board_data(party, state, totals, deals)
     return state
 
 

@@ -96,13 +96,14 @@ def page_data(post: Any, party: Party, input_class: type[ActionInput]) -> dict[s
     elif input_class is FineInput and quick not in (None, ""):
         data["points"] = quick
     elif issubclass(input_class, DealFields) and quick not in (None, ""):
-        if not isinstance(data.get("points"), dict):
-            rule_set, cfg = state.rules_of(party)
-            who = data.get("seat") or data.get("side") or ""
-            if who in rule_set.seats_for(cfg):
-                who = rule_set.side_of(who)
-            if who:
-                data["points"] = {who: quick}
+        points = data.get("points")
+        rule_set, cfg = state.rules_of(party)
+        who = data.get("seat") or data.get("side") or ""
+        if who in rule_set.seats_for(cfg):
+            who = rule_set.side_of(who)
+        # the pairs' quick points stay as ``form_data`` made them; a player's go to his side
+        if who and (not isinstance(points, dict) or who not in points):
+            data["points"] = {who: quick}
     return data
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from scoring.rules import board
 from scoring.rules.config import (  # re-exported (``__all__``): the rule sets import them here
     ANNULLED,
     CONTINUE,
@@ -152,6 +153,18 @@ class RuleSet(Seating, abc.ABC):
     @abc.abstractmethod
     def score_deal(self, facts: DealFacts, cfg: RulesConfig) -> DealScore:
         """Score one deal from what the referee entered; raise RuleError on bad input."""
+
+    def board_recipe(self, cfg: RulesConfig) -> board.Recipe | None:
+        """How the desk's deal form scores on the device (:mod:`scoring.rules.board`); None:
+        this game's deals wait for the server (its counting is not plain data)."""
+        return None
+
+    def board_rules(self, cfg: RulesConfig) -> dict[str, Any] | None:
+        """The provisional scoreboard's rule data, sent with the desk's page; None: none."""
+        recipe = self.board_recipe(cfg)
+        if recipe is None:
+            return None
+        return board.rules(self, cfg, recipe, ending=type(self).decide is RuleSet.decide)
 
     # -- a party --------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from scoring.rules.base import RulesConfig
+from scoring.rules.board import Recipe
 from scoring.rules.draw import DrawGame
 from scoring.rules.errors import _
 from scoring.rules.game_settings import LONE_ZERO_ZERO_IN_FISH, PLAYERS, TILES_PER_HAND
@@ -34,6 +35,11 @@ class ClassicGame(DrawGame):
     settings = (PLAYERS, TILES_PER_HAND, LONE_ZERO_ZERO_IN_FISH)
     preset = {"target": 100, "players": 2, "lone_zero_zero_in_fish": False}
     lone_values = {ZERO_ZERO: LONE_ZERO_ZERO}
+
+    def board_recipe(self, cfg: RulesConfig) -> Recipe | None:
+        """Quick points only: pips wait for the server (a lone 0-0 counts 25, a fish pays the
+        difference)."""
+        return Recipe(pips=None)
 
     def hand_size(self, cfg: RulesConfig) -> int:
         """Seven tiles each for two players, five for three or four (unless set otherwise)."""

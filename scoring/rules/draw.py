@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from scoring.rules.base import DOMINO, DRAWN_FISH, FISH, DealFacts, DealScore, RulesConfig
+from scoring.rules.board import OPPONENTS, Pips, Recipe
 from scoring.rules.counts import lowest
 from scoring.rules.errors import _
 from scoring.rules.game_settings import PLAYERS, TILES_PER_HAND, GameSetting
@@ -29,6 +30,10 @@ class DrawGame(HandGame):
     )
     settings: ClassVar[tuple[GameSetting[Any], ...]] = (PLAYERS, TILES_PER_HAND)
     preset = {"target": 100, "players": 2, "tiles_per_hand": 7}
+
+    def board_recipe(self, cfg: RulesConfig) -> Recipe | None:
+        """The player who went out, or the lowest blocked hand, scores the others' pips."""
+        return Recipe(Pips(domino=OPPONENTS, fish=OPPONENTS))
 
     def score_domino(self, winner: str, hands: Hands, cfg: RulesConfig) -> DealScore:
         """The player who went out scores what the others hold."""

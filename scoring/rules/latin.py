@@ -24,6 +24,7 @@ from scoring.rules.base import (
     DealScore,
     RulesConfig,
 )
+from scoring.rules.board import ALL, TIE_LED, Pips, Recipe
 from scoring.rules.counts import nearest_after
 from scoring.rules.errors import RuleError, _
 from scoring.rules.game_settings import LATIN_INDIVIDUAL, PLAYERS
@@ -94,6 +95,13 @@ class LatinGame(SportDomino):
         if led not in seats:
             return None
         return seats[(seats.index(led) + 1) % len(seats)]
+
+    def board_recipe(self, cfg: RulesConfig) -> Recipe | None:
+        """Alone as the Latin game alone scores; in pairs every hand's pips to the winner, a
+        fish's tie to the pair of the player who led."""
+        if plays_alone(cfg):
+            return ALONE.board_recipe(cfg)
+        return Recipe(Pips(domino=ALL, fish=ALL, tie=TIE_LED))
 
     # -- a deal ---------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ fewer than four players, or four each for himself (``latin_individual``).
 from __future__ import annotations
 
 from scoring.rules.base import DRAWN_FISH, FISH, DealFacts, DealScore, RulesConfig
+from scoring.rules.board import OPPONENTS, TIE_LED, Pips, Recipe
 from scoring.rules.counts import lowest, nearest_after
 from scoring.rules.draw import DrawGame
 from scoring.rules.errors import RuleError, _
@@ -29,6 +30,10 @@ class LatinAlone(DrawGame):
         if led is not None and led not in self.seats_for(cfg):
             raise RuleError("led", _("Unknown seat: %(seat)s."), seat=led)
         return led
+
+    def board_recipe(self, cfg: RulesConfig) -> Recipe | None:
+        """As the Draw game, a fish's tie to the player who led or the one nearest after him."""
+        return Recipe(Pips(domino=OPPONENTS, fish=OPPONENTS, tie=TIE_LED))
 
     def score_deal(self, facts: DealFacts, cfg: RulesConfig) -> DealScore:
         """Score a deal as the Draw game does, after checking who led it."""

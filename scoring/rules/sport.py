@@ -26,6 +26,7 @@ from scoring.rules.base import (
     RuleSet,
     is_count,
 )
+from scoring.rules.board import ALL, OPPONENTS, Pips, Recipe
 from scoring.rules.errors import RuleError, _
 from scoring.rules.moves import SPORT_HELPER, MoveHelper
 
@@ -42,6 +43,11 @@ class SportDomino(RuleSet):
     move_helper: ClassVar[MoveHelper | None] = SPORT_HELPER
     sides = SIDES
     seats = SEATS
+
+    def board_recipe(self, cfg: RulesConfig) -> Recipe | None:
+        """A domino scores every hand's pips (or the opponents' only, by the regulations); a
+        fish the pips of all four hands, to the pair with fewer; equal pips: nobody."""
+        return Recipe(Pips(domino=ALL if cfg.domino_counts_partner else OPPONENTS))
 
     # -- scoring a deal -------------------------------------------------------------------
 

@@ -482,9 +482,10 @@
   }
 
   function render() {
+    const mine = items.filter((item) => String(item.party) === PARTY);
+    document.dispatchEvent(new CustomEvent("desk:queue", { detail: { party: PARTY, items: mine, online: online } }));
     const bar = document.getElementById("desk-sync");
     if (!bar) { return; }
-    const mine = items.filter((item) => String(item.party) === PARTY);
     const others = items.length - mine.length;
     const problem = ["conflict", "confirm", "failed"].map((name) => mine.find((item) => item.state === name)).find(Boolean);
     let state = "saved";
