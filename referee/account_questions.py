@@ -48,10 +48,10 @@ def pins_question(tournament: Tournament) -> str:
     if not count:
         return ""
     return ngettext(
-        "Every player gets a new PIN: the %(count)d printed PIN slip stops working, only "
-        "the new slips sign.",
-        "Every player gets a new PIN: all %(count)d printed PIN slips stop working, only "
-        "the new slips sign.", count) % {"count": count}
+        "The %(count)d printed PIN slip stops working: every player gets a new PIN and signs "
+        "only with the new slips.",
+        "All %(count)d printed PIN slips stop working: every player gets a new PIN and signs "
+        "only with the new slips.", count) % {"count": count}
 
 
 def account_question(tournament: Tournament, post: Any) -> str:

@@ -174,7 +174,7 @@ def _remove(request: HttpRequest, tournament: Tournament, back: str) -> HttpResp
     if role is None:
         raise ServiceError("remove", _("This referee is no longer assigned."))
     if not asking.confirmed(request):
-        return asking.ask_page(request, remove_question(role), f"{back}#role-{role.pk}",
+        return asking.ask_page(request, remove_question(role), back,
                                title=tournament.name)
     role.delete()
     messages.success(request, _("The referee was removed."))

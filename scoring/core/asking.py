@@ -28,8 +28,13 @@ def question(request: HttpRequest, text: str, cancel_url: str, *,
              target: str = "") -> dict[str, Any]:
     """The confirmation of the posted form: its text, address, fields and way back.
 
-    ``target``: the element an htmx confirmation replaces (empty: a plain form).
+    ``target``: the element an htmx confirmation replaces (empty: a plain form). A way back
+    to the page the question is shown at loses its fragment: a link to the same address with
+    a fragment would only scroll the question's page, not go back.
     """
+    path, _hash, _fragment = cancel_url.partition("#")
+    if path == request.path:
+        cancel_url = path
     fields = [(key, value) for key, values in request.POST.lists() if key not in NOT_REPEATED
               for value in values]
     return {"text": text, "action": request.path, "fields": fields, "cancel": cancel_url,

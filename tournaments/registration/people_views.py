@@ -72,7 +72,7 @@ def _post(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
     if "pins" in post:
         every = post["pins"] == "all"
         if every and not asking.confirmed(request) and (question := pins_question(tournament)):
-            return asking.ask_page(request, question, f"{back}#pins", title=tournament.name)
+            return asking.ask_page(request, question, back, title=tournament.name)
         made = pins.generate_pins(tournament.pk, actor=actor, only_missing=not every)
         if not made:
             raise ServiceError("pins", _("Every player has a signing PIN already."))
@@ -91,7 +91,7 @@ def _post(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
         return invitation_slips(request, tournament, waiting,
                                 f"invitations-{tournament.slug}.pdf")
     elif any(key in post for key in ACCOUNT_ACTIONS):
-        return account_action(request, tournament, f"{back}#accounts")
+        return account_action(request, tournament, back)
     return None
 
 
