@@ -94,15 +94,16 @@ def protocol_refuse(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def protocol_countersign(request: HttpRequest, pk: int) -> HttpResponse:
     """The referee countersigns: the protocol is signed and the party locked, once he confirmed
-    (asked on the page, or in the section for htmx, when the browser's dialog did not ask)."""
+    (asked on the page, or in the section for htmx, when the browser's dialog did not ask).
+    Whoever may not countersign now is answered by the service's refusal, not asked."""
     party = _visible_party(request, pk)
-    if not asking.confirmed(request):
+    section = section_context(request, party)
+    if not asking.confirmed(request) and section["can_countersign"]:
         back = f"{party.get_absolute_url()}#protocol"
         if not is_htmx(request):
             return asking.ask_page(request, countersign_question(), back, title=str(party))
         ask = asking.question(request, countersign_question(), back, target="#protocol")
-        context = {**section_context(request, party), "ask": ask}
-        return vary_on_htmx(render(request, "scoring/_protocol.html", context))
+        return vary_on_htmx(render(request, "scoring/_protocol.html", {**section, "ask": ask}))
     return _after_sign_off(
         request, party, protocol_services.countersign,
         _("The protocol is signed and the party locked."))

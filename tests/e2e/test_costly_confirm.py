@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from scoring.core.errors import ServiceError
 from scoring.models import TournamentRole
 from scoring.signoff import pins
-from tests.e2e.helpers import ARGS, PHONE, SHOTS, log_in, watch_errors
+from tests.e2e.helpers import PHONE, SHOTS, log_in, watch_errors
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 QUESTION = "Все 16 напечатанных листков перестанут действовать"
@@ -83,7 +83,6 @@ def test_without_scripts_the_server_asks_on_a_page(browser, live_server, tournam
         assert _signs(tournament, printed)
     finally:
         context.close()
-    assert ARGS  # the same browser flags as every other test
 
 
 def test_removing_a_referee_asks_and_cancelling_keeps_him(new_page, live_server, tournament,
