@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 from scoring.core.errors import ServiceError
 from scoring.models import TournamentRole
 from scoring.signoff import pins
+from tests.e2e import a11y
 from tests.e2e.helpers import PHONE, SHOTS, log_in, watch_errors
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -103,3 +104,30 @@ def test_removing_a_referee_asks_and_cancelling_keeps_him(new_page, live_server,
     expect(page.locator(".messages")).to_contain_text("The referee was removed.")
     assert not TournamentRole.objects.filter(pk=role.pk).exists()
     assert page.errors == [], page.errors
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_question_passes_axe(browser, live_server, tournament, organizer, lang):
+    """The dialog and the server's question page: no serious or critical axe violation."""
+    pins.generate_pins(tournament.pk, actor=organizer)
+    context = a11y.phone_context(browser, lang, axe=True)
+    try:
+        page = a11y.open_page(context)
+        a11y.log_in(page, live_server.url, organizer.username, "pw")
+        page.goto(f"{live_server.url}/t/{tournament.slug}/people/")
+        a11y.in_language(page, lang)
+        every = page.locator("button[name=pins][value=all]")
+        every.click()
+        expect(page.locator("#confirm-dialog")).to_be_visible()
+        found = a11y.blocking(a11y.axe_violations(page))
+        assert found == [], a11y.describe(found)
+        page.keyboard.press("Escape")  # closing the dialog sends nothing
+        expect(page.locator("#confirm-dialog")).to_be_hidden()
+        every.evaluate("button => button.removeAttribute('data-confirm')")
+        every.click()  # as without scripts: the server asks on its page
+        expect(page.locator("#ask-first")).to_be_visible()
+        found = a11y.blocking(a11y.axe_violations(page))
+        assert found == [], a11y.describe(found)
+        assert page.errors == [], page.errors
+    finally:
+        context.close()
