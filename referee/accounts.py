@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -31,7 +32,7 @@ from django.utils.translation import gettext as _
 from referee.services.staffing import assign_referee
 from scoring.access import permissions
 from scoring.core.errors import ServiceError
-from scoring.models import IssuedAccount, Player, Tournament
+from scoring.models import IssuedAccount, Player, Profile, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -118,22 +119,60 @@ def create_referee_account(tournament: Tournament, *, actor: Any, full_name: str
     return user
 
 
+@dataclass(frozen=True)
+class PlayerLogins:
+    """What ``make_player_accounts`` did: the players given a new login, and those given the
+    login their profile already had."""
+
+    made: list[Player]
+    reused: list[Player]
+
+
+def _profile_login(player: Player) -> Any:
+    """The login the player's profile already has: its own, else one of its other entries'."""
+    if player.profile_id is None:
+        return None
+    profile = Profile.objects.select_related("user").get(pk=player.profile_id)
+    if profile.user is not None:
+        return profile.user
+    entry = (Player.objects.filter(profile_id=profile.pk, user__isnull=False)
+             .exclude(pk=player.pk).select_related("user").order_by("-pk").first())
+    return entry.user if entry is not None else None
+
+
+def _keep_on_profile(player: Player, user: Any) -> None:
+    """The player's profile keeps ``user`` as its login, if it has none and he is no other's."""
+    if player.profile_id is not None and not Profile.objects.filter(user=user).exists():
+        Profile.objects.filter(pk=player.profile_id, user__isnull=True).update(user=user)
+
+
 @transaction.atomic
 def make_player_accounts(tournament: Tournament, *, actor: Any,
-                         player_ids: list[int] | None = None) -> list[Player]:
-    """Make a login for every player of the tournament who has none (or of ``player_ids``)."""
+                         player_ids: list[int] | None = None) -> PlayerLogins:
+    """Give a login to every player of the tournament who has none (or of ``player_ids``).
+
+    One person, one login: a player whose profile already has a login gets that one (his
+    record stays whole); the others get a new login, which their profile keeps for their next
+    tournaments.
+    """
     _require_manager(actor, tournament)
     players = tournament.players.select_for_update().filter(user__isnull=True)
     if player_ids is not None:
         players = players.filter(pk__in=player_ids)
-    made = []
+    made, reused = [], []
     for player in players.order_by("name", "pk"):
-        player.user = _new_user(tournament, actor, player.name)
+        user = _profile_login(player)
+        if user is None:
+            user = _new_user(tournament, actor, player.name)
+            made.append(player)
+        else:
+            reused.append(player)
+        player.user = user
         player.save(update_fields=["user"])
-        made.append(player)
-    logger.info("player accounts made: tournament=%s count=%s actor=%s", tournament.pk,
-                len(made), getattr(actor, "pk", None))
-    return made
+        _keep_on_profile(player, user)
+    logger.info("player accounts made: tournament=%s made=%s reused=%s actor=%s", tournament.pk,
+                len(made), len(reused), getattr(actor, "pk", None))
+    return PlayerLogins(made=made, reused=reused)
 
 
 def issued_account(tournament: Tournament, user_id: Any) -> IssuedAccount:

@@ -11,14 +11,21 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.views import PasswordResetConfirmView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse_lazy
+from django.urls import reverse, reverse_lazy
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from referee import access, accounts, services
+from referee.account_questions import (
+    account_question,
+    remove_question,
+    reset_question,
+    revoke_question,
+)
 from referee.api import referee_roles
 from referee.serializers import RefereeSettingsSerializer
 from referee.views import _error_text, _login_first
+from scoring.core import asking
 from scoring.core.errors import ServiceError
 from scoring.core.site import site_url
 from scoring.models import IssuedAccount, RefereeSettings, Tournament, TournamentRole
@@ -33,7 +40,8 @@ def invitation_link(user: Any) -> str:
 
 def account_rows(request: HttpRequest, tournament: Tournament, users: list[Any]
                  ) -> dict[int, dict[str, Any]]:
-    """Per user id: the issued account of this tournament (or None) and its invitation link."""
+    """Per user id: the issued account of this tournament (or None), its invitation link, and
+    the questions its reset and revoke buttons ask."""
     issued = {a.user_id: a for a in IssuedAccount.objects.filter(
         tournament=tournament, user__in=[u.pk for u in users]).select_related("user")}
     rows = {}
@@ -41,7 +49,8 @@ def account_rows(request: HttpRequest, tournament: Tournament, users: list[Any]
         account = issued.get(user.pk)
         waiting = account is not None and accounts.invitable(account)
         rows[user.pk] = {"issued": account, "revoked": not user.is_active,
-                         "link": invitation_link(user) if waiting else ""}
+                         "link": invitation_link(user) if waiting else "",
+                         "ask_reset": reset_question(user), "ask_revoke": revoke_question(user)}
     return rows
 
 
@@ -84,7 +93,7 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
         "referee/referees.html",
         {
             "tournament": tournament,
-            "roles": [(role, rows[role.user_id]) for role in roles],
+            "roles": [(role, rows[role.user_id], remove_question(role)) for role in roles],
             "tables": tournament.tables.all(),
             "settings": services.referee_settings(tournament),
             "presets": RefereeSettings.Preset.choices,
@@ -105,9 +114,16 @@ ACCOUNT_ACTIONS = ("revoke", "invite", "mail", "slip")
 """The buttons of an issued account (each posts the account's user id)."""
 
 
-def account_action(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
-    """Invite again, mail the invitation, print its slip (the PDF) or revoke access."""
+def account_action(request: HttpRequest, tournament: Tournament, back: str
+                   ) -> HttpResponse | None:
+    """Invite again, mail the invitation, print its slip (the PDF) or revoke access.
+
+    A reset or a revoke not yet confirmed is answered with its question (``back``: where
+    cancelling leads).
+    """
     post = request.POST
+    if not asking.confirmed(request) and (question := account_question(tournament, post)):
+        return asking.ask_page(request, question, back, title=tournament.name)
     if "revoke" in post:
         account = accounts.revoke_access(tournament, post["revoke"], actor=request.user)
         messages.success(request, _("%(name)s can no longer log in.")
@@ -136,19 +152,32 @@ def _change_referees(request: HttpRequest, tournament: Tournament) -> HttpRespon
     or save the penalty rules."""
     post = request.POST
     try:
+        back = reverse("referee:referees", args=[tournament.slug])
         if any(key in post for key in ACCOUNT_ACTIONS):
-            return account_action(request, tournament)
+            return account_action(request, tournament, back)
         if "remove" in post:
-            TournamentRole.objects.filter(pk=_number(post["remove"]), tournament=tournament,
-                                          role__in=[TournamentRole.Role.REFEREE,
-                                                    TournamentRole.Role.CHIEF]).delete()
-            messages.success(request, _("The referee was removed."))
+            return _remove(request, tournament, back)
         elif "penalty_preset" in post:
             _save_settings(request, tournament)
         else:
             _assign(request, tournament)
     except ServiceError as err:
         messages.error(request, err.message)
+    return None
+
+
+def _remove(request: HttpRequest, tournament: Tournament, back: str) -> HttpResponse | None:
+    """Remove a referee (or the chief) from the tournament, once the organizer confirmed."""
+    role = (TournamentRole.objects.select_related("user")
+            .filter(pk=_number(request.POST["remove"]), tournament=tournament,
+                    role__in=[TournamentRole.Role.REFEREE, TournamentRole.Role.CHIEF]).first())
+    if role is None:
+        raise ServiceError("remove", _("This referee is no longer assigned."))
+    if not asking.confirmed(request):
+        return asking.ask_page(request, remove_question(role), back,
+                               title=tournament.name)
+    role.delete()
+    messages.success(request, _("The referee was removed."))
     return None
 
 

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from scoring.access import permissions
 from scoring.models import Party, Protocol
 from scoring.party.protocol_lock import current_protocol
 from scoring.signoff.content import party_players
 from scoring.signoff.pins import players_without_pin
+
+
+def countersign_question() -> str:
+    """What the referee's countersignature does, asked before it is given."""
+    return _("The protocol is signed for good and the party locked: its deals can no longer be "
+             "corrected; only the chief referee can change it, with a reason.")
 
 
 def section_context(request: Any, party: Party) -> dict[str, Any]:
@@ -43,6 +51,7 @@ def section_context(request: Any, party: Party) -> dict[str, Any]:
         "signable": signable,
         "can_run": can_run,
         "can_countersign": signable and can_run and all(r["signature"] for r in rows),
+        "ask_countersign": countersign_question(),
         "can_print": permissions.can_print_round(user, party.round.tournament),
         "no_pin": (
             players_without_pin([player for _seat, player in seated])

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.access import permissions
+from scoring.core import asking
 from scoring.core.errors import ServiceError
 from scoring.core.timezones import activate_tournament_zone
 from scoring.core.web import is_htmx, page_or_fragment, vary_on_htmx
@@ -27,7 +28,7 @@ from scoring.people import lockouts
 from scoring.signoff import pins, printing
 from scoring.signoff import services as protocol_services
 from scoring.signoff.forms import PinForm, VerifyForm
-from scoring.signoff.section import section_context
+from scoring.signoff.section import countersign_question, section_context
 
 
 def _visible_party(request: HttpRequest, pk: int) -> Party:
@@ -92,8 +93,17 @@ def protocol_refuse(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def protocol_countersign(request: HttpRequest, pk: int) -> HttpResponse:
-    """The referee countersigns: the protocol is signed and the party locked."""
+    """The referee countersigns: the protocol is signed and the party locked, once he confirmed
+    (asked on the page, or in the section for htmx, when the browser's dialog did not ask).
+    Whoever may not countersign now is answered by the service's refusal, not asked."""
     party = _visible_party(request, pk)
+    section = section_context(request, party)
+    if not asking.confirmed(request) and section["can_countersign"]:
+        back = f"{party.get_absolute_url()}#protocol"
+        if not is_htmx(request):
+            return asking.ask_page(request, countersign_question(), back, title=str(party))
+        ask = asking.question(request, countersign_question(), back, target="#protocol")
+        return vary_on_htmx(render(request, "scoring/_protocol.html", {**section, "ask": ask}))
     return _after_sign_off(
         request, party, protocol_services.countersign,
         _("The protocol is signed and the party locked."))

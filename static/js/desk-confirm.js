@@ -1,7 +1,9 @@
 // Referee desk: an irreversible action asks first, in a <dialog> that names its consequence.
 //
 // A form of the panel with data-confirm (its text) or data-confirm-map (texts by the values of
-// the fields named in data-confirm-keys) is held back on submit until the referee confirms;
+// the fields named in data-confirm-keys), or a form sent by a button with data-confirm (the
+// question of that button alone, on a form of several), is held back on submit until the
+// referee confirms;
 // then "confirmed=1" is put into the form and it is submitted again, so htmx, or a script that
 // queues the form's data on submit, sends the confirmed action. The listener runs first: on
 // window, in the capture phase. An empty text asks nothing. Without this script (or without
@@ -31,7 +33,10 @@
     return text.split("{points}").join(String(typed));
   }
 
-  function textOf(form) {
+  function textOf(form, submitter) {
+    if (submitter && submitter.hasAttribute("data-confirm")) {
+      return submitter.getAttribute("data-confirm");
+    }
     var text = form.getAttribute("data-confirm") || "";
     var map = form.getAttribute("data-confirm-map");
     if (!map) { return text; }
@@ -86,17 +91,18 @@
   window.addEventListener("submit", function (event) {
     var form = event.target;
     if (!(form instanceof HTMLFormElement)) { return; }
-    if (!form.hasAttribute("data-confirm") && !form.hasAttribute("data-confirm-map")) { return; }
+    var submitter = event.submitter;
+    if (!form.hasAttribute("data-confirm") && !form.hasAttribute("data-confirm-map") &&
+        !(submitter && submitter.hasAttribute("data-confirm"))) { return; }
     if (fieldValue(form, "confirmed") === "1") { return; }
     var dialog = document.getElementById("confirm-dialog");
     if (!dialog || typeof dialog.showModal !== "function") { return; }
-    var text = textOf(form);
+    var text = textOf(form, submitter);
     if (!text) { return; }
     event.preventDefault();
     event.stopPropagation();
     dialog.querySelector("[data-confirm-text]").textContent = text;
     dialog.returnValue = "";
-    var submitter = event.submitter;
     dialog.addEventListener("close", function answered() {
       dialog.removeEventListener("close", answered);
       shield.until = Date.now() + 400;

@@ -199,6 +199,9 @@ def test_an_organizer_runs_a_new_event_alone(new_page, live_server, organizer, p
         row.get_by_role("button", name="Sign with PIN").click()
         expect(row.locator("td").nth(2)).to_have_text(re.compile(r"^Signed \d\d:\d\d$"))
     protocol.get_by_role("button", name="Countersign and lock").click()
+    dialog = ref.locator("#confirm-dialog")  # the lock is asked first, naming it
+    expect(dialog).to_contain_text("its deals can no longer be corrected")
+    dialog.get_by_role("button", name="Yes, do it").click()
     expect(protocol.locator(".protocol-status")).to_have_text("Signed")
 
     # The chief plays table 2; its protocol stays unsigned.

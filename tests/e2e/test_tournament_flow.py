@@ -370,6 +370,9 @@ def test_round_from_registration_to_signed_protocol(
         expect(row.locator("td").nth(2)).to_have_text(re.compile(r"^Signed \d\d:\d\d$"))
         expect(protocol.get_by_role("status")).to_have_text("Signed.")
     protocol.get_by_role("button", name="Countersign and lock").click()
+    dialog = ref.locator("#confirm-dialog")  # the lock is asked first, naming it
+    expect(dialog).to_contain_text("its deals can no longer be corrected")
+    dialog.get_by_role("button", name="Yes, do it").click()
     expect(protocol.get_by_role("status")).to_have_text(
         "The protocol is signed and the party locked."
     )

@@ -252,7 +252,11 @@ def test_referee_page_signs_with_pins_and_countersigns(client, finished_party, r
     for player in players(finished_party):
         client.post(url, {"player": player.pk, "pin": "2468"})
     assert Signature.objects.filter(method="pin").count() == 4
-    client.post(reverse("scoring:protocol_countersign", args=[finished_party.pk]))
+    countersign_url = reverse("scoring:protocol_countersign", args=[finished_party.pk])
+    asked = client.post(countersign_url)  # asked first: nothing is signed yet
+    assert asked.status_code == 200 and "the party locked" in asked.content.decode()
+    assert finished_party.protocols.get().status != Protocol.Status.SIGNED
+    client.post(countersign_url, {"confirmed": "1"})
     assert finished_party.protocols.get().status == Protocol.Status.SIGNED
     download = client.get(reverse("scoring:protocol_download", args=[finished_party.pk]))
     assert download["Content-Type"] == "application/pdf"

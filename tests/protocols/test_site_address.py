@@ -30,7 +30,8 @@ def _sign_on_the_web(client, party, referee, organizer, **host) -> bytes:
     url = reverse("scoring:protocol_sign", args=[party.pk])
     for _seat, player in party_players(party):
         assert client.post(url, {"player": player.pk, "pin": "2468"}, **host).status_code == 302
-    client.post(reverse("scoring:protocol_countersign", args=[party.pk]), **host)
+    client.post(reverse("scoring:protocol_countersign", args=[party.pk]), {"confirmed": "1"},
+                **host)
     assert party.protocols.get().status == Protocol.Status.SIGNED
     download = client.get(reverse("scoring:protocol_download", args=[party.pk]), **host)
     return b"".join(download.streaming_content if download.streaming else [download.content])

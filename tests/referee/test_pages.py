@@ -218,7 +218,7 @@ def test_organizer_assigns_a_referee_and_the_udl_preset(client, organizer, tourn
     assert list(role.tables.all()) == [table]
     client.post(page, {"penalty_preset": "udl"})
     assert RefereeSettings.objects.get(tournament=tournament).penalty_preset == "udl"
-    client.post(page, {"remove": role.pk})
+    client.post(page, {"remove": role.pk, "confirmed": "1"})
     assert not TournamentRole.objects.filter(pk=role.pk).exists()
 
 

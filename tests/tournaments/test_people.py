@@ -139,7 +139,8 @@ def test_revoke_access_stops_login_and_the_invitation(client, tournament, organi
     tables = reverse("referee:my_tables")
     assert his_phone.get(tables).status_code == 200
     client.force_login(organizer)
-    html = client.post(_referees(tournament), {"revoke": user.pk}, follow=True).content.decode()
+    html = client.post(_referees(tournament), {"revoke": user.pk, "confirmed": "1"},
+                       follow=True).content.decode()
     assert "gone.ref can no longer log in." in html
     assert "access revoked" in html
     user.refresh_from_db()
@@ -257,7 +258,8 @@ def test_pin_slips_one_per_player_and_only_hashes_kept(client, tournament, organ
     html = client.post(_people(tournament), {"pins": "missing"}, follow=True).content.decode()
     assert "Every player has a signing PIN already." in html
     # every player: 16 new slips, the old PIN stops working
-    text = _pdf_text(client.post(_people(tournament), {"pins": "all"}).content, tmp_path)
+    text = _pdf_text(client.post(_people(tournament), {"pins": "all", "confirmed": "1"}).content,
+                     tmp_path)
     assert len(re.findall(r"\b(\d{6})\b", text)) == 16
     with pytest.raises(ServiceError):
         pins.check_pin(already, "4711")

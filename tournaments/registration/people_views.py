@@ -11,12 +11,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from referee import accounts
+from referee.account_questions import pins_question
 from referee.staff_views import ACCOUNT_ACTIONS, account_action, account_rows, invitation_slips
+from scoring.core import asking
 from scoring.core.errors import ServiceError
 from scoring.models import SigningPin, Tournament
 from scoring.protocols.slips import Slip, render_slips
@@ -40,23 +43,45 @@ def pin_slips(tournament: Tournament, made: list[pins.GeneratedPin]) -> HttpResp
     return response
 
 
+def say_reused(request: HttpRequest, done: accounts.PlayerLogins) -> None:
+    """Name the players who got the login their profile already has (no second login)."""
+    if done.reused:
+        messages.info(request, ngettext(
+            "%(count)d player already has a login on his profile; it is used here too: "
+            "%(names)s.",
+            "%(count)d players already have a login on their profile; it is used here too: "
+            "%(names)s.", len(done.reused)) % {"count": len(done.reused), "names": ", ".join(
+                f"{p.name} ({p.user.username})" for p in done.reused if p.user is not None)})
+
+
+def _said(request: HttpRequest, done: accounts.PlayerLogins, *, single: bool) -> None:
+    """Say which logins were made and which players got the login their profile has."""
+    if single and done.made:
+        messages.success(request, _("The account was made: print the invitation."))
+    elif done.made or not done.reused:
+        messages.success(request, ngettext("%(count)d player account was made.",
+                                           "%(count)d player accounts were made.", len(done.made))
+                         % {"count": len(done.made)})
+    say_reused(request, done)
+
+
 def _post(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
     """Run one of the page's actions; a PDF to download, or None to show the page again."""
     post, actor = request.POST, request.user
+    back = reverse("tournaments:people", args=[tournament.slug])
     if "pins" in post:
-        made = pins.generate_pins(tournament.pk, actor=actor, only_missing=post["pins"] != "all")
+        every = post["pins"] == "all"
+        if every and not asking.confirmed(request) and (question := pins_question(tournament)):
+            return asking.ask_page(request, question, back, title=tournament.name)
+        made = pins.generate_pins(tournament.pk, actor=actor, only_missing=not every)
         if not made:
             raise ServiceError("pins", _("Every player has a signing PIN already."))
         return pin_slips(tournament, made)
     if "make_accounts" in post:
-        made_for = accounts.make_player_accounts(tournament, actor=actor)
-        messages.success(request, ngettext("%(count)d player account was made.",
-                                           "%(count)d player accounts were made.", len(made_for))
-                         % {"count": len(made_for)})
+        _said(request, accounts.make_player_accounts(tournament, actor=actor), single=False)
     elif "make_account" in post:
-        accounts.make_player_accounts(
-            tournament, actor=actor, player_ids=[int(post["make_account"])])
-        messages.success(request, _("The account was made: print the invitation."))
+        _said(request, accounts.make_player_accounts(
+            tournament, actor=actor, player_ids=[int(post["make_account"])]), single=True)
     elif "invitations" in post:
         waiting = [a.user for a in tournament.issued_accounts.select_related("user")
                    .filter(user__players__tournament=tournament).order_by("user__first_name")
@@ -66,7 +91,7 @@ def _post(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
         return invitation_slips(request, tournament, waiting,
                                 f"invitations-{tournament.slug}.pdf")
     elif any(key in post for key in ACCOUNT_ACTIONS):
-        return account_action(request, tournament)
+        return account_action(request, tournament, back)
     return None
 
 
@@ -89,7 +114,7 @@ def people(request: HttpRequest, slug: str) -> HttpResponse:
     lines = [{"player": p, "pin": p.pk in with_pin, "account": account}
              for p, account in zip(players, accounts_of, strict=True)]
     return render(request, "tournaments/people.html", {
-        "tournament": tournament, "lines": lines,
+        "tournament": tournament, "lines": lines, "ask_pins": pins_question(tournament),
         "counts": {
             "players": len(players),
             "accounts": sum(1 for p in players if p.user_id),

@@ -21,6 +21,7 @@ from scoring.access import permissions
 from scoring.models import Round, Tournament
 from scoring.people.profiles import describe
 from tournaments.pages import tournament_for
+from tournaments.registration.people_views import say_reused
 from tournaments.setup.services import registers_sides
 from tournaments.transfer import archive, exports, roster
 from tournaments.transfer.sheets import CONTENT_TYPES, size_error
@@ -117,11 +118,13 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, added % {"players": report.players,
                                                "pairs": report.pairs})
             if request.POST.get("make_accounts"):
-                made = make_player_accounts(tournament, actor=request.user)
+                done = make_player_accounts(tournament, actor=request.user)
+                made = done.made
                 messages.success(request, ngettext(
                     "%(count)d player account was made: print the invitations.",
                     "%(count)d player accounts were made: print the invitations.", len(made))
                     % {"count": len(made)})
+                say_reused(request, done)
                 return redirect("tournaments:people", slug=tournament.slug)
             if report.skipped:
                 count = len(report.skipped)
