@@ -228,6 +228,18 @@ class ActionInput(StrictInput):
         allow_null=True,
         help_text=_("The party version the client last saw; a stale one is refused with 409."),
     )
+    entered_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        help_text=_(
+            "When the referee entered the action on his device, ISO 8601 with its offset, on the "
+            "server's clock (the device's clock corrected by its measured offset). A deal's "
+            "decides whether it was played before or after the party's time ran out, however "
+            "late it arrives; one in the future or before the party's start (beyond a few "
+            "seconds' tolerance) is refused with 400 naming entered_at. Without it the moment "
+            "the request arrives counts. Every other action accepts it too."
+        ),
+    )
     creates: ClassVar[bool] = False
     """Whether the action makes a record (201) or changes the party (200)."""
 
