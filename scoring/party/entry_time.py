@@ -13,7 +13,6 @@ before the deals played after the time ran out, and the party is decided again.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db.models import F
@@ -109,7 +108,3 @@ def make_room(party: Party, number: int, deals: list[RecordedDeal]) -> list[Reco
     ]
     return sorted(renumbered, key=lambda row: row.number)
 
-
-def entry_data(entered_at: Any) -> dict[str, Any]:
-    """``entered_at`` as an event's data (nothing when the device sent none)."""
-    return {"entered_at": entered_at.isoformat()} if entered_at else {}
