@@ -244,6 +244,9 @@ IDEMPOTENCY_KEY_HOURS = int(os.environ.get("IDEMPOTENCY_KEY_HOURS", "24"))
 PARTY_LOCK_TIMEOUT_SECONDS = float(os.environ.get("PARTY_LOCK_TIMEOUT_SECONDS", "5"))
 # How long the referee desk offers to undo an action just made (a deal, a warning, a fine …).
 REFEREE_UNDO_SECONDS = int(os.environ.get("REFEREE_UNDO_SECONDS", "60"))
+# How far a desk's corrected clock may be off the server's: a deal's entered_at further in the
+# future, or before its party's start, is refused (scoring.party.entry_time).
+ENTERED_AT_TOLERANCE_SECONDS = float(os.environ.get("ENTERED_AT_TOLERANCE_SECONDS", "5"))
 
 # Redis down or hanging is a cache miss (config.cache), after at most CACHE_TIMEOUT_SECONDS.
 CACHE_TIMEOUT_SECONDS = float(os.environ.get("CACHE_TIMEOUT_SECONDS", "0.5"))

@@ -187,6 +187,7 @@ class DealInput(DealFields, CreatingInput):
                 note=data.get("note", ""),
                 play_ended_before_time_up=data.get("play_ended_before_time_up", False),
                 fish_by=data.get("fish_by") or None,
+                entered_at=data.get("entered_at"),
                 **self.args(user, client_id),
             )
         except ServiceError as err:

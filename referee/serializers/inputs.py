@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar
 
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -220,6 +221,27 @@ class PlaysField(serializers.Field):
         return value
 
 
+class AwareDateTimeField(serializers.DateTimeField):
+    """An ISO 8601 date and time that names its time zone (a bare local time is refused)."""
+
+    default_error_messages = {
+        "naive": _(
+            "Give the time with its time zone, e.g. 2026-05-01T10:00:00+03:00."
+        ),
+    }
+
+    def to_internal_value(self, value: Any) -> Any:
+        """The moment; a string without a time zone is refused."""
+        if isinstance(value, str):
+            try:
+                parsed = parse_datetime(value.strip())
+            except ValueError:
+                parsed = None
+            if parsed is not None and parsed.tzinfo is None:
+                self.fail("naive")
+        return super().to_internal_value(value)
+
+
 class ActionInput(StrictInput):
     """The fields every party action takes: the version the client last saw."""
 
@@ -227,6 +249,18 @@ class ActionInput(StrictInput):
         required=False,
         allow_null=True,
         help_text=_("The party version the client last saw; a stale one is refused with 409."),
+    )
+    entered_at = AwareDateTimeField(
+        required=False,
+        allow_null=True,
+        help_text=_(
+            "When the referee entered the action on his device, ISO 8601 with its offset, on the "
+            "server's clock (the device's clock corrected by its measured offset). A deal's "
+            "decides whether it was played before or after the party's time ran out, however "
+            "late it arrives; one in the future or before the party's start (beyond a few "
+            "seconds' tolerance) is refused with 400 naming entered_at. Without it the moment "
+            "the request arrives counts. Every other action accepts it too."
+        ),
     )
     creates: ClassVar[bool] = False
     """Whether the action makes a record (201) or changes the party (200)."""

@@ -82,6 +82,16 @@ class Deal(models.Model):
         related_name="+",
     )
     recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+    entered_at = models.DateTimeField(
+        _("entered at"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When the referee entered the deal on his device (on the server's clock): it "
+            "decides whether the deal was played before the time ran out. Empty: the time it "
+            "arrived (recorded at) counts."
+        ),
+    )
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:

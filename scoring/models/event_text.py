@@ -129,6 +129,9 @@ def describe_event(
                 "score": _score(d),
             },
             uncollected_text(d.get("uncollected") or {}, names),
+            _("played before time-up, before deal %(deal)s (now %(now)s)")
+            % {"deal": d["moved_on"][0], "now": d["moved_on"][0] + 1}
+            if d.get("moved_on") else "",
         ])),
         "deal_corrected": lambda: _("Deal %(deal)s corrected: %(before)s → %(after)s")
         % {"deal": d.get("deal"), "before": _score(d, "before"), "after": _score(d, "after")},

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -16,6 +17,7 @@ from scoring.models import Deal, Party
 from scoring.party.deal_scoring import deal_facts, score_deal, store_score
 from scoring.party.done import Done
 from scoring.party.ending import evaluate_party, note_expiry
+from scoring.party.entry_time import checked_entered_at, make_room, place_in_time, takes_late_deal
 from scoring.party.event_log import append_event, deal_data
 from scoring.party.leaders import settle_leader
 from scoring.party.protocol_lock import assert_party_editable
@@ -48,6 +50,7 @@ def record_deal(
     expected_version: int | None = None,
     play_ended_before_time_up: bool = False,
     fish_by: str | None = None,
+    entered_at: datetime | None = None,
 ) -> Done[Deal]:
     """Record the next deal of a party in progress; a retried client id returns the same deal.
 
@@ -55,7 +58,11 @@ def record_deal(
     ``play_ended_before_time_up`` the referee says the party's time ran out while this deal
     was counted (or the tiles shuffled): it is not the last deal, one more is played. ``led``
     defaults to the leader the rules name (``scoring.party.leaders``); ``fish_by`` made a fish.
-    The result carries the deals read under the lock with the new one, and the totals made.
+    ``entered_at`` is when the referee entered it on his device (``scoring.party.entry_time``):
+    it decides whether the deal was played before the time ran out; a deal played in time that
+    arrives after deals played later (a device that was offline) goes before them, even once
+    the party ended by time (it is decided again). The result carries the deals read under
+    the lock with the new one, and the totals made.
     """
     party = lock_party(party_id)
     # the party's deals read once, last first: the retry, the next number, the leader, totals
@@ -66,9 +73,10 @@ def record_deal(
                 return Done(Deal.objects.get(pk=found.id), party)
     check_version(party, expected_version)
     assert_party_editable(party, actor, None)
-    if party.status == Party.Status.FINISHED:
+    entered_at = checked_entered_at(party, entered_at)
+    if party.status == Party.Status.FINISHED and not takes_late_deal(party, entered_at):
         raise ServiceError("party", _("The party is finished; no more deals can be recorded."))
-    if party.status != Party.Status.IN_PROGRESS:
+    if party.status not in (Party.Status.IN_PROGRESS, Party.Status.FINISHED):
         raise ServiceError("party", _("The party has not started yet."))
     next_number = next_deal_number(deals)
     if number is not None and int(number) != next_number:
@@ -88,9 +96,11 @@ def record_deal(
     )
     score = score_deal(party, facts)
     note_expiry(party)
+    place = place_in_time(party, entered_at, deals)
+    in_order = [*reversed(deals)] if place is None else make_room(party, place, deals)
     deal = Deal(
         party=party,
-        number=next_number,
+        number=next_number if place is None else place,
         went_out=went_out or "",
         pips=pips or None,
         tiles=tiles or None,
@@ -98,21 +108,30 @@ def record_deal(
         led=led or "",
         fish_by=fish_by,
         play_ended_before_time_up=bool(play_ended_before_time_up),
+        entered_at=entered_at,
         note=note,
         client_id=client_id,
         recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
     store_score(deal, score)
     insert_row(deal)
-    rows = ([*(found.row() for found in reversed(deals)), DealRow.of(deal)], fine_rows(party))
+    in_play = sorted([*(found.row() for found in in_order), DealRow.of(deal)], key=_number)
+    rows = (in_play, fine_rows(party))
     totals = party_totals(party, rows)
     data = {"deal": deal.number, **deal_data(deal)}
+    if place is not None:  # played before these, which move one number on
+        data["moved_on"] = [row.number - 1 for row in in_order if row.number > place]
     if totals.uncollected and totals.uncollected[-1]:  # scored, not collected (UDL): logged
         data["uncollected"] = totals.uncollected[-1]
     append_event(party, "deal_recorded", actor=actor, data=data)
     evaluation = evaluate_party(party, actor, *rows, totals)
     bump_version(party)
-    return Done(deal, party, evaluation.evaluated, deals, False)
+    return Done(deal, party, evaluation.evaluated, deals if place is None else None, False)
+
+
+def _number(row: DealRow) -> int:
+    """A deal row's number (the order of a party's deals)."""
+    return row.number
 
 
 def _locked_deal(deal_id: int, expected_version: int | None) -> tuple[Deal, Party]:

@@ -67,6 +67,8 @@ def deal_data(deal: Any) -> dict[str, Any]:
     }
     if deal.play_ended_before_time_up:
         data["play_ended_before_time_up"] = True
+    if getattr(deal, "entered_at", None):
+        data["entered_at"] = deal.entered_at.isoformat()
     for name in ("led", "fish_by"):
         if getattr(deal, name):
             data[name] = getattr(deal, name)

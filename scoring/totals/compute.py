@@ -26,7 +26,7 @@ class DealRow(NamedTuple):
     play_points: dict[str, int] | None = None
     recorded_at: datetime | None = None
     play_ended_before_time_up: bool = False
-
+    entered_at: datetime | None = None
 
     @classmethod
     def of(cls, deal: Any) -> DealRow:
@@ -52,6 +52,7 @@ class RecordedDeal(NamedTuple):
     play_points: dict[str, int] | None
     recorded_at: datetime | None
     play_ended_before_time_up: bool
+    entered_at: datetime | None
     went_out: str
     fish_by: str
     led: str
@@ -278,24 +279,32 @@ def party_totals(party: Any, rows: tuple[list[Any], list[Any]] | None = None) ->
     )
 
 
+def moment_of_play(row: Any) -> datetime | None:
+    """When a deal (a row or model) was played, as the referee lived it: the moment he entered
+    it on his device (``entered_at``, on the server's clock), else when it arrived
+    (``recorded_at``). The one answer to "played before or after the time ran out"."""
+    return getattr(row, "entered_at", None) or row.recorded_at
+
+
 def deals_after(rows: Sequence[Any], moment: Any, game: int | None = None) -> int:
     """Deals (not annulled) among ``rows`` played after ``moment``, of ``game`` when given.
 
-    A deal recorded after ``moment`` whose play ended before it (the time ran out while it was
-    counted or the tiles shuffled: ``play_ended_before_time_up``) does not count: one more deal
-    is played (RULES.md, time).
+    A deal is played when ``moment_of_play`` says: a deal entered before ``moment`` on a device
+    that was offline, which arrives after it, was played in time. A deal entered after
+    ``moment`` whose play ended before it (the time ran out while it was counted or the tiles
+    shuffled: ``play_ended_before_time_up``) does not count either: one more deal is played
+    (RULES.md, time).
     """
     if moment is None:
         return 0
-    return sum(
-        1
-        for row in rows
-        if row.outcome != Deal.Outcome.ANNULLED
-        and row.recorded_at is not None
-        and row.recorded_at > moment
-        and not getattr(row, "play_ended_before_time_up", False)
-        and (game is None or row.game == game)
-    )
+    count = 0
+    for row in rows:
+        if row.outcome == Deal.Outcome.ANNULLED or getattr(row, "play_ended_before_time_up", False):
+            continue
+        played = moment_of_play(row)
+        if played is not None and played > moment and (game is None or row.game == game):
+            count += 1
+    return count
 
 
 def kozel_ratings(party: Any, totals: Totals) -> dict[str, int] | None:

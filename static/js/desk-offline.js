@@ -220,9 +220,11 @@
     if (lastTap.form === form && now - lastTap.at < DOUBLE_TAP_MS && (own === lastTap.sent || own === lastTap.blank)) { return; }
     const submitter = cfg.triggeringEvent && cfg.triggeringEvent.submitter;
     const about = describe(form, submitter);
+    const entered = enteredAt(now);
+    if (entered) { fields.push(["entered_at", entered]); }
     const item = {
       party: PARTY, url: cfg.path, fields: fields, key: newId(), label: about.label,
-      summary: about.summary, created: now, state: "pending", reason: "",
+      summary: about.summary, created: now, state: "pending", reason: "", clockUnknown: !entered,
       // Sent at once (online, nothing queued before it): its answer brings the panel.
       direct: online && !items.some((other) => String(other.party) === PARTY),
     };
@@ -234,6 +236,15 @@
     items.push(item);
     render();
     addItem(item).then((id) => { item.id = id; pump(); }, () => { item.state = "failed"; item.reason = "IndexedDB"; render(); });
+  }
+
+  // The moment of entry on the server's clock (the device's corrected by its measured offset),
+  // ISO 8601: the server decides from it whether a deal was played before the time ran out.
+  // Never measured: none is sent, and the server takes the moment the action arrives.
+  function enteredAt(now) {
+    let offset = NaN;
+    try { offset = parseFloat(localStorage.getItem(OFFSET_KEY)); } catch (e) { /* private mode */ }
+    return isFinite(offset) ? new Date(now + offset).toISOString() : "";
   }
 
   function formKey(form) {
@@ -474,7 +485,16 @@
     state.className = "desk-sync-state";
     state.textContent = " · " + t("item-" + item.state);
     li.appendChild(state);
+    if (item.clockUnknown) { li.appendChild(clockNote("clock-arrival")); }
     return li;
+  }
+
+  // An action queued before the device ever measured the server's clock: its time is the arrival's.
+  function clockNote(name) {
+    const note = document.createElement("small");
+    note.className = "desk-sync-clock";
+    note.textContent = t(name);
+    return note;
   }
 
   function listOpen() {
@@ -506,6 +526,7 @@
       confirm: t("confirm-needed"),
     }[state];
     bar.appendChild(line);
+    if (mine.some((item) => item.clockUnknown)) { bar.appendChild(clockNote("clock-unknown")); }
     if (mine.length && !problem) {
       const open = listOpen();
       const toggle = button(open ? "▴" : "▾", () => {

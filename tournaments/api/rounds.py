@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
@@ -16,6 +14,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from referee.serializers.inputs import AwareDateTimeField
 from referee.serializers.outputs import PairsSerializer, WhoField
 from referee.sides import pairs_of
 from scoring.access.idempotency import IdempotentMixin
@@ -46,27 +45,6 @@ class RoundSerializer(serializers.ModelSerializer):
     def get_warnings(self, rnd: Round) -> list[str]:
         """The draw's warnings, translated."""
         return rnd.warning_texts()
-
-
-class AwareDateTimeField(serializers.DateTimeField):
-    """An ISO 8601 date and time that names its time zone (a bare local time is refused)."""
-
-    default_error_messages = {
-        "naive": gettext_lazy(
-            "Give the time with its time zone, e.g. 2026-05-01T10:00:00+03:00."
-        ),
-    }
-
-    def to_internal_value(self, value: Any) -> Any:
-        """The moment; a string without a time zone is refused."""
-        if isinstance(value, str):
-            try:
-                parsed = parse_datetime(value.strip())
-            except ValueError:
-                parsed = None
-            if parsed is not None and parsed.tzinfo is None:
-                self.fail("naive")
-        return super().to_internal_value(value)
 
 
 class RoundScheduleSerializer(serializers.Serializer):
