@@ -47,7 +47,8 @@ from scoring.models.event_text import describe_event
 JSON_TYPE = "application/json"
 PANEL_HEADER = "X-Desk-Panel"
 """Sent by the queue when it wants the panel's HTML (with the action's message) in the answer."""
-SHELL = ("css/app.css", "css/desk-offline.css", "js/htmx.min.js", "js/app.js", "js/desk-offline.js")
+SHELL = ("css/app.css", "css/desk-offline.css", "js/htmx.min.js", "js/app.js", "js/desk-offline.js",
+         "js/desk-decide.js")
 """The static files the party screen needs, kept by the service worker when it installs."""
 CONFIRM_HEADER = "X-Confirmation-Required"
 """Set on an answer that asks the referee to confirm the action (``referee.desk_steps``)."""
