@@ -44,6 +44,9 @@
     return el.value === el.defaultValue;
   }
 
+  // A form with something to correct (a warning's form is its button alone).
+  function fillable(form) { return Array.from(form.elements).some(editable); }
+
   // Nothing typed or picked in the form: every field as the page gave it.
   function pristine(form) { return Array.from(form.elements).filter(editable).every(pristineField); }
 
@@ -187,7 +190,7 @@
       li.appendChild(element("p", "desk-sync-reason", item.inForm ? o.t("in-form") : item.reason));
       const actions = element("div", "desk-sync-actions");
       const form = item.inForm ? null : o.form(item);
-      if (form) {
+      if (form && fillable(form)) {
         actions.appendChild(o.button(o.t("put-back"), () => {
           if (pristine(form) || window.confirm(o.t("replace-confirm"))) { o.putBack(item); }
         }, "primary desk-put-back"));
@@ -202,7 +205,7 @@
 
   window.DeskDecide = {
     refusals: refusals,
-    identity: identity, formFor: formFor, pristine: pristine, fill: fill,
+    identity: identity, formFor: formFor, pristine: pristine, fillable: fillable, fill: fill,
     showErrors: showErrors, clearErrors: clearErrors, labelText: labelText, conflictBox: conflictBox,
   };
 })();

@@ -463,7 +463,7 @@
   // being filled in for a later entry (then it waits in the bar until put back or dropped).
   function putBack(item, force) {
     const form = String(item.party) === PARTY && D ? D.formFor(document.getElementById("panel"), item.form, item.url) : null;
-    if (!form || (!force && !D.pristine(form))) { render(); return false; }
+    if (!form || !D.fillable(form) || (!force && !D.pristine(form))) { render(); return false; }
     items.forEach((other) => { if (other !== item && other.inForm && other.form === item.form) { other.inForm = false; } });
     D.fill(form, item.fields);
     D.showErrors(form, item.errors, item.reason);

@@ -3,8 +3,8 @@
 After one visit the screen opens without a network (its service worker); actions taken offline
 wait in the device's queue (IndexedDB), shown in the sync bar, survive a reload and are sent in
 order when the network returns; a change made meanwhile on another device stops the queue with
-a visible conflict, each entry to apply or drop — nothing lost, nothing applied twice. Screenshots of
-the pending, reloaded and conflict states go to tests/e2e/screenshots/.
+a visible conflict, each entry to apply or drop — nothing lost, nothing applied twice.
+Screenshots of the pending, reloaded and conflict states go to tests/e2e/screenshots/.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ Screenshots: tests/e2e/screenshots/desk_refused_ru_360.png, desk_conflict_ru_360
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from scoring.models import Deal, Penalty
 from tests.e2e.desk_helpers import pick_winner
@@ -45,14 +45,9 @@ def record(page: Page, side: str, points: str) -> None:
     page.click("#btn-deal")
 
 
-def test_a_refused_deal_keeps_its_values_in_words_and_blocks_nothing(
-    new_page, live_server, referee_user, party, screenshot
-):
-    page = phone_ru(new_page, live_server.url, referee_user.username)
-    open_screen(page, live_server.url, party.pk)
-    page.context.set_offline(True)
-
-    # Сергей Смирнов (A2) went out yet the referee typed pips for him: the server refuses it.
+def enter_refused_deal(page: Page) -> Locator:
+    """Сергей Смирнов (A2) went out, yet the referee typed pips for him: the server refuses
+    the deal. Returns the deal form."""
     pick_winner(page, "a")
     form = page.locator(f"{DEAL} form.ref-deal")
     form.locator("details.ref-more", has=page.locator("[name=pips_a2]")).locator("summary").click()
@@ -60,6 +55,17 @@ def test_a_refused_deal_keeps_its_values_in_words_and_blocks_nothing(
     for seat, pips in (("a1", "5"), ("a2", "10"), ("b1", "7"), ("b2", "3")):
         form.locator(f"[name=pips_{seat}]").fill(pips)
     page.click("#btn-deal")
+    return form
+
+
+def test_a_refused_deal_keeps_its_values_in_words_and_blocks_nothing(
+    new_page, live_server, referee_user, party, screenshot
+):
+    page = phone_ru(new_page, live_server.url, referee_user.username)
+    open_screen(page, live_server.url, party.pk)
+    page.context.set_offline(True)
+
+    form = enter_refused_deal(page)
     page.wait_for_timeout(1600)  # a new tap, not a double one
     page.click("[data-warning=talking-b]")
     bar = page.locator(SYNC)
@@ -103,6 +109,41 @@ def test_a_refused_deal_keeps_its_values_in_words_and_blocks_nothing(
     deal = Deal.objects.get(party=party)
     assert (deal.number, deal.winner, deal.went_out) == (1, "a", "a2")
     assert deal.points_a == 15
+
+
+def test_a_refusal_never_clobbers_the_next_entry_being_typed(
+    new_page, live_server, referee_user, party
+):
+    page = phone_ru(new_page, live_server.url, referee_user.username)
+    open_screen(page, live_server.url, party.pk)
+    page.context.set_offline(True)
+    form = enter_refused_deal(page)
+    page.wait_for_timeout(1600)
+    pick_winner(page, "b")  # the next deal, being typed when the refusal arrives
+    page.fill("#deal-points", "12")
+
+    page.context.set_offline(False)
+    bar = page.locator(SYNC)
+    expect(bar).to_have_attribute("data-state", "refused", timeout=20_000)
+    expect(page.locator("#deal-points")).to_have_value("12")
+    expect(form.locator("input[name=winner][value=b]")).to_be_checked()
+    expect(form.locator(".desk-field-error")).to_have_count(0)
+    expect(bar.locator(".desk-refusals .desk-sync-reason")).to_contain_text(
+        "Игрок Сергей Смирнов (A2) закончил кон")
+
+    # Put back on the referee's tap, after a question (the form holds something else).
+    page.once("dialog", lambda dialog: dialog.accept())
+    bar.locator(".desk-put-back").click()
+    expect(form.locator("[name=pips_a2]")).to_have_value("10")
+    expect(form.locator("input[name=winner][value=a]")).to_be_checked()
+    expect(form.locator(".desk-field-error")).to_contain_text("Сергей Смирнов (A2)")
+    expect(bar.locator(".desk-put-back")).to_have_count(0)
+    # Dropped: the refused values leave the form with it.
+    bar.locator(".desk-drop").click()
+    expect(bar).to_have_attribute("data-state", "saved")
+    expect(form.locator("[name=pips_a2]")).to_have_value("")
+    expect(form.locator(".desk-field-error")).to_have_count(0)
+    assert not Deal.objects.filter(party=party).exists()
 
 
 def test_a_triple_tap_stores_one_deal_and_no_refused_one(
