@@ -9,7 +9,10 @@ saved or not, the record, the panel's message, and ``rebase``: the party's versi
 in play right after the action, read under the party's lock. The queue sends its next action
 with them, so its own earlier actions never make it stale, while a change made meanwhile by
 another device still does: a stale version (409) or a deal number taken is a ``conflict``,
-which the device shows with the server's state and the queued action, to re-apply or drop.
+answered with the party's changes since the event the device last knew (``X-Desk-Since``,
+``changes_since``), which the device shows beside its held actions, each to apply or drop.
+A refusal (nothing done: the action is wrong) says each message by the form's field, in words
+(``referee.worded``), for the device to show by the field with the referee's values kept.
 
 The service worker (``service_worker``, served under /referee/ so that its scope covers the
 party screens) keeps the shell and each party screen's last state for opening it offline.
