@@ -9,7 +9,10 @@ saved or not, the record, the panel's message, and ``rebase``: the party's versi
 in play right after the action, read under the party's lock. The queue sends its next action
 with them, so its own earlier actions never make it stale, while a change made meanwhile by
 another device still does: a stale version (409) or a deal number taken is a ``conflict``,
-which the device shows with the server's state and the queued action, to re-apply or drop.
+answered with the party's changes since the event the device last knew (``X-Desk-Since``,
+``changes_since``), which the device shows beside its held actions, each to apply or drop.
+A refusal (nothing done: the action is wrong) says each message by the form's field, in words
+(``referee.worded``), for the device to show by the field with the referee's values kept.
 
 The service worker (``service_worker``, served under /referee/ so that its scope covers the
 party screens and My tables) keeps the shell, My tables and the last state of each party screen
@@ -40,6 +43,7 @@ from rest_framework.utils.encoders import JSONEncoder
 
 from referee.serializers.records import RECORD_SERIALIZERS
 from referee.sides import who_names
+from referee.worded import worded
 from scoring.access import idempotency
 from scoring.models import Deal, Party, PartyEvent
 from scoring.models.event_text import describe_event
@@ -49,13 +53,17 @@ PANEL_HEADER = "X-Desk-Panel"
 """Sent by the queue when it wants the panel's HTML (with the action's message) in the answer."""
 SHELL = (
     "css/app.css", "css/desk-offline.css", "css/desk-confirm.css", "css/desk-board.css",
-    "img/favicon.svg", "js/htmx.min.js", "js/app.js", "js/desk-offline.js", "js/desk-confirm.js",
-    "js/desk-board.js", "js/offline-pages.js",
+    "img/favicon.svg", "js/htmx.min.js", "js/app.js", "js/desk-offline.js", "js/desk-decide.js",
+    "js/desk-confirm.js", "js/desk-board.js", "js/offline-pages.js",
 )
 """The static files My tables and the party screen need, kept by the service worker when it
 installs (a party screen kept from My tables but never opened online finds them there)."""
 CONFIRM_HEADER = "X-Confirmation-Required"
 """Set on an answer that asks the referee to confirm the action (``referee.desk_steps``)."""
+SINCE_HEADER = "X-Desk-Since"
+"""Sent by the queue: the number of the party's latest event the device knew."""
+MAX_SINCE = 50
+"""The most changes a conflict's answer lists (the newest)."""
 CONFLICT_FIELDS = ("version", "number")
 """A refusal naming one of these means the party changed meanwhile (a deal number taken)."""
 
@@ -78,10 +86,17 @@ def party_point(party_id: int) -> dict[str, int]:
 
     One query, run after every queued action.
     """
+    version, number, _seq = _point(party_id)
+    return {"version": version, "number": number}
+
+
+def _point(party_id: int) -> tuple[int, int, int]:
+    """The party's version, the number of its deal in play and its latest event's number."""
     last = Deal.objects.filter(party=OuterRef("pk")).order_by("-number").values("number")[:1]
-    version, number = Party.objects.filter(pk=party_id).values_list(
-        "version", Subquery(last)).get()
-    return {"version": version, "number": (number or 0) + 1}
+    seq = PartyEvent.objects.filter(party=OuterRef("pk")).order_by("-seq").values("seq")[:1]
+    version, number, latest = Party.objects.filter(pk=party_id).values_list(
+        "version", Subquery(last), Subquery(seq)).get()
+    return version, (number or 0) + 1, latest or 0
 
 
 def record_ref(record: object) -> dict[str, Any] | None:
@@ -128,29 +143,69 @@ def latest_change(party_id: int, by: bool = False) -> str:
     if row is None:
         return ""
     kind, data, actor = row
-    names = who_names(
-        Party.objects.select_related(*(f"pair_{s}__player{n}" for s in "ab" for n in (1, 2)))
-        .get(pk=party_id)
-    )
-    text = describe_event(kind, data or {}, names)
+    text = describe_event(kind, data or {}, party_names(party_id))
     return f"{text} · {actor}" if by and actor else text
 
 
-def _payload(party_id: int, result: Any, errors: dict[str, Any], code: int) -> dict[str, Any]:
-    """The answer to one queued action (stored for its Idempotency-Key)."""
+def party_names(party_id: int) -> dict[str, str]:
+    """The names of the party's sides and seats (``who_names``), read in one query."""
+    return who_names(
+        Party.objects.select_related(*(f"pair_{s}__player{n}" for s in "ab" for n in (1, 2)))
+        .get(pk=party_id)
+    )
+
+
+def since_seq(request: HttpRequest) -> int | None:
+    """The number of the party's latest event the device knew (``X-Desk-Since``), if sent."""
+    value = (request.headers.get(SINCE_HEADER) or "").strip()
+    return int(value) if value.isascii() and value.isdigit() else None
+
+
+def changes_since(party_id: int, since: int | None, names: dict[str, str]) -> list[dict[str, Any]]:
+    """The party's events after event ``since`` (the latest one alone when unknown), oldest
+    first, each as the panel describes it, with its time and its author: what another device
+    did since this one last synced (at most ``MAX_SINCE``, the newest)."""
+    name = get_user_model().USERNAME_FIELD
+    events = PartyEvent.objects.filter(party_id=party_id)
+    if since is not None:
+        events = events.filter(seq__gt=since)
+    rows = events.order_by("-seq").values_list("seq", "kind", "data", "at", f"actor__{name}")
+    return [
+        {
+            "seq": seq, "kind": kind, "text": describe_event(kind, data or {}, names),
+            "at": at.isoformat(), "by": actor or "", "deal": kind.startswith("deal"),
+        }
+        for seq, kind, data, at, actor in reversed(rows[: MAX_SINCE if since is not None else 1])
+    ]
+
+
+def _payload(
+    party_id: int, result: Any, errors: dict[str, Any], code: int, since: int | None = None
+) -> dict[str, Any]:
+    """The answer to one queued action (stored for its Idempotency-Key).
+
+    A refusal says each message by the form's field, in words (``referee.worded``); a
+    conflict lists the party's changes since the event ``since`` the device last knew.
+    """
     errors = plain_errors(errors)
     ok = not errors
     conflict = not ok and is_conflict(code, errors)
+    names = party_names(party_id) if errors else {}
+    version, number, seq = _point(party_id)
+    by_field = worded(errors, names)
     return {
         "ok": ok,
         "status": code,
         "record": record_ref(result) if ok else None,
         "done": (latest_change(party_id) or _("Done.")) if ok else "",
-        "error": one_line(errors),
+        "error": " ".join(row["text"] for row in by_field),
         "errors": errors,
+        "by_field": by_field,
         "conflict": conflict,
         "latest": latest_change(party_id, by=True) if conflict else "",
-        "rebase": party_point(party_id),
+        "since": changes_since(party_id, since, names) if conflict else [],
+        "rebase": {"version": version, "number": number},
+        "seq": seq,
     }
 
 
@@ -233,7 +288,7 @@ def answer(
                 claimed, replay = idempotency.claim(request.user, key, fingerprint(request))
             if replay is None:
                 result, errors, code = run()
-                payload = _payload(party_id, result, errors, code)
+                payload = _payload(party_id, result, errors, code, since_seq(request))
                 if claimed is not None:
                     idempotency.store(claimed, Response(payload, status=code))
     except APIException as exc:  # a key still running (409) or used for another request

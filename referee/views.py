@@ -35,6 +35,7 @@ from referee.serializers import (
     form_data,
 )
 from referee.sides import who_names
+from referee.worded import service_errors, worded_line
 from scoring.access import permissions
 from scoring.access.permissions import request_grants
 from scoring.core.errors import ServiceError, number_parameter, translate_engine_error
@@ -160,8 +161,8 @@ def run_page_form(
         return None, dict(serializer.errors), 400
     try:
         result = serializer.perform(party, user, "", record)
-    except ServiceError as err:
-        return None, {err.field: [err.message]}, err.status_code
+    except ServiceError as err:  # its seat and side named, by the field of the form
+        return None, service_errors(err, who_names(party)), err.status_code
     return result, {}, 200
 
 
@@ -207,7 +208,8 @@ def _perform(
     result, errors, code = run_page_form(request.POST, party, request.user, input_class, record)
     if errors:
         return _answer(
-            request, party.pk, error=_error_text(errors), code=code, action=action
+            request, party.pk, error=worded_line(errors, who_names(party)), code=code,
+            action=action,
         )
     done = done_of(result)
     return _answer(

@@ -17,6 +17,10 @@ class ServiceError(Exception):
         super().__init__(message)
         self.field = field
         self.message = message
+        self.template = ""
+        """An engine error's untranslated message template (``translate_engine_error``)."""
+        self.params: dict[str, object] = {}
+        """Its parameters (a seat, a side): the desk words them with the players' names."""
 
     def as_dict(self) -> dict[str, list[str]]:
         """The error as DRF and forms expect it: {field: [message]}."""
@@ -66,4 +70,6 @@ def translate_engine_error(err: Exception) -> ServiceError:
     text = gettext(template)
     if params:
         text = text % params
-    return ServiceError(field, text)
+    error = ServiceError(field, text)
+    error.template, error.params = template, dict(params)
+    return error

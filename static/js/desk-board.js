@@ -187,7 +187,7 @@
   let seen = { node: null, deals: {}, others: {}, states: {} };  // queued since the board shown was made
   // An action leaves the queue saved, or dropped by the referee (only a refused or conflicting
   // one is offered to drop): one last seen in these states is not counted any more.
-  const DROPPABLE = ["failed", "conflict", "confirm"];
+  const DROPPABLE = ["failed", "refused", "conflict", "confirm"];
 
   function boardData() {
     const node = document.getElementById("desk-board-data");
@@ -214,7 +214,7 @@
       queuedNow[key] = true;
       seen.states[key] = item.state;
       const bucket = item.url === data.deal_url ? seen.deals : seen.others;
-      if (item.state === "failed") { delete bucket[key]; return; }  // refused: not going in as it is
+      if (item.state === "failed" || item.state === "refused") { delete bucket[key]; return; }  // refused: not going in as it is
       bucket[key] = { fields: item.fields, at: item.created + offset(), created: item.created };
     });
     [seen.deals, seen.others].forEach((bucket) => Object.keys(bucket).forEach((key) => {

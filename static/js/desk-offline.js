@@ -6,8 +6,11 @@
 // action ("rebase"). The queue remembers which version each of its own saved actions led to
 // (a chain) and sends later actions with the version their predecessor produced, so a queue
 // made offline never conflicts with itself; a change made meanwhile by another device does:
-// the queue stops, shows the server's state and the action, to re-apply or drop. Nothing is
-// dropped without the referee's tap. The service worker (/referee/sw.js) opens the screen
+// the queue stops and shows, side by side, the server's changes since the device last synced
+// and its own held entries, each to apply on the server's state or drop (static/js/desk-decide.js).
+// A refused entry (nothing done: the entry is wrong) does not stop the queue: it goes back into
+// its form with the messages by the fields, or waits in the bar to be put back or dropped.
+// Nothing is dropped without the referee's tap. The service worker (/referee/sw.js) opens the screen
 // offline. A confirmation (htmx:confirm, hx-confirm, a dialog) comes before htmx:beforeRequest,
 // where the queue takes the request: a confirmed action is queued, a cancelled one is not.
 (function () {
@@ -22,6 +25,7 @@
   const RETRY_MS = 5000;
   // An action in one of these states waits for the referee: the queue of its party stops there.
   const STOPPED = ["failed", "conflict", "confirm"];
+  const D = window.DeskDecide;
 
   function t(name, values) {
     let text = config.getAttribute("data-t-" + name) || name;
@@ -133,6 +137,8 @@
 
   function labelOf(input) {
     const label = input.closest("label");
+    if (label && D && label.querySelector(".ref-who")) { return D.labelText(label); }
+    if (label && input.type === "radio") { return text(label); }
     if (label) {
       const own = Array.from(label.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent).join(" ");
       if (own.trim()) { return own.replace(/\s+/g, " ").trim(); }
@@ -160,7 +166,7 @@
     Array.from(form.elements).forEach((el) => {
       if (!el.name || el.disabled || el.type === "hidden" || el.type === "submit" || el.type === "button") { return; }
       if (el.type === "radio") {
-        if (el.checked) { parts.push(text(el.closest("label")) || el.value); }
+        if (el.checked) { parts.push(labelOf(el) || el.value); }
       } else if (el.type === "checkbox") {
         return;
       } else if (el.tagName === "SELECT") {
@@ -183,7 +189,7 @@
   let online = navigator.onLine !== false;
   let sending = null;
   let dirty = false;
-  let lastTap = { form: null, at: 0, sent: "", blank: "" };
+  let lastTap = { form: "", at: 0, sent: "" };
 
   function refresh() {
     return readAll().then((all) => {
@@ -214,10 +220,14 @@
     const fields = [];
     const data = cfg.formData instanceof FormData ? cfg.formData : new FormData(form);
     data.forEach((value, name) => { if (typeof value === "string") { fields.push([name, value]); } });
-    // A double tap sends the form again, as it was or as its reset left it: taken once.
+    // A double (or triple) tap sends the form again, as it was or as its reset or the server's
+    // fresh copy left it: taken once. The form is known by what it does (DeskDecide.identity),
+    // so a form the server's answer replaced meanwhile is the same form.
     const now = Date.now();
     const own = formKey(form);
-    if (lastTap.form === form && now - lastTap.at < DOUBLE_TAP_MS && (own === lastTap.sent || own === lastTap.blank)) { return; }
+    const formId = form.tagName === "FORM" && D ? D.identity(form) : "";
+    const again = lastTap.form === formId && now - lastTap.at < DOUBLE_TAP_MS;
+    if (again && (own === lastTap.sent || (form.tagName === "FORM" && D.pristine(form)))) { lastTap.at = now; return; }
     const submitter = cfg.triggeringEvent && cfg.triggeringEvent.submitter;
     const about = describe(form, submitter);
     const entered = enteredAt(now);
@@ -225,13 +235,17 @@
     const item = {
       party: PARTY, url: cfg.path, fields: fields, key: newId(), label: about.label,
       summary: about.summary, created: now, state: "pending", reason: "", clockUnknown: !entered,
+      form: formId,
       // Sent at once (online, nothing queued before it): its answer brings the panel.
-      direct: online && !items.some((other) => String(other.party) === PARTY),
+      direct: online && !items.some((other) => String(other.party) === PARTY && other.state !== "refused"),
     };
+    numbered(item, form);
+    superseded(formId);
     if (form.tagName === "FORM") { form.reset(); }
+    if (form.tagName === "FORM" && D) { D.clearErrors(form); }
     form.querySelectorAll("input[name=client_id]").forEach((input) => { input.value = newId(); });
-    nextNumber(form);
-    lastTap = { form: form, at: now, sent: own, blank: formKey(form) };
+    nextNumber(form, item.deal);
+    lastTap = { form: formId, at: now, sent: own };
     dirty = false;
     items.push(item);
     render();
@@ -259,15 +273,42 @@
 
   // A deal form queued: the next deal's number in the form and its heading, until the server's
   // panel comes (the queue sends the number the server gives after its previous action anyway).
-  function nextNumber(form) {
+  function nextNumber(form, deal) {
     const input = form.querySelector("input[name=number]");
     if (!input || !/^\d+$/.test(input.value)) { return; }
     const old = input.value;
-    const next = String(Number(old) + 1);
+    const next = String((typeof deal === "number" ? deal : Number(old)) + 1);
     input.value = next;
     const box = form.closest("section, details");
     const heading = box && box.querySelector("h2");
     if (heading) { heading.textContent = heading.textContent.replace(new RegExp("\\b" + old + "\\b"), next); }
+  }
+
+  // A queued deal's own number in its label: after the deals queued before it, whatever the
+  // form said (a screen reopened from the device's copy shows the last synced number).
+  function numbered(item, form) {
+    const input = form.querySelector("input[name=number]");
+    if (!input || !/^\d+$/.test(input.value)) { return; }
+    let deal = Number(input.value);
+    items.forEach((other) => {
+      if (String(other.party) === PARTY && other.form === item.form && other.deal && other.state !== "refused") {
+        deal = Math.max(deal, other.deal + 1);
+      }
+    });
+    renumber(item, Number(input.value), deal);
+  }
+
+  function renumber(item, old, deal) {
+    if (old !== deal) { item.label = item.label.replace(new RegExp("\\b" + old + "\\b"), String(deal)); }
+    item.deal = deal;
+  }
+
+  // A refused entry put back into a form is replaced by the entry that form now sends.
+  function superseded(formId) {
+    items.filter((other) => other.state === "refused" && other.inForm && other.form === formId).forEach((other) => {
+      items = items.filter((item) => item !== other);
+      if (other.id !== undefined) { deleteItem(other.id); }
+    });
   }
 
   // Forms being filled in are not wiped by an answer arriving meanwhile.
@@ -316,7 +357,8 @@
       const blocked = {};
       let next = null;
       for (const item of items) {
-        if (blocked[item.party]) { continue; }
+        if (item.state === "refused") { continue; }  // a refusal waits aside: the queue goes on
+        if (blocked[item.party] && !item.applied) { continue; }  // an entry applied by the referee goes
         if (STOPPED.includes(item.state)) { blocked[item.party] = true; continue; }
         next = item;
         break;
@@ -344,7 +386,8 @@
     const body = new URLSearchParams();
     item.sent.fields.forEach((pair) => body.append(pair[0], pair[1]));
     const headers = { "Accept": "application/json", "Idempotency-Key": item.sent.key };
-    const lastOfParty = !items.some((other) => other.id !== item.id && String(other.party) === String(item.party));
+    if (typeof meta.seq === "number") { headers["X-Desk-Since"] = String(meta.seq); }  // for a conflict's list
+    const lastOfParty = !items.some((other) => other.id !== item.id && String(other.party) === String(item.party) && other.state !== "refused");
     if (String(item.party) === PARTY && lastOfParty && item.direct) { headers["X-Desk-Panel"] = "1"; }
     const sentAt = Date.now();
     let response;
@@ -374,11 +417,12 @@
       if (sentVersion !== null && after.version !== undefined && Number(sentVersion) !== after.version) {
         meta.chain[Number(sentVersion)] = after.version;
       }
-      if (after.version !== undefined) { meta.numbers[after.version] = after.number; }
+      if (after.version !== undefined) { meta.numbers[after.version] = after.number; meta.point = after; }
+      if (typeof answer.seq === "number") { meta.seq = answer.seq; }
       metas[item.party] = meta;
       await saveMetaAndItem(meta, item, true);
       items = items.filter((other) => other.id !== item.id);
-      const last = !items.some((other) => String(other.party) === String(item.party));
+      const last = !items.some((other) => String(other.party) === String(item.party) && other.state !== "refused");
       if (answer.panel) {
         show(answer, item, last);
       } else if (last && String(item.party) === PARTY) {
@@ -397,15 +441,53 @@
       return "confirm";
     }
     if (response.status >= 500) { item.reason = answer.error; await putItem(item); return "wait"; }
-    item.state = answer.conflict ? "conflict" : "failed";
+    item.state = answer.conflict ? "conflict" : "refused";
     item.reason = answer.error || t("status", { status: response.status });
     item.status = response.status;
     item.latest = answer.latest || "";
     item.server = answer.rebase || null;
+    item.since = answer.since || [];
+    item.errors = answer.by_field || [];
     item.renew = true;  // refused and stored under its key: a new attempt needs a new key
-    await putItem(item);
+    delete item.applied;
+    if (answer.rebase && answer.rebase.version !== undefined) { meta.point = answer.rebase; }
+    metas[item.party] = meta;
+    const held = item.state === "conflict" ? hold(item) : [];
+    await run(["queue", "meta"], "readwrite", (s) => {
+      s.meta.put(prune(meta));
+      [item].concat(held).forEach((one) => s.queue.put(one));
+    }).then(changed);
     if (answer.panel) { show(answer, item, true); } else if (String(item.party) === PARTY) { loadPanel(); }
+    if (item.state === "refused") { putBack(item, false); }
     return item.state;
+  }
+
+  // A conflict stops the party's queue: every entry waiting behind it is held too, for the
+  // referee to apply or drop one by one (never the whole queue with one tap).
+  function hold(item) {
+    const held = items.filter((other) => other !== item && String(other.party) === String(item.party)
+      && other.state === "pending" && !other.applied && other.id > item.id);
+    held.forEach((other) => { other.state = "conflict"; other.held = true; });
+    return held;
+  }
+
+  // A refused entry back into its form with the messages by the fields, unless the form is
+  // being filled in for a later entry (then it waits in the bar until put back or dropped).
+  function putBack(item, force) {
+    const form = String(item.party) === PARTY && D ? D.formFor(document.getElementById("panel"), item.form, item.url) : null;
+    if (!form || !D.fillable(form) || (!force && !D.pristine(form))) { render(); return false; }
+    items.forEach((other) => { if (other !== item && other.inForm && other.form === item.form) { other.inForm = false; } });
+    D.fill(form, item.fields);
+    D.showErrors(form, item.errors, item.reason);
+    if (item.deal) {  // the form's deal number as the entry had it, after any deal queued since
+      const after = items.filter((other) => other.deal && other.form === item.form && other.state !== "refused");
+      nextNumber(form, Math.max.apply(null, [item.deal].concat(after.map((other) => other.deal + 1))) - 1);
+    }
+    item.inForm = true;
+    dirty = true;
+    if (item.id !== undefined) { putItem(item); }
+    render();
+    return true;
   }
 
   // -- the panel: the server's answer shown in place ---------------------------------------------
@@ -418,7 +500,8 @@
     const fresh = holder.content.firstElementChild;
     if (!fresh || fresh.id !== "panel") { return; }
     keepPanel(answer.panel);
-    if (last && !dirty) {
+    const inForm = items.some((one) => one.state === "refused" && one.inForm && String(one.party) === PARTY);
+    if (last && !dirty && !inForm) {  // a refused entry put back in its form stays there
       panel.replaceWith(fresh);
       processed(fresh);
       return;
@@ -438,7 +521,7 @@
   // A party screen opened from the device's copy gets the server's panel when the network is back.
   let stale = document.documentElement.hasAttribute("data-from-cache");
   function freshen() {
-    if (!stale || items.some((item) => String(item.party) === PARTY)) { return; }
+    if (!stale || items.some((item) => String(item.party) === PARTY && item.state !== "refused")) { return; }
     loadPanel();
   }
 
@@ -453,9 +536,22 @@
         show({ panel: html }, { party: PARTY }, true);
         const board = document.getElementById("scoreboard");
         if (board && board.dataset.serverAt) { measure(Number(board.dataset.serverAt), sentAt, Date.now()); }
+        synced();
         render();
       })
       .catch(() => null);
+  }
+
+  // The server's panel on screen and nothing of the party left to send: the device is synced
+  // up to the panel's latest event (a conflict later lists what came after it).
+  function synced() {
+    if (stale || items.some((item) => String(item.party) === PARTY && item.state !== "refused")) { return; }
+    const seqs = Array.from(document.querySelectorAll("#log li[value]"), (li) => Number(li.getAttribute("value")));
+    const meta = metaOf(PARTY);
+    if (!seqs.length || meta.seq === Math.max.apply(null, seqs)) { return; }
+    meta.seq = Math.max.apply(null, seqs);
+    metas[PARTY] = meta;
+    run(["meta"], "readwrite", (s) => { s.meta.put(prune(meta)); }).catch(() => null);
   }
 
   // -- the sync bar ------------------------------------------------------------------------------
@@ -502,14 +598,17 @@
   }
 
   function render() {
-    const mine = items.filter((item) => String(item.party) === PARTY);
-    document.dispatchEvent(new CustomEvent("desk:queue", { detail: { party: PARTY, items: mine, online: online } }));
+    const all = items.filter((item) => String(item.party) === PARTY);
+    document.dispatchEvent(new CustomEvent("desk:queue", { detail: { party: PARTY, items: all, online: online } }));
     const bar = document.getElementById("desk-sync");
     if (!bar) { return; }
-    const others = items.length - mine.length;
+    const refused = all.filter((item) => item.state === "refused");
+    const mine = all.filter((item) => item.state !== "refused");
+    const others = items.filter((item) => item.state !== "refused").length - mine.length;
     const problem = ["conflict", "confirm", "failed"].map((name) => mine.find((item) => item.state === name)).find(Boolean);
     let state = "saved";
     if (problem) { state = problem.state; } else if (mine.length) { state = !online ? "offline" : sending ? "sending" : "pending"; }
+    if (state === "saved" && refused.length) { state = "refused"; }
     bar.dataset.state = state;
     bar.dataset.pending = String(mine.length);
     bar.replaceChildren();
@@ -524,6 +623,7 @@
       failed: problem ? t("failed", { reason: problem.reason }) : "",
       conflict: t("conflict"),
       confirm: t("confirm-needed"),
+      refused: t("refused", { n: refused.length }),
     }[state];
     bar.appendChild(line);
     if (mine.some((item) => item.clockUnknown)) { bar.appendChild(clockNote("clock-unknown")); }
@@ -539,6 +639,7 @@
       if (open) { bar.appendChild(list(mine)); }
     }
     if (problem) { bar.appendChild(resolution(problem, mine)); }
+    if (refused.length) { bar.appendChild(refusals(refused)); }
     if (others > 0) {
       const note = document.createElement("small");
       note.className = "desk-sync-others";
@@ -555,21 +656,30 @@
     return ol;
   }
 
+  // Refused entries: why, in words, and each to put back into its form or drop.
+  function refusals(refused) {
+    return D.refusals({
+      t: t, items: refused, line: itemLine, button: button, drop: drop,
+      form: (item) => (String(item.party) === PARTY ? D.formFor(document.getElementById("panel"), item.form, item.url) : null),
+      putBack: (item) => putBack(item, true),
+    });
+  }
+
   function resolution(problem, mine) {
+    if (problem.state === "conflict") {  // the server's changes and the held entries
+      const since = [];
+      mine.forEach((item) => (item.since || []).forEach((change) => {
+        if (!since.some((known) => known.seq === change.seq)) { since.push(change); }
+      }));
+      since.sort((a, b) => a.seq - b.seq);
+      return D.conflictBox({
+        t: t, since: since, items: mine, line: itemLine, button: button, apply: apply, drop: drop,
+        held: (item) => item.state === "conflict",
+        latest: problem.latest ? t("latest", { what: problem.latest }) : "",
+      });
+    }
     const box = document.createElement("div");
     box.className = "desk-sync-problem";
-    if (problem.state === "conflict") {
-      const latest = document.createElement("p");
-      latest.className = "desk-sync-latest";
-      latest.textContent = (problem.latest ? t("latest", { what: problem.latest }) + " " : "") + t("server");
-      box.appendChild(latest);
-      if (problem.status !== 409 && problem.reason) {  // a deal number taken: the server says which
-        const reason = document.createElement("p");
-        reason.className = "desk-sync-reason";
-        reason.textContent = problem.reason;
-        box.appendChild(reason);
-      }
-    }
     if (problem.state === "confirm") {
       const question = document.createElement("p");
       question.className = "desk-sync-question";
@@ -584,9 +694,7 @@
     box.appendChild(list(mine));
     const actions = document.createElement("div");
     actions.className = "desk-sync-actions";
-    if (problem.state === "conflict") {
-      actions.appendChild(button(t("reapply"), () => reapply(problem), "primary desk-reapply"));
-    } else if (problem.state === "confirm") {
+    if (problem.state === "confirm") {
       actions.appendChild(button(t("confirm"), () => confirmItem(problem), "primary desk-confirm"));
     } else {
       actions.appendChild(button(t("retry"), () => retry(problem), "primary desk-retry"));
@@ -604,6 +712,8 @@
     delete item.server;
     delete item.latest;
     delete item.status;
+    delete item.since;
+    delete item.held;
     item.state = "pending";
     item.reason = "";
   }
@@ -613,21 +723,20 @@
     putItem(item).then(refresh).then(() => { render(); pump(); });
   }
 
-  // Re-apply on top of the server's state: this action and the queue after it take the
-  // server's version (and deal number) as their base.
-  function reapply(item) {
-    const server = item.server || {};
-    const meta = metaOf(item.party);
-    const sentVersion = item.sent ? field(item.sent.fields, "version") : null;
+  // Apply one held entry on the server's state as the device last heard it (its version and
+  // deal number); it goes at once, and only it: every other held entry waits for its own tap.
+  function apply(item) {
+    const server = metaOf(item.party).point || item.server || {};
     if (server.version !== undefined) {
-      if (sentVersion !== null && Number(sentVersion) !== server.version) { meta.chain[Number(sentVersion)] = server.version; }
-      meta.numbers[server.version] = server.number;
       item.fields = withField(item.fields, "version", server.version);
-      if (field(item.fields, "number") !== null) { item.fields = withField(item.fields, "number", server.number); }
+      if (field(item.fields, "number") !== null) {
+        item.fields = withField(item.fields, "number", server.number);
+        if (item.deal) { renumber(item, item.deal, server.number); }
+      }
     }
     again(item);
-    metas[item.party] = meta;
-    saveMetaAndItem(meta, item, false).then(refresh).then(() => { render(); pump(); });
+    item.applied = true;
+    putItem(item).then(refresh).then(() => { render(); pump(); });
   }
 
   // The referee confirmed the consequence the server named: the action goes again, confirmed.
@@ -642,6 +751,8 @@
   // A refused action is dropped at once; one the server would take (a conflict) after a question.
   function drop(item) {
     if (item.state === "conflict" && !window.confirm(t("drop-confirm"))) { return; }
+    const form = item.inForm && D ? D.formFor(document.getElementById("panel"), item.form, item.url) : null;
+    if (form) { form.reset(); D.clearErrors(form); }  // the refused values leave the form with it
     if (item.id === undefined) {  // never stored (IndexedDB refused it)
       items = items.filter((other) => other !== item);
       render();
@@ -712,6 +823,10 @@
     startWorker();
     db().then(refresh).then(() => {
       ready = true;
+      items.forEach((item) => {  // a refused entry that was in its form goes back into the fresh one
+        if (item.inForm) { item.inForm = false; putBack(item, false); }
+      });
+      synced();
       render();
       pump();
       if (navigator.onLine !== false) { freshen(); }

@@ -3,8 +3,8 @@
 After one visit the screen opens without a network (its service worker); actions taken offline
 wait in the device's queue (IndexedDB), shown in the sync bar, survive a reload and are sent in
 order when the network returns; a change made meanwhile on another device stops the queue with
-a visible conflict, to re-apply or drop — nothing lost, nothing applied twice. Screenshots of
-the pending, reloaded and conflict states go to tests/e2e/screenshots/.
+a visible conflict, each entry to apply or drop — nothing lost, nothing applied twice.
+Screenshots of the pending, reloaded and conflict states go to tests/e2e/screenshots/.
 """
 
 from __future__ import annotations
@@ -149,15 +149,27 @@ def test_a_change_from_another_device_meanwhile_is_a_visible_conflict(
     bar = first.locator(SYNC)
     expect(bar).to_have_attribute("data-state", "conflict", timeout=20_000)
     expect(bar).to_contain_text("changed on another device")
-    expect(bar.locator(".desk-sync-item").first).to_contain_text("Points: 15")
+    # Side by side: the server's deal since this device last synced, and the device's entries.
+    expect(bar.locator(".desk-conflict-server li")).to_have_count(1)
+    expect(bar.locator(".desk-conflict-server")).to_contain_text("Deal 1")
+    held = bar.locator(".desk-conflict-device .desk-sync-item")
+    expect(held).to_have_count(2)
+    expect(held.first).to_contain_text("Points: 15")
     expect(first.locator("[data-total=b]")).to_have_text("40")  # the server's state
-    expect(first.locator(".desk-reapply")).to_be_visible()
+    expect(held.locator(".desk-apply")).to_have_count(2)  # each entry its own; none for all
+    expect(first.locator(".desk-reapply")).to_have_count(0)
     screenshot(first, "desk_offline_conflict_360")
     assert [(n, a, b) for n, a, b, _cid in deal_rows(party)] == [(1, 0, 40)]
     assert not Penalty.objects.filter(party=party).exists()  # nothing applied behind his back
 
-    # Re-applied on the server's state: the deal becomes deal 2, the warning follows it.
-    first.click(".desk-reapply")
+    # The deal applied on the server's state becomes deal 2; the warning waits for its own tap.
+    held.first.locator(".desk-apply").click()
+    expect(held).to_have_count(1, timeout=20_000)
+    expect(bar).to_have_attribute("data-state", "conflict")
+    rows = deal_rows(party)
+    assert [(n, a, b) for n, a, b, _cid in rows] == [(1, 0, 40), (2, 15, 0)]
+    assert not Penalty.objects.filter(party=party).exists()
+    held.first.locator(".desk-apply").click()
     expect(bar).to_have_attribute("data-state", "saved", timeout=20_000)
     rows = deal_rows(party)
     assert [(n, a, b) for n, a, b, _cid in rows] == [(1, 0, 40), (2, 15, 0)]

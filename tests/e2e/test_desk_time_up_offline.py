@@ -149,7 +149,7 @@ def test_two_devices_one_offline_at_time_up_give_the_true_result(
     offline.context.set_offline(False)
     expect(bar).to_have_attribute("data-state", "conflict", timeout=20_000)
     screenshot(offline, "desk_time_up_offline_two_devices_conflict_360_ru")
-    offline.click(".desk-reapply")  # the referee applies his queued deal: a different deal
+    bar.locator(".desk-conflict-device .desk-apply").first.click()  # the referee applies his queued deal: a different deal
     expect(bar).to_have_attribute("data-state", "saved", timeout=20_000)
 
     # The in-time deal goes before the last one, and the party is decided again: 25 : 20.

@@ -205,3 +205,45 @@ def test_a_queued_warning_that_became_a_fine_waits_for_the_referees_confirmation
     assert fines.count() == 1 and fines.get().client_id == "w2"
     again = post(ref_client, party, "warning", {**second, "confirmed": "1"}, key="w2")
     assert again["Idempotent-Replayed"] == "true" and fines.count() == 1
+
+
+def test_every_answer_names_the_partys_latest_event(ref_client, party):
+    data = post(ref_client, party, "deal", deal(1, party.version), key="seq1").json()
+    latest = PartyEvent.objects.filter(party=party).order_by("-seq").first()
+    assert data["seq"] == latest.seq and latest.kind == "deal_recorded"
+
+
+def test_a_conflict_lists_the_servers_changes_since_the_device_last_synced(
+    ref_client, party, chief_user
+):
+    known = PartyEvent.objects.filter(party=party).order_by("-seq").first().seq
+    chief = Client()
+    chief.force_login(chief_user)
+    post(chief, party, "deal", deal(1, party.version, "40", client_id="other", winner="b"))
+    post(chief, party, "warning", {"category": "talking", "side": "a",
+                                   "version": party.version + 1, "client_id": "w-other"})
+    data = post(ref_client, party, "deal", deal(1, party.version, "15"), key="late",
+                HTTP_X_DESK_SINCE=str(known)).json()
+    assert data["conflict"] is True
+    since = data["since"]
+    assert [change["kind"] for change in since] == ["deal_recorded", "warning"]
+    assert [change["deal"] for change in since] == [True, False]
+    assert since[0]["text"].startswith("Deal 1") and "40" in since[0]["text"]
+    assert since[1]["text"] == "Warning to Иван Петров / Сергей Смирнов: Talking"
+    assert {change["by"] for change in since} == {"chief"}
+    assert all(change["seq"] > known and change["at"] for change in since)
+    assert data["seq"] == since[-1]["seq"]
+
+
+def test_a_conflict_without_the_devices_last_event_names_the_latest_change(ref_client, party):
+    post(ref_client, party, "deal", deal(1, party.version, client_id="other-device"))
+    data = post(ref_client, party, "deal", deal(1, party.version, "25"), key="old").json()
+    assert data["conflict"] is True
+    assert [change["kind"] for change in data["since"]] == ["deal_recorded"]
+
+
+def test_a_refusal_is_not_a_conflict_and_lists_nothing(ref_client, party):
+    data = post(ref_client, party, "deal", {"outcome": "domino", "version": party.version,
+                                            "number": 1}, key="no", HTTP_X_DESK_SINCE="1").json()
+    assert data["conflict"] is False and data["since"] == []
+    assert data["by_field"] and data["by_field"][0]["fields"][0] == "winner"
