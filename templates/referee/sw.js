@@ -138,9 +138,11 @@ async function keptNavigation(request) {
   try {
     const response = await fetchWithin(request, NETWORK_WAIT_MS);
     if (keepable(response)) {
-      const copy = response.clone();
+      // Stored before the page is answered: a page shown through the worker is a kept page
+      // (the desk says "ready offline" when it is controlled), however busy the device is.
       const key = pageKey(request.url);
-      caches.open(PAGE_CACHE).then((cache) => cache.put(key, copy)).then(() => keptAt.set(key, Date.now()));
+      await caches.open(PAGE_CACHE).then((cache) => cache.put(key, response.clone()))
+        .then(() => keptAt.set(key, Date.now()), () => null);
     }
     return response;
   } catch (error) {

@@ -142,6 +142,7 @@ def test_two_devices_one_offline_at_time_up_give_the_true_result(
 
     online.reload()
     record_deal(online, "b", "20")  # the deal in play at time-up, recorded by the other device
+    expect(online.locator(SYNC)).to_have_attribute("data-state", "saved", timeout=20_000)
     expect(online.locator("[data-total=b]")).to_have_text("20")
     party.refresh_from_db()
     assert (party.status, party.winner) == ("finished", "b")  # as far as the server knows
