@@ -784,6 +784,13 @@
     });
   }
 
+  // Whether this page's own request went through the worker (which kept it). A worker that
+  // took control of the page afterwards (clients.claim) did not see it.
+  function throughWorker() {
+    const nav = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+    return Boolean(navigator.serviceWorker.controller) && Boolean(nav && nav.workerStart > 0);
+  }
+
   function startWorker() {
     if (!("serviceWorker" in navigator) || !window.isSecureContext) { return; }
     const scope = config.dataset.sw.replace(/[^/]*$/, "");
@@ -793,7 +800,7 @@
       }
     });
     navigator.serviceWorker.register(config.dataset.sw, { scope: scope }).then(() => {
-      if (navigator.serviceWorker.controller) {  // this visit went through the worker, which kept it
+      if (throughWorker()) {  // this visit went through the worker, which kept it
         document.documentElement.setAttribute("data-offline-ready", "1");
       } else if (!stale) {
         keepPage();  // the first visit: the worker was not there yet to keep the page

@@ -81,6 +81,8 @@
   navigator.serviceWorker.register(config.dataset.sw, { scope: scope }).then(() => {
     if (fromCache) { return; }
     // Not yet through the worker (the first visit): it fetches the page to keep it.
-    keep({ fetch: !navigator.serviceWorker.controller, all: true });
+    const nav = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+    const through = Boolean(navigator.serviceWorker.controller) && Boolean(nav && nav.workerStart > 0);
+    keep({ fetch: !through, all: true });
   }).catch(() => null);
 })();

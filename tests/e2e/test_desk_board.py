@@ -18,8 +18,8 @@ from playwright.sync_api import Page, expect
 
 from scoring.models import Party
 from scoring.totals.compute import party_totals
-from tests.e2e.desk_helpers import pick_winner
-from tests.e2e.helpers import PHONE, log_in, page_width
+from tests.e2e.desk_helpers import open_screen, phone_ru, pick_winner
+from tests.e2e.helpers import PHONE, page_width
 from tests.referee.test_rule_sets_desk import make_desk
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -29,21 +29,8 @@ BOARD = "#scoreboard"
 NOTE = "#scoreboard [data-board-note]"
 
 
-def russian_phone(new_page, base_url: str, username: str) -> Page:
-    """The referee's phone (360 × 740) in Russian, logged in."""
-    page = new_page(phone=True)
-    page.context.set_extra_http_headers({"Accept-Language": "ru"})
-    log_in(page, base_url, username)
-    page.context.add_cookies([{"name": "django_language", "value": "ru", "url": base_url}])
-    return page
 
 
-def open_screen(page: Page, base_url: str, party_id: int) -> None:
-    """Open the party screen and wait until the device keeps it for offline use."""
-    page.goto(f"{base_url}/referee/party/{party_id}/")
-    expect(page.locator("html")).to_have_attribute("lang", "ru")
-    expect(page.locator("html[data-offline-ready]")).to_have_count(1)
-    expect(page.locator(SYNC)).to_have_attribute("data-state", "saved")
 
 
 def quick_deal(page: Page, side: str, points: int) -> None:
@@ -86,8 +73,8 @@ def server_points(party_id: int) -> tuple[int, int]:
 def test_six_deals_offline_show_their_sum_not_saved_then_the_servers(
     new_page, live_server, referee_user, party, screenshot
 ):
-    page = russian_phone(new_page, live_server.url, referee_user.username)
-    open_screen(page, live_server.url, party.pk)
+    page = phone_ru(new_page, live_server.url, referee_user.username)
+    open_screen(page, live_server.url, party.pk, "ru")
     assert shown(page) == (0, 0, 1)
 
     page.context.set_offline(True)
@@ -134,8 +121,8 @@ def test_time_up_offline_says_the_deal_in_play_is_the_last_one(
     Party.objects.filter(pk=party.pk).update(
         started_at=timezone.now() - timedelta(seconds=limit - 6)
     )
-    page = russian_phone(new_page, live_server.url, referee_user.username)
-    open_screen(page, live_server.url, party.pk)
+    page = phone_ru(new_page, live_server.url, referee_user.username)
+    open_screen(page, live_server.url, party.pk, "ru")
     phase = page.locator("#scoreboard .ref-phase")
     expect(phase).to_have_text("Идёт игра")
 
@@ -187,7 +174,7 @@ def test_the_rule_data_scores_deals_as_the_server_does(
     desk = make_desk(make_user, code, **regulations)
     desk.referee.set_password("pw")
     desk.referee.save()
-    page = russian_phone(new_page, live_server.url, desk.referee.username)
+    page = phone_ru(new_page, live_server.url, desk.referee.username)
     page.goto(f"{live_server.url}/referee/party/{desk.party_id}/")
     fields = [[list(pair) for pair in deal.items()] for deal in deals]
     device = page.evaluate(
@@ -217,8 +204,8 @@ def test_a_game_counted_on_the_server_says_the_score_waits(
     desk = make_desk(make_user, "kozel")
     desk.referee.set_password("pw")
     desk.referee.save()
-    page = russian_phone(new_page, live_server.url, desk.referee.username)
-    open_screen(page, live_server.url, desk.party_id)
+    page = phone_ru(new_page, live_server.url, desk.referee.username)
+    open_screen(page, live_server.url, desk.party_id, "ru")
     page.context.set_offline(True)
     for seat, value in (("a1", "0"), ("b1", "5"), ("a2", "13"), ("b2", "2")):
         page.fill(f"#deal-entry input[name=points_{seat}]", value)

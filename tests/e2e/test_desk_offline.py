@@ -10,7 +10,6 @@ Screenshots of the pending, reloaded and conflict states go to tests/e2e/screens
 from __future__ import annotations
 
 import re
-
 from datetime import datetime, timedelta
 
 import pytest
@@ -104,7 +103,8 @@ def test_actions_taken_offline_are_kept_and_sent_in_order(
     expect(bar).to_have_attribute("data-state", "saved", timeout=20_000)
     expect(bar).to_contain_text("All saved")
     # The server's own scoreboard has come (the device's provisional sum is not the proof).
-    expect(page.locator("#scoreboard")).not_to_have_class(re.compile(r"\bis-provisional\b"), timeout=10_000)
+    provisional = re.compile(r"\bis-provisional\b")
+    expect(page.locator("#scoreboard")).not_to_have_class(provisional, timeout=10_000)
     expect(page.locator("[data-total=a]")).to_have_text("60")
     rows = deal_rows(party)
     assert [(n, a, b) for n, a, b, _cid in rows] == [(1, 10, 0), (2, 20, 0), (3, 30, 0)]

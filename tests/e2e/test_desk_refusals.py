@@ -13,36 +13,18 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from scoring.models import Deal, Penalty
-from tests.e2e.desk_helpers import pick_winner
-from tests.e2e.helpers import PHONE, log_in, page_width
+from tests.e2e.desk_helpers import SYNC, open_screen, phone_ru, pick_winner, quick_deal
+from tests.e2e.helpers import PHONE, page_width
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-SYNC = "#desk-sync"
 DEAL = "#deal-entry"
 
 
-def phone_ru(new_page, base_url: str, username: str) -> Page:
-    """The referee's phone in Russian, logged in."""
-    page = new_page(phone=True)
-    page.context.set_extra_http_headers({"Accept-Language": "ru"})
-    log_in(page, base_url, username)
-    page.context.add_cookies([{"name": "django_language", "value": "ru", "url": base_url}])
-    return page
 
 
-def open_screen(page: Page, base_url: str, party_id: int) -> None:
-    """The party screen, kept on the device for offline use."""
-    page.goto(f"{base_url}/referee/party/{party_id}/")
-    expect(page.locator("html[data-offline-ready]")).to_have_count(1)
-    expect(page.locator(SYNC)).to_have_attribute("data-state", "saved")
 
 
-def record(page: Page, side: str, points: str) -> None:
-    """Quick entry: who won, the points, record."""
-    pick_winner(page, side)
-    page.fill("#deal-points", points)
-    page.click("#btn-deal")
 
 
 def enter_refused_deal(page: Page) -> Locator:
@@ -172,11 +154,11 @@ def test_queued_deals_each_read_their_own_number_even_after_a_reload(
     page = phone_ru(new_page, live_server.url, referee_user.username)
     open_screen(page, live_server.url, party.pk)
     page.context.set_offline(True)
-    record(page, "a", "10")
-    record(page, "b", "20")
+    quick_deal(page, "a", "10")
+    quick_deal(page, "b", "20")
     page.reload()  # from the device's copy, which still says "Кон 1"
     expect(page.locator("html[data-from-cache]")).to_have_count(1)
-    record(page, "a", "30")
+    quick_deal(page, "a", "30")
     bar = page.locator(SYNC)
     expect(bar).to_have_attribute("data-pending", "3")
     bar.locator(".desk-sync-toggle").click()
@@ -200,14 +182,14 @@ def test_a_conflict_shows_both_sides_and_is_decided_entry_by_entry(
     second = phone_ru(new_page, live_server.url, referee_user.username)
 
     first.context.set_offline(True)
-    record(first, "a", "15")
+    quick_deal(first, "a", "15")
     first.wait_for_timeout(1600)
-    record(first, "a", "15")  # the same deal entered twice by mistake
+    quick_deal(first, "a", "15")  # the same deal entered twice by mistake
     first.click("[data-warning=talking-a]")
     expect(first.locator(SYNC)).to_have_attribute("data-pending", "3")
 
     open_screen(second, live_server.url, party.pk)  # meanwhile the other device: deal 1
-    record(second, "b", "40")
+    quick_deal(second, "b", "40")
     expect(second.locator(".ref-flash.ok")).to_contain_text("Кон 1")
 
     first.context.set_offline(False)

@@ -20,23 +20,15 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from scoring.models import Deal, Party
-from tests.e2e.desk_helpers import pick_winner
-from tests.e2e.helpers import PHONE, log_in, page_width
+from tests.e2e.desk_helpers import SYNC, open_screen, phone_ru, quick_deal
+from tests.e2e.helpers import PHONE, page_width
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-SYNC = "#desk-sync"
 LEFT_AT_OPENING = 20
 """Seconds of the 1-minute clock left when the screen opens: time to enter a deal before it."""
 
 
-def phone_ru(new_page, base_url: str, username: str) -> Page:
-    """The referee's phone (360 × 740) in Russian, logged in."""
-    page = new_page(phone=True)
-    page.context.set_extra_http_headers({"Accept-Language": "ru"})
-    log_in(page, base_url, username)
-    page.context.add_cookies([{"name": "django_language", "value": "ru", "url": base_url}])
-    return page
 
 
 def one_minute_clock(party: Party) -> Party:
@@ -51,19 +43,8 @@ def one_minute_clock(party: Party) -> Party:
     return party
 
 
-def open_screen(page: Page, base_url: str, party_id: int) -> None:
-    """Open the party screen; the device keeps it for offline use."""
-    page.goto(f"{base_url}/referee/party/{party_id}/")
-    expect(page.locator("html")).to_have_attribute("lang", "ru")
-    expect(page.locator("html[data-offline-ready]")).to_have_count(1)
-    expect(page.locator(SYNC)).to_have_attribute("data-state", "saved")
 
 
-def record_deal(page: Page, side: str, points: str) -> None:
-    """Quick entry: who won, the points, record."""
-    pick_winner(page, side)
-    page.fill("#deal-points", points)
-    page.click("#btn-deal")
 
 
 def wait_past(page: Page, moment) -> None:
@@ -87,19 +68,19 @@ def test_time_up_during_an_outage_gives_the_true_result(
 ):
     party = one_minute_clock(party)
     page = phone_ru(new_page, live_server.url, referee_user.username)
-    open_screen(page, live_server.url, party.pk)
-    record_deal(page, "a", "10")  # deal 1, online
+    open_screen(page, live_server.url, party.pk, "ru")
+    quick_deal(page, "a", "10")  # deal 1, online
     bar = page.locator(SYNC)
     expect(page.locator("[data-total=a]")).to_have_text("10")
     expect(bar).to_have_attribute("data-state", "saved")
 
     page.context.set_offline(True)
-    record_deal(page, "a", "15")  # deal 2, entered offline before time-up
+    quick_deal(page, "a", "15")  # deal 2, entered offline before time-up
     expect(bar).to_have_attribute("data-pending", "1")
     assert timezone.now() < party.expiry, "the machine was too slow: deal 2 came after time-up"
     wait_past(page, party.expiry)
     expect(page.locator("#scoreboard .clock").first).to_have_class(re.compile(r"\bexpired\b"))
-    record_deal(page, "b", "20")  # deal 3, in play at time-up: the last one
+    quick_deal(page, "b", "20")  # deal 3, in play at time-up: the last one
     expect(bar).to_have_attribute("data-pending", "2")
     expect(bar).to_have_attribute("data-state", "offline")
     assert deals(party) == [(1, 10, 0)]
@@ -130,18 +111,18 @@ def test_two_devices_one_offline_at_time_up_give_the_true_result(
     party = one_minute_clock(party)
     offline = phone_ru(new_page, live_server.url, referee_user.username)
     online = phone_ru(new_page, live_server.url, referee_user.username)
-    open_screen(offline, live_server.url, party.pk)
-    open_screen(online, live_server.url, party.pk)
+    open_screen(offline, live_server.url, party.pk, "ru")
+    open_screen(online, live_server.url, party.pk, "ru")
 
     offline.context.set_offline(True)
-    record_deal(offline, "a", "25")  # entered before time-up on the device without a network
+    quick_deal(offline, "a", "25")  # entered before time-up on the device without a network
     bar = offline.locator(SYNC)
     expect(bar).to_have_attribute("data-pending", "1")
     assert timezone.now() < party.expiry, "the machine was too slow: the deal came after time-up"
     wait_past(online, party.expiry)
 
     online.reload()
-    record_deal(online, "b", "20")  # the deal in play at time-up, recorded by the other device
+    quick_deal(online, "b", "20")  # the deal in play at time-up, recorded by the other device
     expect(online.locator(SYNC)).to_have_attribute("data-state", "saved", timeout=20_000)
     expect(online.locator("[data-total=b]")).to_have_text("20")
     party.refresh_from_db()
@@ -150,7 +131,8 @@ def test_two_devices_one_offline_at_time_up_give_the_true_result(
     offline.context.set_offline(False)
     expect(bar).to_have_attribute("data-state", "conflict", timeout=20_000)
     screenshot(offline, "desk_time_up_offline_two_devices_conflict_360_ru")
-    bar.locator(".desk-conflict-device .desk-apply").first.click()  # the referee applies his queued deal: a different deal
+    # The referee applies his queued deal: a different deal.
+    bar.locator(".desk-conflict-device .desk-apply").first.click()
     expect(bar).to_have_attribute("data-state", "saved", timeout=20_000)
 
     # The in-time deal goes before the last one, and the party is decided again: 25 : 20.
@@ -174,12 +156,12 @@ def test_a_device_that_never_measured_the_servers_clock_says_the_arrival_counts(
     new_page, live_server, referee_user, party, screenshot
 ):
     page = phone_ru(new_page, live_server.url, referee_user.username)
-    open_screen(page, live_server.url, party.pk)
+    open_screen(page, live_server.url, party.pk, "ru")
     page.context.set_offline(True)
     page.evaluate("localStorage.removeItem('desk.clockOffset')")
     page.reload()  # the device's copy, offline: nothing to measure the server's clock by
     expect(page.locator("html[data-from-cache]")).to_have_count(1)
-    record_deal(page, "a", "10")
+    quick_deal(page, "a", "10")
     bar = page.locator(SYNC)
     expect(bar).to_have_attribute("data-pending", "1")
     expect(bar.locator(".desk-sync-clock")).to_have_text(
