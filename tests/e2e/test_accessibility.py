@@ -3,11 +3,11 @@ targets are 44 px.
 
 On the demo (``seed_demo``) at 360 × 740 (a phone) and 1366 × 900 (a desktop), in English and
 in Russian, the pages the browser tests visit: the referee screen of a party in play and of a
-finished one, the finished party's page with its protocol's signatures, "My tables", the referee overview, the public party
-page, the standings, the hall screen, the roster import with a checked file (its tables
-scroll), and /verify/ with a changed file's verdict. axe-core is the vendored copy
-(``tests/e2e/vendor/axe-core``); the browser asks for the language with its Accept-Language,
-and each page is checked to be served in it.
+finished one, the finished party's page with its protocol's signatures, "My tables", the
+referee overview, the public party page, the standings, the hall screen, the roster import
+with a checked file (its tables scroll), and /verify/ with a changed file's verdict. axe-core
+is the vendored copy (``tests/e2e/vendor/axe-core``); the browser asks for the language with
+its Accept-Language, and each page is checked to be served in it.
 """
 
 from __future__ import annotations
