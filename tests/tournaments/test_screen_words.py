@@ -83,7 +83,12 @@ def test_the_standings_print_an_unnamed_pair_once(client, played):
     table = _text(_between(page, "<tbody", "</tbody>"))
     for pair in Pair.objects.filter(tournament=played).select_related("player1", "player2"):
         assert table.count(pair.player1.name) == 1, table
-        assert f"{pair.player1.name} / {pair.player2.name}" in table
+        assert f"{pair.player1.name} / {pair.player2.name} parties" in table
+        # each name leads to the player's record, "parties" to the pair's page
+        pair_page = reverse("tournaments:pair", args=[played.slug, pair.pk])
+        assert f'<a href="{pair_page}">parties</a>' in page
+        profile = reverse("tournaments:profile", args=[pair.player1.profile_id])
+        assert f'<a href="{profile}">{pair.player1.name}</a>' in page
 
 
 def test_the_standings_print_a_named_pair_with_its_players_beneath(client, played):

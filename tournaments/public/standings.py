@@ -47,21 +47,24 @@ def standings_lines(
     profiles = url_root("tournaments:profile")
     lines = []
     for row, entrant, values in table.lines():
+        url, parties_url = f"{root}{entrant.pk}/" if links else "", ""
         if isinstance(entrant, Player):  # the standings per player
             name, players = entrant.name, ""
             profile_url = f"{profiles}{entrant.profile_id}/" if entrant.profile_id else ""
         elif entrant.name:  # a named pair: its name, its players beneath
             name, players = entrant.name, _pair_players(entrant, profiles)
             profile_url = ""
-        else:  # the players are the pair's name: printed once (linked on the pair's page)
-            name = entrant.players_label if links else _pair_players(entrant, profiles)
-            players, profile_url = "", ""
+        else:  # the players are the pair's name: printed once
+            name, players, profile_url = _pair_players(entrant, profiles), "", ""
+            if "href" in name:  # each name leads to his record; the pair's parties beside
+                url, parties_url = "", url
         lines.append({
             "rank": f"{row.rank}=" if row.shared else str(row.rank),
             "name": name,
             "players": players,
             "profile_url": profile_url,
-            "url": f"{root}{entrant.pk}/" if links else "",
+            "url": url,
+            "parties_url": parties_url,
             "withdrawn": entrant.withdrawn,
             "disqualified": entrant.disqualified,
             # numbers only (digits, a sign, a decimal mark): nothing to escape
