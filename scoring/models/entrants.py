@@ -17,6 +17,9 @@ from .tournament import Tournament, new_access_token
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
+PLAYERS_SEPARATOR = " / "
+"""Between the names of a pair's players where the pair has no name of its own."""
+
 
 class Player(models.Model):
     """A person who plays in one tournament."""
@@ -166,18 +169,25 @@ class Pair(models.Model):
 
     @property
     def display_name(self) -> str:
-        """The pair's name, or its players' names."""
-        if self.name:
-            return self.name
+        """The pair's name, or its players' names ("Игрок 1 / Игрок 2")."""
+        return self.name or self.players_label
+
+    @property
+    def players_label(self) -> str:
+        """The pair's players' names, "Игрок 1 / Игрок 2" (one name for a side of one)."""
         second = self.player2.name if self.player2 is not None else None
         return self.label("", self.player1.name, second)
 
     @staticmethod
     def label(name: str, first: str, second: str | None) -> str:
-        """A pair's display name from its own name and its players' (no second for a bye)."""
+        """A pair's display name from its own name and its players' (no second for a bye).
+
+        The one place that names a pair without a name: every page, the desk, the standings,
+        the exports and the protocols show its players so, "Игрок 1 / Игрок 2".
+        """
         if name:
             return name
-        return first if second is None else f"{first} / {second}"
+        return first if second is None else f"{first}{PLAYERS_SEPARATOR}{second}"
 
     @staticmethod
     def seeding_rating(first: Player, second: Player | None) -> int:

@@ -147,6 +147,14 @@ class Tournament(models.Model):
         return {side: gettext(self.engine.side_label(side, cfg)) for side in ("a", "b")}
 
     @property
+    def kind_name(self) -> str:
+        """The tournament's kind as its rule set plays it ("Pairs tournament", "Singles
+        tournament", "Individual tournament"), in the active language: a UDL event of sides of
+        one player is no pairs tournament, whatever its stored ``format``."""
+        individual = self.format == self.Format.INDIVIDUAL
+        return gettext(self.engine.kind_label(individual, self.regulations.rules_config()))
+
+    @property
     def plays_games(self) -> bool:
         """Whether a party is a match of timed games (UDL, All Fives)."""
         return self.engine.plays_games

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from scoring.models import Deal, Party, Penalty, Protocol, Ruling, Signature
+from scoring.models import Deal, Party, Penalty, Protocol, Ruling, Signature, TournamentRole
 from scoring.party.match_format import match_format_text
 from scoring.party.rows import party_rows
 from scoring.protocols import (
@@ -52,6 +52,7 @@ from scoring.signoff.lines import (
     tournament_layout,
     verify_url,
 )
+from scoring.signoff.referees import blank_date, referee_name, referee_roles, table_referee
 from scoring.standings import PartyResult, Tally
 from scoring.totals.compute import compute_party_totals, deals_after
 
@@ -200,26 +201,10 @@ def _signature_lines(party: Party, signatures: Iterable[Signature], referee: str
     return lines
 
 
-def user_name(user: Any) -> str:
-    """How a referee is named on a protocol: full name, else login."""
-    if user is None:
-        return ""
-    return user.get_full_name() or user.get_username()
-
-
-def _referee_name(party: Party, signatures: Iterable[Signature]) -> str:
-    """The countersigning referee, else the referee who started the party."""
-    for signature in signatures:
-        if signature.role == Signature.Role.REFEREE:
-            return user_name(signature.user)
-    started = party.events.filter(kind="party_started").select_related("actor").first()
-    return user_name(started.actor) if started else ""
-
-
 def with_signatures(party: Party, data: ProtocolData,
                     signatures: Sequence[Signature]) -> ProtocolData:
     """``data`` with the signature lines (and the referee) of ``signatures``."""
-    referee = _referee_name(party, signatures)
+    referee = referee_name(party, signatures)
     lines = _signature_lines(party, signatures, referee, data.labels, _zone(party))
     return dataclasses.replace(data, referee=referee, signatures=lines)
 
@@ -304,19 +289,21 @@ def _first_move(party: Party) -> str:
     return " · ".join(part for part in (party.first_mover.upper(), name) if part)
 
 
-def build_blank_data(party: Party) -> ProtocolData:
-    """A paper protocol of ``party`` pre-filled with tournament, round, table and pairs."""
+def build_blank_data(party: Party, roles: Sequence[TournamentRole] | None = None) -> ProtocolData:
+    """A paper protocol of ``party`` pre-filled with tournament, round, table, date, referee
+    and pairs (``roles``: the tournament's referees, when the caller has them)."""
     tournament = party.round.tournament
     zone = _zone(party)
     language = tournament.language or settings.LANGUAGE_CODE
-    moment = party.round.scheduled_start
     labels = _labels(party, language)
+    referee = referee_name(party, []) or table_referee(
+        party, referee_roles(party) if roles is None else roles)
     return ProtocolData(
         tournament=tournament.name, round_number=party.round.number, table=_table(party),
-        date=moment.astimezone(zone).date().isoformat() if moment else "",
-        start_time="", end_time="", referee="", sides=_sides(party), deals=[], penalties=[],
+        date=blank_date(party, zone),
+        start_time="", end_time="", referee=referee, sides=_sides(party), deals=[], penalties=[],
         end_reason="", result="", match_points="", winner="",
-        signatures=_signature_lines(party, [], "", labels, zone),
+        signatures=_signature_lines(party, [], referee, labels, zone),
         public_id="", short_code="", verify_url="", version=0, labels=labels,
         language=language, layout=layout_of(party).protocol_form, seats=_blank_seats(party))
 

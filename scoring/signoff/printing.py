@@ -37,6 +37,7 @@ from scoring.protocols import (
 )
 from scoring.signoff.content import build_blank_data
 from scoring.signoff.identity import installation_signer
+from scoring.signoff.referees import referee_roles
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +81,8 @@ def round_items(rnd: Round, kind: str) -> tuple[list[ProtocolData], int]:
     """
     parties = round_parties(rnd)
     if kind == PrintJob.Kind.BLANK:
-        return [build_blank_data(party) for party in parties], 0
+        roles = referee_roles(parties[0]) if parties else []  # the tournament's, asked once
+        return [build_blank_data(party, roles) for party in parties], 0
     signed = signed_protocols(parties)
     stored = (signed[p.pk].data for p in parties if p.pk in signed)
     items = [protocol_data_from_dict(data) for data in stored if data is not None]

@@ -293,6 +293,8 @@ class Verification:
     print_job: PrintJob | None = None
     file_matches: bool = False
     problem: str = ""
+    uploaded_sha256: str = ""
+    """The SHA-256 of the file the visitor uploaded (empty for a code or QR look-up)."""
 
     @property
     def authentic(self) -> bool:
@@ -362,12 +364,13 @@ def verify_upload(pdf: bytes) -> Verification:
     protocol = protocol_queryset().filter(sha256=digest).first()
     if protocol is not None:
         return _with_latest(protocol, result=result, file_matches=True,
-                            problem=protocol.unverified or problem)
+                            problem=protocol.unverified or problem, uploaded_sha256=digest)
     job = PrintJob.objects.select_related("round__tournament").filter(sha256=digest).first()
     if job is not None:
-        return Verification(result=result, print_job=job, problem=problem)
+        return Verification(result=result, print_job=job, problem=problem,
+                            uploaded_sha256=digest)
     claimed = None
     if result.public_id:  # the file names a protocol, but it is not that protocol's file
         claimed = protocol_queryset().filter(public_id=result.public_id).first()
     return _with_latest(claimed, result=result, file_matches=False,
-                        problem=problem or UNKNOWN_FILE)
+                        problem=problem or UNKNOWN_FILE, uploaded_sha256=digest)

@@ -18,6 +18,8 @@ BLOCKING = ("serious", "critical")
 """The impacts that fail a page (issue #12: no serious or critical violation)."""
 TAP = 44
 """The least width and height of a tap target, in CSS pixels."""
+WIDE = {"width": 1366, "height": 900}
+"""The desktop screen the pages are checked on besides the phone."""
 LOCALES = {"en": "en-US", "ru": "ru-RU"}
 """The browser locale (its Accept-Language) that makes the site speak each language."""
 
@@ -85,6 +87,14 @@ def phone_context(browser: Browser, lang: str, *, axe: bool = False) -> BrowserC
         locale=LOCALES[lang], viewport=PHONE, is_mobile=True, has_touch=True,
         device_scale_factor=2, bypass_csp=axe,
     )
+    context.set_default_timeout(10_000)
+    return context
+
+
+def desktop_context(browser: Browser, lang: str, *, axe: bool = False) -> BrowserContext:
+    """A 1366 × 900 desktop screen whose browser asks for ``lang`` (en or ru); ``axe`` as in
+    :func:`phone_context`."""
+    context = browser.new_context(locale=LOCALES[lang], viewport=WIDE, bypass_csp=axe)
     context.set_default_timeout(10_000)
     return context
 

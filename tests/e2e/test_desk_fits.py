@@ -109,3 +109,24 @@ def test_signing_block_fits_at_360px(phone_ru, live_server, party, screenshot):
     expect(phone_ru.locator("#protocol table.signatures")).to_be_visible()
     fits(phone_ru)
     screenshot(phone_ru, "desk_fits_ru_signing")
+
+
+def test_an_unnamed_pair_shows_both_players_at_360_px(phone_ru, live_server, party, screenshot):
+    """Issue #32: the pair's name "Игрок 1 / Игрок 2" was cut after the first player; each
+    player now has his line, cut short alone where the button is narrow."""
+    give_long_names(party)
+    phone_ru.goto(f"{live_server.url}/referee/party/{party.pk}/")
+    phone_ru.wait_for_load_state("networkidle")
+    screenshot(phone_ru, "desk_fits_ru_unnamed_pairs")
+    for scope in ("#scoreboard .ref-pair", "#deal-entry .ref-seg"):
+        members = phone_ru.locator(f"{scope} .ref-member")
+        expect(members).to_have_count(4)
+        for k, seat in enumerate(("a1", "a2", "b1", "b2")):
+            member = members.nth(k)
+            expect(member).to_have_text(LONG_NAMES[seat])
+            expect(member).to_be_visible()
+            box = member.bounding_box()
+            # on the screen, and wide enough to read the start of the name
+            assert box and box["width"] >= 60 and box["x"] + box["width"] <= PHONE["width"], (
+                seat, box)
+    fits(phone_ru)

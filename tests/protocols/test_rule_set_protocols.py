@@ -152,7 +152,8 @@ def test_udl_signature_lines_are_the_two_players_and_the_referee(udl_party, tmp_
     assert [(s.role, s.name) for s in data.signatures] == [
         ("Player", "Ann Lee"), ("Player", "Bob Ray"), ("Referee", "org")]
     blank = build_blank_data(udl_party)
-    assert [s.name for s in blank.signatures] == ["Ann Lee", "Bob Ray", ""]
+    # the referee is known (he started the party): the blank names him too
+    assert [s.name for s in blank.signatures] == ["Ann Lee", "Bob Ray", "org"]
     flat = _squash(pdf_text(render_blank(blank), tmp_path))
     assert "Player A: Ann Lee" in flat and "Player B: Bob Ray" in flat
     assert "Pair A" not in flat

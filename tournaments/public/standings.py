@@ -12,6 +12,7 @@ from django.utils.safestring import mark_safe
 from scoring.access import permissions
 from scoring.core.web import page_or_fragment
 from scoring.models import Pair, Player, Tournament
+from scoring.models.entrants import PLAYERS_SEPARATOR
 from scoring.ranking.results import StandingsTable, standings_table
 from tournaments.pages import LIVE, url_root
 from tournaments.public.load import public_load
@@ -25,10 +26,10 @@ def _cell_text(value: Any) -> str:
 
 def _pair_players(pair: Pair, profiles: str) -> str:
     """A pair's players' names, each linked to his record where he has a profile."""
-    members = [pair.player1] + ([pair.player2] if pair.player2 is not None else [])
+    members = pair.players
     if not any(member.profile_id for member in members):
-        return Pair.label("", pair.player1.name, members[1].name if len(members) > 1 else None)
-    return format_html_join(" / ", "{}", (
+        return pair.players_label
+    return format_html_join(PLAYERS_SEPARATOR, "{}", (
         (format_html('<a href="{}{}/">{}</a>', profiles, m.profile_id, m.name)
          if m.profile_id else m.name,) for m in members
     ))
@@ -46,18 +47,24 @@ def standings_lines(
     profiles = url_root("tournaments:profile")
     lines = []
     for row, entrant, values in table.lines():
+        url, parties_url = f"{root}{entrant.pk}/" if links else "", ""
         if isinstance(entrant, Player):  # the standings per player
             name, players = entrant.name, ""
             profile_url = f"{profiles}{entrant.profile_id}/" if entrant.profile_id else ""
-        else:
-            name, players = entrant.display_name, _pair_players(entrant, profiles)
+        elif entrant.name:  # a named pair: its name, its players beneath
+            name, players = entrant.name, _pair_players(entrant, profiles)
             profile_url = ""
+        else:  # the players are the pair's name: printed once
+            name, players, profile_url = _pair_players(entrant, profiles), "", ""
+            if "href" in name:  # each name leads to his record; the pair's parties beside
+                url, parties_url = "", url
         lines.append({
             "rank": f"{row.rank}=" if row.shared else str(row.rank),
             "name": name,
-            "players": players if entrant.name or "href" in players else "",
+            "players": players,
             "profile_url": profile_url,
-            "url": f"{root}{entrant.pk}/" if links else "",
+            "url": url,
+            "parties_url": parties_url,
             "withdrawn": entrant.withdrawn,
             "disqualified": entrant.disqualified,
             # numbers only (digits, a sign, a decimal mark): nothing to escape

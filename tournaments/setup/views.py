@@ -51,7 +51,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         request,
         "tournaments/list.html",
         {
-            "tournaments": qs,
+            "tournaments": qs.select_related("regulations"),  # each one's kind: its rule set's
             "mine": mine,
             "can_create": permissions.can_create_tournament(request.user),
         },

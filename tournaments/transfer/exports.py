@@ -72,7 +72,7 @@ def standings_sheet(tournament: Tournament, *, after_round: int | None = None,
         if isinstance(entrant, Player):  # the standings per player
             line.append(entrant.name)
         else:
-            line += [entrant.display_name, " / ".join(p.name for p in entrant.players)]
+            line += [entrant.display_name, entrant.players_label]
         line += [_entrant_note(entrant), *values]
         rows.append(line)
     title = _("Standings")
