@@ -133,6 +133,14 @@ def unfold(page: Page) -> None:
     page.wait_for_load_state("networkidle")
 
 
+def serious_here(page: Page) -> list[dict[str, Any]]:
+    """The serious and critical violations of the page as it is now (axe-core brought in by the
+    test's own evaluation, for a page whose context was made without it)."""
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    return blocking(axe_violations(page))
+
+
 def blocking(violations: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The violations of serious or critical impact."""
     return [v for v in violations if v["impact"] in BLOCKING]

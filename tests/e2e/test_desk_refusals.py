@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from scoring.models import Deal, Penalty
+from tests.e2e.a11y import describe, serious_here
 from tests.e2e.desk_helpers import SYNC, open_screen, phone_ru, pick_winner, quick_deal
 from tests.e2e.helpers import PHONE, page_width
 
@@ -81,6 +82,7 @@ def test_a_refused_deal_keeps_its_values_in_words_and_blocks_nothing(
     expect(page.locator("[data-total=a]")).to_have_text("0")
     assert page_width(page) <= PHONE["width"]
     screenshot(page, "desk_refused_ru_360")
+    assert (found := serious_here(page)) == [], describe(found)
 
     # Corrected (the player who went out has no pips) and recorded again: it replaces the
     # refused entry, which leaves the bar.
@@ -207,6 +209,7 @@ def test_a_conflict_shows_both_sides_and_is_decided_entry_by_entry(
                           "'.desk-conflict-sides')).gridTemplateColumns.split(' ').length") == 1
     assert page_width(first) <= PHONE["width"]
     screenshot(first, "desk_conflict_ru_360")
+    assert (found := serious_here(first)) == [], describe(found)
     assert list(Deal.objects.filter(party=party).values_list("number", "points_b")) == [(1, 40)]
 
     # The first deal applied: it becomes deal 2; nothing else goes with it.
