@@ -8,9 +8,11 @@ the organizer's role); the rest are plain rows, numbered per tournament or per p
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 import factory
+from django.utils import timezone
 from factory.django import DjangoModelFactory, Password
 
 
@@ -167,3 +169,16 @@ def create_bulk(factory_class: type[DjangoModelFactory], rows: Iterable[dict]) -
     """Build one instance per row of keywords and insert them all with one ``bulk_create``."""
     model = factory_class._meta.get_model_class()
     return model.objects.bulk_create([factory_class.build(**row) for row in rows])
+
+
+def clock_started_ago(party: Any, seconds: float, minutes: int = 1) -> Any:
+    """``party`` on a ``minutes``-long clock started ``seconds`` ago (its time runs out, or ran
+    out, at ``party.expiry``), as the server knows it: no action has come since."""
+    regulations = party.round.tournament.regulations
+    regulations.party_minutes = minutes
+    regulations.save()
+    started = timezone.now() - timedelta(seconds=seconds)
+    type(party).objects.filter(pk=party.pk).update(started_at=started)
+    party.refresh_from_db()
+    party.expiry = started + timedelta(minutes=minutes)
+    return party

@@ -57,6 +57,18 @@ def fit(text: str, font: str, size: float, width: float) -> str:
     return text[:lo].rstrip() + ELLIPSIS
 
 
+def split_word(word: str, font: str, size: float, width: float) -> list[str]:
+    """A word wider than ``width`` in pieces that fit (none lost)."""
+    pieces = []
+    while text_width(word, font, size) > width and len(word) > 1:
+        cut = len(word) - 1
+        while cut > 1 and text_width(word[:cut], font, size) > width:
+            cut -= 1
+        pieces.append(word[:cut])
+        word = word[cut:]
+    return [*pieces, word]
+
+
 def wrap(text: str, font: str, size: float, width: float,
          max_lines: int = MAX_WRAP_LINES) -> list[str]:
     """Break ``text`` into lines no wider than ``width`` (at most ``max_lines``)."""
@@ -73,13 +85,8 @@ def wrap(text: str, font: str, size: float, width: float,
         if current:
             lines.append(current)
         # A single word wider than the column is cut into pieces.
-        while text_width(word, font, size) > width and len(word) > 1:
-            cut = len(word) - 1
-            while cut > 1 and text_width(word[:cut], font, size) > width:
-                cut -= 1
-            lines.append(word[:cut])
-            word = word[cut:]
-        current = word
+        *pieces, current = split_word(word, font, size, width)
+        lines.extend(pieces)
     if current:
         lines.append(current)
     if len(lines) > max_lines:

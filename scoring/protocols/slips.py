@@ -17,7 +17,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
 from .fonts import BOLD, REGULAR, register_fonts
-from .layout import Page, text_width
+from .layout import Page, split_word, text_width
 from .qr import draw_qr
 
 PAGE_W, PAGE_H = A4
@@ -59,18 +59,6 @@ TYPES = (_Type(13, 22, 7.5, 92), _Type(12, 18, 7, 84), _Type(11, 16, 6.5, 78),
          _Type(10, 14, 6, 72), _Type(9, 12, 5.5, 66))
 
 
-def _split_word(word: str, font: str, size: float, width: float) -> list[str]:
-    """A word wider than ``width`` in pieces that fit (none lost)."""
-    pieces = []
-    while text_width(word, font, size) > width and len(word) > 1:
-        cut = len(word) - 1
-        while cut > 1 and text_width(word[:cut], font, size) > width:
-            cut -= 1
-        pieces.append(word[:cut])
-        word = word[cut:]
-    return [*pieces, word]
-
-
 def breaks(text: str, font: str, size: float, width: float) -> list[str]:
     """``text`` in lines no wider than ``width``, broken at spaces, after hyphens and slashes,
     and inside a word only when the word alone is wider; every character is kept."""
@@ -84,7 +72,7 @@ def breaks(text: str, font: str, size: float, width: float) -> list[str]:
                 continue
             if current:
                 lines.append(current)
-            *full, current = _split_word(part, font, size, width)
+            *full, current = split_word(part, font, size, width)
             lines.extend(full)
     if current:
         lines.append(current)

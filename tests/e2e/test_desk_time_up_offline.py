@@ -13,7 +13,6 @@ own flow. Screenshots: tests/e2e/screenshots/desk_time_up_offline_*.png.
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -22,6 +21,7 @@ from playwright.sync_api import Page, expect
 from scoring.models import Deal, Party
 from tests.e2e.desk_helpers import SYNC, open_screen, phone_ru, quick_deal
 from tests.e2e.helpers import PHONE, page_width
+from tests.factories import clock_started_ago
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -33,14 +33,7 @@ LEFT_AT_OPENING = 20
 
 def one_minute_clock(party: Party) -> Party:
     """The party plays a 1-minute clock, of which ``LEFT_AT_OPENING`` seconds are left."""
-    regulations = party.round.tournament.regulations
-    regulations.party_minutes = 1
-    regulations.save()
-    started = timezone.now() - timedelta(seconds=60 - LEFT_AT_OPENING)
-    Party.objects.filter(pk=party.pk).update(started_at=started)
-    party.refresh_from_db()
-    party.expiry = started + timedelta(minutes=1)
-    return party
+    return clock_started_ago(party, 60 - LEFT_AT_OPENING)
 
 
 

@@ -11,7 +11,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from scoring.models import Deal, Party, Penalty
+from scoring.models import Deal, Penalty
+from tests.factories import clock_started_ago
 
 pytestmark = pytest.mark.django_db
 
@@ -29,14 +30,7 @@ def iso(moment):
 @pytest.fixture
 def clocked(party):
     """A 1-minute party started 2 minutes ago: its time ran out a minute ago."""
-    regulations = party.round.tournament.regulations
-    regulations.party_minutes = 1
-    regulations.save()
-    started = timezone.now() - timedelta(minutes=2)
-    Party.objects.filter(pk=party.pk).update(started_at=started)
-    party.refresh_from_db()
-    party.expiry = started + timedelta(minutes=1)
-    return party
+    return clock_started_ago(party, 120)
 
 
 def test_the_api_counts_a_deal_entered_in_time_as_played_in_time(api, clocked):

@@ -14,10 +14,11 @@ import pytest
 from django.utils import timezone
 
 from scoring.core.errors import ServiceError
-from scoring.models import Deal, Party, PartyEvent, Protocol
+from scoring.models import Deal, PartyEvent, Protocol
 from scoring.party.deals import record_deal
 from scoring.party.entry_time import ENTERED_AT_TOLERANCE
 from scoring.signoff.content import protocol_content
+from tests.factories import clock_started_ago
 
 pytestmark = pytest.mark.django_db
 
@@ -32,14 +33,7 @@ def won(side: str, points: int) -> dict:
 def clocked(party):
     """The party of a 1-minute clock, started 2 minutes ago: its time ran out a minute ago,
     and nothing has told the server yet (no deal arrived since)."""
-    regulations = party.round.tournament.regulations
-    regulations.party_minutes = 1
-    regulations.save()
-    started = timezone.now() - timedelta(minutes=2)
-    Party.objects.filter(pk=party.pk).update(started_at=started)
-    party.refresh_from_db()
-    party.expiry = started + timedelta(minutes=1)
-    return party
+    return clock_started_ago(party, 120)
 
 
 def state(party):
