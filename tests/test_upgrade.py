@@ -52,7 +52,7 @@ ADDED_FIELDS: dict[str, dict[str, Any]] = {
     "regulations": {"lone_zero_zero_in_fish": False, "match_format": "to_wins",
                     "latin_individual": False},
     "parties": {"first_mover": ""},
-    "deals": {"play_ended_before_time_up": False, "fish_by": ""},
+    "deals": {"play_ended_before_time_up": False, "fish_by": "", "entered_at": None},
     "protocols": {"unverified": ""},
 }
 # Values a data migration changes on purpose, per section of the export: (before, after).
