@@ -24,7 +24,6 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Max, Q, QuerySet
-from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -110,15 +109,24 @@ def record_login_lockout(request: Any, username: str | None, address: str | None
                                   locked_until=login_locked_until(username, address))
 
 
+def log_axes_lockout(sender: Any, request: Any = None, username: str | None = None,
+                     ip_address: str | None = None, **kwargs: Any) -> None:
+    """Receive axes' ``user_locked_out``: the lockout goes to the log (``/lockouts/``)."""
+    if request is not None:
+        record_login_lockout(request, username, ip_address)
+
+
 def connect_axes() -> None:
-    """Log every lockout axes announces (called from the app's ``ready``)."""
+    """Log every lockout axes announces (called from the app's ``ready``).
+
+    A module-level receiver, connected strongly: a receiver made inside this function and
+    connected weakly was collected as soon as it returned (with DEBUG off, lockouts never
+    reached the log).
+    """
     from axes.signals import user_locked_out
 
-    @receiver(user_locked_out, dispatch_uid="scoring.people.lockouts.axes")
-    def logged(sender: Any, request: Any = None, username: str | None = None,
-               ip_address: str | None = None, **kwargs: Any) -> None:
-        if request is not None:
-            record_login_lockout(request, username, ip_address)
+    user_locked_out.connect(log_axes_lockout, weak=False,
+                            dispatch_uid="scoring.people.lockouts.axes")
 
 
 # -- signing PINs --------------------------------------------------------------------------

@@ -255,3 +255,25 @@ def test_the_upload_count_is_shared_by_processes_through_redis(settings, db):
         reverse("scoring:verify"), {"pdf": SimpleUploadedFile("p.pdf", b"%PDF-1.4")})
     assert refused.status_code == 429
     cache.clear()
+
+
+RECEIVER_ALIVE = """
+import gc
+import django
+django.setup()
+gc.collect()
+from axes.signals import user_locked_out
+from django.conf import settings
+from scoring.people.lockouts import log_axes_lockout
+print(settings.DEBUG, log_axes_lockout in [r for r in user_locked_out._live_receivers(None)[0]])
+"""
+
+
+def test_the_lockout_log_hears_axes_in_production_with_debug_off(settings):
+    """A process started as in production (DEBUG=0) keeps the receiver that writes axes'
+    lockouts to the log after a garbage collection (a weakly connected one was gone)."""
+    env = {**os.environ, "DEBUG": "0", "ALLOWED_HOSTS": "localhost",
+           "SECRET_KEY": "lockouts-" + "k" * 50, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    found = subprocess.run([sys.executable, "-c", RECEIVER_ALIVE], env=env, check=True,
+                           capture_output=True, text=True, cwd=settings.BASE_DIR)
+    assert found.stdout.split() == ["False", "True"]
