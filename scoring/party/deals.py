@@ -196,11 +196,14 @@ def annul_deal(
     deal, party = _locked_deal(deal_id, expected_version)
     assert_party_editable(party, actor, reason)
     before = deal_data(deal)
-    deal.outcome = Deal.Outcome.ANNULLED
-    deal.winner = ""
-    deal.points_a = deal.points_b = deal.carry = 0
-    deal.scores = deal.play_points = None
+    store_score(deal, annulled_score(party, deal.game))
     return _save_changed_deal(party, deal, "deal_annulled", before, actor, reason)
+
+
+def annulled_score(party: Party, game: int) -> Any:
+    """An annulled deal's score as the rule set keeps it: nothing, for each of its sides (per
+    seat in the games scored per player, where side-keyed zeros were refused)."""
+    return score_deal(party, deal_facts(Deal.Outcome.ANNULLED, None, None, None, None, game=game))
 
 
 def _save_changed_deal(
@@ -230,14 +233,14 @@ def annul_deal_in_play(party: Party, *, actor: Any = None, reason: str) -> Deal:
     if party.status != Party.Status.IN_PROGRESS:
         raise ServiceError("party", _("The party is not in progress."))
     number = (party.deals.aggregate(m=Max("number"))["m"] or 0) + 1
-    deal = Deal.objects.create(
+    deal = Deal(
         party=party,
         number=number,
-        game=party.game,
-        outcome=Deal.Outcome.ANNULLED,
         note=reason,
         recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
+    store_score(deal, annulled_score(party, party.game))
+    deal.save()
     append_event(
         party,
         "deal_annulled",

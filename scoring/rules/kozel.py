@@ -225,7 +225,8 @@ class Kozel(HandGame):
         running: list[dict[str, int]] = []
         running_memorized: list[dict[str, int]] = []
         for deal in deals:
-            gained = {self.check_side(side, "points", sides): v for side, v in deal.points.items()}
+            gained = {} if deal.outcome == ANNULLED else {  # an annulled deal scores nothing
+                self.check_side(side, "points", sides): v for side, v in deal.points.items()}
             if deal.outcome == DRAWN_FISH:
                 carry += deal.carry
             elif deal.outcome != ANNULLED:
