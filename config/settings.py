@@ -62,6 +62,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.middleware.ContentSecurityPolicyMiddleware",  # first: it sees every answer
     "config.observability.RequestIdMiddleware",  # logs name the request and the party
+    "config.middleware.ControlCharacterMiddleware",  # no NUL in a path reaches a lookup
     "django.middleware.security.SecurityMiddleware",
     # a spectator's unchanged poll of a public page: 304 from one cache read, before the rest
     "tournaments.public.conditional.PublicNotModifiedMiddleware",

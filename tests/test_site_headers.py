@@ -1,4 +1,5 @@
-"""One CSP for every HTML response, and Vary: HX-Request where a view answers htmx apart."""
+"""One CSP for every HTML response, Vary: HX-Request where a view answers htmx apart, and no
+address with a control character reaching a view (a NUL in a slug was a 500 on PostgreSQL)."""
 
 import pytest
 from django.conf import settings
@@ -81,3 +82,18 @@ def test_a_server_error_page_carries_the_policy(monkeypatch):
     response = Client(raise_request_exception=False).get("/home/")
     assert response.status_code == 500
     assert _policy_of(response) == settings.CONTENT_SECURITY_POLICY
+
+
+@pytest.mark.parametrize("path", ["/t/%00/", "/v/%00/", "/players/%00/", "/api/v1/seasons/%00/",
+                                  "/t/cup%0A/", "/referee/t/%7F/"])
+def test_a_control_character_in_the_address_is_a_400_never_a_lookup(client, path):
+    response = client.get(path)
+    assert response.status_code == 400
+    assert "control character" in response.content.decode()
+    if path.startswith("/api/"):  # as every API error: JSON naming what is wrong
+        assert response.json() == {"path": ["The address holds a control character."]}
+
+
+@pytest.mark.django_db
+def test_an_ordinary_address_still_answers(client):
+    assert client.get("/").status_code == 200
