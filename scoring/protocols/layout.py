@@ -9,6 +9,7 @@ into one path each; only the embedded DejaVu Sans is used, never a PDF base font
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -69,26 +70,35 @@ def split_word(word: str, font: str, size: float, width: float) -> list[str]:
     return [*pieces, word]
 
 
+def breaks(text: str, font: str, size: float, width: float, hyphens: bool = True) -> list[str]:
+    """``text`` in lines no wider than ``width``, broken at spaces (and after hyphens and
+    slashes when ``hyphens``), and inside a word only when the word alone is wider; every
+    character is kept."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        for index, part in enumerate(re.split(r"(?<=[-/])(?=.)", word) if hyphens else [word]):
+            joined = current + (" " if current and index == 0 else "") + part
+            if text_width(joined, font, size) <= width:
+                current = joined
+                continue
+            if current:
+                lines.append(current)
+            *full, current = split_word(part, font, size, width)
+            lines.extend(full)
+    if current:
+        lines.append(current)
+    return lines or [""]
+
+
 def wrap(text: str, font: str, size: float, width: float,
          max_lines: int = MAX_WRAP_LINES) -> list[str]:
-    """Break ``text`` into lines no wider than ``width`` (at most ``max_lines``)."""
+    """Break ``text`` at spaces into lines no wider than ``width`` (at most ``max_lines``, the
+    last one cut with an ellipsis)."""
     text = " ".join(text.split())
     if not text or text_width(text, font, size) <= width:
         return [text]
-    lines: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        candidate = f"{current} {word}" if current else word
-        if text_width(candidate, font, size) <= width:
-            current = candidate
-            continue
-        if current:
-            lines.append(current)
-        # A single word wider than the column is cut into pieces.
-        *pieces, current = split_word(word, font, size, width)
-        lines.extend(pieces)
-    if current:
-        lines.append(current)
+    lines = breaks(text, font, size, width, hyphens=False)
     if len(lines) > max_lines:
         lines = lines[:max_lines]
         lines[-1] = fit(lines[-1] + ELLIPSIS, font, size, width)

@@ -10,14 +10,13 @@ Python: the caller passes translated texts.
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import dataclass, field
 
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
 from .fonts import BOLD, REGULAR, register_fonts
-from .layout import Page, split_word, text_width
+from .layout import Page, breaks, text_width
 from .qr import draw_qr
 
 PAGE_W, PAGE_H = A4
@@ -57,26 +56,6 @@ class _Type:
 
 TYPES = (_Type(13, 22, 7.5, 92), _Type(12, 18, 7, 84), _Type(11, 16, 6.5, 78),
          _Type(10, 14, 6, 72), _Type(9, 12, 5.5, 66))
-
-
-def breaks(text: str, font: str, size: float, width: float) -> list[str]:
-    """``text`` in lines no wider than ``width``, broken at spaces, after hyphens and slashes,
-    and inside a word only when the word alone is wider; every character is kept."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        for index, part in enumerate(re.split(r"(?<=[-/])(?=.)", word)):
-            joined = current + (" " if current and index == 0 else "") + part
-            if text_width(joined, font, size) <= width:
-                current = joined
-                continue
-            if current:
-                lines.append(current)
-            *full, current = split_word(part, font, size, width)
-            lines.extend(full)
-    if current:
-        lines.append(current)
-    return lines or [""]
 
 
 def _code_lines(code: str, largest: float, width: float) -> tuple[float, list[str]]:
