@@ -23,6 +23,7 @@
   const LIST_KEY = "desk.listOpen";
   const DOUBLE_TAP_MS = 1500;
   const RETRY_MS = 5000;
+  const LOCK_RETRY_MS = 1000;
   // An action in one of these states waits for the referee: the queue of its party stops there.
   const STOPPED = ["failed", "conflict", "confirm"];
   const D = window.DeskDecide;
@@ -193,8 +194,10 @@
 
   function refresh() {
     return readAll().then((all) => {
-      const unstored = items.filter((item) => item.id === undefined && item.state === "failed");
-      items = all.items.concat(unstored);  // an action the store refused stays shown until dropped
+      // An action the store refused stays shown until dropped; one being stored as the queue
+      // was read (taken a moment ago) stays in the queue: it is not "all saved" yet.
+      const unstored = items.filter((item) => item.id === undefined && !all.items.some((one) => one.key === item.key));
+      items = all.items.concat(unstored);
       metas = all.metas;
     });
   }
@@ -329,21 +332,26 @@
   let pumpAgain = false;
 
   // One sender at a time (and one tab of the device at a time, where the browser has locks).
+  // An entry taken while the sender finishes is sent by the same sender, under the lock it
+  // holds: asking for the lock again from inside would find it taken (by this very tab) and
+  // leave the entry waiting for the next retry.
   function pump() {
     if (pumping) { pumpAgain = true; return; }
     pumping = true;
-    pumpAgain = false;
-    const work = () => drain().catch(() => null).then(() => {
+    const work = async () => {
+      do {
+        pumpAgain = false;
+        await drain().catch(() => null);
+      } while (pumpAgain);
       pumping = false;
       sending = null;
       render();
-      if (pumpAgain) { pump(); }
-    });
+    };
     if (navigator.locks && navigator.locks.request) {
       navigator.locks.request("desk-offline-queue", { ifAvailable: true }, (lock) => {
         if (lock) { return work(); }
-        pumping = false;
-        later(RETRY_MS);
+        pumping = false;  // another tab of this device sends the queue; look again in a moment
+        later(LOCK_RETRY_MS);
         return null;
       });
     } else {
@@ -358,6 +366,7 @@
       let next = null;
       for (const item of items) {
         if (item.state === "refused") { continue; }  // a refusal waits aside: the queue goes on
+        if (item.id === undefined && item.state !== "failed") { continue; }  // being stored: its own turn follows
         if (blocked[item.party] && !item.applied) { continue; }  // an entry applied by the referee goes
         if (STOPPED.includes(item.state)) { blocked[item.party] = true; continue; }
         next = item;

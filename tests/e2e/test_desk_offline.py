@@ -258,3 +258,31 @@ def test_the_clock_runs_on_the_servers_time_even_from_the_devices_copy(
     expect(page.locator("html[data-from-cache]")).to_have_count(1)
     page.wait_for_timeout(1_200)
     assert clock_error(page, party) <= TOLERANCE  # counted from the copy's time, not from now
+
+
+def test_an_entry_taken_while_the_last_answer_is_shown_goes_at_once(
+    new_page, live_server, referee_user, party
+):
+    """A referee quick enough to record the next deal while the desk is still finishing the
+    last one (its answer shown, the sender about to stop): the entry goes with the same sender,
+    not after the retry pause that waits for another tab's sender."""
+    page = new_page(phone=True)
+    log_in(page, live_server.url, referee_user.username)
+    open_screen(page, live_server.url, party.pk)
+    # The moment the first deal's answer is on the screen, the next deal is tapped.
+    page.evaluate("""() => { const DELAY = 0;
+      document.addEventListener("htmx:afterSwap", function next(event) {
+        if (!event.detail || !event.detail.deskOffline) { return; }
+        document.removeEventListener("htmx:afterSwap", next);
+        setTimeout(() => {  // the desk is back in its sender, reading the queue once more
+          document.querySelector("#deal-entry input[name=winner][value=b]").click();
+          document.querySelector("#deal-points").value = "20";
+          document.querySelector("#btn-deal").click();
+        }, DELAY);
+      });
+    }""")
+    record_deal(page, "A", "10")
+    # Both are on the server well inside the 5 s the desk waits before it retries.
+    expect(page.locator("[data-total=b]")).to_have_text("20", timeout=3500)
+    expect(page.locator(SYNC)).to_have_attribute("data-state", "saved")
+    assert [(n, a, b) for n, a, b, _cid in deal_rows(party)] == [(1, 10, 0), (2, 0, 20)]
