@@ -72,7 +72,7 @@ bench: install
 	$(BIN)/python bench/run_all.py
 
 worker: install
-	$(BIN)/celery -A config worker -B --loglevel=info
+	$(BIN)/celery -A config worker -B --loglevel=info --without-gossip --without-mingle --without-heartbeat
 
 messages: install
 	$(BIN)/python manage.py makemessages -l ru --ignore=.venv --ignore=var --no-obsolete

@@ -105,6 +105,10 @@ class ResilientRedisCache(RedisCache):
         self._safely(lambda: super(ResilientRedisCache, self).delete_many(
             keys, version), None, "delete_many")
 
+    def ping(self) -> None:
+        """Ask Redis directly, skip period or not; raises while it is unreachable (health)."""
+        self._cache.get_client(None, write=True).ping()
+
     # django-stubs give RedisCache no clear() of its own, so BaseCache's (None) stands for it;
     # Django's RedisCache.clear returns its client's bool, which is called here directly.
     def clear(self) -> bool:  # type: ignore[override]

@@ -216,12 +216,15 @@ CELERY_BROKER_CONNECTION_TIMEOUT = BROKER_TIMEOUT_SECONDS
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": BROKER_TIMEOUT_SECONDS,
     "socket_timeout": max(2 * BROKER_TIMEOUT_SECONDS, 2.0),  # above BRPOP's 1 s wait
+    "health_check_interval": 10,  # a half-open consuming connection is replaced within ~20 s
 }
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2,
 }
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = BROKER_TIMEOUT_SECONDS
 CELERY_REDIS_SOCKET_TIMEOUT = CELERY_BROKER_TRANSPORT_OPTIONS["socket_timeout"]
+# How far apart at most a worker tries again to reach a lost broker (for ever: config.celery).
+BROKER_RECONNECT_SECONDS = float(os.environ.get("BROKER_RECONNECT_SECONDS", "5"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-party-clocks": {"task": "referee.tasks.sweep_party_clocks", "schedule": 5.0},
     "sweep-no-shows": {"task": "referee.tasks.sweep_no_shows", "schedule": 10.0},
@@ -233,8 +236,8 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-missed-sends": {"task": "scoring.tasks.sweep_missed_sends", "schedule": 60.0},
     "stamp-heartbeat": {"task": "scoring.heartbeat.stamp_heartbeat", "schedule": 15.0},
 }
-# /healthz fails when no worker has stamped the heartbeat for this long (the beat sends the
-# stamp every 15 s; any worker runs it).
+# /healthz reports the workers down ("degraded", still 200) when none has stamped the heartbeat
+# for this long (the beat sends the stamp every 15 s; any worker runs it).
 HEALTH_HEARTBEAT_MAX_AGE_SECONDS = env_int("HEALTH_HEARTBEAT_MAX_AGE_SECONDS", 90)
 # The public pages' ETag reads the results version kept this long in the shared cache.
 PUBLIC_ETAG_VERSION_SECONDS = float(os.environ.get("PUBLIC_ETAG_VERSION_SECONDS", "1"))
@@ -343,7 +346,7 @@ PRINT_JOB_HOURS = int(os.environ.get("PRINT_JOB_HOURS", "24"))
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+    SECURE_REDIRECT_EXEMPT = [r"^healthz(/live|/ready)?$"]  # probes come over plain HTTP
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))

@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
 
-from config.health import healthz
+from config import health
 from referee.staff_views import InvitationView
 
 
@@ -17,7 +17,9 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 
 
 urlpatterns = [
-    path("healthz", healthz, name="healthz"),
+    path("healthz", health.healthz, name="healthz"),
+    path("healthz/live", health.live, name="healthz-live"),
+    path("healthz/ready", health.ready, name="healthz-ready"),
     path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

@@ -62,4 +62,24 @@ def test_dockerfile_serves_the_web_command_and_installs_the_lock():
     assert yaml.safe_load(cmd) == _command("web")
     assert "pip install --no-cache-dir --require-hashes -r requirements.lock" in dockerfile
     assert re.search(r"^FROM python:3\.11-slim$", dockerfile, re.M)  # the Makefile's Python
-    assert COMPOSE["services"]["web"]["healthcheck"]["test"][-1].endswith("/healthz')")
+
+
+def test_roles_restart_and_probe_liveness_and_the_services_readiness():
+    """web, worker and beat come back after a crash; the web container's probe is liveness
+    (a database or Redis outage does not get it replaced); the app starts once PostgreSQL and
+    Redis are ready; the worker runs without the event channels a Redis restart broke."""
+    services = COMPOSE["services"]
+    for role in ("web", "worker", "beat", "postgres", "redis"):
+        assert services[role]["restart"] == "unless-stopped", role
+    assert services["migrate"]["restart"] == "no"
+    probe = services["web"]["healthcheck"]["test"][-1]
+    compile(probe, "healthcheck", "exec")
+    assert "'http://localhost:8000/healthz/live'" in probe
+    for role in ("web", "worker", "beat", "migrate"):
+        assert services[role]["depends_on"] == {
+            "postgres": {"condition": "service_healthy"},
+            "redis": {"condition": "service_healthy"}}
+    assert "pg_isready" in services["postgres"]["healthcheck"]["test"]
+    assert services["redis"]["healthcheck"]["test"][-2:] == ["redis-cli", "ping"]
+    assert {"--without-gossip", "--without-mingle", "--without-heartbeat"} <= set(
+        _command("worker"))
