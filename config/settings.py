@@ -7,21 +7,14 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
+from config.env import env_bool, env_int
+
+# The API's settings live beside (REST framework, the OpenAPI schema); Django reads them here.
+from config.settings_api import API_EXAMPLES_DIR as API_EXAMPLES_DIR
+from config.settings_api import REST_FRAMEWORK as REST_FRAMEWORK
+from config.settings_api import SPECTACULAR_SETTINGS as SPECTACULAR_SETTINGS
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def env_bool(name: str, default: bool) -> bool:
-    """Read a boolean from the environment ("1", "true", "yes", "on" are true)."""
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_int(name: str, default: int) -> int:
-    """Read a whole number from the environment."""
-    value = os.environ.get(name, "").strip()
-    return int(value) if value else default
 
 
 DEBUG = env_bool("DEBUG", True)
@@ -267,63 +260,6 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-
-REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
-        "config.api_auth.TokenAuthentication",
-    ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "config.api_schema.AutoSchema",
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
-    "PAGE_SIZE": 100,
-    "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
-    "DEFAULT_VERSIONING_CLASS": "rest_framework.versioning.NamespaceVersioning",
-    "ALLOWED_VERSIONS": ["v1"],
-    "DEFAULT_VERSION": "v1",
-}
-SPECTACULAR_SETTINGS = {
-    "TITLE": "Domino tournaments API",
-    "DESCRIPTION": "Tournaments, draws, parties, deals, penalties, protocols and standings. "
-    "Conventions (sides and seats, errors, pagination, idempotency, time zones) and the "
-    "changelog: docs/api.md.",
-    "VERSION": "1.0.0",
-    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
-    "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums",
-        "config.api_schema.attach_examples",
-        "config.api_links.add_links",
-    ],
-    "SCHEMA_PATH_PREFIX_INSERT": "",
-    # What the routes' path converters take (config.api_urls): a slug is letters, digits, - and _.
-    "PATH_CONVERTER_OVERRIDES": {"slug": {"type": "string", "pattern": "^[-a-zA-Z0-9_]+$"}},
-    "SERVE_INCLUDE_SCHEMA": False,
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {
-        "TournamentStatusEnum": "scoring.models.Tournament.Status",
-        "RoundStatusEnum": "scoring.models.Round.Status",
-        "PartyStatusEnum": "scoring.models.Party.Status",
-        "PartySideEnum": "scoring.models.Party.Side",
-        "PrintKindEnum": "scoring.models.PrintJob.Kind",
-        "SeatEnum": "referee.serializers.SEAT_CHOICES",
-        "DealEntryOutcomeEnum": "referee.serializers.DEAL_ENTRY_OUTCOMES",
-        "TilesPreviewOutcomeEnum": "referee.serializers.PREVIEW_OUTCOMES",
-        "DealOutcomeEnum": "scoring.models.Deal.Outcome",
-        "WarningCategoryEnum": "referee.serializers.WARNING_CATEGORY_CHOICES",
-        "PenaltyCategoryEnum": "scoring.models.Penalty.Category",
-        "PenaltyKindEnum": "scoring.models.Penalty.Kind",
-        "RulingKindEnum": "scoring.models.Ruling.Kind",
-        "ProtocolStatusEnum": "scoring.models.Protocol.Status",
-        "ProtocolProblemEnum": "scoring.models.Protocol.Problem",
-    },
-}
-
-# Recorded request and response examples of each API version (manage.py api_examples --write),
-# shown in the schema.
-API_EXAMPLES_DIR = BASE_DIR / "docs" / "openapi"
 
 # Protocol signing: a key and certificate of the installation (created on first use).
 PROTOCOL_SIGNING_DIR = Path(os.environ.get("PROTOCOL_SIGNING_DIR", BASE_DIR / "var" / "signing"))

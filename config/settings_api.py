@@ -1,0 +1,62 @@
+"""The API's settings (REST framework, the OpenAPI schema), read by Django via config.settings."""
+
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "config.api_auth.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_SCHEMA_CLASS": "config.api_schema.AutoSchema",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 100,
+    "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    "DEFAULT_VERSIONING_CLASS": "rest_framework.versioning.NamespaceVersioning",
+    "ALLOWED_VERSIONS": ["v1"],
+    "DEFAULT_VERSION": "v1",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Domino tournaments API",
+    "DESCRIPTION": "Tournaments, draws, parties, deals, penalties, protocols and standings. "
+    "Conventions (sides and seats, errors, pagination, idempotency, time zones) and the "
+    "changelog: docs/api.md.",
+    "VERSION": "1.0.0",
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.api_schema.attach_examples",
+        "config.api_links.add_links",
+    ],
+    "SCHEMA_PATH_PREFIX_INSERT": "",
+    # What the routes' path converters take (config.api_urls): a slug is letters, digits, - and _.
+    "PATH_CONVERTER_OVERRIDES": {"slug": {"type": "string", "pattern": "^[-a-zA-Z0-9_]+$"}},
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStatusEnum": "scoring.models.Tournament.Status",
+        "RoundStatusEnum": "scoring.models.Round.Status",
+        "PartyStatusEnum": "scoring.models.Party.Status",
+        "PartySideEnum": "scoring.models.Party.Side",
+        "PrintKindEnum": "scoring.models.PrintJob.Kind",
+        "SeatEnum": "referee.serializers.SEAT_CHOICES",
+        "DealEntryOutcomeEnum": "referee.serializers.DEAL_ENTRY_OUTCOMES",
+        "TilesPreviewOutcomeEnum": "referee.serializers.PREVIEW_OUTCOMES",
+        "DealOutcomeEnum": "scoring.models.Deal.Outcome",
+        "WarningCategoryEnum": "referee.serializers.WARNING_CATEGORY_CHOICES",
+        "PenaltyCategoryEnum": "scoring.models.Penalty.Category",
+        "PenaltyKindEnum": "scoring.models.Penalty.Kind",
+        "RulingKindEnum": "scoring.models.Ruling.Kind",
+        "ProtocolStatusEnum": "scoring.models.Protocol.Status",
+        "ProtocolProblemEnum": "scoring.models.Protocol.Problem",
+    },
+}
+
+# Recorded request and response examples of each API version (manage.py api_examples --write),
+# shown in the schema.
+API_EXAMPLES_DIR = BASE_DIR / "docs" / "openapi"
