@@ -136,13 +136,17 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # Logins: django-axes counts failures (in the database, shared by every process) and locks a
-# username from an address; its check runs before the password is looked at.
+# username from an address; its check runs before the password is looked at. Its handler adds
+# a limit per address across usernames (password spraying), higher than a username's: a hall
+# of players behind one address makes typos too.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_COOLOFF_MINUTES = env_int("LOGIN_COOLOFF_MINUTES", 15)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30)  # 0: no such limit
+AXES_HANDLER = "scoring.people.axes_handler.AddressLimitHandler"
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_COOLOFF_MINUTES)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -265,6 +269,14 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# The API's request throttles (config.api_throttle): requests without a user per client
+# address, a user's per user; "<number>/<second|minute|hour|day>", empty for none. Over it: 429
+# with Retry-After. The counts live in the cache (per process without REDIS_URL).
+API_THROTTLE_ANON_RATE = os.environ.get("API_THROTTLE_ANON_RATE", "120/minute").strip()
+# A user's rate leaves room for one account driving a hall of 50 tables (about one action a
+# second each) and a queue replayed after an outage.
+API_THROTTLE_USER_RATE = os.environ.get("API_THROTTLE_USER_RATE", "6000/minute").strip()
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
@@ -276,6 +288,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "config.api_throttle.AnonymousRateThrottle",
+        "config.api_throttle.PerUserRateThrottle",
+    ],
     "DEFAULT_VERSIONING_CLASS": "rest_framework.versioning.NamespaceVersioning",
     "ALLOWED_VERSIONS": ["v1"],
     "DEFAULT_VERSION": "v1",
