@@ -26,6 +26,9 @@ ERRORS = {
     "400": "Invalid input or refused by the regulations: {field: [message]}.",
     "403": "Not logged in, or not allowed for this user: {detail: message}.",
     "404": "No such record, not visible to the user, or no such page: {detail: message}.",
+    "429": "Too many requests from this address without a user (API_THROTTLE_ANON_RATE) or "
+    "from this user (API_THROTTLE_USER_RATE): {detail: message}, Retry-After (seconds); "
+    "nothing was done, send it again then.",
 }
 """Errors any operation may answer (a filter or page number in the query is input too)."""
 

@@ -1,5 +1,6 @@
 """``POST /api/v1/auth/token/``: a user's API token for his username and password, locked like
-the login form (django-axes' counters, per username and address) after repeated failures."""
+the login form (django-axes' counters, per username and address, and per address across
+usernames) after repeated failures, and throttled like the rest of the API."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.api_throttle import AnonymousRateThrottle, PerUserRateThrottle
 from scoring.people import lockouts
 
 
@@ -25,14 +27,19 @@ def locked_response(username: str | None, address: str | None) -> Response:
 class ObtainToken(ObtainAuthToken):
     """The token of a user: his username and password (``Authorization: Token <key>``)."""
 
+    throttle_classes = (AnonymousRateThrottle, PerUserRateThrottle)  # DRF's view has none
+
     @extend_schema(
         request=AuthTokenSerializer,
         responses={
             200: AuthTokenSerializer,
             429: OpenApiResponse(OpenApiTypes.OBJECT, description="Too many failed logins for "
-                                 "this username from this address (LOGIN_FAILURE_LIMIT): even "
-                                 "the right password is refused for LOGIN_COOLOFF_MINUTES; "
-                                 "{detail: message with the minutes left}, Retry-After."),
+                                 "this username from this address (LOGIN_FAILURE_LIMIT), or "
+                                 "from this address for any usernames "
+                                 "(LOGIN_ADDRESS_FAILURE_LIMIT): even the right password is "
+                                 "refused for LOGIN_COOLOFF_MINUTES; or too many requests "
+                                 "(API_THROTTLE_ANON_RATE). {detail: message with the time "
+                                 "left}, Retry-After."),
         },
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:

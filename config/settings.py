@@ -11,6 +11,8 @@ from config.env import env_bool, env_int
 
 # The API's settings live beside (REST framework, the OpenAPI schema); Django reads them here.
 from config.settings_api import API_EXAMPLES_DIR as API_EXAMPLES_DIR
+from config.settings_api import API_THROTTLE_ANON_RATE as API_THROTTLE_ANON_RATE
+from config.settings_api import API_THROTTLE_USER_RATE as API_THROTTLE_USER_RATE
 from config.settings_api import REST_FRAMEWORK as REST_FRAMEWORK
 from config.settings_api import SPECTACULAR_SETTINGS as SPECTACULAR_SETTINGS
 
@@ -129,13 +131,17 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # Logins: django-axes counts failures (in the database, shared by every process) and locks a
-# username from an address; its check runs before the password is looked at.
+# username from an address; its check runs before the password is looked at. Its handler adds
+# a limit per address across usernames (password spraying), higher than a username's: a hall
+# of players behind one address makes typos too.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_COOLOFF_MINUTES = env_int("LOGIN_COOLOFF_MINUTES", 15)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30)  # 0: no such limit
+AXES_HANDLER = "scoring.people.axes_handler.AddressLimitHandler"
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_COOLOFF_MINUTES)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

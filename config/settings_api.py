@@ -1,8 +1,17 @@
 """The API's settings (REST framework, the OpenAPI schema), read by Django via config.settings."""
 
+import os
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+# The API's request throttles (config.api_throttle): requests without a user per client
+# address, a user's per user; "<number>/<second|minute|hour|day>", empty for none. Over it: 429
+# with Retry-After. The counts live in the cache (per process without REDIS_URL).
+API_THROTTLE_ANON_RATE = os.environ.get("API_THROTTLE_ANON_RATE", "120/minute").strip()
+# A user's rate leaves room for one account driving a hall of 50 tables (about one action a
+# second each) and a queue replayed after an outage.
+API_THROTTLE_USER_RATE = os.environ.get("API_THROTTLE_USER_RATE", "6000/minute").strip()
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -15,6 +24,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "config.api_throttle.AnonymousRateThrottle",
+        "config.api_throttle.PerUserRateThrottle",
+    ],
     "DEFAULT_VERSIONING_CLASS": "rest_framework.versioning.NamespaceVersioning",
     "ALLOWED_VERSIONS": ["v1"],
     "DEFAULT_VERSION": "v1",

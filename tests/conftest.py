@@ -102,6 +102,19 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     _isolate_parallel_worker(os.environ["PYTEST_XDIST_WORKER"])
 
 
+def _unthrottled_api() -> None:
+    """The suite sends far more API requests a minute than a client may: no API throttle here
+    or in the servers it starts, unless a test sets a rate (tests/api/test_throttling.py)."""
+    from django.conf import settings
+
+    for name in ("API_THROTTLE_ANON_RATE", "API_THROTTLE_USER_RATE"):
+        os.environ[name] = ""
+        setattr(settings, name, "")
+
+
+_unthrottled_api()
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m deselects
 def pytest_itemcollected(item: pytest.Item) -> None:
     """Mark every test that needs the database ``db``: ``-m "not db"`` leaves the plain ones."""

@@ -1,5 +1,6 @@
-"""The log of lockouts: logins, API tokens, signing PINs and verification uploads refused for
-a while after repeated failures (what the organizer sees and lifts)."""
+"""The log of lockouts: logins, API tokens, addresses trying many usernames, signing PINs and
+verification uploads refused for a while after repeated failures (what the organizer sees and
+lifts)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ class Lockout(models.Model):
     class Kind(models.TextChoices):
         LOGIN = "login", _("Login form")
         TOKEN = "token", _("API token")
+        ADDRESS = "address", _("Logins from one address")
         PIN = "pin", _("Signing PIN")
         VERIFY = "verify", _("Protocol uploads for verification")
 
@@ -26,6 +28,11 @@ class Lockout(models.Model):
         on_delete=models.CASCADE, related_name="lockouts",
     )
     address = models.GenericIPAddressField(_("address"), null=True, blank=True)
+    tried = models.JSONField(
+        _("usernames tried"), default=list, blank=True,
+        help_text=_("An address's lockout: the usernames tried from it (they decide which "
+                    "organizers see it)."),
+    )
     locked_at = models.DateTimeField(_("locked at"), default=timezone.now, db_index=True)
     locked_until = models.DateTimeField(_("locked until"))
     unlocked_at = models.DateTimeField(_("unlocked at"), null=True, blank=True)

@@ -139,11 +139,11 @@ def verify(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data.get("pdf")
         if upload is not None:
-            refused = lockouts.verify_upload_refusal(request)
+            refused, refused_status = lockouts.verify_upload_refusal(request)
             limit = settings.VERIFY_UPLOAD_MAX_BYTES
             if refused:
                 form.add_error("pdf", refused)
-                status = 429
+                status = refused_status
             elif upload.size > limit:
                 form.add_error("pdf", _("The file is too large for a protocol (at most "
                                         "%(size)s).") % {"size": filesizeformat(limit)})

@@ -24,6 +24,7 @@
   const DOUBLE_TAP_MS = 1500;
   const RETRY_MS = 5000;
   const LOCK_RETRY_MS = 1000;
+  const THROTTLED_MAX_MS = 300000;
   // An action in one of these states waits for the referee: the queue of its party stops there.
   const STOPPED = ["failed", "conflict", "confirm"];
   const D = window.DeskDecide;
@@ -375,6 +376,7 @@
       if (!next) { return; }
       const outcome = await send(next);
       if (outcome === "wait") { later(RETRY_MS); return; }
+      if (outcome === "throttled") { later(throttledMs); return; }
       if (outcome === "busy") { later(1000); return; }
     }
   }
@@ -391,6 +393,7 @@
       await putItem(item);
     }
     sending = item;
+    delete item.throttled;
     render();
     const body = new URLSearchParams();
     item.sent.fields.forEach((pair) => body.append(pair[0], pair[1]));
@@ -413,6 +416,7 @@
     let answer = null;
     try { answer = await response.json(); } catch (error) { answer = null; }
     if (!answer || typeof answer.ok !== "boolean") {  // not the desk's answer: a proxy, a login page
+      if (response.status === 429) { return throttled(item, response); }
       item.reason = t("status", { status: response.status });
       if (response.status >= 500) { await putItem(item); return "wait"; }
       item.state = "failed";
@@ -469,6 +473,20 @@
     if (answer.panel) { show(answer, item, true); } else if (String(item.party) === PARTY) { loadPanel(); }
     if (item.state === "refused") { putBack(item, false); }
     return item.state;
+  }
+
+  // A 429 that is not the desk's answer (a rate limit of the server or of a proxy on the way):
+  // nothing was done, so it is no failure: the entry stays pending and the queue sends it again,
+  // with the same key, after the Retry-After the answer asked for (at least RETRY_MS, at most
+  // THROTTLED_MAX_MS); a queue replayed after an outage never loses an entry to a rate limit.
+  let throttledMs = RETRY_MS;
+  async function throttled(item, response) {
+    const seconds = Number(response.headers.get("Retry-After"));
+    throttledMs = Math.min(Math.max(RETRY_MS, Number.isFinite(seconds) ? seconds * 1000 : 0), THROTTLED_MAX_MS);
+    item.reason = t("throttled", { seconds: Math.round(throttledMs / 1000) });
+    item.throttled = true;
+    await putItem(item);
+    return "throttled";
   }
 
   // A conflict stops the party's queue: every entry waiting behind it is held too, for the
@@ -624,9 +642,10 @@
     const line = document.createElement("span");
     line.className = "desk-sync-text";
     const count = t("pending", { n: mine.length });
+    const throttledItem = mine.find((item) => item.throttled);
     line.textContent = {
       saved: t("saved"),
-      pending: count,
+      pending: throttledItem ? count + " · " + throttledItem.reason : count,
       sending: t("sending") + " " + count,
       offline: t("offline") + " · " + count,
       failed: problem ? t("failed", { reason: problem.reason }) : "",

@@ -126,6 +126,38 @@ def test_actions_taken_offline_are_kept_and_sent_in_order(
     assert first_errors == [] and page.errors == []  # no script error, nothing refused by the CSP
 
 
+def test_a_rate_limited_answer_is_a_wait_not_a_failure(new_page, live_server, referee_user,
+                                                       party):
+    """A queue replayed after an outage meets a 429 of a rate limit on the way (a proxy's: not
+    the desk's answer): the entry stays pending, says it waits, and is sent again after the
+    Retry-After with the same key; nothing is lost or recorded twice."""
+    page = new_page(phone=True)
+    log_in(page, live_server.url, referee_user.username)
+    open_screen(page, live_server.url, party.pk)
+    page.context.set_offline(True)
+    for points in ("10", "20"):
+        record_deal(page, "A", points)
+    bar = page.locator(SYNC)
+    expect(bar).to_have_attribute("data-pending", "2")
+    limited = []
+
+    def rate_limit(route):
+        if route.request.method == "POST" and len(limited) < 2:
+            limited.append(route.request.headers.get("idempotency-key"))
+            route.fulfill(status=429, headers={"Retry-After": "1", "Content-Type": "text/html"},
+                          body="<h1>429 Too Many Requests</h1>")
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/referee/party/\d+/[a-z-]+/$"), rate_limit)
+    page.context.set_offline(False)
+    expect(bar).to_contain_text("the server asks to wait: sent again in 5 s")
+    expect(bar).to_have_attribute("data-state", "pending")
+    expect(bar).to_have_attribute("data-state", "saved", timeout=30_000)
+    assert len(limited) == 2 and limited[0] == limited[1]  # the same entry, the same key
+    assert [(n, a, b) for n, a, b, _cid in deal_rows(party)] == [(1, 10, 0), (2, 20, 0)]
+
+
 def test_a_change_from_another_device_meanwhile_is_a_visible_conflict(
     new_page, live_server, referee_user, party, screenshot
 ):

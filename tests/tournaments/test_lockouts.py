@@ -4,6 +4,7 @@ message with the minutes left, and the organizer's log that lists the lockouts a
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -19,8 +20,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from scoring.models import Lockout, Party, SigningPin
+from scoring.people import lockouts
 from scoring.signoff.content import party_players
 from scoring.signoff.pins import set_signing_pin
+from tests.conftest import DEAD_PORT
 
 pytestmark = pytest.mark.django_db
 
@@ -179,6 +182,44 @@ def test_verification_uploads_are_limited_per_address(settings, db):
     assert Lockout.objects.get().address == "10.0.0.5"
 
 
+def upload(client: Client):
+    return client.post(reverse("scoring:verify"),
+                       {"pdf": SimpleUploadedFile("p.pdf", b"%PDF-1.4 not")})
+
+
+PAUSED = "Protocol uploads are paused: the upload limit cannot be checked right now."
+
+
+def test_an_upload_is_refused_when_the_cache_raises(db, monkeypatch):
+    """The limit fails closed: a cache that cannot count refuses the upload, saying why."""
+
+    class Raising:
+        def __getattr__(self, name):
+            raise ConnectionError("the cache is down")
+
+    monkeypatch.setattr(lockouts, "cache", Raising())
+    refused = upload(Client(REMOTE_ADDR="10.0.0.5"))
+    assert refused.status_code == 503
+    assert PAUSED in refused.content.decode()
+    assert not Lockout.objects.exists()
+    russian = Client(REMOTE_ADDR="10.0.0.5", HTTP_ACCEPT_LANGUAGE="ru").post(
+        reverse("scoring:verify"), {"pdf": SimpleUploadedFile("p.pdf", b"%PDF-1.4")})
+    assert "Загрузка протоколов приостановлена" in russian.content.decode()
+
+
+def test_with_redis_down_no_upload_gets_through(settings, db):
+    """The production cache answers a miss while Redis is down (pages stay up); the upload
+    limit does not take that for a count of zero: 35 of 35 uploads are refused."""
+    settings.CACHES = {"default": {
+        "BACKEND": "config.cache.ResilientRedisCache",
+        "LOCATION": f"redis://127.0.0.1:{DEAD_PORT}/0",
+        "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}}}
+    client = Client(REMOTE_ADDR="10.0.0.5")
+    statuses = [upload(client).status_code for _attempt in range(35)]
+    assert statuses == [503] * 35
+    assert client.get(reverse("scoring:verify")).status_code == 200  # the page itself is up
+
+
 def test_an_oversized_protocol_upload_names_the_limit(settings, db):
     settings.VERIFY_UPLOAD_MAX_BYTES = 1024
     response = Client().post(reverse("scoring:verify"),
@@ -237,7 +278,7 @@ django.setup()
 from django.test import RequestFactory
 from scoring.people.lockouts import verify_upload_refusal
 request = RequestFactory().post("/verify/", REMOTE_ADDR="10.9.9.9")
-print([verify_upload_refusal(request) for _ in range(2)])
+print([verify_upload_refusal(request)[0] for _ in range(2)])
 """
 
 
@@ -277,3 +318,154 @@ def test_the_lockout_log_hears_axes_in_production_with_debug_off(settings):
     found = subprocess.run([sys.executable, "-c", RECEIVER_ALIVE], env=env, check=True,
                            capture_output=True, text=True, cwd=settings.BASE_DIR)
     assert found.stdout.split() == ["False", "True"]
+
+
+# -- one address, many usernames (password spraying) ---------------------------------------
+
+SPRAYER = "10.0.0.50"
+
+
+def spray(usernames: list[str], tries: int) -> list[int]:
+    """Each username ``tries`` wrong passwords from one address, alternately on the form and
+    the token endpoint; the statuses in order."""
+    statuses = []
+    for number, username in enumerate(usernames):
+        for _attempt in range(tries):
+            if number % 2:
+                statuses.append(token("wrong", username=username, address=SPRAYER).status_code)
+            else:
+                statuses.append(form_login("wrong", username=username,
+                                           address=SPRAYER)[1].status_code)
+    return statuses
+
+
+@pytest.fixture
+def address_limit(settings):
+    """Five failures lock a username (not reached by four tries); thirty from one address,
+    whatever the usernames, lock the address (the defaults)."""
+    settings.AXES_FAILURE_LIMIT = 5
+    settings.LOGIN_ADDRESS_FAILURE_LIMIT = 30
+
+
+def test_forty_usernames_times_four_wrong_passwords_are_throttled_before_the_50th(
+        ref, address_limit):
+    usernames = ["ref", *(f"guess{n}" for n in range(39))]
+    statuses = spray(usernames, 4)
+    assert len(statuses) == 160
+    first_refused = statuses.index(429) + 1
+    assert first_refused == 30 < 50  # the 30th failure locks the address: every try after waits
+    assert set(statuses[first_refused:]) == {429}
+    assert not Lockout.objects.filter(kind__in=[Lockout.Kind.LOGIN, Lockout.Kind.TOKEN])
+    client, refused = form_login("right-pw-1", address=SPRAYER)  # even the right password
+    assert refused.status_code == 429 and "_auth_user_id" not in client.session
+    assert "Too many failed logins from your address, for several usernames: try again in 10 " \
+           "minutes." in refused.content.decode()
+    assert int(refused["Retry-After"]) > 500
+    api = token("right-pw-1", address=SPRAYER)
+    assert api.status_code == 429 and api.json()["detail"].startswith(
+        "Too many failed logins from your address")
+    assert form_login("right-pw-1", address="10.0.0.51")[1].status_code == 302  # elsewhere
+    lockout = Lockout.objects.get()
+    assert (lockout.kind, lockout.address, lockout.username) == ("address", SPRAYER, "")
+    assert set(lockout.tried) == set(usernames)  # counted ones and those refused meanwhile
+    after_the_cool_off()
+    assert form_login("right-pw-1", address=SPRAYER)[1].status_code == 302
+
+
+def test_the_address_lockout_is_in_russian(ref, address_limit, settings):
+    settings.LOGIN_ADDRESS_FAILURE_LIMIT = 4
+    spray(["a", "b"], 2)
+    response = APIClient(REMOTE_ADDR=SPRAYER, HTTP_ACCEPT_LANGUAGE="ru").post(
+        TOKEN, {"username": "ref", "password": "right-pw-1"}, format="json")
+    assert response.status_code == 429
+    assert response.json()["detail"] == ("Слишком много неудачных входов с вашего адреса под "
+                                         "разными именами: попробуйте снова через 10 минут.")
+
+
+def test_the_organizer_lifts_an_address_lockout_where_his_people_were_tried(
+        ref, organizer, make_user, address_limit, settings):
+    settings.LOGIN_ADDRESS_FAILURE_LIMIT = 12
+    spray(["guess"], 5)  # locked on its own (its fifth failure)
+    spray(["ref", "mallory-1", "mallory-2"], 4)  # the twelfth failure locks the address
+    lockout = Lockout.objects.get(kind=Lockout.Kind.ADDRESS)
+    page = Client()
+    page.force_login(organizer)
+    text = page.get(reverse("tournaments:lockouts")).content.decode()
+    assert "Logins from one address" in text and SPRAYER in text
+    assert "every username" in text and "mallory-1" not in text  # others' names not shown
+    stranger = Client()
+    stranger.force_login(make_user("other-org", organizer=True))
+    assert SPRAYER not in stranger.get(reverse("tournaments:lockouts")).content.decode()
+    assert stranger.post(reverse("tournaments:lockouts"), {"lockout": lockout.pk}).status_code \
+        == 302
+    lockout.refresh_from_db()
+    assert lockout.active  # the stranger's try lifted nothing
+    assert page.post(reverse("tournaments:lockouts"), {"lockout": lockout.pk}).status_code == 302
+    lockout.refresh_from_db()
+    assert lockout.unlocked_by == organizer and not lockout.active
+    assert form_login("right-pw-1", address=SPRAYER)[1].status_code == 302  # at once
+    assert form_login("wrong", username="guess", address=SPRAYER)[1].status_code == 429
+    # the address counts from zero again: eleven more failures pass, the twelfth locks it
+    assert spray([f"next{n}" for n in range(11)], 1) == [200 if n % 2 == 0 else 400
+                                                         for n in range(11)]
+    assert spray(["next11"], 1) == [429]
+
+
+LOCK_AND_LIFT_WITH_DEBUG_OFF = """
+import gc, json
+import django
+django.setup()
+gc.collect()  # what a production start does to a weakly connected receiver
+from django.apps import apps
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+from django.test.utils import setup_test_environment
+
+settings.STORAGES = {**settings.STORAGES, "staticfiles": {
+    "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # no collectstatic
+settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+settings.MIGRATION_MODULES = {app.label: None for app in apps.get_app_configs()}
+setup_test_environment()
+connection.creation.create_test_db(verbosity=0)  # its own database, in memory
+
+from tests.factories import TournamentFactory, TournamentRoleFactory, UserFactory
+org = UserFactory(username="org", organizer=True)
+tournament = TournamentFactory(organizer=org)
+TournamentRoleFactory(tournament=tournament, user=UserFactory(username="ref"), role="referee")
+seen = {"debug": settings.DEBUG}
+visitor = Client(REMOTE_ADDR="10.0.0.7")
+seen["wrong"] = [visitor.post("/accounts/login/", {"username": "ref", "password": "bad"})
+                 .status_code for _ in range(5)]
+seen["right_while_locked"] = visitor.post(
+    "/accounts/login/", {"username": "ref", "password": "pw"}).status_code
+boss = Client()
+boss.force_login(org)
+page = boss.get("/lockouts/").content.decode()
+seen["listed"] = "<code>ref</code>" in page and "10.0.0.7" in page
+from scoring.models import Lockout
+seen["lift"] = boss.post("/lockouts/", {"lockout": Lockout.objects.get().pk}).status_code
+seen["lifted_by"] = Lockout.objects.get().unlocked_by.username
+seen["right_after"] = visitor.post(
+    "/accounts/login/", {"username": "ref", "password": "pw"}).status_code
+print(json.dumps(seen))
+"""
+
+
+@pytest.mark.slow
+def test_with_debug_off_five_wrong_passwords_are_listed_and_lifted_by_the_organizer(settings,
+                                                                                   tmp_path):
+    """A process started as in production (DEBUG=0): the fifth wrong password locks, the
+    lockout is on the organizer's /lockouts/, he lifts it, and the right password logs in."""
+    env = {**os.environ, "DEBUG": "0", "ALLOWED_HOSTS": "testserver",
+           "SECURE_SSL_REDIRECT": "0", "SECRET_KEY": "lockouts-" + "k" * 50,
+           "DJANGO_SETTINGS_MODULE": "config.settings", "LOGIN_FAILURE_LIMIT": "5",
+           "DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite3'}", "LOG_LEVEL": "ERROR"}
+    env.pop("REDIS_URL", None)
+    done = subprocess.run([sys.executable, "-c", LOCK_AND_LIFT_WITH_DEBUG_OFF], env=env,
+                          capture_output=True, text=True, cwd=settings.BASE_DIR, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen == {"debug": False, "wrong": [200, 200, 200, 200, 429],
+                    "right_while_locked": 429, "listed": True, "lift": 302,
+                    "lifted_by": "org", "right_after": 302}
