@@ -67,6 +67,7 @@ SPECTACULAR_SETTINGS = {
         "RulingKindEnum": "scoring.models.Ruling.Kind",
         "ProtocolStatusEnum": "scoring.models.Protocol.Status",
         "ProtocolProblemEnum": "scoring.models.Protocol.Problem",
+        "ProtocolPartEnum": "scoring.signoff.snapshot.PART_KEYS",
     },
 }
 

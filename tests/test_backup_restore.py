@@ -41,7 +41,7 @@ TREE = Path(__file__).resolve().parent.parent
 VERIFY = """
 import json
 from scoring.models import Protocol
-from scoring.signoff.services import look_up
+from scoring.signoff.verification import look_up
 print(json.dumps({p.public_id: look_up(public_id=p.public_id).state
                   for p in Protocol.objects.exclude(sha256="")}))
 """

@@ -52,6 +52,9 @@ class Protocol(models.Model):
         UNTRUSTED = "untrusted", _(
             "The file was not signed by a certificate this installation trusts.")
         OTHER = "other", _("The signed file belongs to another protocol.")
+        DATA = "data", _(
+            "The signed data kept here does not match the data fingerprint of the signed file.")
+        RECORDS = "records", _("The imported records differ from what was signed.")
 
     party = models.ForeignKey(
         "scoring.Party",
@@ -72,7 +75,12 @@ class Protocol(models.Model):
     data = models.JSONField(_("signed data"), null=True, blank=True)
     unverified = models.CharField(
         _("unverified copy"), max_length=20, choices=Problem.choices, blank=True,
-        help_text=_("Set on import when the file's signature did not validate here: why."))
+        help_text=_("Set on import when the file's signature did not validate here, or the "
+                    "imported records differ from what it signed: why."))
+    unverified_parts = models.JSONField(
+        _("parts that differ"), default=list, blank=True,
+        help_text=_("Of an unverified copy whose imported records differ from what was signed: "
+                    "which parts of the protocol (tournament, players, points…)."))
     created_at = models.DateTimeField(_("opened at"), auto_now_add=True)
     signed_at = models.DateTimeField(_("signed at"), null=True, blank=True)
     superseded_at = models.DateTimeField(_("superseded at"), null=True, blank=True)

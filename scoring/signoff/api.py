@@ -46,6 +46,7 @@ from scoring.signoff.serializers import (
     party_protocol_data,
     verification_data,
 )
+from scoring.signoff.verification import look_up
 from scoring.signoff.views import pdf_response
 
 if TYPE_CHECKING:
@@ -176,11 +177,12 @@ class ProtocolViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(responses=VerificationSerializer)
     @action(detail=True, methods=["get"])
     def verification(self, request: Request, public_id: str | None = None) -> Response:
-        """As the verification page: authentic only if the stored file's SHA-256 matches and
-        its PAdES signature validates against a certificate this installation trusts."""
+        """As the verification page: authentic only if the stored file's SHA-256 matches, its
+        PAdES signature validates against a certificate this installation trusts and the data
+        kept with it is what it signed; ``signed`` is that data, never the live records."""
         protocol = self.get_object()
-        verification = protocol_services.look_up(public_id=protocol.public_id)
-        return Response(VerificationSerializer(verification_data(verification, request)).data)
+        checked = look_up(public_id=protocol.public_id)
+        return Response(VerificationSerializer(verification_data(checked, request)).data)
 
 
 class PrintJobViewSet(IdempotentMixin, mixins.CreateModelMixin, mixins.RetrieveModelMixin,

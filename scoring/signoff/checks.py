@@ -1,5 +1,6 @@
 """Whether a protocol file is authentic: its SHA-256 is the one recorded, its PAdES signature
-validates against a certificate this installation trusts, and it names the protocol it is.
+validates against a certificate this installation trusts, it names the protocol it is, and the
+signed data kept with it is the data it signed (the data fingerprint it carries).
 
 The verification page, its API and the tournament import all ask here. A validation (~15 ms
 with pyHanko) is kept per process for each file hash and set of trusted certificates, so a
@@ -11,7 +12,7 @@ from __future__ import annotations
 import threading
 
 from scoring.models import Protocol
-from scoring.protocols import VerifyResult, sha256_hex, verify_pdf
+from scoring.protocols import VerifyResult, payload_fingerprint, sha256_hex, verify_pdf
 from scoring.signoff.identity import trusted_certificates
 
 Problem = Protocol.Problem
@@ -89,26 +90,56 @@ def read_stored(protocol: Protocol) -> bytes | None:
         return None
 
 
+def signed_data_problem(protocol: Protocol, signed_fingerprint: str | None) -> str:
+    """``DATA`` when the data kept with a signed version is not what its file signed, else "".
+
+    The file's data fingerprint (``signed_fingerprint``, from its validated signature), the
+    recorded one and that of the kept snapshot must be one: only then is the snapshot what
+    the verification page may show as signed.
+    """
+    kept = payload_fingerprint(protocol.data) if protocol.data else ""
+    if not kept or kept != protocol.fingerprint or kept != signed_fingerprint:
+        return Problem.DATA
+    return ""
+
+
 def file_problem(protocol: Protocol) -> str:
     """Why a version's stored file is not its authentic signed file, checked now ("" if it is).
 
     The import sets an imported version's ``unverified`` flag from this: a version keeps its
     signed status only if its file validates against a certificate this installation trusts
-    (whatever the file said about it elsewhere). Unsigned versions: "".
+    (whatever the file said about it elsewhere) and the signed data it carries is the file's.
+    Unsigned versions: "".
     """
     if not protocol.sha256:
         return ""
-    return pdf_problem(read_stored(protocol), sha256=protocol.sha256,
-                       public_id=protocol.public_id)
+    pdf = read_stored(protocol)
+    problem = pdf_problem(pdf, sha256=protocol.sha256, public_id=protocol.public_id)
+    if problem or pdf is None:
+        return problem
+    return signed_data_problem(protocol, validate(pdf, protocol.sha256).fingerprint)
+
+
+def _kept_verdict(protocol: Protocol) -> str:
+    """The verdict an import stored that no check now can lift ("" or ``RECORDS``: none)."""
+    return "" if protocol.unverified == Problem.RECORDS else protocol.unverified
 
 
 def stored_problem(protocol: Protocol) -> str:
     """Why a signed version is not authentic here ("" when it is; unsigned versions: "").
 
     An unverified copy (flagged on import) stays one; otherwise the stored file is checked
-    now: its SHA-256 against the recorded one, its signature against the trusted certificates.
+    now: its SHA-256 against the recorded one, its signature against the trusted certificates,
+    the kept signed data against the fingerprint it carries. A copy whose imported records
+    differ from what was signed (``RECORDS``) says first what is wrong with its file, if any.
     """
-    return protocol.unverified or file_problem(protocol)
+    return _kept_verdict(protocol) or file_problem(protocol) or protocol.unverified
+
+
+def uploaded_problem(protocol: Protocol, result: VerifyResult) -> str:
+    """``stored_problem`` of a version whose very file was uploaded and validated (``result``)."""
+    return (_kept_verdict(protocol) or signature_problem(result)
+            or signed_data_problem(protocol, result.fingerprint) or protocol.unverified)
 
 
 def problem_text(problem: str) -> str:

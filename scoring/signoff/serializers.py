@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from scoring.core.site import site_url
 from scoring.models import PrintJob, Protocol, Signature
+from scoring.signoff.snapshot import PART_KEYS, signed_summary
 
 
 class SignatureSerializer(serializers.ModelSerializer):
@@ -32,11 +33,20 @@ class ProtocolSerializer(serializers.ModelSerializer):
     class Meta:
         model = Protocol
         fields = ["public_id", "party", "version", "status", "short_code", "reason",
-                  "fingerprint", "sha256", "unverified", "created_at", "signed_at",
-                  "superseded_at", "signatures", "pdf_url", "verify_url"]
-        extra_kwargs = {"unverified": {
-            "help_text": "Set when the version was imported and its signed file did not "
-                         "validate here (an unverified copy): why. Empty otherwise."}}
+                  "fingerprint", "sha256", "unverified", "unverified_parts", "created_at",
+                  "signed_at", "superseded_at", "signatures", "pdf_url", "verify_url"]
+        extra_kwargs = {
+            "unverified": {
+                "help_text": "Set when the version was imported and its signed file did not "
+                             "validate here, the data kept with it is not what the file "
+                             "signed, or the imported records differ from it (`records`): an "
+                             "unverified copy, and why. Empty otherwise."},
+        }
+
+    unverified_parts = serializers.ListField(
+        child=serializers.ChoiceField(choices=PART_KEYS), read_only=True,
+        help_text="With `unverified` = `records`: the parts of the protocol in which the "
+                  "imported records differ from what was signed. Empty otherwise.")
 
     def get_pdf_url(self, protocol: Protocol) -> str:
         """The API address of this version's PDF (signed file, else a draft)."""
@@ -46,6 +56,51 @@ class ProtocolSerializer(serializers.ModelSerializer):
     def get_verify_url(self, protocol: Protocol) -> str:
         """The public verification page of this version."""
         return absolute(self.context.get("request"), protocol.get_absolute_url())
+
+
+class SignedPlayerSerializer(serializers.Serializer):
+    """A player of a side as the signed protocol names him."""
+
+    seat = serializers.CharField()
+    name = serializers.CharField()
+
+
+class SignedSideSerializer(serializers.Serializer):
+    """A side (pair, or player) as the signed protocol names it."""
+
+    side = serializers.CharField()
+    name = serializers.CharField()
+    players = SignedPlayerSerializer(many=True)
+
+
+class SignedSeatSerializer(serializers.Serializer):
+    """A player's line where each scores for himself, as signed."""
+
+    seat = serializers.CharField()
+    name = serializers.CharField()
+    points = serializers.IntegerField(allow_null=True)
+
+
+class SignedProtocolSerializer(serializers.Serializer):
+    """What a version signed, from the data kept with its signed file (never live records)."""
+
+    tournament = serializers.CharField()
+    round = serializers.IntegerField(allow_null=True)
+    table = serializers.CharField(allow_blank=True)
+    date = serializers.CharField(allow_blank=True)
+    version = serializers.IntegerField(allow_null=True)
+    sides = SignedSideSerializer(many=True)
+    seats = SignedSeatSerializer(many=True, help_text="Games where each player scores for "
+                                                      "himself; empty otherwise.")
+    result = serializers.CharField(allow_blank=True)
+    match_points = serializers.CharField(allow_blank=True)
+    game_wins = serializers.CharField(allow_blank=True)
+    winner_name = serializers.CharField(allow_blank=True, help_text="The winner as printed.")
+    goat_name = serializers.CharField(allow_blank=True, help_text="Kozel's Goat as printed.")
+    referee = serializers.CharField(allow_blank=True)
+    countersigned_at = serializers.CharField(
+        allow_blank=True, help_text="When the referee countersigned, as printed (the "
+                                    "tournament's time zone).")
 
 
 class VerificationSerializer(serializers.Serializer):
@@ -58,9 +113,10 @@ class VerificationSerializer(serializers.Serializer):
     state = serializers.ChoiceField(
         choices=["authentic", "unverified", "awaiting"],
         help_text="authentic: signed, and the stored file matches its SHA-256 and its "
-                  "signature validates against a certificate this installation trusts; "
-                  "unverified: signed, but the file fails that check (or was imported as an "
-                  "unverified copy); awaiting: not signed yet.")
+                  "signature validates against a certificate this installation trusts, and the "
+                  "data kept with it is what it signed; unverified: signed, but it fails that "
+                  "check, or it was imported and the imported records differ from what was "
+                  "signed (an unverified copy); awaiting: not signed yet.")
     authentic = serializers.BooleanField()
     problem = serializers.ChoiceField(
         choices=[("", "none"), *Protocol.Problem.choices], allow_blank=True,
@@ -73,6 +129,18 @@ class VerificationSerializer(serializers.Serializer):
                                         help_text="The data SHA-256 printed on the protocol.")
     signed_at = serializers.DateTimeField(allow_null=True)
     verify_url = serializers.CharField(help_text="The public verification page.")
+    signed = SignedProtocolSerializer(
+        allow_null=True, help_text="What this version signed (names, result, round, table), "
+        "from the data kept with its signed file and confirmed by the data SHA-256 that file "
+        "carries; null while awaiting signatures or when the file or its data fails the check.")
+    differences = serializers.ListField(
+        child=serializers.ChoiceField(choices=PART_KEYS),
+        help_text="The parts of the protocol in which this installation's records differ from "
+                  "`signed`: changed after signing (with `state` authentic and `note`), or an "
+                  "import's records (with `problem` records).")
+    note = serializers.CharField(allow_blank=True, help_text="An authentic version whose "
+                                 "records were changed after signing: which parts, in the "
+                                 "request's language. Empty otherwise.")
 
 
 def verification_data(verification: Any, request: Any = None) -> dict[str, Any]:
@@ -87,6 +155,8 @@ def verification_data(verification: Any, request: Any = None) -> dict[str, Any]:
         "latest_version": latest.version, "sha256": protocol.sha256,
         "fingerprint": protocol.fingerprint, "signed_at": protocol.signed_at,
         "verify_url": absolute(request, protocol.get_absolute_url()),
+        "signed": signed_summary(verification.signed),
+        "differences": list(verification.differences), "note": verification.note,
     }
 
 

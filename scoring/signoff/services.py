@@ -5,7 +5,7 @@ PIN while the referee's login holds the device) or on his own login, or the refe
 his refusal with a reason; the referee countersigns last. The countersignature renders the PDF,
 signs it with the installation's key (PAdES), stores it with its SHA-256 and locks the party
 (see ``scoring.party.protocol_lock``). Every service locks the party row and writes to its event
-log.
+log. What the verification page says of a version is ``scoring.signoff.verification``'s.
 """
 
 from __future__ import annotations
@@ -24,11 +24,10 @@ from django.utils.translation import gettext as _
 from scoring.access import permissions
 from scoring.core.compiled import insert_row, save_fields
 from scoring.core.errors import ServiceError
-from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Protocol, Signature
+from scoring.models import PARTY_RELATED, Party, Player, Protocol, Signature
 from scoring.party.event_log import append_event
 from scoring.party.protocol_lock import (
     current_protocol,
-    normalise_short_code,
     open_protocol,
     supersede,
 )
@@ -37,12 +36,10 @@ from scoring.party.rows import locked_version, players_by_pk
 from scoring.protocols import (
     CanonicalForm,
     ProtocolData,
-    VerifyResult,
     protocol_payload,
     render_protocol,
     sha256_hex,
 )
-from scoring.signoff import checks as protocol_checks
 from scoring.signoff.content import (
     UNSIGNED,
     build_protocol_data,
@@ -272,105 +269,8 @@ def protocol_download(party: Party, protocol: Protocol | None) -> tuple[bytes, s
     return pdf, f"protocol-r{party.round.number}-t{table}{version}{'' if signed else '-draft'}.pdf"
 
 
-# -- verification --------------------------------------------------------------------------
-
-
-#: An uploaded file that is validly signed, but is no file this installation issued.
-UNKNOWN_FILE = "unknown"
-
-
-@dataclass(frozen=True)
-class Verification:
-    """What the verification page says about a protocol or an uploaded file.
-
-    ``problem`` is why it is not authentic: a ``Protocol.Problem`` (the stored or uploaded
-    file failed its check) or ``UNKNOWN_FILE``; empty when it is authentic.
-    """
-
-    protocol: Protocol | None = None
-    latest: Protocol | None = None
-    result: VerifyResult | None = None
-    print_job: PrintJob | None = None
-    file_matches: bool = False
-    problem: str = ""
-    uploaded_sha256: str = ""
-    """The SHA-256 of the file the visitor uploaded (empty for a code or QR look-up)."""
-
-    @property
-    def authentic(self) -> bool:
-        """A file: validly signed here and known; a looked-up protocol: signed, file checked."""
-        if self.result is not None:
-            return not self.problem
-        return self.protocol is not None and self.protocol.is_signed and not self.problem
-
-    @property
-    def state(self) -> str:
-        """``authentic``, ``unverified`` (a copy whose file fails its check) or ``awaiting``."""
-        if self.authentic:
-            return "authentic"
-        if self.result is None and self.protocol is not None and not self.protocol.is_signed:
-            return "awaiting"
-        return "unverified"
-
-    @property
-    def reason(self) -> str:
-        """Why it is not authentic, in the visitor's language ("" when it is)."""
-        if self.problem == UNKNOWN_FILE:
-            return _("The signature is valid, but this installation never issued this file.")
-        return protocol_checks.problem_text(self.problem)
-
-    @property
-    def newer(self) -> Protocol | None:
-        """The party's latest version, when it is newer than this one."""
-        if self.protocol and self.latest and self.latest.version > self.protocol.version:
-            return self.latest
-        return None
-
-
-def _with_latest(protocol: Protocol | None, **fields: Any) -> Verification:
-    latest = None
-    if protocol is not None:
-        latest = Protocol.objects.filter(party_id=protocol.party_id).order_by("-version").first()
-    return Verification(protocol=protocol, latest=latest, **fields)
-
-
 def protocol_queryset() -> Any:
     """Protocol versions with what the verification page shows."""
     return Protocol.objects.select_related(
         *(f"party__{name}" for name in PARTY_RELATED)
     ).prefetch_related("signatures__player", "signatures__user")
-
-
-def look_up(public_id: str = "", short_code: str = "") -> Verification:
-    """A protocol version by its public id (the QR code) or its short code (typed in).
-
-    A signed version's stored file is checked (SHA-256 and signature) before it is called
-    authentic.
-    """
-    protocol = None
-    if public_id:
-        protocol = protocol_queryset().filter(public_id=public_id).first()
-    elif short_code:
-        protocol = protocol_queryset().filter(short_code=normalise_short_code(short_code)).first()
-    problem = protocol_checks.stored_problem(protocol) if protocol is not None else ""
-    return _with_latest(protocol, problem=problem)
-
-
-def verify_upload(pdf: bytes) -> Verification:
-    """Validate an uploaded PDF's signature and find the signed file it is (by SHA-256)."""
-    digest = sha256_hex(pdf)
-    result = protocol_checks.validate(pdf, digest)
-    problem = protocol_checks.signature_problem(result)
-    protocol = protocol_queryset().filter(sha256=digest).first()
-    if protocol is not None:
-        return _with_latest(protocol, result=result, file_matches=True,
-                            problem=protocol.unverified or problem, uploaded_sha256=digest)
-    job = PrintJob.objects.select_related("round__tournament").filter(sha256=digest).first()
-    if job is not None:
-        return Verification(result=result, print_job=job, problem=problem,
-                            uploaded_sha256=digest)
-    claimed = None
-    if result.public_id:  # the file names a protocol, but it is not that protocol's file
-        claimed = protocol_queryset().filter(public_id=result.public_id).first()
-    return _with_latest(claimed, result=result, file_matches=False,
-                        problem=problem or UNKNOWN_FILE, uploaded_sha256=digest)

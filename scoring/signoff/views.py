@@ -25,7 +25,7 @@ from scoring.core.web import is_htmx, page_or_fragment, vary_on_htmx
 from scoring.models import PARTY_RELATED, Party, Player, PrintJob, Round, SigningPin
 from scoring.party.protocol_lock import current_protocol
 from scoring.people import lockouts
-from scoring.signoff import pins, printing
+from scoring.signoff import pins, printing, verification
 from scoring.signoff import services as protocol_services
 from scoring.signoff.forms import PinForm, VerifyForm
 from scoring.signoff.section import countersign_question, section_context
@@ -129,12 +129,12 @@ def verify(request: HttpRequest) -> HttpResponse:
     """The public verification page: type the short code, or upload a protocol PDF."""
     form = VerifyForm(request.POST or None, request.FILES or None)
     if request.method == "GET" and request.GET.get("code"):
-        found = protocol_services.look_up(short_code=request.GET["code"])
+        found = verification.look_up(short_code=request.GET["code"])
         if found.protocol is not None:
             return redirect(found.protocol)
         form = VerifyForm(initial={"code": request.GET["code"]})
         form.not_found = True
-    verification = None
+    checked = None
     status = 200
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data.get("pdf")
@@ -149,22 +149,22 @@ def verify(request: HttpRequest) -> HttpResponse:
                                         "%(size)s).") % {"size": filesizeformat(limit)})
                 status = 400
             else:
-                verification = protocol_services.verify_upload(upload.read())
+                checked = verification.verify_upload(upload.read())
         elif form.cleaned_data.get("code"):
             query = urlencode({"code": form.cleaned_data["code"]})
             return redirect(f"{reverse('scoring:verify')}?{query}")
     return render(request, "scoring/verify.html", {
-        "form": form, "verification": verification, "uploaded": verification is not None},
+        "form": form, "verification": checked, "uploaded": checked is not None},
         status=status)
 
 
 def verify_protocol(request: HttpRequest, public_id: str) -> HttpResponse:
     """What the QR code leads to: whether this protocol version is authentic and current."""
-    verification = protocol_services.look_up(public_id=public_id)
-    if verification.protocol is None:
+    checked = verification.look_up(public_id=public_id)
+    if checked.protocol is None:
         raise Http404
     return render(request, "scoring/verify.html", {
-        "form": VerifyForm(), "verification": verification, "uploaded": False})
+        "form": VerifyForm(), "verification": checked, "uploaded": False})
 
 
 def _round_for_printing(request: HttpRequest, round_id: int) -> Round:

@@ -41,7 +41,8 @@ from scoring.models import (
     TournamentRole,
 )
 from scoring.party.deals import correct_deal, record_deal
-from scoring.signoff.services import countersign, look_up, record_refusal, verify_upload
+from scoring.signoff.services import countersign, record_refusal
+from scoring.signoff.verification import look_up, verify_upload
 from tests.tournaments.play import play_round
 from tournaments.registration.services import register_player, withdraw_pair
 from tournaments.rounds import draw_services
@@ -526,6 +527,8 @@ def _round_trip(tournament: Tournament) -> Tournament:
         assert after[name] == before[name], name
     assert {p.public_id: p.data for p in Protocol.objects.filter(
         party__round__tournament=imported).exclude(data=None)} == protocols
+    signed = Protocol.objects.filter(party__round__tournament=imported).exclude(sha256="")
+    assert signed and {p.unverified for p in signed} == {""}  # the records are what was signed
     assert normalized(archive.export_tournament(imported)) == normalized(json.loads(data))
     return imported
 

@@ -1,4 +1,11 @@
-"""Reading a tournament file into a new tournament, in one transaction, with new ids."""
+"""Reading a tournament file into a new tournament, in one transaction, with new ids.
+
+Whatever the file says of its protocols' authenticity is set aside: each signed version's file
+is checked against this installation's trusted certificates and its kept data against the
+fingerprint the file carries (``scoring.signoff.checks``), and each current signed version's
+data fingerprint is computed again from the imported records (``scoring.signoff.snapshot``).
+A version that fails is kept as an unverified copy, with why.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +26,7 @@ from scoring.core.errors import translate_engine_error
 from scoring.models import Protocol, Tournament, TournamentRole
 from scoring.rules import RuleError
 from scoring.signoff.checks import file_problem
+from scoring.signoff.snapshot import mark_imported
 from tournaments.transfer.archive_checks import free_slug, refuse_known_protocols
 from tournaments.transfer.archive_format import (
     ID_LISTS,
@@ -244,6 +252,7 @@ class _Importer:
                 if obj.sha256 and not obj.file:
                     raise self.fail(where, _("the signed PDF is missing."))
                 obj.unverified = file_problem(obj)
+                obj.unverified_parts = []  # ``mark_imported`` compares the records once in
             try:
                 source_id = int(record["id"]) if "id" in record else None
             except (TypeError, ValueError) as exc:
@@ -301,6 +310,7 @@ class _Importer:
         for section in SECTIONS:
             self.section(section)
         self.remap_lists()
+        mark_imported(tournament)
         give_missing_profiles(tournament.pk)
         if getattr(actor, "is_authenticated", False):
             TournamentRole.objects.get_or_create(
