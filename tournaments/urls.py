@@ -24,6 +24,7 @@ urlpatterns = [
     path("lockouts/", lockout_views.lockout_log, name="lockouts"),
     path("profiles/search/", profile_fields.profile_search, name="profile_search"),
     path("profiles/merge/", profile_views.merge_page, name="profile_merge"),
+    path("profiles/<int:pk>/unmerge/", profile_views.unmerge_page, name="profile_unmerge"),
     path("t/new/", views.tournament_create, name="create"),
     path("t/<str:slug>/", views.tournament_detail, name="detail"),
     path("t/<str:slug>/edit/", views.tournament_edit, name="edit"),

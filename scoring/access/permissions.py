@@ -380,20 +380,3 @@ def can_edit_season(user: Any, season: Any) -> bool:
 def can_see_season(user: Any, season: Any) -> bool:
     """A public season is for everyone; a private one for its organizer."""
     return bool(season.public) or can_edit_season(user, season)
-# -- player profiles (scoring.people.profiles) -----------------------------------------------------
-
-
-def can_see_profile_details(user: Any) -> bool:
-    """Birth years and federation ids are for organizers and staff, never public."""
-    return bool(getattr(user, "is_staff", False)) or is_organizer(user)
-
-
-def can_merge_profiles(user: Any, first: Any, second: Any) -> bool:
-    """Staff and superusers merge any two profiles; an organizer merges two profiles when he
-    organizes a tournament where one of them plays (a duplicate of one of his players)."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_superuser or user.is_staff:
-        return True
-    return managed_tournaments(user).filter(
-        players__profile__in=[first.pk, second.pk]).exists()

@@ -9,7 +9,7 @@ from .deals import MAX_DEAL_POINTS, Deal
 from .entrants import Pair, Player, Table
 from .lockouts import Lockout
 from .party import PARTY_RELATED, Party, Round
-from .people import Profile
+from .people import Profile, ProfileMerge
 from .protocols import (
     PrintJob,
     Protocol,
@@ -62,6 +62,7 @@ __all__ = [
     "Player",
     "PrintJob",
     "Profile",
+    "ProfileMerge",
     "RatingEntry",
     "RatingList",
     "Protocol",

@@ -102,3 +102,50 @@ class Profile(models.Model):
     def get_absolute_url(self) -> str:
         """The profile's public record page."""
         return reverse("tournaments:profile", args=[self.pk])
+
+
+class ProfileMerge(models.Model):
+    """One merge of two profiles, with everything it moved: the log an unmerge restores from.
+
+    ``moved`` names the rows re-pointed at the kept profile: ``entries`` (players),
+    ``rating_rows`` and ``rating_partner_rows`` (rating-list rows as subject and as partner),
+    ``pointers`` (profiles merged into the merged one before, now pointing at the kept one) and
+    ``user`` (the login the kept profile took over, or null). ``merged_before`` holds the
+    merged profile's field values as they were; ``kept_before`` the kept profile's fields the
+    merge filled, as they were (empty).
+    """
+
+    kept = models.ForeignKey(
+        Profile, verbose_name=_("profile kept"), on_delete=models.CASCADE,
+        related_name="merges_kept",
+    )
+    merged = models.ForeignKey(
+        Profile, verbose_name=_("profile merged into it"), on_delete=models.CASCADE,
+        related_name="merges_merged",
+    )
+    moved = models.JSONField(_("what moved"), default=dict)
+    merged_before = models.JSONField(_("the merged profile before"), default=dict)
+    kept_before = models.JSONField(_("the kept profile's filled fields before"), default=dict)
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("merged by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )
+    merged_at = models.DateTimeField(_("merged at"), auto_now_add=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("unmerged by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )
+    undone_at = models.DateTimeField(_("unmerged at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("profile merge")
+        verbose_name_plural = _("profile merges")
+        ordering = ["-merged_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.merged_id} → {self.kept_id}"
+
+    @property
+    def undone(self) -> bool:
+        """Whether the merge was undone (unmerged)."""
+        return self.undone_at is not None

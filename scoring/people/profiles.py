@@ -10,32 +10,24 @@ Matching (the roster import, the tournament file's import) follows one rule:
   gives the name only) is a doubt: the organizer decides (``Match.candidates``);
 * no profile of the name: a new profile.
 
-Merging moves every entry (and rating-list rows) of one profile to the other and keeps the
-merged one as a pointer (``merged_into``); ``resolve_profile`` follows it.
+Merging (``scoring.people.merges``) moves every entry (and rating-list rows) of one profile to
+the other and keeps the merged one as a pointer (``merged_into``); ``resolve_profile`` follows it.
 """
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError
-from scoring.models import Player, Profile, RatingEntry
+from scoring.models import Player, Profile
 from scoring.models.people import clean_text, person_key
-from scoring.ranking import rating_tasks
-from scoring.ranking.seasons import schedule_refresh
-
-logger = logging.getLogger(__name__)
 
 #: How many profiles a search shows at most.
 SEARCH_LIMIT = 20
-#: The fields a merge fills on the kept profile when it has them empty.
-FILLED_FIELDS = ("club", "city", "birth_year", "federation_id")
 
 
 def live_profiles() -> QuerySet[Profile]:
@@ -53,24 +45,28 @@ def resolve_profile(pk: int | str) -> Profile:
     return profile
 
 
-def search_profiles(text: str, limit: int = SEARCH_LIMIT) -> list[Profile]:
-    """Profiles whose name contains ``text`` (loosely), each with ``tournaments`` counted."""
+def search_profiles(text: str, limit: int = SEARCH_LIMIT, *,
+                    among: QuerySet[Profile] | None = None) -> list[Profile]:
+    """Profiles whose name contains ``text`` (loosely), each with ``tournaments`` counted;
+    ``among``: only these (the ones the searching user may see)."""
     key = person_key(text)
     if not key or "\x00" in key:  # nothing is named so; PostgreSQL refuses the character
         return []
-    found = live_profiles().filter(name_key__contains=key).annotate(
+    pool = live_profiles() if among is None else live_profiles().filter(pk__in=among.values("pk"))
+    found = pool.filter(name_key__contains=key).annotate(
         tournaments=Count("entries__tournament", distinct=True))
     starts: list[Profile] = [p for p in found.order_by("name_key", "pk")[: limit * 3]]
     starts.sort(key=lambda p: (not p.name_key.startswith(key), p.name_key, p.pk))
     return starts[:limit]
 
 
-def describe(profile: Profile, *, birth_year: bool = True) -> str:
-    """A profile as an organizer tells namesakes apart: name — club, city, born 1980."""
+def describe(profile: Profile, *, private: bool = True) -> str:
+    """A profile as an organizer tells namesakes apart: name — club, city, born 1980 (the
+    birth year and the federation id only when ``private``: the reader may see them)."""
     details = [part for part in (profile.club, profile.city) if part]
-    if birth_year and profile.birth_year:
+    if private and profile.birth_year:
         details.append(_("born %(year)s") % {"year": profile.birth_year})
-    if profile.federation_id:
+    if private and profile.federation_id:
         details.append(_("id %(id)s") % {"id": profile.federation_id})
     count = getattr(profile, "tournaments", None)
     if count:
@@ -163,67 +159,3 @@ def _match_one(person: dict[str, Any], by_fed: dict[str, Profile],
     reason = "several" if len(candidates) > 1 else (
         "name_only" if not (club or year) else "other_details")
     return Match(candidates=candidates, reason=reason)
-
-
-# -- merging -------------------------------------------------------------------------------
-
-
-def _refuse_merge(keep: Profile, other: Profile) -> None:
-    """Refuse merges that would join two people or lose data."""
-    if keep.pk == other.pk:
-        raise ServiceError("other", _("Choose two different profiles."))
-    if keep.merged_into_id or other.merged_into_id:
-        raise ServiceError("other", _("This profile was merged already; merge the one it was "
-                                      "merged into."))
-    if keep.federation_id and other.federation_id and keep.federation_id != other.federation_id:
-        raise ServiceError("other", _("The profiles have different federation ids: they are "
-                                      "two people."))
-    if keep.user_id and other.user_id:
-        raise ServiceError("other", _("Both profiles have a user account; one person has one."))
-    shared = Player.objects.filter(profile=other, tournament__in=Player.objects.filter(
-        profile=keep).values("tournament"))
-    if shared.exists():
-        raise ServiceError("other", _("Both profiles play in the same tournament; one person "
-                                      "plays once in a tournament."))
-
-
-def merge_profiles(keep: Profile, other: Profile, *, actor: Any = None) -> Profile:
-    """Merge ``other`` into ``keep``: every entry and rating row moves, empty fields are filled.
-
-    ``other`` stays as a pointer (``merged_into``); profiles merged into it before now point
-    at ``keep``. Results do not change: only the links to the person move.
-    """
-    with transaction.atomic():
-        locked = {p.pk: p for p in Profile.objects.select_for_update().filter(
-            pk__in=[keep.pk, other.pk])}
-        if len(locked) != 2:
-            raise ServiceError("other", _("Choose two different profiles."))
-        keep, other = locked[keep.pk], locked[other.pk]
-        _refuse_merge(keep, other)
-        touched = set(Player.objects.filter(profile=other).values_list("tournament_id", flat=True))
-        moved = Player.objects.filter(profile=other).update(profile=keep)
-        ratings = RatingEntry.objects.filter(profile=other).update(profile=keep)
-        ratings += RatingEntry.objects.filter(partner=other).update(partner=keep)
-        Profile.objects.filter(merged_into=other).update(merged_into=keep)
-        filled = [name for name in FILLED_FIELDS
-                  if getattr(keep, name) in ("", None) and getattr(other, name) not in ("", None)]
-        values = {name: getattr(other, name) for name in filled}
-        user_id = other.user_id if keep.user_id is None else None
-        Profile.objects.filter(pk=other.pk).update(
-            merged_into=keep, user=None,
-            **({"federation_id": ""} if "federation_id" in filled else {}))
-        for name, value in values.items():
-            setattr(keep, name, value)
-        if user_id is not None:
-            keep.user_id = user_id
-            filled.append("user")
-        if filled:
-            keep.save(update_fields=[*values, *(["user"] if user_id is not None else [])])
-        logger.info("profiles merged: kept=%s merged=%s entries=%s rating_rows=%s filled=%s "
-                    "by=%s", keep.pk, other.pk, moved, ratings, ",".join(filled) or "-",
-                    getattr(actor, "pk", None))
-        for tournament_id in touched:  # the person's season lines and ratings are joined
-            schedule_refresh(tournament_id=tournament_id)
-        rating_tasks.tournaments_changed(touched)
-    other.refresh_from_db()
-    return keep

@@ -35,16 +35,21 @@ ROLES = (
     "chief",
     "organizer",
     "foreign_organizer",
+    "unrelated_organizer",
     "superuser",
 )
 """``party_player`` plays in the party, ``player`` in another party; ``referee`` recorded the
 party's deal and warning, ``other_referee`` referees the same tournament (every table);
-``foreign_*`` hold their role in the other tournament."""
+``foreign_*`` hold their role in the other tournament; ``unrelated_organizer`` organizes a
+hidden tournament of his own, unrelated to ours, with a throwaway profile in it (the profile
+takeover of issue #33). Our organizer also has a hidden tournament with a real player in it: his
+login, his results, his birth year and federation id (what could leak)."""
 ORGANIZER = frozenset({"organizer", "superuser"})
 CHIEF = ORGANIZER | {"chief"}
 RECORDER = CHIEF | {"referee"}
 REFEREES = RECORDER | {"other_referee"}
-ORGANIZERS = ORGANIZER | {"foreign_organizer"}
+ORGANIZERS = ORGANIZER | {"foreign_organizer", "unrelated_organizer"}
+STAFF = frozenset({"superuser"})
 EVERYONE = frozenset(ROLES)
 LOGGED_IN = EVERYONE - {"anonymous"}
 
@@ -62,6 +67,13 @@ class Op:
     multipart: bool = False
     refused: int = 403
     special: dict[str, int] = field(default_factory=dict)
+    case: str = ""
+    """Names a second row of the same operation (other records, other roles allowed)."""
+
+    @property
+    def key(self) -> str:
+        """The row's name: ``"METHOD /path/"`` and its case, if any."""
+        return f"{self.method} {self.path}" + (f" ({self.case})" if self.case else "")
 
     def expected(self, role: str) -> int:
         """The status the role gets."""
@@ -168,15 +180,42 @@ def _delivery(w: Any) -> Any:
 
 
 def _profiles(w: Any) -> tuple[int, int]:
-    """Two profiles of one person: our free player's, and a namesake who plays nowhere."""
-    from scoring.models import Profile
+    """Two profiles of one person: our free player's, and a namesake entered in our
+    organizer's hidden tournament (both his: he merges them)."""
+    from scoring.models import Player, Profile
 
     player = w.free[0]
     if player.profile_id is None:
         player.profile = Profile.objects.create(name=player.name, club=player.club)
         player.save(update_fields=["profile"])
     other = Profile.objects.get_or_create(name=player.name, club="", city="Тверь")[0]
+    Player.objects.get_or_create(tournament=w.hidden, name=player.name,
+                                 defaults={"profile": other})
     return player.profile_id, other.pk
+
+
+def _merged(w: Any) -> int:
+    """A profile merged away (by our organizer): the duplicate in his hidden tournament of our
+    second free player's profile. Its id is the address of the unmerge."""
+    from scoring.models import Player, Profile
+    from scoring.people.merges import last_merge, merge_profiles
+
+    player = w.free[1]
+    if player.profile_id is None:
+        player.profile = Profile.objects.create(name=player.name)
+        player.save(update_fields=["profile"])
+    other = Profile.objects.get_or_create(name=f"{player.name} из Омска", city="Омск")[0]
+    Player.objects.get_or_create(tournament=w.hidden, name=other.name,
+                                 defaults={"profile": other})
+    if last_merge(other) is None:
+        merge_profiles(player.profile, other, actor=w.users["organizer"])
+    return other.pk
+
+
+def _takeover(w: Any) -> tuple[int, int]:
+    """The takeover: the unrelated organizer's throwaway profile and the real player of our
+    organizer's hidden tournament."""
+    return w.throwaway.pk, w.secret.pk
 
 
 DEAL_BODY = {"outcome": "domino", "side": "a", "seat": "a1", "points": {"a": 30, "b": 0}}
@@ -207,6 +246,16 @@ OPS = [
        lambda w: {"withdrawn": True}),
     Op("POST", "/api/v1/profiles/{}/merge/", ORGANIZER, 200, lambda w: _profiles(w)[0],
        lambda w: {"other": _profiles(w)[1]}),
+    # The takeover: the real player of a hidden tournament merged into the unrelated
+    # organizer's throwaway (whoever does not see the throwaway gets 404), and the other way
+    # round (our organizer sees his player, but the throwaway is not his).
+    Op("POST", "/api/v1/profiles/{}/merge/", STAFF, 200, lambda w: _takeover(w)[0],
+       lambda w: {"other": _takeover(w)[1]}, refused=404,
+       special={"anonymous": 403, "unrelated_organizer": 403}, case="takeover"),
+    Op("POST", "/api/v1/profiles/{}/merge/", STAFF, 200, lambda w: _takeover(w)[1],
+       lambda w: {"other": _takeover(w)[0]}, refused=404,
+       special={"anonymous": 403, "organizer": 403}, case="takeover, kept the real one"),
+    Op("POST", "/api/v1/profiles/{}/unmerge/", ORGANIZER, 200, _merged),
     Op("POST", "/api/v1/pairs/", ORGANIZER, 201,
        body=lambda w: {"tournament": w.tournament.pk, "player1": w.free[0].pk,
                        "player2": w.free[1].pk}),
@@ -314,7 +363,7 @@ OPS = [
        lambda w: {"rating_list": _rating_list(w).pk}),
     # A foreign organizer may create seasons, but not of our tournament: 400 on the field.
     Op("POST", "/api/v1/seasons/", ORGANIZER, 201, body=_season_body,
-       special={"foreign_organizer": 400}),
+       special={"foreign_organizer": 400, "unrelated_organizer": 400}),
     Op("PUT", "/api/v1/seasons/{}/", ORGANIZER, 200, lambda w: _season(w).slug,
        lambda w: {**_season_body(w), "slug": "sezon"}),
     Op("PATCH", "/api/v1/seasons/{}/", ORGANIZER, 200, lambda w: _season(w).slug,
@@ -335,6 +384,11 @@ class World:
     spare_pair: Any
     spare_table: Any
     referee_role: Any
+    hidden: Any = None
+    """Our organizer's hidden tournament, with ``secret``: a real player's profile."""
+    secret: Any = None
+    throwaway: Any = None
+    """The unrelated organizer's throwaway profile, in his own hidden tournament."""
 
     @property
     def tournament(self) -> Any:
@@ -362,6 +416,9 @@ def world(field, organizer, referee_user, make_user) -> World:
     TournamentRole.objects.create(tournament=t, user=other_referee, role="referee")
     make_user("spare")
     free = [Player.objects.create(tournament=t, name=f"Свободный {k}") for k in range(2)]
+    hidden, secret = _hidden_tournament(organizer, make_user)
+    unrelated = make_user("unrelated-org", organizer=True)
+    throwaway = _throwaway(unrelated)
     assert not Pair.objects.filter(player1__in=free).exists()
     users = {
         "anonymous": None,
@@ -374,11 +431,44 @@ def world(field, organizer, referee_user, make_user) -> World:
         "foreign_organizer": TournamentRole.objects.get(
             tournament=field.other, role="organizer").user,
         "organizer": organizer,
+        "unrelated_organizer": unrelated,
         "superuser": make_user("root", is_superuser=True, is_staff=True),
     }
     assert field.deal.recorded_by_id == field.penalty.created_by_id == referee_user.pk
     referee_role = TournamentRole.objects.get(tournament=t, user=referee_user)
-    return World(field, users, free, spare_pair, t.tables.get(number=4), referee_role)
+    return World(field, users, free, spare_pair, t.tables.get(number=4), referee_role,
+                 hidden, secret, throwaway)
+
+
+def _hidden_tournament(organizer: Any, make_user: Any) -> tuple[Any, Any]:
+    """Our organizer's hidden tournament with a finished party: its first player is a real
+    person with a login, results, a birth year and a federation id."""
+    from scoring.models import Profile
+    from tests.factories import DealFactory, PartyFactory, RoundFactory, TournamentFactory
+
+    hidden = TournamentFactory(name="Закрытый кубок", slug="closed-cup", organizer=organizer,
+                               public=False)
+    party = PartyFactory(round=RoundFactory(tournament=hidden, number=1, status="finished"),
+                         status="finished", winner="a", end_reason="target")
+    DealFactory(party=party, points_a=250)
+    login = make_user("secret-player")
+    person = party.pair_a.player1
+    secret = Profile.objects.create(name="Тайный Игрок", club="Тень", city="Мурманск",
+                                    birth_year=1975, federation_id="RU-9", user=login)
+    person.name, person.user, person.profile = "Тайный Игрок", login, secret
+    person.save()
+    return hidden, secret
+
+
+def _throwaway(unrelated: Any) -> Any:
+    """The unrelated organizer's hidden tournament and its throwaway profile."""
+    from scoring.models import Player, Profile
+    from tests.factories import TournamentFactory
+
+    own = TournamentFactory(name="Своё", slug="own-cup", organizer=unrelated, public=False)
+    profile = Profile.objects.create(name="Подставной")
+    Player.objects.create(tournament=own, name="Подставной", profile=profile)
+    return profile
 
 
 def snapshot() -> dict[str, list[dict[str, Any]]]:
@@ -571,6 +661,15 @@ PAGES = [
     Page("profiles/merge/", lambda w: "/profiles/merge/",
          lambda w: dict(zip(("keep_profile", "other_profile"), map(str, _profiles(w)),
                             strict=True)), "POST /api/v1/profiles/{}/merge/"),
+    Page("profiles/merge/", lambda w: "/profiles/merge/",
+         lambda w: dict(zip(("keep_profile", "other_profile"), map(str, _takeover(w)),
+                            strict=True)), "POST /api/v1/profiles/{}/merge/ (takeover)"),
+    Page("profiles/merge/", lambda w: "/profiles/merge/",
+         lambda w: dict(zip(("keep_profile", "other_profile"), map(str, _takeover(w)[::-1]),
+                            strict=True)),
+         "POST /api/v1/profiles/{}/merge/ (takeover, kept the real one)"),
+    Page("profiles/<int:pk>/unmerge/", lambda w: f"/profiles/{_merged(w)}/unmerge/",
+         twin="POST /api/v1/profiles/{}/unmerge/"),
     # The one-time token is the permission (its checks: tests/tournaments/test_people.py).
     Page("accounts/invitation/<uidb64>/<token>/",
          lambda w: "/accounts/invitation/MQ/bad-token/", lambda w: {"new_password1": "x"},
@@ -659,7 +758,7 @@ def test_the_matrix_covers_every_write_path_of_the_site() -> None:
     pages = {route for route in routes if not route.startswith("api/")}
     listed = {page.route for page in PAGES} | SESSION_PAGES | READ_ONLY_PAGES
     assert pages == listed - {"api/v1/schema/", "api/v1/docs/"}
-    assert {page.twin for page in PAGES if page.twin} <= {f"{m} {p}" for m, p in rows}
+    assert {page.twin for page in PAGES if page.twin} <= set(OPS_BY_KEY)
     from referee.serializers import PARTY_ACTIONS
 
     assert set(DESK_FORMS) == set(PARTY_ACTIONS)
@@ -720,11 +819,12 @@ def _isolated(call: Callable[[], Any]) -> tuple[Any, bool]:
         transaction.savepoint_rollback(savepoint)
 
 
-OPS_BY_KEY = {f"{op.method} {op.path}": op for op in OPS}
+OPS_BY_KEY = {op.key: op for op in OPS}
+assert len(OPS_BY_KEY) == len(OPS), "two rows of one operation need cases of their own"
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("op", OPS, ids=lambda op: f"{op.method} {op.path}")
+@pytest.mark.parametrize("op", OPS, ids=lambda op: op.key)
 def test_permission_matrix(op: Op, world: World) -> None:
     """Each role gets the expected status; a refused request changes nothing."""
     wrong = []
@@ -821,3 +921,65 @@ def test_read_only_pages_write_nothing(route: str, world: World) -> None:
             client.force_login(world.users[role])
         response, wrote = _isolated(lambda client=client: client.post(url, {"name": "x"}))
         assert response.status_code < 500 and not wrote, (role, response.status_code)
+
+
+# -- who reads a person: profiles' details and player pages -------------------------------------
+
+SEES_SECRET = ORGANIZER
+"""Who sees the real player of our organizer's hidden tournament (and reads his birth year and
+federation id): our organizer, and staff. Every other role, the unrelated organizer above all,
+gets 0 cells through."""
+
+
+def _reads(world: World, role: str) -> dict[str, bool]:
+    """What the role gets of the hidden tournament's real player (and of the birth year of our
+    public player, and of the unrelated organizer's throwaway): each cell, whether it passes."""
+    from scoring.models import Profile
+
+    api, page = APIClient(), Client()
+    if world.users[role] is not None:
+        api.force_authenticate(world.users[role])
+        page.force_login(world.users[role])
+    secret, public = world.secret.pk, world.free[0].profile_id
+    listed = {p["id"]: p for p in api.get("/api/v1/profiles/").json()["results"]}
+    detail = api.get(f"/api/v1/profiles/{secret}/")
+    searched = page.get("/profiles/search/", {"for": "p", "p_find": "тайный"})
+    return {
+        "list names him": secret in listed,
+        "list gives his birth year": "birth_year" in listed.get(secret, {}),
+        "search finds him": api.get("/api/v1/profiles/", {"search": "тайный"}).json()["count"] > 0,
+        "detail answers": detail.status_code == 200,
+        "detail gives birth year and federation id": detail.status_code == 200 and {
+            "birth_year", "federation_id"} <= set(detail.json()),
+        "record answers": api.get(f"/api/v1/profiles/{secret}/record/").status_code == 200,
+        "player page answers": page.get(f"/players/{secret}/").status_code == 200,
+        "form search offers him": searched.status_code == 200
+        and "Тайный Игрок" in searched.content.decode(),
+        "public player's birth year": "birth_year" in api.get(
+            f"/api/v1/profiles/{public}/").json(),
+        "throwaway answers": api.get(f"/api/v1/profiles/{world.throwaway.pk}/").status_code
+        == 200 and Profile.objects.filter(pk=world.throwaway.pk).exists(),
+    }
+
+
+@pytest.mark.django_db
+def test_profile_reads_matrix(world: World) -> None:
+    """A person entered only in a hidden tournament is seen (list, search, detail, record,
+    player page, the forms' search) by its organizer and staff only, his birth year and
+    federation id too; a public player's details only by the organizers of his tournament;
+    the unrelated organizer's throwaway by him and staff. 0 cells otherwise."""
+    from scoring.models import Profile
+
+    profile = Profile.objects.create(name=world.free[0].name, birth_year=1990)
+    world.free[0].profile = profile
+    world.free[0].save()
+    wrong = []
+    for role in ROLES:
+        expected = {
+            cell: role in (STAFF | {"unrelated_organizer"} if cell == "throwaway answers"
+                           else SEES_SECRET)
+            for cell in _reads(world, "superuser")
+        }
+        got = _reads(world, role)
+        wrong += [(role, cell, got[cell]) for cell in got if got[cell] != expected[cell]]
+    assert wrong == []

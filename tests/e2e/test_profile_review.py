@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from scoring.people.profiles import new_profile
 from tests.e2e.a11y import in_language, log_in, open_page
 from tests.e2e.helpers import PHONE, page_width
+from tournaments.registration.services import register_player
 from tournaments.setup.services import create_tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -25,11 +25,15 @@ ROSTER = (
 
 @pytest.fixture
 def cup(organizer):
-    """An individual tournament to import into; two Иван Петров profiles exist elsewhere."""
+    """An individual tournament to import into; two Иван Петров profiles play in an earlier
+    tournament of the same organizer (so he sees them, birth years included)."""
     tournament = create_tournament(name="Кубок Твери", slug="tver-cup", organizer=organizer,
                                    format="individual")
-    first = new_profile(name="Иван Петров", club="Дубль-шесть", city="Москва", birth_year=1979)
-    second = new_profile(name="Иван Петров", club="Рыба", city="Тверь", birth_year=1962)
+    earlier = create_tournament(name="Осенний кубок", slug="autumn-cup", organizer=organizer)
+    first = register_player(earlier, name="Иван Петров", club="Дубль-шесть", city="Москва",
+                            birth_year=1979).profile
+    second = register_player(earlier, name="Иван Петров", club="Рыба", city="Тверь",
+                             birth_year=1962).profile
     return tournament, first, second
 
 

@@ -7,10 +7,11 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from scoring.access import permissions
+from scoring.access import profiles as access
 from scoring.core.errors import ServiceError
 from scoring.models import Player, Profile, RatingEntry, RatingList
-from scoring.people.profiles import match_profiles, merge_profiles, new_profile, resolve_profile
+from scoring.people.merges import merge_profiles
+from scoring.people.profiles import match_profiles, new_profile, resolve_profile
 from tournaments.registration.services import register_player
 from tournaments.setup.services import create_tournament
 from tournaments.transfer import exports
@@ -109,16 +110,29 @@ def test_merge_follows_earlier_merges_and_refuses_two_people(two_events):
 
 
 def test_who_may_merge(two_events, organizer, make_user):
+    """Staff merge any two profiles; an organizer two that both play only in tournaments he
+    organizes; a profile playing nowhere, or also in another organizer's tournament, is
+    staff's."""
+    from tests.factories import PlayerFactory, TournamentFactory
+
     first, second = two_events
     mine = first.players.first().profile
-    elsewhere = new_profile(name="Чужой")
+    also_mine = second.players.first().profile
     nowhere = new_profile(name="Никто")
-    stranger = make_user("stranger")
+    theirs = TournamentFactory(name="Чужой", slug="theirs", public=False)
+    elsewhere = PlayerFactory(tournament=theirs, name="Чужой",
+                              profile=new_profile(name="Чужой")).profile
+    both = second.players.last().profile
+    PlayerFactory(tournament=theirs, name=both.name, profile=both)
+    stranger = make_user("stranger", organizer=True)
     staff = make_user("staff", is_staff=True)
-    assert permissions.can_merge_profiles(organizer, mine, elsewhere)
-    assert not permissions.can_merge_profiles(organizer, nowhere, elsewhere)
-    assert not permissions.can_merge_profiles(stranger, mine, elsewhere)
-    assert permissions.can_merge_profiles(staff, nowhere, elsewhere)
+    assert access.can_merge_profiles(organizer, mine, also_mine)
+    assert not access.can_merge_profiles(organizer, mine, nowhere)
+    assert not access.can_merge_profiles(organizer, mine, elsewhere)
+    assert not access.can_merge_profiles(organizer, mine, both)
+    assert not access.can_merge_profiles(stranger, mine, also_mine)
+    assert not access.can_merge_profiles(theirs.roles.get().user, elsewhere, mine)
+    assert access.can_merge_profiles(staff, nowhere, elsewhere)
 
 
 def test_merge_page_merges_for_the_organizer(client, two_events, organizer):
@@ -136,9 +150,11 @@ def test_merge_page_merges_for_the_organizer(client, two_events, organizer):
     assert refused.status_code == 400
 
 
-def test_search_fragment_shows_namesakes_apart(client, organizer, make_user):
-    new_profile(name="Иван Петров", club="Дубль", city="Москва", birth_year=1979)
-    new_profile(name="Иван Петров", club="Рыба", city="Тверь")
+def test_search_fragment_shows_namesakes_apart(client, tournament, organizer, make_user):
+    for club, city, year in (("Дубль", "Москва", 1979), ("Рыба", "Тверь", None)):
+        register_player(tournament, name="Иван Петров", club=club, city=city,
+                        profile=new_profile(name="Иван Петров", club=club, city=city,
+                                            birth_year=year))
     client.force_login(organizer)
     url = reverse("tournaments:profile_search")
     html = client.get(url, {"for": "player1", "player1_find": "иван пет"}).content.decode()
@@ -149,8 +165,16 @@ def test_search_fragment_shows_namesakes_apart(client, organizer, make_user):
     assert client.get(url, {"for": "player1", "player1_find": "иван"}).status_code == 403
 
 
+def _played_elsewhere(**details) -> Profile:
+    """A profile of a player of another (public) tournament."""
+    other = create_tournament(name="Прошлый", slug=f"past-{details['name'][:3]}",
+                              organizer=None)
+    return register_player(other, **details).profile
+
+
 def test_pair_form_links_a_chosen_profile(client, tournament, organizer):
-    known = new_profile(name="Ольга Морозова", club="Рыба", city="Тверь", birth_year=1990)
+    known = _played_elsewhere(name="Ольга Морозова", club="Рыба", city="Тверь",
+                              birth_year=1990)
     client.force_login(organizer)
     response = client.post(reverse("tournaments:pair_create", args=[tournament.slug]), {
         "player1_find": "ольга", "player1_profile": str(known.pk), "player1_rating": 1400,
@@ -164,7 +188,7 @@ def test_pair_form_links_a_chosen_profile(client, tournament, organizer):
 
 
 def test_player_form_links_a_chosen_profile(client, tournament, organizer):
-    known = new_profile(name="Фёдор Голубев")
+    known = _played_elsewhere(name="Фёдор Голубев")
     client.force_login(organizer)
     url = reverse("tournaments:player_create", args=[tournament.slug])
     assert client.post(url, {"name": "Фёдор Голубев", "rating": 0, "player_find": "фед",
@@ -180,7 +204,7 @@ def test_a_nul_character_in_a_search_is_refused_naming_the_field_or_finds_nobody
 ):
     """PostgreSQL refuses the character in a query: the API answers 400 naming ``search``, and
     the organizer's search field finds nobody, instead of a server error."""
-    new_profile(name="Иван Петров")
+    _played_elsewhere(name="Иван Петров")
     answer = APIClient().get("/api/v1/profiles/", {"search": "Ив\x00ан"})
     assert answer.status_code == 400 and list(answer.json()) == ["search"]
     assert APIClient().get("/api/v1/profiles/", {"search": "иван"}).json()["count"] == 1
@@ -220,7 +244,7 @@ def test_api_merge_and_a_merged_profile_redirects(two_events, organizer):
 
 
 def test_api_registers_a_player_with_a_profile(tournament, organizer):
-    known = new_profile(name="Luis Martínez")
+    known = _played_elsewhere(name="Luis Martínez")
     client = APIClient()
     client.force_authenticate(organizer)
     made = client.post("/api/v1/players/", {"tournament": tournament.pk, "name": "Luis Martínez",

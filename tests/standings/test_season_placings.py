@@ -138,7 +138,7 @@ def test_the_season_table_reads_in_a_constant_number_of_queries(linked, organize
 def test_merging_two_profiles_of_one_person_joins_his_season_line(
     linked, make_party, referee_user, django_capture_on_commit_callbacks, organizer
 ):
-    from scoring.people.profiles import merge_profiles
+    from scoring.people.merges import merge_profiles
     from tests.factories import PartyFactory, RoundFactory
     from tournaments.registration.services import add_table, register_pair, register_player
     from tournaments.setup.services import create_tournament

@@ -134,8 +134,9 @@ def test_hidden_tournaments_places_and_results_stay_hidden(client, ivan, tournam
     html = _page(client, ivan)
     assert "240 : 60" not in html and "60 : 240" not in html
     tournament.public = False
-    tournament.save()
-    assert tournament.name not in _page(client, ivan)
+    tournament.save()  # his only tournament hidden: the person is not shown at all
+    response = client.get(reverse("tournaments:profile", args=[ivan.pk]))
+    assert response.status_code == 404 and tournament.name not in response.content.decode()
 
 
 def test_the_rating_plot_draws_each_list_with_its_deviation_band(client, ivan, organizer):

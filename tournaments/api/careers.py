@@ -1,4 +1,5 @@
-"""API of a player's record: ``GET /api/v1/profiles/<pk>/record/`` (public, read-only).
+"""API of a player's record: ``GET /api/v1/profiles/<pk>/record/`` (public, read-only; a
+person seen only through a tournament the user may see, as the profiles' own endpoints).
 
 The figures, tournaments with places, partners and rating history of one profile, as its
 public page shows them (:mod:`scoring.people.careers`, :mod:`scoring.people.career_figures`). The
@@ -18,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring.access.profiles import can_see_profile
 from scoring.people import career_figures as figures
 from scoring.people.career_figures import Together
 from scoring.people.careers import Career, load_career, resolve_profile
@@ -149,13 +151,14 @@ class ProfileRecordView(APIView):
         operation_id="profiles_record",
         responses={
             200: RecordSerializer,
-            404: OpenApiResponse(OpenApiTypes.OBJECT, description="No such profile."),
+            404: OpenApiResponse(OpenApiTypes.OBJECT, description="No such profile, or the "
+                                 "person plays in no tournament the user may see."),
         },
         tags=["profiles"],
     )
     def get(self, request: Request, pk: int) -> Response:
         """The record of the profile (a merged profile answers with the one it merged into)."""
         profile = resolve_profile(pk)
-        if profile is None:
+        if profile is None or not can_see_profile(request.user, profile):
             raise NotFound
         return Response(RecordSerializer(career_data(load_career(profile))).data)

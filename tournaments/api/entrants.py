@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from scoring.access.idempotency import IdempotentMixin
 from scoring.access.permissions import visible_tournaments
+from scoring.access.profiles import visible_profiles
 from scoring.models import Pair, Player, Profile, Table
 from tournaments.api.common import REFUSED, published_q, require_manage, updated_record, valid
 from tournaments.registration.services import (
@@ -91,15 +92,21 @@ class PlayerSerializer(_MemberSerializer):
             "required": False, "allow_null": True,
             "queryset": Profile.objects.filter(merged_into__isnull=True),
             "help_text": "The player's profile (the same person in other tournaments). When "
-            "creating: an existing profile's id, or left out for a new profile made of the "
-            "player's name, club and city. Changed only by merging profiles."}}
+            "creating: an existing profile's id (one the user may see), or left out for a new "
+            "profile made of the player's name, club and city. Changed only by merging "
+            "profiles."}}
 
     def get_fields(self) -> dict[str, serializers.Field]:
-        """``register_side`` only when creating; ``profile`` is set only when creating."""
+        """``register_side`` only when creating; ``profile`` is set only when creating, to a
+        profile the user may see (one playing in a tournament he may see)."""
         fields = super().get_fields()
+        request = self.context.get("request")
         if self.instance is not None:
             fields.pop("register_side")
             fields["profile"].read_only = True
+        elif request is not None and isinstance(fields["profile"], serializers.RelatedField):
+            fields["profile"].queryset = Profile.objects.filter(  # type: ignore[arg-type]
+                merged_into__isnull=True, pk__in=visible_profiles(request.user).values("pk"))
         return fields
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

@@ -251,4 +251,5 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     verification(scene)
     seasons.season(scene)  # last: the recorder's clock of the steps before stays as it was
     player_record(scene)
+    event.profile_merges(scene)
     return scene.rec.written()

@@ -128,7 +128,8 @@ def entrants(scene: Scene) -> None:
 
 
 def _profiles(scene: Scene) -> None:
-    """The first player's profile found by name, and a second profile of him merged into it."""
+    """The first player's profile found by name, and a second profile of him that plays
+    nowhere: only staff merge that one (the merge is recorded by ``profile_merges``)."""
     from scoring.people.profiles import new_profile
 
     name, club, city, _rating = PLAYERS[0]
@@ -136,8 +137,30 @@ def _profiles(scene: Scene) -> None:
     # the same person as the federation's list gave him, with his birth year (made here)
     other = new_profile(name=name, club=club, city=city, birth_year=1984)
     kept = keep["results"][0]["id"]
-    scene.call("org", "post", f"/profiles/{kept}/merge/", {"other": other.pk})
+    scene.ids["duplicate"] = other.pk
+    scene.call("org", "post", f"/profiles/{kept}/merge/", {"other": other.pk}, expect=403,
+               error=True)
     scene.call("org", "get", f"/profiles/{kept}/")
+
+
+def profile_merges(scene: Scene) -> None:
+    """The second profile entered in the organizer's earlier (hidden) tournament: both are
+    his, so he merges them; another organizer may not undo it; he unmerges and merges again."""
+    from scoring.models import Player, Profile
+    from tournaments.registration.services import register_player
+    from tournaments.setup.services import create_tournament
+
+    kept = Player.objects.get(pk=scene.ids["players"][0]).profile_id  # his profile by now
+    other = scene.ids["duplicate"]
+    winter = create_tournament(name="Зимний кубок 2026", slug="zimniy-kubok-2026",
+                               organizer=scene.users["org"], public=False)
+    name, club, city, _rating = PLAYERS[0]
+    register_player(winter, name=name, club=club, city=city,
+                    profile=Profile.objects.get(pk=other))
+    scene.call("org", "post", f"/profiles/{kept}/merge/", {"other": other})
+    scene.call("other-org", "post", f"/profiles/{other}/unmerge/", expect=403, error=True)
+    scene.call("org", "post", f"/profiles/{other}/unmerge/")
+    scene.call("org", "post", f"/profiles/{kept}/merge/", {"other": other})
 
 
 def _imported_pair(scene: Scene) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from scoring.access.profiles import can_see_profile
 from scoring.people import career_figures as figures
 from scoring.people.careers import load_career, resolve_profile
 from tournaments.public.common import RESULT_LABELS
@@ -18,9 +19,10 @@ from tournaments.public.plots import BarPlot, RatingPlot
 
 
 def profile_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """The public record of one player profile."""
+    """The public record of one player profile (404 for a person the visitor sees in no
+    tournament: one entered only in hidden tournaments)."""
     profile = resolve_profile(pk)
-    if profile is None:
+    if profile is None or not can_see_profile(request.user, profile):
         raise Http404
     if profile.pk != pk:
         return redirect(profile)

@@ -41,7 +41,8 @@ class NewPairForm(forms.Form):
     intro = _("The pair is seeded by its players' ratings: their mean, rounded down, exactly "
               "as the roster import seeds it.")
 
-    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, tournament: Tournament, viewer: Any = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tournament = tournament
         free = unpaired_players(tournament)
@@ -51,7 +52,7 @@ class NewPairForm(forms.Form):
                     label=_("A registered player"), queryset=free, required=False,
                     empty_label=_("— a new player, entered below —"),
                 )
-            add_profile_fields(self, f"player{number}")
+            add_profile_fields(self, f"player{number}", viewer=viewer)
             self.fields[f"player{number}_name"] = forms.CharField(
                 label=_("Name"), max_length=200, required=False,
                 help_text=_("Left empty, the chosen profile's name is taken."))

@@ -32,13 +32,14 @@ class PlayerForm(forms.ModelForm):
         model = Player
         fields = ["name", "club", "city", "rating", "withdrawn"]
 
-    def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, tournament: Tournament | None = None, viewer: Any = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if tournament is not None:
             self.instance.tournament = tournament
         if tournament is None or self.instance.pk or not registers_sides(tournament):
             del self.fields["side"]
-        add_profile_fields(self, "player", new_label=_(
+        add_profile_fields(self, "player", viewer=viewer, new_label=_(
             "Keep the current profile") if self.instance.profile_id else None)
         self.order_fields(["player_find", "player_profile"])
 

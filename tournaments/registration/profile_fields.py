@@ -5,12 +5,16 @@ Each player of a form gets two fields: ``<prefix>_find`` (a name to search; htmx
 ``<prefix>_profile``, radio buttons: a new profile (the default) or one of the profiles found,
 each shown with club, city and birth year so that namesakes are told apart. No inline script:
 the search field carries htmx attributes only.
+
+The organizer finds and chooses only the people he may see (``scoring.access.profiles.
+visible_profiles``: those playing in a tournament he may see), with the birth year and the
+federation id only of those playing in a tournament he organizes.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -19,11 +23,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from scoring.access import permissions
+from scoring.access import profiles as access
 from scoring.models import Profile
 from scoring.people.profiles import describe, live_profiles, search_profiles
 
 if TYPE_CHECKING:
+    from django.db.models import QuerySet
     from django.http import QueryDict
     from django_stubs_ext import StrOrPromise
 
@@ -31,19 +36,27 @@ NEW = "new"
 PREFIX = re.compile(r"^[a-z][a-z0-9_]{0,19}$")
 
 
-def profile_options(text: str, chosen: str = "", *, new_label: StrOrPromise | None = None
-                    ) -> list[tuple[str, str]]:
-    """The radio choices: a new profile, the profiles found for ``text``, the one chosen."""
-    found = search_profiles(text) if text else []
+def _choosable(viewer: Any) -> QuerySet[Profile]:
+    """The profiles the user may find and link: those he may see, not merged into another."""
+    return live_profiles().filter(pk__in=access.visible_profiles(viewer).values("pk"))
+
+
+def profile_options(text: str, chosen: str = "", *, viewer: Any,
+                    new_label: StrOrPromise | None = None) -> list[tuple[str, str]]:
+    """The radio choices: a new profile, the profiles found for ``text``, the one chosen (the
+    ones ``viewer`` may see)."""
+    found = search_profiles(text, among=access.visible_profiles(viewer)) if text else []
     if chosen.isdigit() and all(str(p.pk) != chosen for p in found):
-        found = [*live_profiles().filter(pk=int(chosen)), *found]
+        found = [*_choosable(viewer).filter(pk=int(chosen)), *found]
+    details = access.profiles_with_details(viewer, [p.pk for p in found])
     return [(NEW, str(new_label or _("A new profile"))),
-            *((str(p.pk), describe(p)) for p in found)]
+            *((str(p.pk), describe(p, private=p.pk in details)) for p in found)]
 
 
-def add_profile_fields(form: forms.BaseForm, prefix: str, *,
+def add_profile_fields(form: forms.BaseForm, prefix: str, *, viewer: Any,
                        new_label: StrOrPromise | None = None) -> None:
-    """Add ``<prefix>_find`` and ``<prefix>_profile`` to a form (choices from its data)."""
+    """Add ``<prefix>_find`` and ``<prefix>_profile`` to a form (choices from its data, among
+    the profiles ``viewer`` may see)."""
     data = form.data if form.is_bound else {}
     text = str(data.get(f"{form.add_prefix(prefix)}_find", ""))
     chosen = str(data.get(f"{form.add_prefix(prefix)}_profile", ""))
@@ -58,13 +71,14 @@ def add_profile_fields(form: forms.BaseForm, prefix: str, *,
         }))
     form.fields[f"{prefix}_profile"] = forms.ChoiceField(
         label=_("Profile"), required=False, initial=NEW,
-        choices=profile_options(text, chosen, new_label=new_label),
+        choices=profile_options(text, chosen, viewer=viewer, new_label=new_label),
         widget=forms.RadioSelect(attrs={"class": "profile-choices"}),
         help_text=_("The same person in other tournaments; a new profile if none is."))
 
 
 def chosen_profile(form: forms.BaseForm, prefix: str) -> Profile | None:
-    """The profile chosen on a valid form (None: a new one)."""
+    """The profile chosen on a valid form (None: a new one); the choices were only profiles
+    the form's user may see."""
     value = form.cleaned_data.get(f"{prefix}_profile") or NEW
     if value == NEW:
         return None
@@ -74,22 +88,22 @@ def chosen_profile(form: forms.BaseForm, prefix: str) -> Profile | None:
 class _PickForm(forms.Form):
     """The two fields of one player, to render the choices the search found."""
 
-    def __init__(self, prefix: str, data: QueryDict) -> None:
+    def __init__(self, prefix: str, data: QueryDict, viewer: Any) -> None:
         data = data.copy()
         data.setdefault(f"{prefix}_profile", NEW)
         super().__init__(data)
-        add_profile_fields(self, prefix)
+        add_profile_fields(self, prefix, viewer=viewer)
 
 
 @login_required
 def profile_search(request: HttpRequest) -> HttpResponse:
     """The profile choices for a name (an htmx fragment; organizers and staff only)."""
-    if not permissions.can_see_profile_details(request.user):
+    if not access.can_use_profile_tools(request.user):
         raise PermissionDenied
     prefix = request.GET.get("for", "")
     if not PREFIX.match(prefix):
         raise Http404
-    form = _PickForm(prefix, request.GET)
+    form = _PickForm(prefix, request.GET, request.user)
     response = HttpResponse(str(form[f"{prefix}_profile"]))
     response["Cache-Control"] = "private, no-store"
     return response

@@ -30,11 +30,13 @@ def _edit_member(
     form_class: type,
     pk: int | None,
     titles: tuple[str, str],
+    **extra: Any,
 ) -> HttpResponse:
-    """Create or edit a player, pair or table of a tournament."""
+    """Create or edit a player, pair or table of a tournament (``extra``: more arguments of
+    the form)."""
     tournament = tournament_for(request, slug, manage=True)
     instance = get_object_or_404(model, pk=pk, tournament=tournament) if pk else None
-    form = form_class(request.POST or None, instance=instance, tournament=tournament)
+    form = form_class(request.POST or None, instance=instance, tournament=tournament, **extra)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             form.save()
@@ -53,13 +55,15 @@ def _edit_member(
 @login_required
 def player_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpResponse:
     """Register or edit a player."""
-    return _edit_member(request, slug, Player, PlayerForm, pk, (_("New player"), _("Edit player")))
+    return _edit_member(request, slug, Player, PlayerForm, pk, (_("New player"), _("Edit player")),
+                        viewer=request.user)
 
 
 def _one_step(request: HttpRequest, tournament: Tournament, form_class: type, title: str,
-              done: Any) -> HttpResponse:
-    """A form that registers several things through a service at once (nothing on refusal)."""
-    form = form_class(request.POST or None, tournament=tournament)
+              done: Any, **extra: Any) -> HttpResponse:
+    """A form that registers several things through a service at once (nothing on refusal;
+    ``extra``: more arguments of the form)."""
+    form = form_class(request.POST or None, tournament=tournament, **extra)
     if request.method == "POST" and form.is_valid():
         try:
             saved = form.save()
@@ -84,7 +88,7 @@ def pair_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpRes
     if pk is None and not tournament.singles:
         return _one_step(request, tournament, NewPairForm, _("New pair"), lambda pair: _(
             "The pair %(name)s is registered, rated %(rating)s."
-        ) % {"name": pair.display_name, "rating": pair.rating})
+        ) % {"name": pair.display_name, "rating": pair.rating}, viewer=request.user)
     titles = (_("New side"), _("Edit side")) if tournament.singles else (
         _("New pair"), _("Edit pair")
     )

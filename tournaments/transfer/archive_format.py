@@ -26,6 +26,7 @@ from scoring.models import (
     Player,
     PrintJob,
     Profile,
+    ProfileMerge,
     Protocol,
     RatingEntry,
     RatingList,
@@ -64,6 +65,7 @@ LEFT_OUT: dict[type[models.Model], str] = {
     WebhookDelivery: "what this installation sent to those receivers",
     Profile: "people across tournaments: the file's `profiles` carries each player's, re-linked "
              "on import (archive_profiles)",
+    ProfileMerge: "this installation's log of merged profiles, to undo a merge here",
     RatingList: "spans tournaments; recomputed here from the results",
     RatingEntry: "spans tournaments; recomputed here from the results",
     Season: "groups tournaments of this installation; not one tournament's data",

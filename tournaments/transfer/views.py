@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from referee.accounts import make_player_accounts
 from scoring.access import permissions
+from scoring.access.profiles import profiles_with_details
 from scoring.models import Round, Tournament
 from scoring.people.profiles import describe
 from tournaments.pages import tournament_for
@@ -71,14 +72,20 @@ class RosterUploadForm(forms.Form):
         return data
 
 
-def review_rows(report: roster.RosterReport, choices: dict[int, str]) -> list[dict[str, Any]]:
-    """The review step: each doubtful row with its candidates and the choice made so far."""
-    return [{"row": row, "reason": REVIEW_REASONS.get(row.match.reason, ""),
-             "chosen": choices.get(row.number, ""),
-             "options": [(str(p.pk), describe(p)) for p in row.match.candidates]}
-            for row in report.rows
+def review_rows(report: roster.RosterReport, choices: dict[int, str],
+                viewer: Any) -> list[dict[str, Any]]:
+    """The review step: each doubtful row with its candidates and the choice made so far (a
+    candidate's birth year and federation id only where ``viewer`` may read them)."""
+    rows = [row for row in report.rows
             if row.match is not None and row.match.doubtful and row.status == "ok"
             and not row.errors]
+    details = profiles_with_details(
+        viewer, [p.pk for row in rows if row.match for p in row.match.candidates])
+    return [{"row": row, "reason": REVIEW_REASONS.get(row.match.reason, ""),
+             "chosen": choices.get(row.number, ""),
+             "options": [(str(p.pk), describe(p, private=p.pk in details))
+                         for p in row.match.candidates]}
+            for row in rows if row.match is not None]
 
 
 REVIEW_REASONS = {
@@ -139,7 +146,7 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
             filename=filename,
             skip=skip,
             good_rows=len(report.rows) - len(report.bad_rows),
-            review=review_rows(report, choices),
+            review=review_rows(report, choices, request.user),
         )
     return render(request, "tournaments/import.html", context, status=status)
 
