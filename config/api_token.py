@@ -12,6 +12,7 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from scoring.people import lockouts
 
@@ -24,6 +25,8 @@ def locked_response(username: str | None, address: str | None) -> Response:
 
 class ObtainToken(ObtainAuthToken):
     """The token of a user: his username and password (``Authorization: Token <key>``)."""
+
+    parser_classes = APIView.parser_classes  # the API's (DRF's view had its own: no depth limit)
 
     @extend_schema(
         request=AuthTokenSerializer,

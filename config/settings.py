@@ -266,12 +266,13 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
-        "config.api_auth.TokenAuthentication",
-    ],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication",
+                                       "config.api_auth.TokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "config.api_schema.AutoSchema",
+    "DEFAULT_PARSER_CLASSES": ["config.api_parsers.DepthLimitedJSONParser",  # JSON_MAX_DEPTH
+                               "rest_framework.parsers.FormParser",
+                               "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
@@ -389,6 +390,7 @@ ROSTER_MAX_ROWS = env_int("ROSTER_MAX_ROWS", 2000)
 ROSTER_XLSX_MAX_UNPACKED_BYTES = env_int("ROSTER_XLSX_MAX_UNPACKED_BYTES", 8 * 1024 * 1024)
 TOURNAMENT_IMPORT_MAX_BYTES = env_int("TOURNAMENT_IMPORT_MAX_BYTES", 100 * 1024 * 1024)
 TOURNAMENT_IMPORT_MAX_DEPTH = env_int("TOURNAMENT_IMPORT_MAX_DEPTH", 32)
+JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)  # an API request's JSON, unparsed past it: 400
 VERIFY_UPLOAD_MAX_BYTES = env_int("VERIFY_UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
 
 # Webhooks: private, loopback and link-local receivers are refused unless allowed here.
