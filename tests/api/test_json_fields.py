@@ -5,6 +5,8 @@ field, not a ``RecursionError``. Every writable JSON field of a request body is 
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pytest
 from rest_framework import serializers
 from rest_framework.test import APIClient
@@ -24,12 +26,16 @@ def _client(user) -> APIClient:
     return client
 
 
-@pytest.mark.parametrize("form", ["multipart", None])
+@pytest.mark.parametrize("form", ["multipart", "urlencoded"])
 def test_a_rating_lists_parameters_as_null_text_is_refused_naming_them(organizer, form):
     body = {"name": "Клубный", "slug": "club", "system": "elo", "subject": "players",
             "parameters": "null"}
     client = _client(organizer)
-    response = client.post("/api/v1/rating-lists/", body, **({"format": form} if form else {}))
+    if form == "multipart":
+        response = client.post("/api/v1/rating-lists/", body, format="multipart")
+    else:
+        response = client.post("/api/v1/rating-lists/", urlencode(body),
+                               content_type="application/x-www-form-urlencoded")
     assert response.status_code == 400
     assert response.json() == {"parameters": ["This field may not be null."]}
     assert not RatingList.objects.exists()
