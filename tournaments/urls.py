@@ -75,6 +75,8 @@ urlpatterns = [
     path("t/<str:slug>/webhooks/", webhook_views.webhook_list, name="webhooks"),
     path("t/<str:slug>/webhooks/<int:pk>/delete/", webhook_views.webhook_delete,
          name="webhook_delete"),
+    path("t/<str:slug>/webhooks/<int:pk>/renew-secret/", webhook_views.webhook_renew_secret,
+         name="webhook_renew_secret"),
     path("t/<str:slug>/deliveries/<int:pk>/replay/", webhook_views.delivery_replay,
          name="webhook_replay"),
     path("", include("tournaments.transfer.urls")),
