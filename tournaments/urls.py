@@ -56,6 +56,8 @@ urlpatterns = [
     path("p/<str:token>/", player_views.personal_area, name="personal_area"),
     path("t/<str:slug>/rounds/", round_views.round_list, name="rounds"),
     path("t/<str:slug>/rounds/new/", round_views.round_create, name="round_create"),
+    path("t/<str:slug>/status/<str:change>/", round_views.tournament_status,
+         name="tournament_status"),
     path("t/<str:slug>/rounds/<int:number>/", round_views.round_detail, name="round"),
     path("t/<str:slug>/rounds/<int:number>/edit/", round_views.draw_edit, name="draw_edit"),
     path(
