@@ -13,6 +13,7 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from config.api_throttle import AnonymousRateThrottle, PerUserRateThrottle
 from scoring.people import lockouts
@@ -28,6 +29,7 @@ class ObtainToken(ObtainAuthToken):
     """The token of a user: his username and password (``Authorization: Token <key>``)."""
 
     throttle_classes = (AnonymousRateThrottle, PerUserRateThrottle)  # DRF's view has none
+    parser_classes = APIView.parser_classes  # the API's (DRF's view had its own: no depth limit)
 
     @extend_schema(
         request=AuthTokenSerializer,

@@ -1,5 +1,5 @@
 """Site-wide request and response rules: one Content-Security-Policy for every HTML response,
-and no address with a control character reaching a view."""
+and no address or query with a control character reaching a view."""
 
 from __future__ import annotations
 
@@ -37,20 +37,41 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class ControlCharacterMiddleware:
-    """Answer 400 to a path holding a control character (``/t/%00/``), before any view.
+    """Answer 400 to a path or a query holding a control character (``/t/%00/``,
+    ``?q=%00``), before any view.
 
-    A NUL in a slug reached PostgreSQL, which refuses it with an error (a 500); no address of
-    this site holds such a character, so none is looked up.
+    A NUL in a slug or a search reached PostgreSQL, which refuses it with an error (a 500); no
+    address of this site holds such a character, and no parameter it reads does, so none is
+    looked up. The API's answer is JSON naming the path or the parameter, as its errors do.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        """Refuse the request when its path holds a control character."""
+        """Refuse the request when its path or a parameter of its query holds a control
+        character."""
         if CONTROL.search(request.path_info):
-            text = _("The address holds a control character.")
-            if request.path_info.startswith("/api/"):  # the API's errors name their field
-                return JsonResponse({"path": [text]}, status=400)
-            return HttpResponseBadRequest(text, content_type="text/plain; charset=utf-8")
+            return self._refuse(request, "path", _("The address holds a control character."))
+        parameter = parameter_with_control(request)
+        if parameter is not None:
+            return self._refuse(request, parameter,
+                                _("The parameter %(name)s holds a control character.")
+                                % {"name": parameter})
         return self.get_response(request)
+
+    @staticmethod
+    def _refuse(request: HttpRequest, field: str, text: str) -> HttpResponse:
+        """The 400: JSON ``{field: [text]}`` under /api/, plain text elsewhere."""
+        if request.path_info.startswith("/api/"):  # the API's errors name their field
+            return JsonResponse({field: [text]}, status=400)
+        return HttpResponseBadRequest(text, content_type="text/plain; charset=utf-8")
+
+
+def parameter_with_control(request: HttpRequest) -> str | None:
+    """The name of the first query parameter whose name or a value holds a control character
+    (its name printable: control characters shown as ``\\xNN``), or None."""
+    for name, values in request.GET.lists():
+        if CONTROL.search(name) or any(CONTROL.search(value) for value in values):
+            return CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", name)
+    return None

@@ -334,6 +334,7 @@ ROSTER_MAX_ROWS = env_int("ROSTER_MAX_ROWS", 2000)
 ROSTER_XLSX_MAX_UNPACKED_BYTES = env_int("ROSTER_XLSX_MAX_UNPACKED_BYTES", 8 * 1024 * 1024)
 TOURNAMENT_IMPORT_MAX_BYTES = env_int("TOURNAMENT_IMPORT_MAX_BYTES", 100 * 1024 * 1024)
 TOURNAMENT_IMPORT_MAX_DEPTH = env_int("TOURNAMENT_IMPORT_MAX_DEPTH", 32)
+JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)  # an API request's JSON, unparsed past it: 400
 VERIFY_UPLOAD_MAX_BYTES = env_int("VERIFY_UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
 
 # Webhooks: private, loopback and link-local receivers are refused unless allowed here.

@@ -94,6 +94,25 @@ def test_a_control_character_in_the_address_is_a_400_never_a_lookup(client, path
         assert response.json() == {"path": ["The address holds a control character."]}
 
 
+@pytest.mark.parametrize("address", ["/api/v1/profiles/?search=%00", "/players/?q=a%00b",
+                                     "/v/?code=%0D%0A", "/tournaments/?mine=%7F",
+                                     "/api/v1/tournaments/?status=done&x%00=1"])
+def test_a_control_character_in_the_query_is_a_400_naming_the_parameter(client, address):
+    response = client.get(address)
+    assert response.status_code == 400
+    name = address.split("&")[-1].split("?")[-1].split("=")[0].replace("%00", "\\x00")
+    text = f"The parameter {name} holds a control character."
+    if address.startswith("/api/"):  # JSON naming the parameter, as every API error
+        assert response.json() == {name: [text]}
+    else:
+        assert response.content.decode() == text
+
+
+@pytest.mark.django_db
+def test_an_ordinary_query_still_answers(client):
+    assert client.get("/api/v1/profiles/?search=Ivanov%20Petr").status_code == 200
+
+
 @pytest.mark.django_db
 def test_an_ordinary_address_still_answers(client):
     assert client.get("/").status_code == 200

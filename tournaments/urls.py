@@ -57,6 +57,8 @@ urlpatterns = [
     path("p/<str:token>/", player_views.personal_area, name="personal_area"),
     path("t/<str:slug>/rounds/", round_views.round_list, name="rounds"),
     path("t/<str:slug>/rounds/new/", round_views.round_create, name="round_create"),
+    path("t/<str:slug>/status/<str:change>/", round_views.tournament_status,
+         name="tournament_status"),
     path("t/<str:slug>/rounds/<int:number>/", round_views.round_detail, name="round"),
     path("t/<str:slug>/rounds/<int:number>/edit/", round_views.draw_edit, name="draw_edit"),
     path(
@@ -76,6 +78,8 @@ urlpatterns = [
     path("t/<str:slug>/webhooks/", webhook_views.webhook_list, name="webhooks"),
     path("t/<str:slug>/webhooks/<int:pk>/delete/", webhook_views.webhook_delete,
          name="webhook_delete"),
+    path("t/<str:slug>/webhooks/<int:pk>/renew-secret/", webhook_views.webhook_renew_secret,
+         name="webhook_renew_secret"),
     path("t/<str:slug>/deliveries/<int:pk>/replay/", webhook_views.delivery_replay,
          name="webhook_replay"),
     path("", include("tournaments.transfer.urls")),

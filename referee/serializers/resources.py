@@ -14,7 +14,11 @@ from scoring.models.event_text import describe_event
 class EventSerializer(serializers.ModelSerializer):
     """An entry of the party's event log."""
 
-    actor = serializers.CharField(source="actor.username", default=None, read_only=True)
+    actor = serializers.CharField(
+        source="actor.username", default=None, read_only=True, allow_null=True,
+        help_text="Who acted (a username); null for what the system did (a clock that ran out, "
+        "a no-show).",
+    )
     created_at = serializers.DateTimeField(source="at", read_only=True)
     summary = serializers.SerializerMethodField()
 

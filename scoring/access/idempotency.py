@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -146,8 +147,19 @@ def store(record: IdempotencyKey, response: Response) -> None:
         IdempotencyKey.objects.filter(pk=record.pk).delete()
         return
     record.status_code = code
-    record.response = json.loads(json.dumps(getattr(response, "data", None), cls=JSONEncoder))
+    record.response = storable(getattr(response, "data", None))
     save_fields(record, ["status_code", "response"])
+
+
+NUL_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u0000")
+"""A NUL in JSON text: ``\\u0000`` not itself escaped (preceded by an even run of backslashes)."""
+
+
+def storable(data: Any) -> Any:
+    """An answer's data as JSON PostgreSQL keeps: a NUL, which ``jsonb`` refuses (a refusal
+    that echoes a field name or value sent with one was a 500), becomes U+FFFD."""
+    text = json.dumps(data, cls=JSONEncoder)
+    return json.loads(NUL_ESCAPE.sub(r"\1\\ufffd", text))
 
 
 def purge_expired() -> int:

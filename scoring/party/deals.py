@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from scoring.core.compiled import insert_row
 from scoring.core.errors import ServiceError
-from scoring.models import Deal, Party
+from scoring.models import Deal, Party, Tournament
 from scoring.party.deal_scoring import deal_facts, score_deal, store_score
 from scoring.party.done import Done
 from scoring.party.ending import evaluate_party, note_expiry
@@ -62,7 +62,7 @@ def record_deal(
     it decides whether the deal was played before the time ran out; a deal played in time that
     arrives after deals played later (a device that was offline) goes before them, even once
     the party ended by time (it is decided again). The result carries the deals read under
-    the lock with the new one, and the totals made.
+    the lock with the new one, and the totals made. A finished tournament takes no deal.
     """
     party = lock_party(party_id)
     # the party's deals read once, last first: the retry, the next number, the leader, totals
@@ -72,6 +72,9 @@ def record_deal(
             if found.client_id == client_id:  # a retry: the same deal, whatever the version
                 return Done(Deal.objects.get(pk=found.id), party)
     check_version(party, expected_version)
+    if party.round.tournament.status == Tournament.Status.FINISHED:  # read with the lock
+        raise ServiceError("tournament", _("The tournament is finished: no deal can be "
+                                           "recorded."))
     assert_party_editable(party, actor, None)
     entered_at = checked_entered_at(party, entered_at)
     if party.status == Party.Status.FINISHED and not takes_late_deal(party, entered_at):

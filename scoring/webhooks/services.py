@@ -28,6 +28,7 @@ from scoring.models import (
     TournamentRole,
     WebhookDelivery,
     WebhookSubscription,
+    new_webhook_secret,
     who,
 )
 from scoring.webhooks.addresses import check_webhook_url
@@ -243,6 +244,16 @@ def update_subscription(subscription: WebhookSubscription, *, url: str | None = 
     subscription.save(update_fields=["url", "events", "active"])
     if subscription.active:
         deliver_webhooks.delay_on_commit(subscription.pk)
+    return subscription
+
+
+@transaction.atomic
+def renew_secret(subscription: WebhookSubscription, *, actor: Any) -> WebhookSubscription:
+    """Give a subscription a new signing secret: every delivery from now on (retries of earlier
+    ones included) is signed with it, the old one no longer. The caller shows it once."""
+    subscription.secret = new_webhook_secret()
+    subscription.save(update_fields=["secret"])
+    logger.info("webhook %s: a new secret, by %s", subscription.pk, getattr(actor, "pk", None))
     return subscription
 
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
+from datetime import timedelta
 
-from referee.services import give_warning
+import pytest
+from django.utils import timezone
+
+from referee.services import give_warning, mark_time_expired
+from scoring.models import Party
 from scoring.party.deals import record_deal
+from tests.api.openapi import operations, problems, served_schema
 
 pytestmark = pytest.mark.django_db
 
@@ -84,3 +89,20 @@ def test_an_unsafe_request_to_no_endpoint_is_a_json_404_not_a_csrf_page(party):
     response = client.post("/api/v1/tournaments/-5/import/", {})
     assert (response.status_code, response.json()) == (404, {"detail": "Not found."})
     assert client.post("/api/tournaments/", {}).status_code == 308
+
+
+def test_a_system_events_actor_is_null_as_the_schema_allows(client, party, referee_user):
+    """The clock worker's note that time ran out has no actor: null, which the schema of the
+    event log declares (it declared a string)."""
+    limit = party.limit_seconds
+    assert limit is not None
+    Party.objects.filter(pk=party.pk).update(
+        started_at=timezone.now() - timedelta(seconds=limit + 60))
+    mark_time_expired(party.pk)  # the clock worker: no actor
+    client.force_login(referee_user)
+    events = _records(client, "events", party)
+    assert {event["kind"]: event["actor"] for event in events}["time_expired"] is None
+    document = served_schema()
+    (operation,) = [op for op in operations(document) if op.id == "parties_events_list"]
+    schema = operation.spec["responses"]["200"]["content"]["application/json"]["schema"]
+    assert problems(document, schema, events, "response") == []

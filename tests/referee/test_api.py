@@ -99,6 +99,18 @@ def test_same_key_for_another_request_is_refused(api, party):
     assert not Penalty.objects.exists()
 
 
+def test_a_refusal_echoing_a_nul_is_stored_and_replayed(api, party):
+    """A refusal naming a field sent with a NUL is kept for retries (PostgreSQL's jsonb refuses
+    a NUL: it was a 500), the NUL as U+FFFD; the retry gets it, marked replayed."""
+    body = {**deal_body(), "i\x00d": 1, "side": "x\x00"}
+    first = api.post(url(party, "deal"), body, format="json", HTTP_IDEMPOTENCY_KEY="nul")
+    assert first.status_code == 400 and "i\x00d" in first.json()
+    retry = api.post(url(party, "deal"), body, format="json", HTTP_IDEMPOTENCY_KEY="nul")
+    assert retry.status_code == 400 and retry.headers["Idempotent-Replayed"] == "true"
+    assert "i\ufffdd" in retry.json()
+    assert not Deal.objects.exists()
+
+
 def test_key_of_an_abandoned_request_is_taken_over(api, party, referee_user):
     body = deal_body()
     api.post(url(party, "warning"), {"side": "a", "category": "talking"}, format="json")

@@ -137,3 +137,49 @@ def test_the_api_lists_and_replays_deliveries_of_organizers_only(
     assert api(co).get(f"/api/v1/webhook-deliveries/{delivery.pk}/").status_code == 200
     role.delete()
     assert api(co).get(f"/api/v1/webhook-deliveries/{delivery.pk}/").status_code == 404  # hidden
+
+
+def test_the_api_answers_the_secret_only_at_registration_and_renewal(
+    tournament, organizer, referee_user, quiet
+):
+    client = api(organizer)
+    created = client.post("/api/v1/webhooks/", {
+        "tournament": tournament.pk, "url": RECEIVER, "events": ["round.closed"]},
+        format="json").json()
+    secret = WebhookSubscription.objects.get().secret
+    assert created["secret"] == secret
+    pk = created["id"]
+    reads = [client.get("/api/v1/webhooks/").json()["results"][0],
+             client.get(f"/api/v1/webhooks/{pk}/").json(),
+             client.patch(f"/api/v1/webhooks/{pk}/", {"active": False}, format="json").json()]
+    for read in reads:
+        assert "secret" not in read and read["id"] == pk
+    assert secret not in client.get("/api/v1/webhooks/").content.decode()
+
+    assert api(referee_user).post(f"/api/v1/webhooks/{pk}/renew-secret/").status_code == 403
+    assert WebhookSubscription.objects.get().secret == secret
+    renewed = client.post(f"/api/v1/webhooks/{pk}/renew-secret/")
+    assert renewed.status_code == 200
+    new = WebhookSubscription.objects.get().secret
+    assert renewed.json()["secret"] == new != secret and len(new) == 64
+    assert "secret" not in client.get(f"/api/v1/webhooks/{pk}/").json()
+
+
+def test_the_page_shows_a_secret_once_and_renews_it_when_confirmed(
+    client, tournament, organizer, quiet
+):
+    client.force_login(organizer)
+    url = reverse("tournaments:webhooks", args=[tournament.slug])
+    shown = client.post(url, {"url": RECEIVER, "events": ["round.closed"]}, follow=True)
+    sub = WebhookSubscription.objects.get()
+    assert sub.secret in shown.content.decode()  # once, in the message after registering
+    assert sub.secret not in client.get(url).content.decode()
+
+    renew = reverse("tournaments:webhook_renew_secret", args=[tournament.slug, sub.pk])
+    asked = client.post(renew)
+    assert asked.status_code == 200 and "Give " + RECEIVER in asked.content.decode()
+    assert WebhookSubscription.objects.get().secret == sub.secret  # asked, nothing done
+    answer = client.post(renew, {"confirmed": "1"}, follow=True)
+    new = WebhookSubscription.objects.get().secret
+    assert new != sub.secret and new in answer.content.decode()
+    assert new not in client.get(url).content.decode()

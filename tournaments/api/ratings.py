@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.access.idempotency import IdempotentMixin
+from scoring.core.json_input import JSONInputField
 from scoring.models import RatingEntry, RatingList, Tournament
 from scoring.ranking.rating_lists import (
     can_create_list,
@@ -36,6 +37,10 @@ class RatingListSerializer(serializers.ModelSerializer):
         help_text="The rated tournaments' ids; one rating period each, by start date.",
     )
     created_by = serializers.IntegerField(source="created_by_id", read_only=True)
+    parameters = JSONInputField(
+        required=False,
+        help_text="The system's constants (initial rating, K factors, tau); empty: defaults.",
+    )
 
     class Meta:
         model = RatingList

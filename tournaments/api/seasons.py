@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from scoring.access import permissions
 from scoring.access.idempotency import IdempotentMixin
+from scoring.core.json_input import JSONInputField
 from scoring.models import Season, Tournament
 from scoring.ranking.seasons import SeasonPage, season_page, season_tournaments
 from tournaments.api.common import REFUSED, updated_record
@@ -43,9 +44,9 @@ class SeasonWriteSerializer(SeasonSerializer):
         many=True, queryset=Tournament.objects.all(), required=False,
         help_text="The ids of the season's tournaments, each one the caller organizes.",
     )
-    tie_breaks = serializers.JSONField(
+    tie_breaks = JSONInputField(
         required=False, help_text="In order, each once: `wins`, `best`, `played`.")
-    place_points = serializers.JSONField(
+    place_points = JSONInputField(
         required=False, help_text="Season points of the 1st, 2nd, 3rd… place (numbers ≥ 0).")
 
     class Meta(SeasonSerializer.Meta):

@@ -24,6 +24,7 @@ from scoring.ranking.results import StandingsTable, standings_table
 from scoring.rules.game_settings import BOOL, CHOICE, DECLARATIONS, GameSetting
 from scoring.standings import METRICS
 from tournaments.api.common import REFUSED, require_manage, updated_record, valid
+from tournaments.rounds import services as rounds
 from tournaments.setup.forms import RegulationsForm, TournamentForm
 from tournaments.setup.game_setting_fields import setting_choices, setting_label
 from tournaments.setup.services import (
@@ -101,6 +102,11 @@ def standings_data(table: StandingsTable, tournament: Tournament) -> dict[str, A
     }
 
 
+TOURNAMENT_FIELDS = [name for field in TournamentForm.Meta.fields
+                     for name in ((field, "status") if field == "rule_set" else (field,))]
+"""The edit page's fields and, after the rule set, the status, which only the round flow sets."""
+
+
 class TournamentSerializer(serializers.ModelSerializer):
     """A tournament's own fields (the same ones its edit page has).
 
@@ -131,8 +137,12 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = ["id", *TournamentForm.Meta.fields, "players", "kozel_pairs", "singles"]
+        fields = ["id", *TOURNAMENT_FIELDS, "players", "kozel_pairs", "singles"]
+        read_only_fields = ["status"]
         extra_kwargs = {
+            "status": {"help_text": "Changed only by the round flow: running once a draw is "
+                       "published, finished by `POST /tournaments/{id}/finish/` (`reopen/` "
+                       "takes it back)."},
             "slug": {
                 "required": False,
                 "allow_blank": True,
@@ -340,3 +350,30 @@ class TournamentViewSet(
         data = valid(TakeRatingsSerializer, request.data)
         count = take_ratings(tournament, data["rating_list"], actor=request.user)
         return Response({"players": count})
+
+    @extend_schema(
+        request=None,
+        responses={200: TournamentSerializer, **REFUSED},
+        summary="Finish the tournament (organizers)",
+        description="Once its last round is closed (400 naming `round` otherwise, `tournament` "
+        "when it has no round or is finished already). A finished tournament takes no new "
+        "round and no new deal (400 naming `tournament`).",
+    )
+    @action(detail=True, methods=["post"])
+    def finish(self, request: Request, pk: str | None = None) -> Response:
+        """Finish the tournament through the round flow."""
+        tournament = rounds.finish_tournament(self.get_object().pk, actor=request.user)
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(
+        request=None,
+        responses={200: TournamentSerializer, **REFUSED},
+        summary="Reopen a finished tournament (organizers)",
+        description="It runs again: a round or a deal can be added (400 naming `tournament` "
+        "when it is not finished).",
+    )
+    @action(detail=True, methods=["post"])
+    def reopen(self, request: Request, pk: str | None = None) -> Response:
+        """Take the tournament's finish back."""
+        tournament = rounds.reopen_tournament(self.get_object().pk, actor=request.user)
+        return Response(TournamentSerializer(tournament).data)

@@ -149,6 +149,15 @@ def close_round(scene: Scene) -> None:
 
 
 
+def finish_and_renew(scene: Scene) -> None:
+    """The tournament finished and reopened; its webhook given a new secret (last: the calls
+    before keep their times)."""
+    tid = scene.ids["tournament"]
+    scene.call("org", "post", f"/tournaments/{tid}/finish/")
+    scene.call("org", "post", f"/tournaments/{tid}/reopen/")
+    scene.call("org", "post", f"/webhooks/{scene.ids['webhook']}/renew-secret/")
+
+
 def player_record(scene: Scene) -> None:
     """Иван Петров's profile linked to his entry, and his record after round 1 (after the
     verification: it moves no time of the calls before it)."""
@@ -252,4 +261,5 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     seasons.season(scene)  # last: the recorder's clock of the steps before stays as it was
     player_record(scene)
     event.profile_merges(scene)
+    finish_and_renew(scene)
     return scene.rec.written()

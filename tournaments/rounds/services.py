@@ -7,6 +7,12 @@ names the field at fault. The flow of a round: ``create_round`` (a draft) → ``
 ``start_round`` (every party's clock) → the parties are played → ``close_round``. The draw's
 own services (``generate_draw``, ``edit_draw``, ``swap_tables``) are
 ``tournaments.rounds.draw_services``.
+
+The tournament's status follows the flow and changes nowhere else (its edit page and the API
+only show it): registration until the first draw is published (``publish_round``), then
+running; ``finish_tournament`` once its last round is closed, and ``reopen_tournament`` takes a
+finish back. A finished tournament gets no new round and no new deal
+(``scoring.party.deals.record_deal``).
 """
 
 from __future__ import annotations
@@ -73,14 +79,22 @@ def require_previous_finished(rnd: Round) -> None:
         )
 
 
-@transaction.atomic
-def create_round(tournament_id: int, *, actor: Any = None) -> Round:
-    """Create the next round as a draft; the previous one must be closed first."""
-    tournament = (
+def lock_tournament(tournament_id: int) -> Tournament:
+    """Lock a tournament's row for this transaction (its regulations loaded)."""
+    return (
         Tournament.objects.select_for_update(of=("self",))
         .select_related("regulations")
         .get(pk=tournament_id)
     )
+
+
+@transaction.atomic
+def create_round(tournament_id: int, *, actor: Any = None) -> Round:
+    """Create the next round as a draft; the previous one must be closed first."""
+    tournament = lock_tournament(tournament_id)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ServiceError("tournament", _("The tournament is finished; reopen it to add a "
+                                           "round."))
     last = tournament.rounds.order_by("-number").first()
     if last is not None and last.status != Round.Status.FINISHED:
         if _unfinished([last]):
@@ -253,3 +267,34 @@ def close_round(round_id: int, *, actor: Any = None) -> Round:
     schedule_refresh(tournament_id=tournament_id)
     webhooks.round_changed(rnd, "round.closed")
     return rnd
+
+
+@transaction.atomic
+def finish_tournament(tournament_id: int, *, actor: Any = None) -> Tournament:
+    """Finish a tournament whose last round is closed: no round and no deal is added after."""
+    tournament = lock_tournament(tournament_id)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ServiceError("tournament", _("The tournament is finished already."))
+    last = tournament.rounds.order_by("-number").first()
+    if last is None:
+        raise ServiceError("tournament", _("No round has been played yet."))
+    if last.status != Round.Status.FINISHED:
+        raise ServiceError("round", _("Close round %(number)s first.") % {"number": last.number})
+    return _set_status(tournament, Tournament.Status.FINISHED, actor)
+
+
+@transaction.atomic
+def reopen_tournament(tournament_id: int, *, actor: Any = None) -> Tournament:
+    """Take a finish back: the tournament runs again (a round or a deal can be added)."""
+    tournament = lock_tournament(tournament_id)
+    if tournament.status != Tournament.Status.FINISHED:
+        raise ServiceError("tournament", _("The tournament is not finished."))
+    return _set_status(tournament, Tournament.Status.RUNNING, actor)
+
+
+def _set_status(tournament: Tournament, status: str, actor: Any) -> Tournament:
+    """Store the locked tournament's new status and log it."""
+    tournament.status = status
+    tournament.save(update_fields=["status"])
+    logger.info("tournament %s: tournament=%s actor=%s", status, tournament.pk, actor_id(actor))
+    return tournament

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.access import permissions
 from scoring.core.web import page_or_fragment
-from scoring.models import Party, PrintJob, Round
+from scoring.models import Party, PrintJob, Round, Tournament
 from scoring.signoff.printing import unsigned_parties
 from scoring.totals.compute import party_totals, prefetched_rows
 from tournaments.pages import LIVE, PARTY_PLAYERS, run_service, tournament_for
@@ -52,7 +52,8 @@ def round_list(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournaments/rounds.html",
-        {"tournament": tournament, "rounds": rounds_qs, "can_manage": can_manage},
+        {"tournament": tournament, "rounds": rounds_qs, "can_manage": can_manage,
+         "finished": tournament.status == Tournament.Status.FINISHED},
     )
 
 
@@ -116,6 +117,22 @@ def round_create(request: HttpRequest, slug: str) -> HttpResponse:
         request, _("Round %(number)s created: generate its draw.") % {"number": rnd.number}
     )
     return redirect(rnd.get_absolute_url())
+
+
+@require_POST
+@login_required
+def tournament_status(request: HttpRequest, slug: str, change: str) -> HttpResponse:
+    """Finish the tournament (its last round closed) or reopen it, from the rounds page."""
+    tournament = tournament_for(request, slug, manage=True)
+    if change == "finish":
+        run_service(request, rounds.finish_tournament, tournament.pk,
+                    success=_("The tournament is finished: it takes no new round or deal."))
+    elif change == "reopen":
+        run_service(request, rounds.reopen_tournament, tournament.pk,
+                    success=_("The tournament is running again."))
+    else:
+        raise Http404
+    return redirect("tournaments:rounds", slug=slug)
 
 
 @require_POST

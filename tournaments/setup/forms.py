@@ -156,7 +156,6 @@ class TournamentForm(forms.ModelForm):
             "slug",
             "format",
             "rule_set",
-            "status",
             "venue",
             "city",
             "start_date",

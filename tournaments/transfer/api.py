@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 from scoring.access import permissions
 from scoring.access.idempotency import IdempotentMixin
 from scoring.access.permissions import visible_tournaments
+from scoring.core.json_input import JSONInputField
 from tournaments.transfer.roster import RosterReport, import_roster
 from tournaments.transfer.sheets import size_error
 
@@ -36,7 +37,7 @@ class RosterUploadSerializer(serializers.Serializer):
     dry_run = serializers.BooleanField(
         default=False, help_text="Only check the file: report what would be imported."
     )
-    profiles = serializers.JSONField(
+    profiles = JSONInputField(
         binary=True, required=False, default=dict,
         help_text='The profile of each doubtful row (the report\'s `to_review`), as JSON: '
         '{"<row>": "<profile id>" or "new"}. Until every doubtful row has one nothing is '

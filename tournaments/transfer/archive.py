@@ -59,11 +59,11 @@ from tournaments.transfer.archive_format import (
     carried_fields,
 )
 from tournaments.transfer.archive_import import import_tournament
-from tournaments.transfer.archive_read import load, nesting_depth, size_error
+from tournaments.transfer.archive_read import load, size_error
 
 __all__ = [
     "FORMAT", "ID_LISTS", "LEFT_OUT", "LEFT_OUT_FIELDS", "SECTIONS", "SECTION_OF", "VERSION",
     "ArchiveError", "Section", "carried_fields", "dumps", "export_bytes", "export_filename",
-    "export_tournament", "free_slug", "import_tournament", "load", "nesting_depth",
+    "export_tournament", "free_slug", "import_tournament", "load",
     "section_counts", "size_error", "summary",
 ]

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 
+from scoring.core.json_input import text_depth
 from tournaments.transfer.archive_format import (
     FORMAT,
     READABLE_VERSIONS,
@@ -28,36 +29,20 @@ def size_error(size: int) -> str:
         "size": filesizeformat(limit)}
 
 
-def nesting_depth(doc: Any, limit: int) -> int:
-    """How deep lists and objects nest in ``doc`` (counted without recursion; it stops
-    looking once past ``limit``)."""
-    deepest, stack = 0, [(doc, 1)]
-    while stack and deepest <= limit:
-        value, depth = stack.pop()
-        children = value.values() if isinstance(value, dict) else value
-        deepest = max(deepest, depth)
-        stack.extend((child, depth + 1) for child in children
-                     if isinstance(child, dict | list))
-    return deepest
-
-
 def _parse(data: bytes | str) -> Any:
-    """The JSON of a tournament file within the size and nesting limits (ArchiveError if not)."""
+    """The JSON of a tournament file within the size and nesting limits (ArchiveError if not);
+    the nesting is measured on the text, before it is parsed (``scoring.core.json_input``)."""
     error = size_error(len(data))
     if error:
         raise ArchiveError(error)
     limit = settings.TOURNAMENT_IMPORT_MAX_DEPTH
-    too_deep = ArchiveError(_("The tournament file nests deeper than %(depth)s levels.")
-                            % {"depth": limit})
+    if text_depth(data, limit) > limit:
+        raise ArchiveError(_("The tournament file nests deeper than %(depth)s levels.")
+                           % {"depth": limit})
     try:
-        doc = json.loads(data)
-    except RecursionError as exc:  # deeper than the interpreter's stack: far past the limit
-        raise too_deep from exc
+        return json.loads(data)
     except (UnicodeDecodeError, ValueError) as exc:
         raise ArchiveError(_("The file is not a tournament file (not JSON).")) from exc
-    if isinstance(doc, dict | list) and nesting_depth(doc, limit) > limit:
-        raise too_deep
-    return doc
 
 
 def load(data: bytes | str | dict[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
@@ -22,7 +22,8 @@ from scoring.webhooks import services as webhooks
 
 
 class WebhookSubscriptionSerializer(serializers.ModelSerializer):
-    """A webhook: the tournament, URL, events, the signing secret and whether it is active."""
+    """A webhook: the tournament, URL, events and whether it is active (its signing secret is
+    answered only when it is made: ``WebhookSecretSerializer``)."""
 
     tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
     events = serializers.ListField(child=serializers.ChoiceField(choices=WEBHOOK_EVENTS),
@@ -30,9 +31,17 @@ class WebhookSubscriptionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = WebhookSubscription
-        fields = ["id", "tournament", "url", "events", "secret", "active", "created_at",
-                  "last_sequence"]
-        read_only_fields = ["secret", "created_at", "last_sequence"]
+        fields = ["id", "tournament", "url", "events", "active", "created_at", "last_sequence"]
+        read_only_fields = ["created_at", "last_sequence"]
+
+
+class WebhookSecretSerializer(WebhookSubscriptionSerializer):
+    """A webhook with its signing secret: answered once, when the webhook is registered and
+    when its secret is renewed (``POST /webhooks/{id}/renew-secret/``); no read shows it."""
+
+    class Meta(WebhookSubscriptionSerializer.Meta):
+        fields = [*WebhookSubscriptionSerializer.Meta.fields, "secret"]
+        read_only_fields = [*WebhookSubscriptionSerializer.Meta.read_only_fields, "secret"]
 
 
 class WebhookDeliverySerializer(serializers.ModelSerializer):
@@ -76,11 +85,20 @@ def _refused(err: ServiceError) -> ValidationError:
     return ValidationError({err.field: [err.message]})
 
 
+@extend_schema_view(create=extend_schema(
+    request=WebhookSubscriptionSerializer, responses={201: WebhookSecretSerializer},
+    description="Register a URL; the answer carries the signing secret, shown this once."))
 class WebhookSubscriptionViewSet(IdempotentMixin, _OrganizersOnly, viewsets.ModelViewSet):
     """The webhooks of the tournaments the user organizes."""
 
     serializer_class = WebhookSubscriptionSerializer
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+
+    def get_serializer_class(self) -> type[WebhookSubscriptionSerializer]:
+        """With the secret for the answer of a registration only."""
+        if self.action == "create":
+            return WebhookSecretSerializer
+        return WebhookSubscriptionSerializer
 
     def get_queryset(self) -> QuerySet[WebhookSubscription]:
         """Subscriptions of the tournaments the user manages (may see, for one record)."""
@@ -113,6 +131,13 @@ class WebhookSubscriptionViewSet(IdempotentMixin, _OrganizersOnly, viewsets.Mode
     def perform_destroy(self, instance: WebhookSubscription) -> None:
         """Delete through the service."""
         webhooks.delete_subscription(instance)
+
+    @extend_schema(request=None, responses={200: WebhookSecretSerializer})
+    @action(detail=True, methods=["post"], url_path="renew-secret")
+    def renew_secret(self, request: Request, pk: str | None = None) -> Response:
+        """A new signing secret, answered this once; the old one no longer signs deliveries."""
+        subscription = webhooks.renew_secret(self.get_object(), actor=request.user)
+        return Response(WebhookSecretSerializer(subscription).data)
 
 
 class WebhookDeliveryViewSet(IdempotentMixin, _OrganizersOnly, mixins.ListModelMixin,
