@@ -116,6 +116,7 @@ class FineRow(NamedTuple):
     kind: str
     cancelled: bool
     game: int = 1
+    deal_number: int | None = None
 
     @classmethod
     def of(cls, penalty: Any) -> FineRow:
@@ -137,6 +138,7 @@ class PenaltyRow(NamedTuple):
     kind: str
     cancelled: bool
     game: int
+    deal_number: int | None
     category: str
     id: int
     client_id: str
@@ -180,6 +182,7 @@ def deal_scores(deals: Iterable[Any]) -> list[DealScore]:
             carry=d.carry if d.outcome == "drawn_fish" else 0,
             play_points=d.play_points,
             game=d.game,
+            number=d.number,
         )
         for d in sorted(deals, key=lambda d: d.number)
     ]
@@ -188,7 +191,8 @@ def deal_scores(deals: Iterable[Any]) -> list[DealScore]:
 def fine_facts(penalties: Iterable[Any]) -> list[FineFact]:
     """The fines among penalty rows as the engine's plain data (cancelled ones excluded)."""
     return [
-        FineFact(side=p.side, points=p.points, mode=p.mode or "deduct", game=p.game)
+        FineFact(side=p.side, points=p.points, mode=p.mode or "deduct", game=p.game,
+                 deal=getattr(p, "deal_number", None))
         for p in penalties
         if p.kind == "fine" and not p.cancelled and p.points
     ]

@@ -162,8 +162,10 @@
       }
     });
     const points = {};
+    // the server's totals (fines counted and, without allow_negative, floored at each step:
+    // scoring.rules.ledger) plus what the queued deals add
     rules.sides.forEach((side) => {
-      const total = dealPoints[side] + (confirmed.fine_points[side] || 0);
+      const total = (confirmed.points[side] || 0) + dealPoints[side] - (confirmed.deal_points[side] || 0);
       points[side] = rules.allow_negative ? total : Math.max(0, total);
     });
     result.points = points;
