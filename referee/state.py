@@ -350,6 +350,7 @@ def party_state(party: Party, done: Done[Any] | None = None) -> dict[str, Any]:
             "check_in": {
                 "a": party_desk.present("a"),
                 "b": party_desk.present("b"),
+                "seats": {seat: party_desk.seat_present(seat) for seat in party.seat_players()},
                 "no_show_due_at": due,
                 "no_show_candidate": party_desk.no_show_sides
                 if party_desk.no_show_raised_at

@@ -296,10 +296,15 @@ class ExposedSerializer(serializers.Serializer):
 
 
 class CheckInSerializer(serializers.Serializer):
-    """Which pairs are present, and a raised no-show candidate."""
+    """Which players and pairs are present, and a raised no-show candidate."""
 
-    a = serializers.BooleanField()
-    b = serializers.BooleanField()
+    a = serializers.BooleanField(help_text=_("Every player of pair A is present."))
+    b = serializers.BooleanField(help_text=_("Every player of pair B is present."))
+    seats = serializers.DictField(
+        child=serializers.BooleanField(),
+        help_text=_("Each player by seat (a1, a2, b1, b2): checked in or not. A pair with one "
+                    "or both players absent when the wait is over is a no-show."),
+    )
     no_show_due_at = serializers.DateTimeField(allow_null=True)
     no_show_candidate = serializers.CharField(allow_blank=True)
 
