@@ -28,8 +28,8 @@ def _started_minutes_ago(party: Party, minutes: int) -> None:
 
 
 def test_one_player_absent_is_a_no_show_through_the_api(api, party):
-    """(rules.md S27) a1, b1 and b2 checked in: a2 is absent, so a no-show for A succeeds and
-    A forfeits (the target : 0)."""
+    """(rules.md S27, S10) a1, b1 and b2 checked in: a2 is absent, so a no-show for A succeeds
+    and A forfeits: B gets the regulations' maximum (the target : 0)."""
     for seat in ("a1", "b1", "b2"):
         response = api.post(_url(party, "check-in"), {"seat": seat}, format="json")
         assert response.status_code == 200, response.json()

@@ -40,6 +40,7 @@ def test_fines_add_up():
 
 
 def test_fine_may_go_below_zero():
+    """(rules.md S15) By default (allow_negative) a fine takes a total below zero."""
     result = SPORT.party_totals([], [FineFact("a", 25, "deduct")], CFG)
     assert result.points == {"a": -25, "b": 0}
 

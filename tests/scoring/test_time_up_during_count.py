@@ -37,6 +37,7 @@ def time_ran_out(party: Party) -> Party:
 
 
 def test_time_running_out_while_a_deal_is_counted_plays_one_more_deal(party):
+    """(rules.md S9) The time ran out while deal 1 was counted: one more deal is played."""
     time_ran_out(party)
     # play of deal 1 ended before the time ran out; it was being counted when it did
     counted = record_deal(party.pk, play_ended_before_time_up=True, **DOMINO_A).record
@@ -52,6 +53,7 @@ def test_time_running_out_while_a_deal_is_counted_plays_one_more_deal(party):
 
 
 def test_time_running_out_during_play_still_makes_that_deal_the_last(party):
+    """(rules.md S8) The time ran out during play of a deal: that deal is the last one."""
     time_ran_out(party)
     record_deal(party.pk, **DOMINO_A)
     party.refresh_from_db()
