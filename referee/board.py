@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from referee.sides import rules_of
 from scoring.models import Party
-from scoring.totals.compute import deals_after
+from scoring.totals.compute import counted_after_time_up, deals_after
 
 
 def _ms(moment: Any) -> int | None:
@@ -56,6 +56,8 @@ def board_data(
             "carry": totals.carry,
             "deal_in_play": state["deal_in_play"],
             "deals_after_expiry": deals_after(deals, party.time_expired_at),
+            "counted_after_time_up": counted_after_time_up(
+                deals, party.time_expired_at) is not None,
         },
         "clock": {
             "expires_at": expires,

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from referee import access, state
 from referee.rulings import scores_by_seat
 from scoring.models import Deal, Party
+from scoring.party.entry_time import counted_deal
 from scoring.party.leaders import expected_leader
 from scoring.rules import DEAL_FORM_PAIRS, RulesConfig, RuleSet
 from scoring.rules.allfives import MAX_PLAY_POINTS
@@ -90,6 +91,9 @@ def deal_entry(
             party, None if deals is None else sorted(deals, key=lambda d: d.number, reverse=True)
         ),
         "fish_by": accounts and deal is None,
+        # the box "time ran out during counting": one deal of a party may be marked so
+        "time_box": deal is None and counted_deal(
+            party, list(party.deals.all()) if deals is None else deals) is None,
         "max_points": cfg.max_deal_points,
         "step": 5 if rule_set.plays_games else 1,
     }

@@ -191,7 +191,7 @@ def panel_context(
         "fine_to_account": rule_set.layout_for(cfg).accounts,
         "udl": _udl_context(rule_set, cfg, seats, ids),
         "fine_kinds": Penalty.Category.choices,
-        "check_in_rows": [(side, data["check_in"][side]) for side in ("a", "b")],
+        "check_in_rows": list(data["check_in"]["seats"].items()),
         "no_pin": without_pin(party) if party.status == Party.Status.SCHEDULED else [],
         "singles": party.pair_a.player2_id is None,
         "Choice": Ruling.Choice,

@@ -270,6 +270,7 @@ def _summary(party: Party, totals: Any, deal_rows: list[Any]) -> tuple[dict[str,
             "points": dict(totals.points),
             "deal_points": dict(totals.deal_points),
             "fine_points": dict(totals.fine_points),
+            "floored_points": {key: totals.floored.get(key, 0) for key in totals.points},
             "carry": totals.carry,
         },
         **layout_extras(party, rule_set, cfg, totals),
@@ -349,6 +350,7 @@ def party_state(party: Party, done: Done[Any] | None = None) -> dict[str, Any]:
             "check_in": {
                 "a": party_desk.present("a"),
                 "b": party_desk.present("b"),
+                "seats": {seat: party_desk.seat_present(seat) for seat in party.seat_players()},
                 "no_show_due_at": due,
                 "no_show_candidate": party_desk.no_show_sides
                 if party_desk.no_show_raised_at
@@ -373,16 +375,20 @@ def party_state(party: Party, done: Done[Any] | None = None) -> dict[str, Any]:
 
 
 def _total_row(keys: list[str], totals: Any, deals: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The deals table's closing row: each side's fines and the totals the scoreboard shows
-    (the same ``party_totals``), unless the last deal's running total already is them."""
+    """The deals table's closing row: each side's fines (and what the floor at zero gave
+    back) and the totals the scoreboard shows (the same ``party_totals``), unless the last
+    deal's running total already is them."""
     points = {key: totals.points.get(key, 0) for key in keys}
     fines = {key: totals.fine_points.get(key, 0) for key in keys}
+    floored = {key: totals.floored.get(key, 0) for key in keys}
     last = (deals[-1]["running"] or {}) if deals else {}
     if not any(fines.values()) and (not deals or {key: last.get(key) for key in keys} == points):
         return None
     return {
         "fines": any(fines.values()),
-        "cells": [{"key": key, "points": fines[key], "total": points[key]} for key in keys],
+        "floored": any(floored.values()),
+        "cells": [{"key": key, "points": fines[key], "floored": floored[key],
+                   "total": points[key]} for key in keys],
     }
 
 

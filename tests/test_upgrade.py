@@ -54,6 +54,7 @@ ADDED_FIELDS: dict[str, dict[str, Any]] = {
     "parties": {"first_mover": ""},
     "deals": {"play_ended_before_time_up": False, "fish_by": "", "entered_at": None},
     "protocols": {"unverified": "", "unverified_parts": []},
+    "party_desks": {"present_seats": {}},
 }
 # Values a data migration changes on purpose, per section of the export: (before, after).
 # scoring 0007: the old forfeit default of 200 becomes empty, "the target".

@@ -84,7 +84,7 @@ class FinishInput(ActionInput):
 
 
 class CheckInInput(WhoInput, ActionInput):
-    """Mark a side present at the table (or not)."""
+    """Mark a player (``seat``) or every player of a side present at the table (or not)."""
 
     present = serializers.BooleanField(default=True)
 
@@ -92,7 +92,8 @@ class CheckInInput(WhoInput, ActionInput):
         """Check in."""
         data = self.validated_data
         return services.check_in(
-            party.pk, side=data["side"], present=data["present"], **self.args(user)
+            party.pk, side=data["side"], seat=data.get("seat") or "", present=data["present"],
+            **self.args(user),
         )
 
 

@@ -68,8 +68,8 @@ SCORES_HELP = _(
 
 def scores_field(**kwargs: Any) -> serializers.DictField:
     """Numbers keyed by the game's own scoring units: the sides, or the seats."""
-    return serializers.DictField(child=serializers.IntegerField(), help_text=SCORES_HELP,
-                                 **kwargs)
+    kwargs.setdefault("help_text", SCORES_HELP)
+    return serializers.DictField(child=serializers.IntegerField(), **kwargs)
 
 
 class TotalsSerializer(serializers.Serializer):
@@ -78,6 +78,10 @@ class TotalsSerializer(serializers.Serializer):
     points = scores_field()
     deal_points = scores_field()
     fine_points = scores_field()
+    floored_points = scores_field(help_text=_(
+        "The fine points not taken because a total may not go below zero (the regulations' "
+        "allow_negative off: the total is floored at zero after each deal's fines and points, "
+        "so no debt is carried); points = deal_points + fine_points + floored_points."))
     carry = serializers.IntegerField(
         help_text=_("Points of a drawn fish waiting for the next deal won (Kozel: fish for one).")
     )
@@ -292,10 +296,15 @@ class ExposedSerializer(serializers.Serializer):
 
 
 class CheckInSerializer(serializers.Serializer):
-    """Which pairs are present, and a raised no-show candidate."""
+    """Which players and pairs are present, and a raised no-show candidate."""
 
-    a = serializers.BooleanField()
-    b = serializers.BooleanField()
+    a = serializers.BooleanField(help_text=_("Every player of pair A is present."))
+    b = serializers.BooleanField(help_text=_("Every player of pair B is present."))
+    seats = serializers.DictField(
+        child=serializers.BooleanField(),
+        help_text=_("Each player by seat (a1, a2, b1, b2): checked in or not. A pair with one "
+                    "or both players absent when the wait is over is a no-show."),
+    )
     no_show_due_at = serializers.DateTimeField(allow_null=True)
     no_show_candidate = serializers.CharField(allow_blank=True)
 

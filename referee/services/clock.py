@@ -235,24 +235,64 @@ def no_show_due_at(party: Party) -> datetime | None:
 def check_in(
     party_id: int,
     *,
-    side: str,
+    side: str = "",
+    seat: str = "",
     present: bool = True,
     actor: Any = None,
     expected_version: int | None = None,
 ) -> PartyDesk:
-    """Mark a pair present at the table (or, by mistake marked, absent again)."""
+    """Mark a player (``seat``) or every player of a side present at the table (or, marked
+    by mistake, absent again).
+
+    Presence is kept per player; a side is present once all its players are (seed 001: a
+    pair with one or both players absent five minutes after the start is a no-show).
+    """
     party = lock_party(party_id, expected_version)
+    players = party.seat_players()
+    if seat:
+        if seat not in players:
+            raise ServiceError("seat", _("Nobody sits at seat %(seat)s in this party.")
+                               % {"seat": seat.upper()})
+        side = seat[0]
     _check_side(side)
     _require_not_finished(party)
     desk = desk_of(party)
-    setattr(desk, f"present_{side}", timezone.now() if present else None)
+    seats = [key for key in players if key[0] == side]
+    marks = _seat_marks(desk, players)
+    moment = timezone.now().isoformat()
+    for key in [seat] if seat else seats:
+        if present:
+            marks.setdefault(key, moment)
+        else:
+            marks.pop(key, None)
+    desk.present_seats = marks
+    for key in ("a", "b"):  # a side is present once every one of its players is
+        times = [marks[s] for s in players if s[0] == key and s in marks]
+        whole = bool(times) and len(times) == len([s for s in players if s[0] == key])
+        latest = max((datetime.fromisoformat(t) for t in times), default=None)
+        setattr(desk, f"present_{key}", latest if whole else None)
     desk.save()
-    append_event(party, "check_in", actor=actor, data={"side": side, "present": bool(present)})
+    data: dict[str, Any] = {"side": side, "present": bool(present)}
+    if seat:
+        data["seat"] = seat
+    append_event(party, "check_in", actor=actor, data=data)
     bump_version(party)
     logger.info(
-        "party %s check-in %s %s: actor %s", party.pk, side, bool(present), actor_id(actor)
+        "party %s check-in %s %s: actor %s", party.pk, seat or side, bool(present),
+        actor_id(actor),
     )
     return desk
+
+
+def _seat_marks(desk: PartyDesk, players: dict[str, Any]) -> dict[str, str]:
+    """Each present player's moment of check-in (a side marked present as a whole before
+    presence was kept per player gives its players that side's moment)."""
+    marks = dict(desk.present_seats or {})
+    for key in players:
+        whole = getattr(desk, f"present_{key[0]}")
+        if key not in marks and whole is not None:
+            marks[key] = whole.isoformat()
+    return marks
 
 
 @transaction.atomic

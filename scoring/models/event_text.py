@@ -144,7 +144,7 @@ def describe_event(
         "check_in": lambda: (
             _("Present: %(who)s") if d.get("present") else _("Not present: %(who)s")
         )
-        % {"who": _who(d.get("side"), names)},
+        % {"who": _who(d.get("seat") or d.get("side"), names)},
         "no_show_candidate": lambda: _("No-show candidate: %(absent)s")
         % {"absent": _who(d.get("absent"), names)},
         "warning": lambda: _("Warning to %(who)s: %(category)s")

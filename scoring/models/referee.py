@@ -186,7 +186,12 @@ class RefereeSettings(models.Model):
 
 
 class PartyDesk(models.Model):
-    """The referee's notes about one party: who checked in, and a raised no-show candidate."""
+    """The referee's notes about one party: who checked in, and a raised no-show candidate.
+
+    Presence is kept per player (``present_seats``: seat → the moment he checked in); a side
+    is present (``present_a``/``present_b``, kept by ``referee.services.check_in``) once every
+    one of its players is: with one or both players absent a pair is a no-show (seed 001).
+    """
 
     party = models.OneToOneField(
         "scoring.Party",
@@ -197,6 +202,10 @@ class PartyDesk(models.Model):
     )
     present_a = models.DateTimeField(_("pair A present since"), null=True, blank=True)
     present_b = models.DateTimeField(_("pair B present since"), null=True, blank=True)
+    present_seats = models.JSONField(
+        _("players present since"), default=dict, blank=True,
+        help_text=_("Seat (a1, a2, b1, b2) → the moment the player checked in."),
+    )
     no_show_raised_at = models.DateTimeField(
         _("no-show candidate raised at"), null=True, blank=True
     )
@@ -211,8 +220,13 @@ class PartyDesk(models.Model):
         return str(self.party_id)
 
     def present(self, side: str) -> bool:
-        """Whether the pair on ``side`` was marked present."""
+        """Whether every player of the pair on ``side`` was marked present."""
         return getattr(self, f"present_{side}") is not None
+
+    def seat_present(self, seat: str) -> bool:
+        """Whether the player on ``seat`` was marked present (his side as a whole, before
+        presence was kept per player, counts for him)."""
+        return seat in (self.present_seats or {}) or self.present(seat[0])
 
     @property
     def absent_sides(self) -> str:

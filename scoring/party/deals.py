@@ -17,7 +17,13 @@ from scoring.models import Deal, Party, Tournament
 from scoring.party.deal_scoring import deal_facts, score_deal, store_score
 from scoring.party.done import Done
 from scoring.party.ending import evaluate_party, note_expiry
-from scoring.party.entry_time import checked_entered_at, make_room, place_in_time, takes_late_deal
+from scoring.party.entry_time import (
+    check_counted_after_time_up,
+    checked_entered_at,
+    make_room,
+    place_in_time,
+    takes_late_deal,
+)
 from scoring.party.event_log import append_event, deal_data
 from scoring.party.leaders import settle_leader
 from scoring.party.protocol_lock import assert_party_editable
@@ -56,7 +62,8 @@ def record_deal(
 
     In a match of games (UDL, All Fives) the deal belongs to the game in play. With
     ``play_ended_before_time_up`` the referee says the party's time ran out while this deal
-    was counted (or the tiles shuffled): it is not the last deal, one more is played. ``led``
+    was counted (or the tiles shuffled): it is not the last deal, one more is played; refused
+    before the time ran out and on a second such deal (``check_counted_after_time_up``). ``led``
     defaults to the leader the rules name (``scoring.party.leaders``); ``fish_by`` made a fish.
     ``entered_at`` is when the referee entered it on his device (``scoring.party.entry_time``):
     it decides whether the deal was played before the time ran out; a deal played in time that
@@ -99,6 +106,8 @@ def record_deal(
     )
     score = score_deal(party, facts)
     note_expiry(party)
+    if play_ended_before_time_up:
+        check_counted_after_time_up(party, entered_at, deals)
     place = place_in_time(party, entered_at, deals)
     in_order = [*reversed(deals)] if place is None else make_room(party, place, deals)
     deal = Deal(

@@ -8,11 +8,17 @@ clock within ``ENTERED_AT_TOLERANCE``: a moment in the future or before the part
 refused. A deal played in time which arrives after the party ended by time (another device
 recorded the last deal) is still taken while the protocol is not signed: it goes in its place,
 before the deals played after the time ran out, and the party is decided again.
+
+A deal may be marked ``play_ended_before_time_up`` (the time ran out while it was counted or
+the tiles shuffled: one more deal is played) only once the time has run out, and only one
+deal of the party (of the game, in a match of games): ``check_counted_after_time_up``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db.models import F
@@ -22,7 +28,7 @@ from django.utils.translation import gettext as _
 from scoring.core.errors import ServiceError
 from scoring.models import Deal, Party
 from scoring.rules import plays_games
-from scoring.totals.compute import RecordedDeal, moment_of_play
+from scoring.totals.compute import RecordedDeal, counted_after_time_up, moment_of_play
 
 ENTERED_AT_TOLERANCE = timedelta(seconds=getattr(settings, "ENTERED_AT_TOLERANCE_SECONDS", 5))
 """How far a device's corrected clock may be off the server's: an ``entered_at`` up to this
@@ -108,3 +114,44 @@ def make_room(party: Party, number: int, deals: list[RecordedDeal]) -> list[Reco
     ]
     return sorted(renumbered, key=lambda row: row.number)
 
+
+
+def check_counted_after_time_up(
+    party: Party, entered_at: datetime | None, deals: list[RecordedDeal]
+) -> None:
+    """Refuse ``play_ended_before_time_up`` on a deal the seeds do not allow it on (400 naming
+    the field); the caller holds the party's lock and has noted its expiry (``note_expiry``).
+
+    The time-up must have come (the party's, or in a match the game's), and before the deal
+    was entered (``entered_at``, else now; a device's clock within the tolerance): a deal
+    entered in time was played in time anyway. And only one deal is counted after the time
+    ran out (seeds 000/001: "one more deal is played"): the deal after it is the last.
+    """
+    expired, _game = _time_up(party)
+    entered = entered_at or timezone.now()
+    if expired is None or entered < expired - ENTERED_AT_TOLERANCE:
+        raise ServiceError("play_ended_before_time_up", _(
+            "The party's time had not run out when this deal was entered: it was played in "
+            "time, so it is not the deal counted after the time ran out. Record it without "
+            "that mark."))
+    counted = counted_deal(party, deals)
+    if counted is not None:
+        raise ServiceError("play_ended_before_time_up", _(
+            "Deal %(number)s is already the deal counted after the time ran out; only one "
+            "more deal is played after it, and that deal is the last. Record this deal "
+            "without that mark.") % {"number": counted})
+
+
+def _time_up(party: Party) -> tuple[datetime | None, int | None]:
+    """When the time that decides the party's last deal ran out (the party's; in a match of
+    games, the game in play's, else the match's), with that game (None: the party's)."""
+    if plays_games(party.round.tournament.engine):
+        return party.game_expired_at or party.time_expired_at, party.game
+    return party.time_expired_at, None
+
+
+def counted_deal(party: Party, deals: Sequence[Any]) -> int | None:
+    """The number of the party's deal counted after the time ran out (``deals``: its deal
+    rows or models), or None: while it is None the desk offers the mark for the next deal."""
+    expired, game = _time_up(party)
+    return counted_after_time_up(deals, expired, game)

@@ -37,6 +37,7 @@ from scoring.rules.errors import RuleError, _
 from scoring.rules.game_settings import GAME_MINUTES, GAMES_TO_WIN, TILES_PER_HAND, GameSetting
 from scoring.rules.hands import HandGame, Hands
 from scoring.rules.layouts import GAMES_LAYOUT
+from scoring.rules.ledger import Ledger
 from scoring.rules.matches import (
     GameScore,
     GamesRuleSet,
@@ -159,7 +160,8 @@ class AllFives(HandGame):
         game_in_play: int = 1,
         match_winner: str | None = None,
     ) -> MatchTotals:
-        """The match's totals: every game's score (hands, then its fines) and the game wins.
+        """The match's totals: every game's score (its hands, each after the fines given
+        while it was in play: :class:`~scoring.rules.ledger.Ledger`) and the game wins.
 
         A game before ``game_in_play`` is over (won by the player alone at the top), even
         before the next game's first hand; ``match_winner``, once the match is decided, wins
@@ -173,21 +175,25 @@ class AllFives(HandGame):
         games: list[GameScore] = []
         running: list[dict[str, int]] = []
         uncollected: list[dict[str, int]] = []
+        floored = {side: 0 for side in sides}
         for number in numbers:
             score = {side: 0 for side in sides}
+            ledger = Ledger(self, sides, [fine for fine in fines if fine.game == number], cfg)
             hands = [deal for deal in deals if deal.game == number]
-            for hand in hands:
+            for index, hand in enumerate(hands, 1):
+                ledger.fines_until(index if hand.number is None else hand.number)
                 gain = self.hand_gain(hand, score)
                 for side, value in gain.items():
                     score[self.check_side(side, "points", sides)] += value
+                ledger.add(gain)
                 running.append(dict(score))
                 uncollected.append({side: value - gain.get(side, 0)
                                     for side, value in hand.points.items()
                                     if value != gain.get(side, 0)})
-            fined = self.fine_totals([fine for fine in fines if fine.game == number], cfg)
-            points = {side: score[side] + fined[side] for side in sides}
-            if not cfg.allow_negative:
-                points = {side: max(0, value) for side, value in points.items()}
+            points = ledger.close()
+            fined = ledger.fine_points
+            for side, value in ledger.floored.items():
+                floored[side] += value
             closed = number != numbers[-1]
             leaders = highest(points)
             if closed:
@@ -213,6 +219,7 @@ class AllFives(HandGame):
             fine_points=self._summed(games, "fine_points", sides),
             running=running,
             uncollected=uncollected,
+            floored=floored,
             games=games,
             game_wins=count_wins(games, sides),
         )

@@ -69,6 +69,7 @@ from scoring.rules.config import (  # re-exported (``__all__``): the rule sets i
 )
 from scoring.rules.errors import RuleError, _
 from scoring.rules.game_settings import GameSetting
+from scoring.rules.ledger import Ledger
 from scoring.rules.moves import HAND_SIZE, MoveAdvice, MoveHelper, Tile, advise
 from scoring.rules.seating import Seating
 
@@ -176,36 +177,41 @@ class RuleSet(Seating, abc.ABC):
         Deal points are summed in order; with ``drawn_fish="carry"`` a drawn fish's points
         wait for the next deal won by a domino or a fish (several drawn fishes accumulate;
         annulled deals and deals the referee ended neither collect nor reset them). Fines are
-        applied with the mode recorded on each fine. Without ``allow_negative`` the final
-        points are clamped at zero.
+        applied with the mode recorded on each fine, before the points of the deal in play
+        when they were given (:class:`~scoring.rules.ledger.Ledger`). Without
+        ``allow_negative`` the score is floored at zero at each step, never carrying a debt.
+        ``running`` holds the deal points after each deal.
         """
         sides = self.sides_for(cfg)
         deal_points = {side: 0 for side in sides}
+        ledger = Ledger(self, sides, fines, cfg)
         running: list[dict[str, int]] = []
         carry = 0
         carrying = cfg.drawn_fish == DRAWN_FISH_CARRY
-        for deal in deals:
+        for index, deal in enumerate(deals, 1):
+            ledger.fines_until(index if deal.number is None else deal.number)
+            gained = {side: 0 for side in sides}
             if deal.outcome == DRAWN_FISH:
                 if carrying:
                     carry += deal.carry
             else:
                 for side, value in deal.points.items():
-                    deal_points[self.check_side(side, "points", sides)] += value
+                    gained[self.check_side(side, "points", sides)] += value
                 if carry and deal.winner is not None and deal.outcome in (DOMINO, FISH):
-                    deal_points[self.check_side(deal.winner, "winner", sides)] += carry
+                    gained[self.check_side(deal.winner, "winner", sides)] += carry
                     carry = 0
+            for side, value in gained.items():
+                deal_points[side] += value
+            ledger.add(gained)
             running.append(dict(deal_points))
-
-        fine_points = self.fine_totals(fines, cfg)
-        points = {side: deal_points[side] + fine_points[side] for side in sides}
-        if not cfg.allow_negative:
-            points = {side: max(0, value) for side, value in points.items()}
+        points = ledger.close()
         return Totals(
             points=points,
             deal_points=deal_points,
-            fine_points=fine_points,
+            fine_points=ledger.fine_points,
             running=running,
             carry=carry,
+            floored=ledger.floored,
         )
 
     def fine_totals(self, fines: Sequence[FineFact], cfg: RulesConfig) -> dict[str, int]:

@@ -298,6 +298,9 @@ class DealScore:
     """Of ``points``, those scored during play (All Fives, UDL); None in other games."""
     game: int = 1
     """The game of the match this deal belongs to."""
+    number: int | None = None
+    """The deal's number (the fines given while it was in play come before its points);
+    None: its place in the list."""
 
 
 @dataclass(frozen=True)
@@ -309,6 +312,9 @@ class FineFact:
     mode: str = FINE_DEDUCT
     game: int = 1
     """The game of the match it was given in (UDL pays slow play into that game's score)."""
+    deal: int | None = None
+    """The number of the deal in play when it was given: it counts before that deal's points
+    (None: after every deal). A total that may not go below zero is floored at each step."""
 
 
 @dataclass(frozen=True)
@@ -323,6 +329,10 @@ class Totals:
     uncollected: list[dict[str, int]] = field(default_factory=list)
     """Per deal (beside ``running``, or empty): the points it scored that its side did not
     collect (UDL: a domino's end count taken with nothing on the board), only those sides."""
+    floored: dict[str, int] = field(default_factory=dict)
+    """Per side, the fine points not taken because a total may not go below zero
+    (``allow_negative`` off; the floor applies at each step, so no debt is carried):
+    ``points`` = ``deal_points`` + ``fine_points`` + ``floored``. Empty or zeros otherwise."""
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from scoring.protocols import (
     labels_for,
     protocol_payload,
 )
+from scoring.protocols.figures import signed_points
 from scoring.ranking.loaders import FORFEIT_REASONS
 from scoring.rules import EXTRA_DEAL, Totals, get_rule_set
 from scoring.signoff.lines import (
@@ -74,6 +75,18 @@ __all__ = [
     "with_signatures",
 ]
 """This module's own names and those of ``scoring.signoff.lines`` other modules import here."""
+
+
+def _result(totals: Totals) -> str:
+    """The result of two sides, ``A : B``, with what the floor at zero gave back, if anything
+    (so the deals' totals, the fines and the result add up)."""
+    result = f"{totals.points.get('a', 0)} : {totals.points.get('b', 0)}"
+    floored = [f"{side.upper()} {signed_points(value)}"
+               for side, value in sorted(totals.floored.items()) if value]
+    if floored:
+        kept = _("not below zero: %(sides)s") % {"sides": ", ".join(floored)}
+        result = f"{result} ({kept})"
+    return result
 
 
 def _penalty_points(penalty: Penalty | None) -> int:
@@ -237,7 +250,7 @@ def protocol_content(party: Party, protocol: Protocol | None = None) -> Protocol
         finished = party.status == Party.Status.FINISHED
         earned = match_points(party, totals.points)
         layout = layout_of(party)
-        result = f"{totals.points.get('a', 0)} : {totals.points.get('b', 0)}" if finished else ""
+        result = _result(totals) if finished else ""
         games: list[ProtocolGame] = []
         wins = ""
         seats: list[ProtocolSeat] = []

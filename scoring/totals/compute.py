@@ -116,6 +116,7 @@ class FineRow(NamedTuple):
     kind: str
     cancelled: bool
     game: int = 1
+    deal_number: int | None = None
 
     @classmethod
     def of(cls, penalty: Any) -> FineRow:
@@ -137,6 +138,7 @@ class PenaltyRow(NamedTuple):
     kind: str
     cancelled: bool
     game: int
+    deal_number: int | None
     category: str
     id: int
     client_id: str
@@ -180,6 +182,7 @@ def deal_scores(deals: Iterable[Any]) -> list[DealScore]:
             carry=d.carry if d.outcome == "drawn_fish" else 0,
             play_points=d.play_points,
             game=d.game,
+            number=d.number,
         )
         for d in sorted(deals, key=lambda d: d.number)
     ]
@@ -188,7 +191,8 @@ def deal_scores(deals: Iterable[Any]) -> list[DealScore]:
 def fine_facts(penalties: Iterable[Any]) -> list[FineFact]:
     """The fines among penalty rows as the engine's plain data (cancelled ones excluded)."""
     return [
-        FineFact(side=p.side, points=p.points, mode=p.mode or "deduct", game=p.game)
+        FineFact(side=p.side, points=p.points, mode=p.mode or "deduct", game=p.game,
+                 deal=getattr(p, "deal_number", None))
         for p in penalties
         if p.kind == "fine" and not p.cancelled and p.points
     ]
@@ -290,21 +294,45 @@ def deals_after(rows: Sequence[Any], moment: Any, game: int | None = None) -> in
     """Deals (not annulled) among ``rows`` played after ``moment``, of ``game`` when given.
 
     A deal is played when ``moment_of_play`` says: a deal entered before ``moment`` on a device
-    that was offline, which arrives after it, was played in time. A deal entered after
+    that was offline, which arrives after it, was played in time. The one deal entered after
     ``moment`` whose play ended before it (the time ran out while it was counted or the tiles
-    shuffled: ``play_ended_before_time_up``) does not count either: one more deal is played
-    (RULES.md, time).
+    shuffled: ``counted_after_time_up``) does not count either: one more deal is played
+    (RULES.md, time). Only one: a second deal so marked counts like any other.
     """
     if moment is None:
         return 0
+    counted = counted_after_time_up(rows, moment, game)
     count = 0
     for row in rows:
-        if row.outcome == Deal.Outcome.ANNULLED or getattr(row, "play_ended_before_time_up", False):
+        if row.outcome == Deal.Outcome.ANNULLED or row.number == counted:
             continue
-        played = moment_of_play(row)
-        if played is not None and played > moment and (game is None or row.game == game):
+        if _played_after(row, moment, game):
             count += 1
     return count
+
+
+def _played_after(row: Any, moment: Any, game: int | None) -> bool:
+    """Whether a deal row (of ``game`` when given) was played after ``moment``."""
+    played = moment_of_play(row)
+    return played is not None and played > moment and (game is None or row.game == game)
+
+
+def counted_after_time_up(rows: Sequence[Any], moment: Any, game: int | None = None) -> int | None:
+    """The number of the deal counted after the time ran out at ``moment`` (of ``game`` when
+    given): the first deal, not annulled, played after it and marked
+    ``play_ended_before_time_up`` (its play ended in time, the time ran out while it was
+    counted or the tiles shuffled), or None. The seeds allow one such deal (000/001: "one
+    more deal is played"); ``scoring.party.entry_time.check_counted_after_time_up`` refuses a
+    second."""
+    if moment is None:
+        return None
+    numbers = [
+        row.number for row in rows
+        if row.outcome != Deal.Outcome.ANNULLED
+        and getattr(row, "play_ended_before_time_up", False)
+        and _played_after(row, moment, game)
+    ]
+    return min(numbers) if numbers else None
 
 
 def kozel_ratings(party: Any, totals: Totals) -> dict[str, int] | None:

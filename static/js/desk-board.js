@@ -141,6 +141,8 @@
     const dealPoints = Object.assign(zero(rules), confirmed.deal_points);
     let carry = confirmed.carry || 0;
     let after = confirmed.deals_after_expiry || 0;
+    // the seeds allow one deal counted after the time ran out (scoring.totals.compute.counted_after_time_up)
+    let counted = !!confirmed.counted_after_time_up;
     const expires = data.clock.expires_at;
     deals.forEach((deal) => {
       const score = scoreDeal(rules, deal.fields);
@@ -155,11 +157,15 @@
         }
       }
       const inTime = value(deal.fields, rules.fields.in_time) === "true";
-      if (rules.nothing.indexOf(score.outcome) < 0 && expires !== null && deal.at > expires && !inTime) { after += 1; }
+      if (rules.nothing.indexOf(score.outcome) < 0 && expires !== null && deal.at > expires) {
+        if (inTime && !counted) { counted = true; } else { after += 1; }
+      }
     });
     const points = {};
+    // the server's totals (fines counted and, without allow_negative, floored at each step:
+    // scoring.rules.ledger) plus what the queued deals add
     rules.sides.forEach((side) => {
-      const total = dealPoints[side] + (confirmed.fine_points[side] || 0);
+      const total = (confirmed.points[side] || 0) + dealPoints[side] - (confirmed.deal_points[side] || 0);
       points[side] = rules.allow_negative ? total : Math.max(0, total);
     });
     result.points = points;

@@ -84,13 +84,14 @@ def test_deal_form_on_the_first_screen_in_russian(phone_ru, live_server, party, 
     assert phone_ru.errors == []
 
 
-def test_check_in_before_the_start_names_the_pairs(phone_ru, live_server, make_party, screenshot):
+def test_check_in_before_the_start_names_the_players(phone_ru, live_server, make_party,
+                                                    screenshot):
     party = make_party()
     give_long_names(party)
     phone_ru.goto(f"{live_server.url}/referee/party/{party.pk}/")
     checkin = phone_ru.locator("#clock-controls .ref-checkin button")
-    expect(checkin).to_have_count(2)
-    expect(checkin.first).to_contain_text(LONG_NAMES["a2"])
+    expect(checkin).to_have_count(4)  # one per player: presence is kept per seat
+    expect(checkin.first).to_contain_text(LONG_NAMES["a1"])
     fits(phone_ru)
     screenshot(phone_ru, "desk_fits_ru_scheduled")
 

@@ -40,7 +40,10 @@ def test_scheduled_party_offers_start_check_in_and_no_show(ref_client, make_part
     html = ref_client.get(f"/referee/party/{party.pk}/").content.decode()
     assert 'id="btn-start"' in html and 'class="ref-row ref-checkin"' in html
     checkin = html[html.index("ref-checkin"):html.index("</section>", html.index("ref-checkin"))]
-    assert "Иван Петров / Сергей Смирнов" in checkin and "Ольга Морозова / Мария Волкова" in checkin
+    # one button per player: presence is kept per seat (rules.md S27)
+    for name in ("Иван Петров", "Сергей Смирнов", "Ольга Морозова", "Мария Волкова"):
+        assert name in checkin
+    assert checkin.count("data-check-in=") == 4
     assert 'data-ruling="no-show-b"><span class="ref-who"><span class="ref-badge">B</span>' in html
     assert "absent: forfeit" in html and "Pair B absent" not in html
     assert 'id="btn-deal"' not in html

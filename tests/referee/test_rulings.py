@@ -147,6 +147,7 @@ def test_no_show_of_a_pair_marked_present_is_refused(party):
 
 
 def test_no_show_with_check_in_forfeits_to_the_present_pair(party, referee_user, regs):
+    """(rules.md S10) The absent pair forfeits: the present pair gets the regulations' points."""
     regs(forfeit_winner_points=150, forfeit_loser_points=0)
     services.check_in(party.pk, side="a", actor=referee_user)
     started_minutes_ago(party, 6)

@@ -127,6 +127,7 @@ def test_level_scores_extra_deal():
 
 
 def test_time_expired_during_deal_last_deal_then_finish():
+    """(rules.md S8) The time ran out during a deal: it is the last; then the higher side wins."""
     assert decide(120, 90, time_expired=True, deals_after_expiry=0).state == "last_deal"
     decision = decide(120, 130, time_expired=True, deals_after_expiry=1)
     assert (decision.state, decision.winner, decision.reason) == ("finished", "b", "time")

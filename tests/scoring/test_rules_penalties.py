@@ -40,6 +40,7 @@ def test_fines_add_up():
 
 
 def test_fine_may_go_below_zero():
+    """(rules.md S15) By default (allow_negative) a fine takes a total below zero."""
     result = SPORT.party_totals([], [FineFact("a", 25, "deduct")], CFG)
     assert result.points == {"a": -25, "b": 0}
 
@@ -49,6 +50,25 @@ def test_fine_clamped_at_zero_when_negative_not_allowed():
     result = SPORT.party_totals(DEALS, [FineFact("b", 25, "deduct")], cfg)
     assert result.points == {"a": 40, "b": 0}
     assert result.fine_points == {"a": 0, "b": -25}  # what the fine took stays visible
+
+
+def test_the_floor_at_zero_applies_at_each_step_not_to_the_final_sum():
+    """(rules.md S15) Without allow_negative a pair at 10 fined 25 (while deal 2 was in play)
+    has 0, then 30 after a deal of 30: the debt is not carried. The figures add up."""
+    cfg = RulesConfig(allow_negative=False)
+    first = DealScore("domino", "a", {"a": 10, "b": 0}, number=1)
+    second = DealScore("domino", "a", {"a": 30, "b": 0}, number=2)
+    fine = FineFact("a", 25, "deduct", deal=2)
+    assert SPORT.party_totals([first], [fine], cfg).points == {"a": 0, "b": 0}
+    result = SPORT.party_totals([first, second], [fine], cfg)
+    assert result.points == {"a": 30, "b": 0}
+    assert (result.deal_points["a"], result.fine_points["a"], result.floored["a"]) == (40, -25, 15)
+    assert result.running == [{"a": 10, "b": 0}, {"a": 40, "b": 0}]
+    # a fine given after deal 2 (deal 3 in play) is counted after it: 40 - 25
+    later = SPORT.party_totals([first, second], [FineFact("a", 25, "deduct", deal=3)], cfg)
+    assert later.points == {"a": 15, "b": 0} and later.floored == {"a": 0, "b": 0}
+    # negative totals allowed: the order changes nothing
+    assert SPORT.party_totals([first, second], [fine], CFG).points == {"a": 15, "b": 0}
 
 
 def test_fine_unknown_mode_refused():

@@ -1,5 +1,7 @@
 """Property tests of the rule engine (hypothesis): invariants over many random deals."""
 
+from dataclasses import replace
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -130,10 +132,31 @@ def test_carried_points_are_never_lost(deals):
 
 
 @given(deals=st.lists(deal_scores, max_size=10), fine_list=st.lists(fines, max_size=6))
-def test_clamped_totals_are_unclamped_totals_floored_at_zero(deals, fine_list):
+def test_fines_after_every_deal_are_floored_like_the_final_sum(deals, fine_list):
+    # fines given at no deal count after every deal, as one step
     free = SPORT.party_totals(deals, fine_list, RulesConfig())
     clamped = SPORT.party_totals(deals, fine_list, RulesConfig(allow_negative=False))
     assert clamped.points == {side: max(0, value) for side, value in free.points.items()}
+
+
+@given(
+    deals=st.lists(deal_scores, max_size=10),
+    fine_list=st.lists(
+        st.builds(FineFact, st.sampled_from("ab"), st.integers(0, 100),
+                  st.sampled_from(["deduct", "award"]), st.just(1), st.integers(1, 11)),
+        max_size=6,
+    ),
+)
+def test_floored_totals_add_up_and_never_go_below_zero(deals, fine_list):
+    numbered = [replace(deal, number=n) for n, deal in enumerate(deals, 1)]
+    clamped = SPORT.party_totals(numbered, fine_list, RulesConfig(allow_negative=False))
+    free = SPORT.party_totals(numbered, fine_list, RulesConfig())
+    for side in "ab":
+        assert clamped.points[side] >= max(0, free.points[side])
+        assert clamped.floored[side] >= 0
+        assert clamped.points[side] == (clamped.deal_points[side] + clamped.fine_points[side]
+                                        + clamped.floored[side])
+    assert clamped.running == free.running
 
 
 @given(

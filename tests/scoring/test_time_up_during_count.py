@@ -23,6 +23,8 @@ pytestmark = pytest.mark.django_db
 
 DOMINO_A = {"outcome": "domino", "went_out": "a1", "pips": {"a1": 0, "a2": 10, "b1": 20, "b2": 30}}
 DOMINO_B = {"outcome": "domino", "went_out": "b1", "pips": {"a1": 5, "a2": 5, "b1": 0, "b2": 0}}
+API_A = {"outcome": "domino", "seat": "a1", "pips": DOMINO_A["pips"]}
+API_B = {"outcome": "domino", "seat": "b1", "pips": DOMINO_B["pips"]}
 
 
 def time_ran_out(party: Party) -> Party:
@@ -35,6 +37,7 @@ def time_ran_out(party: Party) -> Party:
 
 
 def test_time_running_out_while_a_deal_is_counted_plays_one_more_deal(party):
+    """(rules.md S9) The time ran out while deal 1 was counted: one more deal is played."""
     time_ran_out(party)
     # play of deal 1 ended before the time ran out; it was being counted when it did
     counted = record_deal(party.pk, play_ended_before_time_up=True, **DOMINO_A).record
@@ -50,6 +53,7 @@ def test_time_running_out_while_a_deal_is_counted_plays_one_more_deal(party):
 
 
 def test_time_running_out_during_play_still_makes_that_deal_the_last(party):
+    """(rules.md S8) The time ran out during play of a deal: that deal is the last one."""
     time_ran_out(party)
     record_deal(party.pk, **DOMINO_A)
     party.refresh_from_db()
@@ -83,3 +87,85 @@ def test_the_desk_and_the_api_say_the_time_ran_out_during_counting(party, refere
     assert page.status_code in (200, 302)
     party.refresh_from_db()
     assert (party.status, party.end_reason) == ("finished", "time")
+
+
+def _referee_api(party: Party, referee_user) -> APIClient:
+    TournamentRole.objects.get_or_create(
+        tournament=party.round.tournament, user=referee_user, defaults={"role": "referee"}
+    )
+    api = APIClient()
+    api.force_authenticate(referee_user)
+    return api
+
+
+def test_only_one_deal_is_counted_after_time_up_through_the_api(party, referee_user):
+    """(rules.md S9) Seeds 000/001: the time running out while a deal is counted allows
+    exactly one more deal. A second and a third deal marked so are refused (400 naming the
+    field); the deal after the counted one is the last, and the party ends."""
+    api = _referee_api(party, referee_user)
+    time_ran_out(party)
+    url = f"/api/v1/parties/{party.pk}/deal/"
+    first = api.post(url, {**API_A, "play_ended_before_time_up": True}, format="json")
+    assert first.status_code == 201, first.json()
+    assert first.json()["party"]["status"] == "in_progress"
+    for _second_and_third in range(2):
+        refused = api.post(url, {**API_B, "play_ended_before_time_up": True}, format="json")
+        assert refused.status_code == 400
+        message = refused.json()["play_ended_before_time_up"][0]
+        assert "Deal 1 is already the deal counted after the time ran out" in message
+    assert Deal.objects.filter(party=party).count() == 1
+    last = api.post(url, API_B, format="json")
+    assert last.status_code == 201, last.json()
+    party.refresh_from_db()
+    assert (party.status, party.winner, party.end_reason) == ("finished", "a", "time")
+    after_end = api.post(url, {**API_B, "play_ended_before_time_up": True}, format="json")
+    assert after_end.status_code == 400 and "party" in after_end.json()
+    assert Deal.objects.filter(party=party).count() == 2
+
+
+def test_the_mark_on_a_deal_entered_before_time_up_is_refused_through_the_api(
+    party, referee_user
+):
+    """(rules.md S9) A deal entered before the party's time ran out was played in time: the
+    mark "counted after the time ran out" on it is refused (400 naming the field)."""
+    api = _referee_api(party, referee_user)
+    url = f"/api/v1/parties/{party.pk}/deal/"
+    refused = api.post(url, {**API_A, "play_ended_before_time_up": True}, format="json")
+    assert refused.status_code == 400
+    assert "time had not run out" in refused.json()["play_ended_before_time_up"][0]
+    # the time ran out a minute ago; a deal entered two minutes before it is refused too
+    time_ran_out(party)
+    entered = (party.time_expired_at - timedelta(minutes=2)).isoformat()
+    refused = api.post(url, {**API_A, "play_ended_before_time_up": True,
+                             "entered_at": entered}, format="json")
+    assert refused.status_code == 400 and "play_ended_before_time_up" in refused.json()
+    assert not Deal.objects.filter(party=party).exists()
+    party.refresh_from_db()
+    assert party.status == Party.Status.IN_PROGRESS
+
+
+def test_the_desk_offers_the_mark_until_one_deal_carries_it(party, referee_user, client):
+    """(rules.md S9) The desk's box "time ran out during counting" is gone once a deal of the
+    party carries it; the provisional scoreboard knows it too."""
+    TournamentRole.objects.get_or_create(
+        tournament=party.round.tournament, user=referee_user, defaults={"role": "referee"}
+    )
+    time_ran_out(party)
+    client.force_login(referee_user)
+    desk = reverse("referee:party", args=[party.pk])
+    assert 'name="play_ended_before_time_up"' in client.get(desk).content.decode()
+    record_deal(party.pk, play_ended_before_time_up=True, **DOMINO_A)
+    page = client.get(desk)
+    assert 'name="play_ended_before_time_up"' not in page.content.decode()
+    assert page.context["s"]["board"]["confirmed"]["counted_after_time_up"] is True
+
+
+def test_deals_marked_by_mistake_before_the_check_no_longer_keep_a_party_from_ending():
+    """(rules.md S9) Of several deals marked "counted after the time ran out" (recorded
+    before the check existed) only the first is not counted: the second one ends the party."""
+    from scoring.totals.compute import DealRow, deals_after
+
+    expiry = timezone.now() - timedelta(minutes=5)
+    rows = [DealRow(n, "domino", "a", 10, 0, recorded_at=expiry + timedelta(minutes=n),
+                    play_ended_before_time_up=True) for n in (1, 2, 3)]
+    assert deals_after(rows, expiry) == 2

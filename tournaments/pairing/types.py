@@ -26,7 +26,8 @@ class Entrant:
 
 @dataclass(frozen=True)
 class Pairing:
-    """One party of a draw: entrant ``a`` (the higher-ranked) against entrant ``b``."""
+    """One party of a draw: entrant ``a`` against entrant ``b`` (a generated draw puts the
+    higher-ranked on side ``a``; a draw made by hand keeps the sides as sent)."""
 
     a: int
     b: int

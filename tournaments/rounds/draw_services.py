@@ -103,9 +103,10 @@ def edit_draw(
     """Replace a draft round's draw with one made by hand.
 
     ``parties`` are ``(table number, side a, side b)``: pair ids, or in an individual event
-    two player ids per side. The draw is refused only when it cannot be played (an entrant
-    twice or missing, a table twice); rematches, repeat partners, same-club parties and
-    entrants away from their fixed table are kept as warnings.
+    two player ids per side. Each party keeps the sides as sent (side a is the first), never
+    reordered by rank. The draw is refused only when it cannot be played (an entrant twice or
+    missing, a table twice); rematches, repeat partners, same-club parties and entrants away
+    from their fixed table are kept as warnings.
     """
     rnd = lock_round(round_id)
     require_status(rnd, Round.Status.DRAFT)
@@ -136,11 +137,8 @@ def edit_draw(
                 tables=numbers,
                 avoid_same_club=tournament.regulations.avoid_same_club,
             )
-            rank = {e.id: e.rank for e in draw_field.entrants}
-            seating = [
-                (n, Pairing(a, b) if rank[a] <= rank[b] else Pairing(b, a))
-                for n, (a, b) in zip(numbers, pairs, strict=True)
-            ]
+            # the sides as sent: never swapped (no-shows and fines are ruled against a side)
+            seating = [(n, Pairing(a, b)) for n, (a, b) in zip(numbers, pairs, strict=True)]
     except DrawUserError as err:
         raise _engine_error(err, draw_field) from err
     seating.sort(key=lambda item: item[0])
