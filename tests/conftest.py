@@ -102,6 +102,17 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     _isolate_parallel_worker(os.environ["PYTEST_XDIST_WORKER"])
 
 
+def _no_webhook_sender_thread() -> None:
+    """No test's request starts the web process's webhook sender thread: the tests send the
+    outbox themselves (``tests/webhooks``: ``send_due``), or start the thread on purpose."""
+    from django.conf import settings
+
+    settings.WEBHOOK_SENDER_THREAD = False
+
+
+_no_webhook_sender_thread()
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m deselects
 def pytest_itemcollected(item: pytest.Item) -> None:
     """Mark every test that needs the database ``db``: ``-m "not db"`` leaves the plain ones."""
