@@ -19,6 +19,7 @@ from referee.api import router as referee_router
 from scoring.signoff.api import router as protocols_router
 from tournaments.api import router as tournaments_router
 from tournaments.api.careers import ProfileRecordView
+from tournaments.tokens.api import router as tokens_router
 from tournaments.webhooks.api import router as webhooks_router
 
 API_VERSIONS = ("v1",)
@@ -46,7 +47,8 @@ class V1Router(DefaultRouter):
 
 
 router = V1Router()
-for app_router in (tournaments_router, webhooks_router, referee_router, protocols_router):
+for app_router in (tournaments_router, webhooks_router, referee_router, protocols_router,
+                   tokens_router):
     router.registry.extend(app_router.registry)
 """One router of every resource of v1: its root lists them all."""
 

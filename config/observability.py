@@ -20,6 +20,28 @@ party_id: contextvars.ContextVar[str] = contextvars.ContextVar("party_id", defau
 """The party the request is about ("-" when it names none)."""
 
 
+def logging_settings(level: str) -> dict[str, object]:
+    """The ``LOGGING`` setting: one console handler whose lines name the request and the party,
+    at ``level`` (``LOG_LEVEL``)."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"context": {"()": "config.observability.RequestContextFilter"}},
+        "formatters": {
+            "context": {
+                "format": "%(asctime)s %(levelname)s %(name)s [request=%(request_id)s "
+                "party=%(party)s] %(message)s",
+            },
+        },
+        "handlers": {
+            "console": {
+                "class": "logging.StreamHandler", "filters": ["context"], "formatter": "context",
+            },
+        },
+        "root": {"handlers": ["console"], "level": level},
+    }
+
+
 class RequestContextFilter(logging.Filter):
     """Give every log record ``request_id`` and ``party`` (for the log format)."""
 

@@ -8,6 +8,7 @@ import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
 from config.env import env_bool, env_int
+from config.observability import logging_settings
 
 # The API's settings live beside (REST framework, the OpenAPI schema); Django reads them here.
 from config.settings_api import API_EXAMPLES_DIR as API_EXAMPLES_DIR
@@ -34,6 +35,9 @@ CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
 CSRF_FAILURE_VIEW = "config.error_pages.csrf_failure"
+# Origins (comma-separated; * for any) whose web pages may read /api/ from a browser (config.cors).
+CORS_ALLOWED_ORIGINS = [o.strip().rstrip("/") for o in
+                        os.environ.get("CORS_ALLOWED_ORIGINS", "").split(",") if o.strip()]
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -59,6 +63,7 @@ MIDDLEWARE = [
     "config.observability.RequestIdMiddleware",  # logs name the request and the party
     "config.middleware.ControlCharacterMiddleware",  # no NUL in a path reaches a lookup
     "django.middleware.security.SecurityMiddleware",
+    "config.cors.ReadApiCorsMiddleware",  # other origins read /api/ (CORS_ALLOWED_ORIGINS)
     # a spectator's unchanged poll of a public page: 304 from one cache read, before the rest
     "tournaments.public.conditional.PublicNotModifiedMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -298,23 +303,7 @@ if not DEBUG:
     X_FRAME_OPTIONS = "DENY"
 
 # Every line names the request (X-Request-ID, taken or made, sent back) and the party.
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "filters": {"context": {"()": "config.observability.RequestContextFilter"}},
-    "formatters": {
-        "context": {
-            "format": "%(asctime)s %(levelname)s %(name)s [request=%(request_id)s "
-            "party=%(party)s] %(message)s",
-        },
-    },
-    "handlers": {
-        "console": {
-            "class": "logging.StreamHandler", "filters": ["context"], "formatter": "context",
-        },
-    },
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-}
+LOGGING = logging_settings(os.environ.get("LOG_LEVEL", "WARNING"))
 
 # Errors (Django and Celery) go to Sentry only when SENTRY_DSN is set.
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
@@ -340,4 +329,14 @@ VERIFY_UPLOAD_MAX_BYTES = env_int("VERIFY_UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
 # Webhooks: private, loopback and link-local receivers are refused unless allowed here.
 WEBHOOK_ALLOW_PRIVATE_NETWORKS = env_bool("WEBHOOK_ALLOW_PRIVATE_NETWORKS", False)
 WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "10"))
-WEBHOOK_RETRY_BASE_SECONDS, WEBHOOK_RETRY_MAX_SECONDS, WEBHOOK_TIMEOUT_SECONDS = 1.0, 300.0, 5.0
+WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", "1"))
+WEBHOOK_RETRY_MAX_SECONDS = float(os.environ.get("WEBHOOK_RETRY_MAX_SECONDS", "300"))
+WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", "5"))
+# Deliveries wait in the outbox, never sent in the request: with a broker the workers send them,
+# without one a thread of each web process (WEBHOOK_SENDER_THREAD; 0: `manage.py send_webhooks
+# --watch`); the beat or the thread look every WEBHOOK_SWEEP_SECONDS (docs/webhooks.md).
+WEBHOOK_SWEEP_SECONDS = float(os.environ.get("WEBHOOK_SWEEP_SECONDS", "10"))
+WEBHOOK_SENDER_THREAD = env_bool("WEBHOOK_SENDER_THREAD", True)
+CELERY_BEAT_SCHEDULE["sweep-webhooks"] = {
+    "task": "scoring.tasks.sweep_webhooks", "schedule": WEBHOOK_SWEEP_SECONDS,
+}

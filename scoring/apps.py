@@ -1,4 +1,5 @@
-"""The scoring app, the project's base: every model; its ``ready`` logs the lockouts axes makes."""
+"""The scoring app, the project's base: every model; its ``ready`` logs the lockouts axes makes
+and has a web process without a broker start its webhook sender."""
 
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
@@ -12,7 +13,12 @@ class ScoringConfig(AppConfig):
     verbose_name = _("scoring")
 
     def ready(self) -> None:
-        """Connect the lockout log to django-axes' signal."""
+        """Connect the lockout log to django-axes' signal, the webhook sender to the first
+        request."""
+        from django.core.signals import request_started
+
         from scoring.people.lockouts import connect_axes
+        from scoring.webhooks.sender import start_with_server
 
         connect_axes()
+        request_started.connect(start_with_server, dispatch_uid="webhook-sender")

@@ -1,24 +1,25 @@
-"""Background work on protocols and webhooks: printing a round, forgetting expired prints, and
-the sweep that sends again what a broker outage kept from going out after commit."""
+"""Background work on protocols and webhooks: printing a round, forgetting expired prints, the
+sweep that sends again the prints a broker outage kept from going out after commit, and the
+webhook outbox's sweep."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 from celery import shared_task
-from django.db.models import Q
 from django.utils import timezone
 
 from scoring.core.background import RecordTask
-from scoring.models import PrintJob, WebhookDelivery
+from scoring.models import PrintJob
 from scoring.ranking.rating_tasks import recompute_rating_list_task
 from scoring.ranking.seasons import refresh_placings_task
 from scoring.signoff import printing
 from scoring.signoff.printing import render_print_job
-from scoring.webhooks.delivery import deliver_webhooks
+from scoring.webhooks import outbox
+from scoring.webhooks.sender import deliver_webhooks
 
 MISSED_AFTER = timedelta(minutes=2)
-"""A queued print or a due delivery left this long was not sent (the broker was down)."""
+"""A queued print left this long was not sent (the broker was down)."""
 
 
 @shared_task(base=RecordTask, name="scoring.tasks.purge_print_jobs")
@@ -29,10 +30,10 @@ def purge_print_jobs() -> int:
 
 @shared_task(base=RecordTask, name="scoring.tasks.sweep_missed_sends")
 def sweep_missed_sends() -> dict[str, list[int]]:
-    """Send again the prints and webhook deliveries still waiting for a task (the beat runs it).
+    """Send again the prints still waiting for a task (the beat runs it).
 
-    Both tasks are idempotent and take their work under a row lock, so one sent twice (the
-    first message was only late) does nothing the second time.
+    The task is idempotent and takes its work under a row lock, so one sent twice (the first
+    message was only late) does nothing the second time.
     """
     now = timezone.now()
     jobs = list(
@@ -41,21 +42,23 @@ def sweep_missed_sends() -> dict[str, list[int]]:
             created_at__gt=now - printing.STALE_AFTER,
         ).values_list("pk", flat=True)
     )
-    subscriptions = sorted(set(
-        WebhookDelivery.objects.filter(
-            status=WebhookDelivery.Status.PENDING, subscription__active=True,
-            created_at__lt=now - MISSED_AFTER,
-        ).filter(Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lt=now - MISSED_AFTER))
-        .values_list("subscription_id", flat=True)
-    ))
     for pk in jobs:
         render_print_job.send_quietly((pk,))
-    for pk in subscriptions:
+    return {"print_jobs": jobs}
+
+
+@shared_task(base=RecordTask, name="scoring.tasks.sweep_webhooks")
+def sweep_webhooks() -> list[int]:
+    """The beat's webhook sweep: a delivery task for every subscription whose next delivery is
+    due (its message lost to a broker outage, or its retry's message early); the outbox's claim
+    makes a task sent twice harmless. The subscriptions it queued."""
+    due, _next_in = outbox.due_heads()
+    for pk in due:
         deliver_webhooks.send_quietly((pk,))
-    return {"print_jobs": jobs, "webhooks": subscriptions}
+    return due
 
 
 __all__ = [
     "deliver_webhooks", "purge_print_jobs", "recompute_rating_list_task",
-    "refresh_placings_task", "render_print_job", "sweep_missed_sends",
+    "refresh_placings_task", "render_print_job", "sweep_missed_sends", "sweep_webhooks",
 ]

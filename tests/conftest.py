@@ -113,6 +113,15 @@ def _unthrottled_api() -> None:
 
 
 _unthrottled_api()
+def _no_webhook_sender_thread() -> None:
+    """No test's request starts the web process's webhook sender thread: the tests send the
+    outbox themselves (``tests/webhooks``: ``send_due``), or start the thread on purpose."""
+    from django.conf import settings
+
+    settings.WEBHOOK_SENDER_THREAD = False
+
+
+_no_webhook_sender_thread()
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects

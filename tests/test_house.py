@@ -24,6 +24,7 @@ TASK_NAMES = {
     "scoring.tasks.purge_print_jobs",
     "scoring.tasks.render_print_job",
     "scoring.tasks.sweep_missed_sends",
+    "scoring.tasks.sweep_webhooks",
     "scoring.webhook_delivery.deliver_webhooks",
     "tournaments.tasks.warm_standings",
 }

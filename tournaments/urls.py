@@ -14,6 +14,7 @@ from tournaments.registration import views as registration_views
 from tournaments.rounds import party_views
 from tournaments.rounds import views as round_views
 from tournaments.setup import views
+from tournaments.tokens import views as token_views
 from tournaments.webhooks import views as webhook_views
 
 app_name = "tournaments"
@@ -22,6 +23,8 @@ urlpatterns = [
     path("", views.tournament_list, name="list"),
     path("home/", home.home, name="home"),
     path("lockouts/", lockout_views.lockout_log, name="lockouts"),
+    path("api-tokens/", token_views.token_list, name="api_tokens"),
+    path("api-tokens/<int:pk>/revoke/", token_views.token_revoke, name="api_token_revoke"),
     path("profiles/search/", profile_fields.profile_search, name="profile_search"),
     path("profiles/merge/", profile_views.merge_page, name="profile_merge"),
     path("profiles/<int:pk>/unmerge/", profile_views.unmerge_page, name="profile_unmerge"),

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import connections, router
 from django.db.models import Q, QuerySet
 
+from scoring.access.api_tokens import own_tournaments, read_only, roles_of, scoped
 from scoring.core.compiled import db_column
 from scoring.models import Party, Protocol, Round, Tournament, TournamentRole
 
@@ -31,7 +32,7 @@ class Grants:
             return set(), set()
         key = (user.pk, tournament.pk)
         if key not in self._read:
-            self._read[key] = _grants_of(user.pk, tournament.pk)
+            self._read[key] = scoped(user, _grants_of(user.pk, tournament.pk))
         return self._read[key]
 
 
@@ -135,9 +136,8 @@ def can_view(user: Any, tournament: Tournament, grants: Grants | None = None) ->
         return True
     if roles_in(user, tournament, grants):
         return True
-    return bool(
-        getattr(user, "is_authenticated", False) and tournament.players.filter(user=user).exists()
-    )
+    return bool(getattr(user, "is_authenticated", False) and not read_only(user)
+                and tournament.players.filter(user=user).exists())
 
 
 def can_referee_tournament(
@@ -351,13 +351,12 @@ def visible_tournaments(user: User | AnonymousUser, page: str = "") -> QuerySet[
         return qs
     visible = Q(public=True)
     if user.is_authenticated:
-        visible |= Q(roles__user=user) | Q(players__user=user)
+        visible |= own_tournaments(user)
     qs = qs.filter(visible).distinct()
     if page:
         open_page = Q(**{PUBLIC_PAGE_SWITCHES[page]: True})
         if user.is_authenticated:
-            open_page |= Q(pk__in=TournamentRole.objects.filter(user=user)
-                           .values("tournament_id"))
+            open_page |= Q(pk__in=roles_of(user).values("tournament_id"))
         qs = qs.filter(open_page)
     return qs
 

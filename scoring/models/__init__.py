@@ -4,7 +4,7 @@ Every model of the project lives here (the lowest Django layer); tables keep the
 apps they were first created in.
 """
 
-from .access import IssuedAccount
+from .access import IssuedAccount, ReadOnlyToken
 from .deals import MAX_DEAL_POINTS, Deal
 from .entrants import Pair, Player, Table
 from .lockouts import Lockout
@@ -76,6 +76,7 @@ __all__ = [
     "Signature",
     "SigningPin",
     "IssuedAccount",
+    "ReadOnlyToken",
     "Table",
     "Tournament",
     "TournamentRole",

@@ -81,6 +81,10 @@ class WebhookDelivery(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     delivered_at = models.DateTimeField(_("delivered at"), null=True, blank=True)
+    # The outbox's claim: the sender attempting the delivery now (scoring.webhooks.outbox)
+    # holds it until ``claimed_until``; a sender that died mid-attempt lets it lapse.
+    claim = models.CharField(_("claimed by"), max_length=32, blank=True)
+    claimed_until = models.DateTimeField(_("claimed until"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("webhook delivery")
@@ -91,7 +95,12 @@ class WebhookDelivery(models.Model):
                 fields=["subscription", "sequence"], name="unique_webhook_sequence"
             )
         ]
-        indexes = [models.Index(fields=["subscription", "status", "sequence"])]
+        indexes = [
+            models.Index(fields=["subscription", "status", "sequence"]),
+            # the outbox's heads: the pending deliveries only, a few among every one sent
+            models.Index(fields=["subscription", "sequence"], name="webhook_outbox",
+                         condition=models.Q(status="pending")),
+        ]
 
     def __str__(self) -> str:
         return f"{self.event} #{self.sequence}"

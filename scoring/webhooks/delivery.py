@@ -1,15 +1,10 @@
-"""Sending webhook deliveries: signed POSTs, one subscription's deliveries in sequence order.
+"""One attempt of a webhook delivery: the signed POST to the subscription's URL.
 
 A delivery is POSTed as JSON with ``X-Domino-Event``, ``X-Domino-Delivery``,
 ``X-Domino-Timestamp`` and ``X-Domino-Signature: sha256=<hex HMAC-SHA256 of
 "<timestamp>.<body>" with the subscription's secret>``. A 2xx answer delivers it; anything else
-is retried with exponential backoff (``WEBHOOK_RETRY_BASE_SECONDS`` doubled each time, capped
-at ``WEBHOOK_RETRY_MAX_SECONDS``) until ``WEBHOOK_MAX_ATTEMPTS``; then it has failed. Every
-attempt is logged on the delivery (code, truncated body, error, the delay before the next).
-
-Ordering: a subscription's deliveries are sent one at a time, lowest sequence number first. The
-task takes the oldest pending delivery under a row lock; a later delivery is not sent while an
-earlier one is pending (or waiting for its retry), only after it was delivered or has failed.
+is retried with exponential backoff (``retry_delay``). Which delivery is attempted, by whom and
+when is the outbox's business (``scoring.webhooks.outbox``).
 """
 
 from __future__ import annotations
@@ -18,25 +13,17 @@ import hashlib
 import hmac
 import http.client
 import json
-import logging
 import socket
 import ssl
 import time
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
-from celery import shared_task
 from django.conf import settings
-from django.db import transaction
-from django.utils import timezone
 
-from scoring.core.background import RecordTask
 from scoring.core.errors import ServiceError
 from scoring.models import WebhookDelivery
 from scoring.webhooks.addresses import Target, check_webhook_url
-
-logger = logging.getLogger(__name__)
 
 BODY_KEPT = 1000  # characters of a receiver's answer kept on the delivery
 USER_AGENT = "domino-webhooks/1"
@@ -149,72 +136,3 @@ def post(delivery: WebhookDelivery) -> Attempt:
                        ms=(time.perf_counter() - started) * 1000)
     finally:
         connection.close()
-
-
-def _record(delivery: WebhookDelivery, attempt: Attempt) -> float | None:
-    """Store an attempt on the delivery; the delay before the next attempt, or None."""
-    now = timezone.now()
-    delivery.attempts += 1
-    delivery.response_code = attempt.code
-    delivery.response_body = attempt.body
-    delivery.error = attempt.error
-    delay = None
-    if attempt.ok:
-        delivery.status = WebhookDelivery.Status.DELIVERED
-        delivery.delivered_at = now
-        delivery.next_attempt_at = None
-    elif attempt.refused or delivery.attempts >= int(setting("WEBHOOK_MAX_ATTEMPTS", 10)):
-        delivery.status = WebhookDelivery.Status.FAILED
-        delivery.next_attempt_at = None
-    else:
-        delay = retry_delay(delivery.attempts)
-        delivery.next_attempt_at = now + timedelta(seconds=delay)
-    delivery.log = [*delivery.log, {
-        "attempt": delivery.attempts, "at": now.isoformat(), "code": attempt.code,
-        "body": attempt.body, "error": attempt.error, "ms": round(attempt.ms, 1),
-        "retry_in": delay,
-    }]
-    delivery.save()
-    logger.info("webhook delivery %s attempt %s: %s %s", delivery.pk, delivery.attempts,
-                attempt.code, attempt.error or delivery.status)
-    return delay
-
-
-STOP, NEXT = "stop", "next"
-
-
-def _attempt_head(subscription_id: int, retry_of: int | None) -> str:
-    """Send the subscription's oldest pending delivery if it is due: NEXT to go on, or STOP."""
-    with transaction.atomic():
-        pending = WebhookDelivery.objects.filter(
-            subscription_id=subscription_id, status=WebhookDelivery.Status.PENDING)
-        head = pending.order_by("sequence").values_list("pk", flat=True).first()
-        if head is None:
-            return STOP
-        # Another worker holding the head is sending it and goes on down the queue itself.
-        delivery = (WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
-                    .select_related("subscription").filter(pk=head).first())
-        if delivery is None:
-            return STOP
-        if delivery.status != WebhookDelivery.Status.PENDING:
-            return NEXT
-        if not delivery.subscription.active:
-            return STOP
-        due = delivery.next_attempt_at is None or delivery.next_attempt_at <= timezone.now()
-        if not due and retry_of != delivery.pk:
-            return STOP  # its retry is scheduled; the later deliveries wait for it
-        delay = _record(delivery, post(delivery))
-        if delay is not None:
-            deliver_webhooks.queue_after(delay, subscription_id, delivery.pk)
-            return STOP
-    return NEXT
-
-
-@shared_task(base=RecordTask, name="scoring.webhook_delivery.deliver_webhooks")
-def deliver_webhooks(subscription_id: int, retry_of: int | None = None) -> int:
-    """Send a subscription's pending deliveries in sequence order; how many were attempted."""
-    attempted = 0
-    while _attempt_head(subscription_id, retry_of) == NEXT:
-        retry_of = None
-        attempted += 1
-    return attempted

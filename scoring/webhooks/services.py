@@ -1,7 +1,8 @@
 """Webhooks of the record: emit events to the organizers' URLs, register and replay.
 
 ``emit`` writes one delivery per matching subscription in the caller's transaction (each with
-the subscription's next sequence number) and queues the delivery task when it commits. Only
+the subscription's next sequence number: the outbox, ``scoring.webhooks.outbox``) and tells a
+sender when it commits (``scoring.webhooks.sender``); nothing is sent in the caller's request. Only
 subscriptions whose author is still an organizer of the tournament (or a superuser) get
 anything, so a hidden tournament's events reach no one else.
 """
@@ -32,7 +33,7 @@ from scoring.models import (
     who,
 )
 from scoring.webhooks.addresses import check_webhook_url
-from scoring.webhooks.delivery import deliver_webhooks
+from scoring.webhooks.sender import notify_on_commit
 
 logger = logging.getLogger(__name__)
 
@@ -88,20 +89,21 @@ def _receiving(tournament_id: int) -> list[tuple[int, Any]]:
 
 def _add_delivery(subscription: WebhookSubscription, event: str, payload: dict[str, Any],
                   replay_of: WebhookDelivery | None = None) -> WebhookDelivery:
-    """The subscription's next delivery (its row is locked by the caller); queued on commit."""
+    """The subscription's next delivery (its row is locked by the caller); a sender is told on
+    commit."""
     subscription.last_sequence += 1
     subscription.save(update_fields=["last_sequence"])
     delivery = WebhookDelivery.objects.create(
         subscription=subscription, sequence=subscription.last_sequence, event=event,
         payload=payload, replay_of=replay_of)
-    deliver_webhooks.delay_on_commit(subscription.pk)
+    notify_on_commit(subscription.pk)
     return delivery
 
 
 def emit(
     tournament_id: int, event: str, payload: Callable[[], dict[str, Any]]
 ) -> list[WebhookDelivery]:
-    """Write a delivery of ``event`` for every subscription that wants it; sent on commit.
+    """Write a delivery of ``event`` for every subscription that wants it (sent after commit).
 
     ``payload`` is called only when someone receives the event: a tournament without
     webhooks pays one query, not the payload's.
@@ -182,7 +184,8 @@ def protocol_signed(party: Party, protocol: Protocol) -> None:
     emit(party.round.tournament_id, "protocol.signed", lambda: {
         "tournament": tournament_ref(party.round.tournament),
         "party": party_ref(party),
-        "protocol": {"id": protocol.pk, "version": protocol.version,
+        "protocol": {"id": protocol.pk, "public_id": protocol.public_id,
+                     "short_code": protocol.short_code, "version": protocol.version,
                      "sha256": protocol.sha256,
                      "signed_at": protocol.signed_at.isoformat() if protocol.signed_at
                      else None},
@@ -243,7 +246,7 @@ def update_subscription(subscription: WebhookSubscription, *, url: str | None = 
         subscription.active = active
     subscription.save(update_fields=["url", "events", "active"])
     if subscription.active:
-        deliver_webhooks.delay_on_commit(subscription.pk)
+        notify_on_commit(subscription.pk)
     return subscription
 
 

@@ -130,6 +130,15 @@ def _webhook(w: Any) -> Any:
         defaults={"events": ["round.closed"], "created_by": w.users["organizer"]})[0]
 
 
+def _read_only_token(w: Any) -> int:
+    """Our organizer's read-only API token (issued on first use)."""
+    from scoring.access.api_tokens import issue_token
+    from scoring.models import ReadOnlyToken
+
+    found = ReadOnlyToken.objects.filter(user=w.users["organizer"]).first()
+    return (found or issue_token(w.users["organizer"], "Сайт клуба")[0]).pk
+
+
 def _rating_list(w: Any) -> Any:
     """Our organizer's public rating list of our tournament (made on first use)."""
     from scoring.models import RatingList
@@ -356,6 +365,11 @@ OPS = [
     Op("DELETE", "/api/v1/webhooks/{}/", ORGANIZER, 204, lambda w: _webhook(w).pk),
     Op("POST", "/api/v1/webhooks/{}/renew-secret/", ORGANIZER, 200, lambda w: _webhook(w).pk),
     Op("POST", "/api/v1/webhook-deliveries/{}/replay/", ORGANIZER, 201, _delivery),
+    # Read-only API tokens: any organizer issues his own; only their owner revokes one.
+    Op("POST", "/api/v1/auth/read-only-tokens/", ORGANIZERS, 201,
+       body=lambda w: {"name": "Табло"}),
+    Op("DELETE", "/api/v1/auth/read-only-tokens/{}/", frozenset({"organizer"}), 204,
+       _read_only_token, special={"foreign_organizer": 404, "superuser": 404}),
     Op("POST", "/api/v1/rating-lists/", ORGANIZERS, 201,
        body=lambda w: {"name": "Новый рейтинг", "slug": "new-rating",
                        "tournaments": [w.tournament.pk]}),
@@ -695,6 +709,12 @@ PAGES = [
     Page("t/<str:slug>/deliveries/<int:pk>/replay/",
          lambda w: f"/t/{_slug(w)}/deliveries/{_delivery(w)}/replay/",
          twin="POST /api/v1/webhook-deliveries/{}/replay/"),
+    # -- read-only API tokens
+    Page("api-tokens/", lambda w: "/api-tokens/", lambda w: {"name": "Табло"},
+         "POST /api/v1/auth/read-only-tokens/"),
+    Page("api-tokens/<int:pk>/revoke/",
+         lambda w: f"/api-tokens/{_read_only_token(w)}/revoke/",
+         twin="DELETE /api/v1/auth/read-only-tokens/{}/"),
     # -- rating lists: organizers create them, their creator changes them
     Page("ratings/new/", lambda w: "/ratings/new/",
          lambda w: {"name": "Новый рейтинг", "slug": "new-rating", "system": "glicko2",

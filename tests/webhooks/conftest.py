@@ -1,4 +1,5 @@
-"""Fixtures for the webhook tests: a local HTTP receiver and an organizer's subscription."""
+"""Fixtures for the webhook tests: a local HTTP receiver, an organizer's subscription, and the
+outbox sent in the test's own thread (``send_due``)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ class Receiver:
     requests: list[Received] = field(default_factory=list)
     codes: list[int] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    delay: float = 0.0  # seconds it takes to answer
 
     def wait_for(self, count: int, timeout: float = 10.0) -> list[Received]:
         """Wait until ``count`` requests arrived; return them."""
@@ -44,8 +46,28 @@ class Receiver:
         return list(self.requests)
 
 
-def start_receiver() -> tuple[Receiver, ThreadingHTTPServer]:
-    """Serve a receiver on 127.0.0.1 (a free port) in a daemon thread."""
+def send_due(timeout: float = 15.0, *, until_empty: bool = True):
+    """Send the outbox here, as a sender does: sweep, sleep until the next retry is due, sweep
+    again, until nothing is pending (or ``timeout``); what was done."""
+    from scoring.webhooks import outbox
+
+    deadline = time.monotonic() + timeout
+    total = outbox.Sweep()
+    while True:
+        done = outbox.sweep()
+        total.outcomes.extend(done.outcomes)
+        left = deadline - time.monotonic()
+        if not until_empty or done.next_in is None or outbox.pending_count() == 0 or left <= 0:
+            return total
+        time.sleep(max(0.01, min(done.next_in, left)))
+
+
+def start_receiver(*, listening: bool = True) -> tuple[Receiver, ThreadingHTTPServer]:
+    """Serve a receiver on 127.0.0.1 (a free port) in a daemon thread.
+
+    ``listening=False``: the port is bound but nobody listens (a receiver that is down: every
+    connection is refused) until ``open_receiver`` is called.
+    """
     receiver = Receiver(url="")
 
     class Handler(BaseHTTPRequestHandler):
@@ -54,6 +76,7 @@ def start_receiver() -> tuple[Receiver, ThreadingHTTPServer]:
             with receiver.lock:
                 receiver.requests.append(Received(dict(self.headers), body, time.time()))
                 code = receiver.codes.pop(0) if receiver.codes else 200
+            time.sleep(receiver.delay)
             answer = b"ok" if code < 300 else b"receiver is down " * 200
             self.send_response(code)
             self.send_header("Content-Length", str(len(answer)))
@@ -63,10 +86,18 @@ def start_receiver() -> tuple[Receiver, ThreadingHTTPServer]:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler, bind_and_activate=False)
+    server.server_bind()
     receiver.url = f"http://127.0.0.1:{server.server_address[1]}/hooks/domino"
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    if listening:
+        open_receiver(server)
     return receiver, server
+
+
+def open_receiver(server: ThreadingHTTPServer) -> None:
+    """Start listening and answering (the receiver is back)."""
+    server.server_activate()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
 
 
 @pytest.fixture

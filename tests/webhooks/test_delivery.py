@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from scoring.models import Party, Round, TournamentRole, WebhookDelivery
+from scoring.models import Party, Protocol, Round, TournamentRole, WebhookDelivery
 from scoring.party.deals import correct_deal
 from scoring.signoff.content import party_players
 from scoring.signoff.services import countersign, record_refusal
 from tests.tournaments.play import play
+from tests.webhooks.conftest import send_due
 from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
 
@@ -60,6 +61,8 @@ def test_a_played_round_reaches_the_receiver_signed_and_in_order(
     play_a_round(tournament, referee_user)
     expected = ["round.published"] + ["party.finished"] * 4 + [
         "protocol.signed", "round.closed", "standings.changed"]
+    assert receiver.requests == []  # nothing is sent by the actions themselves
+    send_due()
     got = receiver.wait_for(len(expected))
     assert [r.json["event"] for r in got] == expected
     assert [r.json["sequence"] for r in got] == list(range(1, len(expected) + 1))
@@ -82,6 +85,9 @@ def test_a_played_round_reaches_the_receiver_signed_and_in_order(
     assert finished["totals"]["points"]["a"] >= 240
     signed = got[5].json["data"]
     assert signed["protocol"]["version"] == 1 and len(signed["protocol"]["sha256"]) == 64
+    protocol = Protocol.objects.get(pk=signed["protocol"]["id"])
+    assert signed["protocol"]["public_id"] == protocol.public_id  # what /v/… and the API take
+    assert signed["protocol"]["short_code"] == protocol.short_code
     assert got[6].json["data"]["round"] == {
         "id": got[6].json["data"]["round"]["id"], "number": 1, "status": "finished",
         "parties": 4}
@@ -98,18 +104,21 @@ def test_a_correction_of_a_counted_party_changes_the_standings(
     deal = party.deals.order_by("number").first()
     correct_deal(deal.pk, reason="Ошибка записи", outcome="domino", went_out="a1",
                  pips={"a1": 0, "a2": 20, "b1": 20, "b2": 20})
+    send_due()
     got = receiver.wait_for(2)
     assert [r.json["event"] for r in got] == ["party.finished", "standings.changed"]
     assert got[1].json["data"]["party"] == party.pk
 
 
 def test_a_failing_receiver_gets_retries_with_backoff(subscription, receiver, tournament,
-                                                      make_party):
+                                                      settings):
     from scoring.webhooks.services import emit
 
+    settings.WEBHOOK_RETRY_BASE_SECONDS = 0.2
     receiver.codes = [500, 503, 500]
     emit(tournament.pk, "round.published", lambda: {"round": {"number": 1}})
     emit(tournament.pk, "round.closed", lambda: {"round": {"number": 1}})
+    send_due()
     got = receiver.wait_for(5)
     # the first delivery is retried (3 failures) before the second is sent at all
     assert [r.json["sequence"] for r in got] == [1, 1, 1, 1, 2]
@@ -118,7 +127,11 @@ def test_a_failing_receiver_gets_retries_with_backoff(subscription, receiver, to
     assert first.status == "delivered" and first.attempts == 4
     assert [entry["code"] for entry in first.log] == [500, 503, 500, 200]
     delays = [entry["retry_in"] for entry in first.log[:-1]]
-    assert delays == [1.0, 2.0, 4.0]
+    assert delays == [0.2, 0.4, 0.8]
+    pauses = [later.arrived - earlier.arrived
+              for earlier, later in zip(got, got[1:4], strict=False)]
+    # each pause was waited out
+    assert all(pause >= delay - 0.01 for pause, delay in zip(pauses, delays, strict=True))
     assert "receiver is down" in first.log[0]["body"] and len(first.log[0]["body"]) == 1000
     assert WebhookDelivery.objects.get(sequence=2).attempts == 1
 
@@ -128,9 +141,11 @@ def test_a_delivery_gives_up_after_the_last_attempt(subscription, receiver, tour
     from scoring.webhooks.services import emit
 
     settings.WEBHOOK_MAX_ATTEMPTS = 3
+    settings.WEBHOOK_RETRY_BASE_SECONDS = 0.05
     receiver.codes = [500] * 10
     emit(tournament.pk, "round.published", lambda: {"round": {"number": 1}})
     emit(tournament.pk, "round.closed", lambda: {"round": {"number": 1}})
+    send_due()
     receiver.wait_for(4)
     first, second = WebhookDelivery.objects.order_by("sequence")
     assert (first.status, first.attempts) == ("failed", 3)
@@ -141,19 +156,21 @@ def test_a_delivery_gives_up_after_the_last_attempt(subscription, receiver, tour
 def test_a_pending_retry_holds_back_later_deliveries(subscription, receiver, tournament):
     from django.utils import timezone
 
-    from scoring.webhooks.delivery import deliver_webhooks
+    from scoring.webhooks.outbox import sweep
     from scoring.webhooks.services import emit
 
     emit(tournament.pk, "round.published", lambda: {"n": 1})
     first = WebhookDelivery.objects.get(sequence=1)
-    # pretend the first one is waiting for its retry, then emit another
+    # the first one waits for its retry, a minute from now; then another is emitted
     WebhookDelivery.objects.filter(pk=first.pk).update(
-        status="pending", next_attempt_at=timezone.now() + timezone.timedelta(seconds=60))
-    receiver.requests.clear()
+        next_attempt_at=timezone.now() + timezone.timedelta(seconds=60))
     emit(tournament.pk, "round.closed", lambda: {"n": 2})
-    assert receiver.wait_for(1, timeout=0.5) == []
+    swept = sweep()
+    assert swept.attempted == 0 and 59 < swept.next_in <= 60
+    assert receiver.wait_for(1, timeout=0.3) == []
     assert WebhookDelivery.objects.get(sequence=2).attempts == 0
-    deliver_webhooks(subscription.pk, retry_of=first.pk)  # the scheduled retry comes
+    WebhookDelivery.objects.filter(pk=first.pk).update(next_attempt_at=timezone.now())
+    assert sweep().attempted == 2  # its time came: the first, then the second
     assert [r.json["sequence"] for r in receiver.wait_for(2)] == [1, 2]
 
 
@@ -163,6 +180,7 @@ def test_replay_sends_the_payload_again_as_a_new_delivery(subscription, receiver
     emit(tournament.pk, "round.published", lambda: {"round": {"number": 1}})
     original = WebhookDelivery.objects.get()
     replay = replay_delivery(original)
+    send_due()
     got = receiver.wait_for(2)
     assert [r.json["sequence"] for r in got] == [1, 2]
     assert got[1].json["replay_of"] == original.pk
@@ -196,6 +214,7 @@ def test_a_hidden_tournament_reaches_only_its_organizers(
                             actor=former)
         role.delete()
         emit(tournament.pk, "round.published", lambda: {"secret": "hidden"})
+        send_due()
         assert len(receiver.wait_for(1)) == 1
         assert other_receiver.wait_for(1, timeout=0.5) == []
         assert former_receiver.wait_for(1, timeout=0.2) == []
@@ -212,6 +231,7 @@ def test_the_delivery_refuses_an_address_no_longer_allowed(subscription, receive
 
     settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = False
     emit(tournament.pk, "round.published", lambda: {"n": 1})
+    send_due()
     delivery = WebhookDelivery.objects.get()
     assert delivery.status == "failed" and delivery.attempts == 1
     assert "private" in delivery.error

@@ -13,12 +13,15 @@ from referee import services as desk
 from scoring.models import Party, Penalty, WebhookDelivery
 from scoring.party.deals import annul_deal, correct_deal, record_deal
 from tests.tournaments.play import DOMINO, play
+from tests.webhooks.conftest import send_due
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def received(receiver, count: int) -> list[dict]:
-    """The ``count`` deliveries the receiver got, checking that no other one follows."""
+    """The ``count`` deliveries the receiver got (the outbox sent now), checking that no other
+    one follows."""
+    send_due()
     got = receiver.wait_for(count)
     assert len(receiver.wait_for(count + 1, timeout=0.3)) == count
     return [request.json for request in got]

@@ -136,9 +136,12 @@ def verification(scene: Scene) -> None:
 
 def close_round(scene: Scene) -> None:
     """Round 1 closed, the standings, the webhook's deliveries; round 2 created and deleted."""
+    from scoring.webhooks import outbox
+
     tid, rid = scene.ids["tournament"], scene.ids["round"]
     scene.call("org", "post", f"/rounds/{rid}/close/")
     scene.call("org", "get", f"/tournaments/{tid}/standings/", query={"after_round": 1})
+    outbox.sweep()  # what a sender does after the requests: the deliveries go out
     deliveries = scene.call("org", "get", "/webhook-deliveries/",
                             query={"subscription": scene.ids["webhook"]})
     last = deliveries["results"][0]["id"]
@@ -262,4 +265,5 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     player_record(scene)
     event.profile_merges(scene)
     finish_and_renew(scene)
+    event.read_only_tokens(scene)  # after the rest: it moves no time of the calls before it
     return scene.rec.written()

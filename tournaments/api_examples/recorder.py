@@ -35,7 +35,7 @@ SEED = 20260516
 STEP = timedelta(seconds=30)
 """How far the clock moves with each call."""
 
-RANDOM_KEYS = ("token", "secret", "public_id", "short_code", "sha256", "fingerprint")
+RANDOM_KEYS = ("token", "secret", "public_id", "short_code", "sha256", "fingerprint", "prefix")
 """Keys whose values are random by design: written as stable stand-ins of the same shape."""
 MEASURED_KEYS = {"ms": 42.0}
 """Keys whose values are measured durations: written as a fixed value."""
@@ -161,7 +161,8 @@ class Recorder:
         text = json.dumps(examples, ensure_ascii=False)
         if self.receiver_url:
             text = text.replace(self.receiver_url, HOOK_URL)
-        for value, stand_in in _stand_ins(examples).items():
+        # the longest first: a value that starts another (a token's prefix) must not cut it
+        for value, stand_in in sorted(_stand_ins(examples).items(), key=lambda v: -len(v[0])):
             text = text.replace(json.dumps(value)[1:-1], json.dumps(stand_in)[1:-1])
         return _measured(json.loads(text))
 

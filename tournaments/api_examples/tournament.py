@@ -216,6 +216,15 @@ def webhooks(scene: Scene, receiver_url: str) -> None:
     scene.call("org", "delete", f"/webhooks/{spare['id']}/", expect=204)
 
 
+def read_only_tokens(scene: Scene) -> None:
+    """The organizer's read-only token for a results site: issued, listed, read, revoked."""
+    issued = scene.call("org", "post", "/auth/read-only-tokens/", {"name": "Club website"},
+                        expect=201)
+    scene.call("org", "get", "/auth/read-only-tokens/")
+    scene.call("org", "get", f"/auth/read-only-tokens/{issued['id']}/")
+    scene.call("org", "delete", f"/auth/read-only-tokens/{issued['id']}/", expect=204)
+
+
 def round_one(scene: Scene) -> None:
     """Round 1: created, scheduled, drawn, swapped, edited by hand, printed, published."""
     tid = scene.ids["tournament"]
