@@ -55,7 +55,9 @@ def test_a_fine_is_floored_when_given_and_no_debt_is_carried(api, party, regs, c
     party.refresh_from_db()
     page = client.get(reverse("tournaments:party", args=[party.pk]))
     assert "Not below zero" in page.content.decode()
-    assert protocol_content(party).result == "55 : 0 (not below zero: A +15)"
+    # The protocol is printed in the tournament's language (Russian unless set otherwise).
+    assert party.round.tournament.language == "ru"
+    assert protocol_content(party).result == "55 : 0 (не ниже нуля: A +15)"
     standings = api.get(f"/api/v1/tournaments/{party.round.tournament.pk}/standings/").json()
     first = standings["lines"][0]
     assert first["metrics"]["points_for"] == 55
