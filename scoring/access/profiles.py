@@ -3,7 +3,8 @@ tournaments).
 
 A person is shown only through the tournaments the visitor may see: a profile is visible when
 it plays in a tournament of ``permissions.visible_tournaments`` (the one rule of hidden and
-public tournaments), and to its own user; staff see every profile. Birth years and federation
+public tournaments), and to its own user; staff see every profile; a profile's tournaments are
+counted among those the visitor may see (``seen_tournaments``). Birth years and federation
 ids are for staff and for the organizers of a tournament where the person plays. A merge (and
 its undoing) is for staff, or for an organizer for whom both profiles play only in tournaments
 he organizes: he merges the duplicates of his own players, never another organizer's people.
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from scoring.access.permissions import is_organizer, managed_tournaments, visible_tournaments
 from scoring.models import Player, Profile, ProfileMerge
@@ -36,6 +37,15 @@ def visible_profiles(user: Any) -> QuerySet[Profile]:
     if getattr(user, "is_authenticated", False):
         shown |= Q(user=user)
     return Profile.objects.filter(shown)
+
+
+def seen_tournaments(user: Any) -> Count:
+    """An annotation of profiles: how many tournaments of each the user may see (every one
+    for staff), so that a count never tells of a hidden tournament."""
+    if is_staff(user):
+        return Count("entries__tournament", distinct=True)
+    return Count("entries__tournament", distinct=True, filter=Q(
+        entries__tournament__in=visible_tournaments(user).values("pk")))
 
 
 def can_see_profile(user: Any, profile: Profile) -> bool:

@@ -10,6 +10,13 @@ Matching (the roster import, the tournament file's import) follows one rule:
   gives the name only) is a doubt: the organizer decides (``Match.candidates``);
 * no profile of the name: a new profile.
 
+Matching and searching are done for a viewer, among the profiles he may see
+(``scoring.access.profiles.visible_profiles``): an organizer never links, nor is offered, a
+person entered only in tournaments hidden from him (linking would show him that person's
+details). A federation id held by such a person is refused (``Match.refusal``): neither a link
+nor a second profile of the same id; staff link it. ``viewer=None`` is the site itself (a
+command on the server, a test): every profile.
+
 Merging (``scoring.people.merges``) moves every entry (and rating-list rows) of one profile to
 the other and keeps the merged one as a pointer (``merged_into``); ``resolve_profile`` follows it.
 """
@@ -22,6 +29,7 @@ from typing import Any
 from django.db.models import Count, QuerySet
 from django.utils.translation import gettext as _
 
+from scoring.access.profiles import seen_tournaments, visible_profiles
 from scoring.core.errors import ServiceError
 from scoring.models import Player, Profile
 from scoring.models.people import clean_text, person_key
@@ -45,16 +53,22 @@ def resolve_profile(pk: int | str) -> Profile:
     return profile
 
 
-def search_profiles(text: str, limit: int = SEARCH_LIMIT, *,
-                    among: QuerySet[Profile] | None = None) -> list[Profile]:
-    """Profiles whose name contains ``text`` (loosely), each with ``tournaments`` counted;
-    ``among``: only these (the ones the searching user may see)."""
+def seen_by(viewer: Any) -> QuerySet[Profile]:
+    """The live profiles ``viewer`` may find, link and match, each with ``tournaments``: how
+    many of its tournaments he may see (None: the site itself, every profile and tournament)."""
+    if viewer is None:
+        return live_profiles().annotate(tournaments=Count("entries__tournament", distinct=True))
+    return live_profiles().filter(pk__in=visible_profiles(viewer).values("pk")).annotate(
+        tournaments=seen_tournaments(viewer))
+
+
+def search_profiles(text: str, limit: int = SEARCH_LIMIT, *, viewer: Any) -> list[Profile]:
+    """The profiles ``viewer`` may see whose name contains ``text`` (loosely), each with the
+    tournaments he may see of it counted (``seen_by``)."""
     key = person_key(text)
     if not key or "\x00" in key:  # nothing is named so; PostgreSQL refuses the character
         return []
-    pool = live_profiles() if among is None else live_profiles().filter(pk__in=among.values("pk"))
-    found = pool.filter(name_key__contains=key).annotate(
-        tournaments=Count("entries__tournament", distinct=True))
+    found = seen_by(viewer).filter(name_key__contains=key)
     starts: list[Profile] = [p for p in found.order_by("name_key", "pk")[: limit * 3]]
     starts.sort(key=lambda p: (not p.name_key.startswith(key), p.name_key, p.pk))
     return starts[:limit]
@@ -114,6 +128,9 @@ class Match:
     profile: Profile | None = None
     candidates: list[Profile] = field(default_factory=list)
     reason: str = ""
+    refusal: str = ""
+    """Why the person cannot be linked nor made anew by this viewer (his federation id belongs
+    to a person he may not see): the message for the row's ``federation_id``."""
 
     @property
     def doubtful(self) -> bool:
@@ -121,32 +138,46 @@ class Match:
         return self.profile is None and bool(self.candidates)
 
 
-def match_profiles(people: list[dict[str, Any]], *, exclude_tournament: int | None = None
-                   ) -> list[Match]:
-    """Match each person (name, club, birth_year, federation_id) by the module's rule.
+def hidden_federation_id(federation_id: str) -> str:
+    """The refusal of a federation id held by a person the viewer may not see."""
+    return _("The federation id %(id)s belongs to a person in no tournament you can see; ask "
+             "the site's staff to link him.") % {"id": federation_id}
 
-    Two queries whatever the number of people; profiles already playing in
+
+def match_profiles(people: list[dict[str, Any]], *, viewer: Any,
+                   exclude_tournament: int | None = None) -> list[Match]:
+    """Match each person (name, club, birth_year, federation_id) by the module's rule, among
+    the profiles ``viewer`` may see (``seen_by``).
+
+    Three queries whatever the number of people; profiles already playing in
     ``exclude_tournament`` are never offered.
     """
     fed_ids = {clean_text(p.get("federation_id", "")) for p in people} - {""}
     keys = {person_key(p.get("name", "")) for p in people} - {""}
-    pool = live_profiles()
+    pool = seen_by(viewer)
     if exclude_tournament is not None:
         pool = pool.exclude(entries__tournament_id=exclude_tournament)
     by_fed = {p.federation_id: p for p in pool.filter(federation_id__in=fed_ids)}
+    hidden: set[str] = set()
+    if viewer is not None and fed_ids - set(by_fed):
+        hidden = set(Profile.objects.filter(federation_id__in=fed_ids - set(by_fed))
+                     .exclude(pk__in=visible_profiles(viewer).values("pk"))
+                     .values_list("federation_id", flat=True))
     by_key: dict[str, list[Profile]] = {}
-    for profile in pool.filter(name_key__in=keys).annotate(
-            tournaments=Count("entries__tournament", distinct=True)).order_by("pk"):
+    for profile in pool.filter(name_key__in=keys).order_by("pk"):
         by_key.setdefault(profile.name_key, []).append(profile)
-    return [_match_one(person, by_fed, by_key) for person in people]
+    return [_match_one(person, by_fed, by_key, hidden) for person in people]
 
 
 def _match_one(person: dict[str, Any], by_fed: dict[str, Profile],
-               by_key: dict[str, list[Profile]]) -> Match:
-    """The match of one person, from the profiles of the file's ids and names."""
+               by_key: dict[str, list[Profile]], hidden: set[str]) -> Match:
+    """The match of one person, from the profiles of the file's ids and names (``hidden``:
+    the ids held by people the viewer may not see)."""
     fed = clean_text(person.get("federation_id", ""))
     if fed and fed in by_fed:
         return Match(profile=by_fed[fed], reason="federation_id")
+    if fed in hidden:
+        return Match(reason="federation_id_hidden", refusal=hidden_federation_id(fed))
     candidates = [p for p in by_key.get(person_key(person.get("name", "")), [])
                   if not (fed and p.federation_id and p.federation_id != fed)]
     if not candidates:

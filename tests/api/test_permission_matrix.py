@@ -962,6 +962,31 @@ federation id): our organizer, and staff. Every other role, the unrelated organi
 gets 0 cells through."""
 
 
+def _imports_of_him(world: World, role: str, api: APIClient) -> dict[str, bool]:
+    """What a roster import (checked, not imported) into a tournament the role organizes makes
+    of the hidden tournament's real player: linked by his federation id, linked or offered by
+    his name, birth year and club. A role organizing no tournament imports nowhere."""
+    from scoring.access.permissions import managed_tournaments
+
+    into = world.tournament if role in ORGANIZER else (
+        managed_tournaments(world.users[role]).first() if world.users[role] else None)
+    found = {"roster import links him by federation id": False,
+             "roster import links or offers him by name": False}
+    if into is None:
+        return found
+    for cell, line in (("roster import links him by federation id", "Т. Игрок,,,RU-9"),
+                       ("roster import links or offers him by name", "Тайный Игрок,Тень,1975,")):
+        csv = f"name,club,birth_year,federation_id\n{line}\n".encode()
+        answer = api.post(f"/api/v1/tournaments/{into.pk}/import/", {
+            "file": SimpleUploadedFile("r.csv", csv, "text/csv"), "dry_run": "true"},
+            format="multipart")
+        assert answer.status_code in (200, 400), (role, answer.status_code)
+        profile = answer.json()["rows"][0]["profile"]
+        found[cell] = profile.get("profile") == world.secret.pk or world.secret.pk in {
+            c["id"] for c in profile.get("candidates", [])}
+    return found
+
+
 def _reads(world: World, role: str) -> dict[str, bool]:
     """What the role gets of the hidden tournament's real player (and of the birth year of our
     public player, and of the unrelated organizer's throwaway): each cell, whether it passes."""
@@ -990,13 +1015,15 @@ def _reads(world: World, role: str) -> dict[str, bool]:
             f"/api/v1/profiles/{public}/").json(),
         "throwaway answers": api.get(f"/api/v1/profiles/{world.throwaway.pk}/").status_code
         == 200 and Profile.objects.filter(pk=world.throwaway.pk).exists(),
+        **_imports_of_him(world, role, api),
     }
 
 
 @pytest.mark.django_db
 def test_profile_reads_matrix(world: World) -> None:
     """A person entered only in a hidden tournament is seen (list, search, detail, record,
-    player page, the forms' search) by its organizer and staff only, his birth year and
+    player page, the forms' search) and linked by a roster import (on his federation id, or
+    on his name, birth year and club) by its organizer and staff only, his birth year and
     federation id too; a public player's details only by the organizers of his tournament;
     the unrelated organizer's throwaway by him and staff. 0 cells otherwise."""
     from scoring.models import Profile

@@ -53,7 +53,7 @@ def test_matching_rule(tournament):
         {"name": "Пётр Виноградов", "club": "Рыба", "birth_year": 1971},
         {"name": "Пётр Виноградов"},
         {"name": "Кто-то Новый", "club": "Рыба", "birth_year": 1970},
-    ])
+    ], viewer=None)
     assert found[0].profile == one and not found[0].doubtful
     assert found[1].doubtful and found[1].candidates == [one]
     assert found[2].doubtful and found[2].reason == "name_only"

@@ -151,7 +151,7 @@ def test_import_of_one_player_rows_registers_players_and_sides(udl):
         "Анна Каренина,Дубль,Москва,1500,\n"
         "José García,Capicúa,Madrid,1420,Los Dominós\n"
     ).encode()
-    report = import_roster(udl, "roster.csv", content)
+    report = import_roster(udl, "roster.csv", content, viewer=None)
     assert report.imported and (report.players, report.pairs) == (2, 2)
     sides = sorted(
         (p.player1.name, p.player2_id, p.name, p.rating)
@@ -167,7 +167,7 @@ def test_import_refuses_a_partner_in_singles(udl):
         "Анна Каренина,José García\n"
         "José García,\n"
     ).encode()
-    report = import_roster(udl, "roster.csv", content)
+    report = import_roster(udl, "roster.csv", content, viewer=None)
     assert not report.imported
     assert "partner" in report.rows[0].errors
     assert not Player.objects.filter(tournament=udl).exists()

@@ -57,7 +57,7 @@ def pairs_of(tournament) -> list[tuple[str, str, str, int]]:
 
 
 def test_csv_with_cyrillic_names_imports_players_and_pairs(empty):
-    report = import_roster(empty, "players.csv", CSV_OK.encode())
+    report = import_roster(empty, "players.csv", CSV_OK.encode(), viewer=None)
     assert report.ok and report.imported
     assert (report.players, report.pairs) == (5, 2)
     ivan = Player.objects.get(tournament=empty, name="Иван Петров")
@@ -78,7 +78,7 @@ def test_xlsx_with_russian_headers_and_numbers(empty):
         [None, None, None, None, None, None],
         ["José García", "Club Capicúa", "Madrid", None, "", ""],
     ])
-    report = import_roster(empty, "Список.xlsx", content)
+    report = import_roster(empty, "Список.xlsx", content, viewer=None)
     assert report.ok, report.as_dict()
     assert [row.number for row in report.rows] == [2, 3, 5]
     assert pairs_of(empty) == [("Ёлкин Щукин", "Эдуард Юдин", "", 1440)]
@@ -87,14 +87,15 @@ def test_xlsx_with_russian_headers_and_numbers(empty):
 
 def test_semicolon_csv_saved_by_russian_excel_in_windows_1251(empty):
     text = "Имя;Рейтинг\r\nПётр Первый;1200\r\nФёдор Второй;1100\r\n"
-    report = import_roster(empty, "excel.csv", text.encode("cp1251"))
+    report = import_roster(empty, "excel.csv", text.encode("cp1251"), viewer=None)
     assert report.ok and report.players == 2
     assert set(empty.players.values_list("name", flat=True)) == {"Пётр Первый", "Фёдор Второй"}
 
 
 def test_partner_may_be_a_registered_player_and_names_match_loosely(empty):
     Player.objects.create(tournament=empty, name="Пётр Первый")
-    report = import_roster(empty, "p.csv", "name,partner\nФёдор Второй,  петр   первый \n".encode())
+    report = import_roster(empty, "p.csv",
+                           "name,partner\nФёдор Второй,  петр   первый \n".encode(), viewer=None)
     assert report.ok, report.as_dict()
     assert pairs_of(empty) == [("Фёдор Второй", "Пётр Первый", "", 0)]
     assert name_key("Пётр  ПЕРВЫЙ") == name_key("петр первый")
@@ -113,7 +114,7 @@ BAD_CSV = (
 
 
 def test_bad_rows_import_nothing_and_the_report_names_row_and_column(empty):
-    report = import_roster(empty, "bad.csv", BAD_CSV.encode())
+    report = import_roster(empty, "bad.csv", BAD_CSV.encode(), viewer=None)
     assert not report.ok and not report.imported
     assert (report.players, report.pairs) == (0, 0)
     assert not Player.objects.filter(tournament=empty).exists()
@@ -130,7 +131,7 @@ def test_bad_rows_import_nothing_and_the_report_names_row_and_column(empty):
 
 
 def test_skip_bad_rows_imports_the_good_ones_and_pairs_whole(empty):
-    report = import_roster(empty, "bad.csv", BAD_CSV.encode(), skip_bad_rows=True)
+    report = import_roster(empty, "bad.csv", BAD_CSV.encode(), skip_bad_rows=True, viewer=None)
     assert report.imported and not report.ok
     # row 2 named row 3 as partner: row 3 is wrong, so row 2 is skipped with it
     assert {row.number for row in report.skipped} == {2, 3, 4, 5, 6, 7}
@@ -145,7 +146,8 @@ def test_player_already_in_a_pair_is_refused_by_the_same_rule_as_the_pair_form(e
     a = Player.objects.create(tournament=empty, name="Иван Петров")
     b = Player.objects.create(tournament=empty, name="Сергей Смирнов")
     Pair.objects.create(tournament=empty, player1=a, player2=b)
-    report = import_roster(empty, "p.csv", "name,partner\nНовый Игрок,Иван Петров\n".encode())
+    report = import_roster(empty, "p.csv", "name,partner\nНовый Игрок,Иван Петров\n".encode(),
+                           viewer=None)
     assert report.rows[0].errors == {"partner": ["Иван Петров already plays in another pair."]}
     assert empty.players.count() == 2
 
@@ -159,7 +161,7 @@ def test_duplicate_of_a_registered_player_and_conflicting_partners(empty):
                "Д Е,,\n"
                "Ж З,Ж З,\n"
                "И К,,Одинокая\n").encode()
-    report = import_roster(empty, "p.csv", content)
+    report = import_roster(empty, "p.csv", content, viewer=None)
     errors = {row.number: row.errors for row in report.rows}
     assert "already registered" in errors[2]["name"][0]
     assert "Row 3 names this player" in errors[4]["partner"][0]
@@ -170,8 +172,8 @@ def test_duplicate_of_a_registered_player_and_conflicting_partners(empty):
 
 
 def test_individual_tournament_takes_players_but_not_pairs(solo):
-    assert import_roster(solo, "p.csv", "name,rating\nА,1\nБ,2\n".encode()).ok
-    report = import_roster(solo, "p.csv", "name,partner\nВ,Г\nГ,\n".encode())
+    assert import_roster(solo, "p.csv", "name,rating\nА,1\nБ,2\n".encode(), viewer=None).ok
+    report = import_roster(solo, "p.csv", "name,partner\nВ,Г\nГ,\n".encode(), viewer=None)
     assert report.rows[1].errors == {
         "partner": ["In an individual tournament the draw forms the pairs."]}
     assert solo.players.count() == 2
@@ -186,13 +188,13 @@ def test_individual_tournament_takes_players_but_not_pairs(solo):
     (b"PK\x03\x04 not really a workbook", "not a readable XLSX"),
 ])
 def test_unreadable_files_are_refused_as_a_whole(empty, content, message):
-    report = import_roster(empty, "x.csv", content)
+    report = import_roster(empty, "x.csv", content, viewer=None)
     assert not report.ok and message in report.file_errors[0]
     assert not empty.players.exists()
 
 
 def test_dry_run_reports_without_importing(empty):
-    report = import_roster(empty, "p.csv", CSV_OK.encode(), dry_run=True)
+    report = import_roster(empty, "p.csv", CSV_OK.encode(), dry_run=True, viewer=None)
     assert report.ok and not report.imported and (report.players, report.pairs) == (5, 2)
     assert not empty.players.exists()
 
@@ -203,7 +205,7 @@ def test_template_files_import_as_they_are(empty, client, organizer):
         response = client.get(reverse("tournaments:import_template", args=[empty.slug, fmt]))
         assert response.status_code == 200
         content = b"".join(response)
-        report = import_roster(empty, f"template.{fmt}", content, dry_run=True)
+        report = import_roster(empty, f"template.{fmt}", content, dry_run=True, viewer=None)
         assert report.ok, report.as_dict()
         assert (report.players, report.pairs) == (4, 2)
     sheet = load_workbook(io.BytesIO(content)).active

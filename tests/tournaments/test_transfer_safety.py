@@ -82,7 +82,7 @@ def test_guard_keeps_numbers_and_ordinary_text():
 def test_an_exported_name_imports_back_as_it_was(empty, fmt):
     names = [FORMULA, "+7 Анна", "-Борис", "@ivan", "Обычный Игрок"]
     content = sheets.table_bytes(["name", "club"], [[n, "Клуб"] for n in names], fmt, "Players")
-    report = import_roster(empty, f"players.{fmt}", content)
+    report = import_roster(empty, f"players.{fmt}", content, viewer=None)
     assert report.imported, report.as_dict()
     assert sorted(empty.players.values_list("name", flat=True)) == sorted(names)
 
@@ -121,7 +121,7 @@ def test_an_xlsx_of_many_rows_is_refused_fast(empty, settings):
     content = _xlsx(60_000)
     assert len(content) < settings.ROSTER_UPLOAD_MAX_BYTES
     started = time.process_time()
-    report = import_roster(empty, "big.xlsx", content)
+    report = import_roster(empty, "big.xlsx", content, viewer=None)
     spent = time.process_time() - started
     assert report.file_errors == ["The file has more than 2000 rows."]
     assert not empty.players.exists()
@@ -132,7 +132,7 @@ def test_an_xlsx_of_many_rows_is_refused_fast(empty, settings):
 def test_an_xlsx_claiming_a_huge_sheet_is_read_as_what_it_holds(empty):
     content = _claims_the_whole_grid(_xlsx(3))
     started = time.process_time()
-    report = import_roster(empty, "grid.xlsx", content, dry_run=True)
+    report = import_roster(empty, "grid.xlsx", content, dry_run=True, viewer=None)
     spent = time.process_time() - started
     assert report.ok and report.players == 3, report.as_dict()
     print(f"a {len(content)} B XLSX claiming A1:XFD1048576 read in {spent:.2f} s CPU")
@@ -141,16 +141,16 @@ def test_an_xlsx_claiming_a_huge_sheet_is_read_as_what_it_holds(empty):
 
 def test_an_xlsx_that_unpacks_too_large_is_refused(empty, settings):
     settings.ROSTER_XLSX_MAX_UNPACKED_BYTES = 4096
-    report = import_roster(empty, "big.xlsx", _xlsx(500))
+    report = import_roster(empty, "big.xlsx", _xlsx(500), viewer=None)
     assert report.file_errors == ["The workbook unpacks to more than 4.0\xa0KB."]
 
 
 def test_a_csv_stops_at_the_row_limit(empty, settings):
     settings.ROSTER_MAX_ROWS = 10
     content = ("name\n" + "".join(f"P{n}\n" for n in range(11))).encode()
-    report = import_roster(empty, "p.csv", content)
+    report = import_roster(empty, "p.csv", content, viewer=None)
     assert report.file_errors == ["The file has more than 10 rows."]
-    assert import_roster(empty, "p.csv", content[:content.rindex(b"P10")]).imported
+    assert import_roster(empty, "p.csv", content[:content.rindex(b"P10")], viewer=None).imported
     assert empty.players.count() == 10
 
 

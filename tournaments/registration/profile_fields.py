@@ -8,7 +8,8 @@ the search field carries htmx attributes only.
 
 The organizer finds and chooses only the people he may see (``scoring.access.profiles.
 visible_profiles``: those playing in a tournament he may see), with the birth year and the
-federation id only of those playing in a tournament he organizes.
+federation id only of those playing in a tournament he organizes, and each one's tournaments
+counted among those he may see.
 """
 
 from __future__ import annotations
@@ -25,10 +26,9 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.access import profiles as access
 from scoring.models import Profile
-from scoring.people.profiles import describe, live_profiles, search_profiles
+from scoring.people.profiles import describe, live_profiles, search_profiles, seen_by
 
 if TYPE_CHECKING:
-    from django.db.models import QuerySet
     from django.http import QueryDict
     from django_stubs_ext import StrOrPromise
 
@@ -36,18 +36,13 @@ NEW = "new"
 PREFIX = re.compile(r"^[a-z][a-z0-9_]{0,19}$")
 
 
-def _choosable(viewer: Any) -> QuerySet[Profile]:
-    """The profiles the user may find and link: those he may see, not merged into another."""
-    return live_profiles().filter(pk__in=access.visible_profiles(viewer).values("pk"))
-
-
 def profile_options(text: str, chosen: str = "", *, viewer: Any,
                     new_label: StrOrPromise | None = None) -> list[tuple[str, str]]:
     """The radio choices: a new profile, the profiles found for ``text``, the one chosen (the
     ones ``viewer`` may see)."""
-    found = search_profiles(text, among=access.visible_profiles(viewer)) if text else []
+    found = search_profiles(text, viewer=viewer) if text else []
     if chosen.isdigit() and all(str(p.pk) != chosen for p in found):
-        found = [*_choosable(viewer).filter(pk=int(chosen)), *found]
+        found = [*seen_by(viewer).filter(pk=int(chosen)), *found]
     details = access.profiles_with_details(viewer, [p.pk for p in found])
     return [(NEW, str(new_label or _("A new profile"))),
             *((str(p.pk), describe(p, private=p.pk in details)) for p in found)]

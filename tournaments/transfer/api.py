@@ -70,7 +70,10 @@ class RosterRowSerializer(serializers.Serializer):
     profile = serializers.DictField(
         help_text="How the row links to a profile: status `linked` (`profile`, `reason`: "
         "federation_id, name_year_club or chosen), `new`, `review` (`reason`, `candidates`: "
-        "id, name, club, city, birth_year, federation_id) or `unchecked`.")
+        "id, name, club, city; birth_year and federation_id only of the candidates whose "
+        "details you may read), `refused` (`reason` federation_id_hidden: the federation id "
+        "belongs to a person in no tournament you can see; the row's `errors` say so under "
+        "federation_id) or `unchecked`. Only the profiles you may see are matched and offered.")
 
 
 class RosterReportSerializer(serializers.Serializer):
@@ -147,7 +150,7 @@ class RosterImportView(IdempotentMixin, APIView):
         if size_error(file.size):
             report = RosterReport(file_errors=[size_error(file.size)])
             return Response(report.as_dict(), status=status.HTTP_400_BAD_REQUEST)
-        report = import_roster(tournament, file.name or "", file.read(),
+        report = import_roster(tournament, file.name or "", file.read(), viewer=request.user,
                                skip_bad_rows=data["skip_bad_rows"], dry_run=data["dry_run"],
                                choices=data.get("profiles") or {})
         return Response(report.as_dict(), status=_status(report))

@@ -305,7 +305,8 @@ class _Importer:
                 raise self.fail(f"users[{index}]", _("a username is expected."))
             self.users[username] = self._find_or_create_user(username, details)
         refuse_known_protocols(self.doc.get("protocols", []))
-        self.profiles = link_profiles(self.doc)
+        self.profiles = link_profiles(
+            self.doc, actor if getattr(actor, "is_authenticated", False) else None)
         tournament = self.tournament_record(slug)
         for section in SECTIONS:
             self.section(section)
@@ -344,7 +345,9 @@ def import_tournament(data: bytes | str | dict[str, Any], *, slug: str | None = 
                       actor: Any = None) -> Tournament:
     """Import a tournament file as a new tournament (see the module's docstring).
 
-    ``actor``, when given, becomes an organizer of the imported tournament.
+    ``actor``, when given, becomes an organizer of the imported tournament, and its players
+    are linked only to the profiles he may see (``archive_profiles``); without one (a command
+    on the server) to any.
     """
     doc = load(data)
     importer = _Importer(doc)

@@ -10,6 +10,11 @@ file), federation id, name, club, city and birth year. Each is linked, in this o
 4. otherwise — no profile of the name, or a doubt — a new profile of the file's details: an
    import never links on a doubt (the organizer merges later if they are one person).
 
+Only the profiles the importing user may see are linked (he becomes an organizer of the
+imported tournament, and would read their details): a federation id held by a person he may not
+see refuses the file, naming the record (staff, or the site itself importing without a user,
+link everyone).
+
 A version-1 file (before profiles) gives none: each player gets a new profile.
 """
 
@@ -22,7 +27,7 @@ from django.utils.translation import gettext as _
 from scoring.core.site import site_url
 from scoring.models import Player, Profile
 from scoring.models.people import clean_text, person_key
-from scoring.people.profiles import match_profiles, new_profile, resolve_profile
+from scoring.people.profiles import match_profiles, new_profile, resolve_profile, seen_by
 from tournaments.transfer.archive_format import ArchiveError
 
 
@@ -43,30 +48,41 @@ def _details(record: dict[str, Any], index: int) -> dict[str, Any]:
             "federation_id": clean_text(texts["federation_id"])[:40]}
 
 
-def _same_installation(doc: dict[str, Any], pk: Any, name: str) -> Profile | None:
-    """The profile of the file's id, when the file was exported here and it is the person."""
+def _same_installation(doc: dict[str, Any], pk: Any, name: str, viewer: Any
+                       ) -> Profile | None:
+    """The profile of the file's id, when the file was exported here, it is the person and
+    ``viewer`` may see him."""
     if doc.get("site_url") != site_url() or not isinstance(pk, int):
         return None
     try:
         profile = resolve_profile(pk)
     except Profile.DoesNotExist:
         return None
-    return profile if profile.name_key == person_key(name) else None
+    if profile.name_key != person_key(name) or not seen_by(viewer).filter(
+            pk=profile.pk).exists():
+        return None
+    return profile
 
 
-def link_profiles(doc: dict[str, Any]) -> dict[int, int]:
-    """The profile here of each profile id of the file (made when none is the person)."""
+def link_profiles(doc: dict[str, Any], viewer: Any = None) -> dict[int, int]:
+    """The profile here of each profile id of the file (made when none is the person), among
+    the profiles ``viewer`` may see (None: the site itself, every profile)."""
     records = doc.get("profiles", [])
     found: dict[int, int] = {}
     details = [_details(record, index) for index, record in enumerate(records)]
-    matches = match_profiles(details)
+    matches = match_profiles(details, viewer=viewer)
     for index, (record, person, match) in enumerate(zip(records, details, matches,
                                                         strict=True)):
         source = record.get("id")
         if not isinstance(source, int) or source in found:
             raise ArchiveError(_("profiles[%(index)s]: the id is missing or given twice.")
                                % {"index": index})
-        profile = _same_installation(doc, source, person["name"]) or match.profile
+        profile = _same_installation(doc, source, person["name"], viewer)
+        if profile is None and match.refusal:
+            raise ArchiveError(_("profiles[%(index)s] (%(name)s), federation_id: %(error)s")
+                               % {"index": index, "name": person["name"],
+                                  "error": match.refusal})
+        profile = profile or match.profile
         if profile is None or profile.pk in found.values():  # one person plays once
             profile = new_profile(**{**person, "federation_id": ""} if profile else person)
         found[source] = profile.pk

@@ -12,7 +12,8 @@ The file has a header row naming its columns (English or Russian, any order):
 Each row is linked to the person's profile (``roster_profiles``): on the federation id, else on
 name + birth year + club agreeing with exactly one profile; a doubtful row waits for the
 organizer's choice (link to a profile offered, or a new profile) and until every doubtful row
-has one nothing is imported.
+has one nothing is imported. Only the profiles the importing user may see are matched and
+offered; a federation id of a person he may not see is an error of its row.
 
 In a singles tournament (a side is one player, pairs format) every row is a player and his
 side: ``partner`` must be empty and ``pair`` names the side (optional).
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -37,7 +39,7 @@ from scoring.core.errors import ServiceError
 from scoring.models import Player, Tournament
 from tournaments.registration.services import register_pair, register_player
 from tournaments.setup.services import registers_sides
-from tournaments.transfer.roster_profiles import check_details, match_rows
+from tournaments.transfer.roster_profiles import check_details, match_rows, readable_candidates
 from tournaments.transfer.roster_rows import (
     COLUMNS,
     RosterReport,
@@ -263,14 +265,16 @@ def check_rows(tournament: Tournament, rows: list[RosterRow]) -> list[_PairPlan]
     return _plan_pairs(rows, by_number)
 
 
-def import_roster(tournament: Tournament, filename: str, content: bytes, *,
+def import_roster(tournament: Tournament, filename: str, content: bytes, *, viewer: Any,
                   skip_bad_rows: bool = False, dry_run: bool = False,
                   choices: dict[int, str] | None = None) -> RosterReport:
     """Import the players and pairs of a roster file; see the module's docstring.
 
-    With ``dry_run`` nothing is kept (the preview); the report says what would be imported.
-    ``choices`` are the organizer's profile for each doubtful row (row number → "new" or a
-    profile id, ``roster_profiles``); while a doubtful row has none, nothing is imported.
+    Rows are matched among the profiles ``viewer`` (the importing user) may see; None is the
+    site itself (a command, a test): every profile. With ``dry_run`` nothing is kept (the
+    preview); the report says what would be imported. ``choices`` are the organizer's
+    profile for each doubtful row (row number → "new" or a profile id, ``roster_profiles``);
+    while a doubtful row has none, nothing is imported.
     """
     report = RosterReport(skip_bad_rows=skip_bad_rows, dry_run=dry_run)
     try:
@@ -284,7 +288,8 @@ def import_roster(tournament: Tournament, filename: str, content: bytes, *,
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         plans = check_rows(tournament, rows)
         check_details(rows)
-        match_rows(tournament, rows, choices)
+        match_rows(tournament, rows, choices, viewer=viewer)
+        report.readable = readable_candidates(rows, viewer)
         bad = {row.number for row in rows if row.errors}
         if skip_bad_rows:
             _spread(plans, bad)

@@ -6,14 +6,20 @@ exactly one profile. A doubtful row (same name, other club or year; several cand
 only) is imported only once the organizer chose "link to profile X" or "new profile" for it:
 until then the import is not committed (nothing is written) and the report lists the row under
 ``to_review`` with its candidates.
+
+Rows are matched among the profiles the importing user may see: another organizer's hidden
+players are neither linked nor offered, and a federation id of such a person refuses its row
+(``Match.refusal``) rather than make him a second profile.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.utils.translation import gettext as _
 
+from scoring.access.profiles import profiles_with_details
 from scoring.models import Profile, Tournament
 from scoring.models.people import clean_text
 from scoring.people.profiles import match_profiles
@@ -54,9 +60,10 @@ def check_details(rows: list[RosterRow]) -> None:
 
 
 def match_rows(tournament: Tournament, rows: list[RosterRow],
-               choices: dict[int, str] | None = None) -> None:
-    """Match every named row to a profile, applying the organizer's ``choices`` (row → "new"
-    or a profile id) to the doubtful ones."""
+               choices: dict[int, str] | None = None, *, viewer: Any) -> None:
+    """Match every named row to a profile among those ``viewer`` may see (None: the site
+    itself, every profile), applying the organizer's ``choices`` (row → "new" or a profile
+    id) to the doubtful ones."""
     choices = choices or {}
     named = [row for row in rows if row.name]
     people = [{"name": row.name, "club": row.values.get("club", ""),
@@ -67,14 +74,17 @@ def match_rows(tournament: Tournament, rows: list[RosterRow],
                                          entries__tournament=tournament)
                   .values_list("federation_id", flat=True))
     linked: dict[int, int] = {}
-    for row, match in zip(named, match_profiles(people, exclude_tournament=tournament.pk),
-                          strict=True):
+    matches = match_profiles(people, viewer=viewer, exclude_tournament=tournament.pk)
+    for row, match in zip(named, matches, strict=True):
         row.match = match
         fed = clean_text(row.values.get("federation_id", ""))
         if fed in playing:
             row.add_error("federation_id", _("The player with the federation id %(id)s is "
                                              "already registered in this tournament.")
                           % {"id": fed})
+            continue
+        if match.refusal:
+            row.add_error("federation_id", match.refusal)
             continue
         row.profile = match.profile
         if match.doubtful:
@@ -84,6 +94,13 @@ def match_rows(tournament: Tournament, rows: list[RosterRow],
                 row.add_error("profile", _("Row %(row)s is linked to the same profile.")
                               % {"row": linked[row.profile.pk]})
             linked.setdefault(row.profile.pk, row.number)
+
+
+def readable_candidates(rows: list[RosterRow], viewer: Any) -> frozenset[int]:
+    """The doubtful rows' candidates whose birth year and federation id ``viewer`` may read
+    (every one for the site itself, None)."""
+    offered = {p.pk for row in rows if row.match for p in row.match.candidates}
+    return frozenset(offered if viewer is None else profiles_with_details(viewer, offered))
 
 
 def _apply_choice(row: RosterRow, candidates: Sequence[Profile], choice: str) -> None:

@@ -94,8 +94,9 @@ class RosterRow:
         return [(str(COLUMN_LABELS.get(column, column)), message)
                 for column, messages in self.errors.items() for message in messages]
 
-    def as_dict(self) -> dict[str, Any]:
-        """The row as the report shows it."""
+    def as_dict(self, readable: frozenset[int] = frozenset()) -> dict[str, Any]:
+        """The row as the report shows it (``readable``: the candidates whose birth year and
+        federation id the reader may see)."""
         return {
             "row": self.number,
             "name": self.name,
@@ -103,7 +104,7 @@ class RosterRow:
             "status": self.status,
             "partner_row": self.partner_row,
             "errors": {column: list(messages) for column, messages in self.errors.items()},
-            "profile": self.profile_status(),
+            "profile": self.profile_status(readable),
         }
 
     @property
@@ -112,17 +113,22 @@ class RosterRow:
         return bool(self.match and self.match.doubtful and self.profile is None
                     and not self.new_profile)
 
-    def profile_status(self) -> dict[str, Any]:
-        """How the row links to a profile: linked (which, why), new, or to review (candidates)."""
+    def profile_status(self, readable: frozenset[int] = frozenset()) -> dict[str, Any]:
+        """How the row links to a profile: linked (which, why), new, refused (a federation id
+        of a person the importer may not see) or to review (candidates, with the birth year
+        and federation id of those in ``readable``)."""
         if self.match is None:
             return {"status": "unchecked"}
+        if self.match.refusal:
+            return {"status": "refused", "reason": self.match.reason}
         if self.profile is not None:
             return {"status": "linked", "profile": self.profile.pk,
                     "reason": self.match.reason if self.match.profile else "chosen"}
         if self.needs_review:
             return {"status": "review", "reason": self.match.reason, "candidates": [
                 {"id": p.pk, "name": p.name, "club": p.club, "city": p.city,
-                 "birth_year": p.birth_year, "federation_id": p.federation_id}
+                 **({"birth_year": p.birth_year, "federation_id": p.federation_id}
+                    if p.pk in readable else {})}
                 for p in self.match.candidates]}
         return {"status": "new"}
 
@@ -138,6 +144,9 @@ class RosterReport:
     players: int = 0
     pairs: int = 0
     imported: bool = False
+    readable: frozenset[int] = frozenset()
+    """The candidates (of the doubtful rows) whose birth year and federation id the importing
+    user may read."""
 
     @property
     def bad_rows(self) -> list[RosterRow]:
@@ -176,7 +185,7 @@ class RosterReport:
             "pairs": self.pairs,
             "file_errors": list(self.file_errors),
             "to_review": [row.number for row in self.to_review],
-            "rows": [row.as_dict() for row in self.rows],
+            "rows": [row.as_dict(self.readable) for row in self.rows],
         }
 
 

@@ -18,7 +18,6 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from referee.accounts import make_player_accounts
 from scoring.access import permissions
-from scoring.access.profiles import profiles_with_details
 from scoring.models import Round, Tournament
 from scoring.people.profiles import describe
 from tournaments.pages import tournament_for
@@ -72,18 +71,16 @@ class RosterUploadForm(forms.Form):
         return data
 
 
-def review_rows(report: roster.RosterReport, choices: dict[int, str],
-                viewer: Any) -> list[dict[str, Any]]:
-    """The review step: each doubtful row with its candidates and the choice made so far (a
-    candidate's birth year and federation id only where ``viewer`` may read them)."""
+def review_rows(report: roster.RosterReport, choices: dict[int, str]) -> list[dict[str, Any]]:
+    """The review step: each doubtful row with its candidates (the profiles the importing user
+    may see) and the choice made so far; a candidate's birth year and federation id only where
+    he may read them (``report.readable``)."""
     rows = [row for row in report.rows
             if row.match is not None and row.match.doubtful and row.status == "ok"
             and not row.errors]
-    details = profiles_with_details(
-        viewer, [p.pk for row in rows if row.match for p in row.match.candidates])
     return [{"row": row, "reason": REVIEW_REASONS.get(row.match.reason, ""),
              "chosen": choices.get(row.number, ""),
-             "options": [(str(p.pk), describe(p, private=p.pk in details))
+             "options": [(str(p.pk), describe(p, private=p.pk in report.readable))
                          for p in row.match.candidates]}
             for row in rows if row.match is not None]
 
@@ -115,8 +112,8 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
         skip = form.cleaned_data["skip_bad_rows"]
         choices = {int(key[8:]): request.POST.get(key, "") for key in request.POST
                    if key.startswith("profile_") and key[8:].isdigit()}
-        report = roster.import_roster(tournament, filename, content, skip_bad_rows=skip,
-                                      dry_run=not confirm, choices=choices)
+        report = roster.import_roster(tournament, filename, content, viewer=request.user,
+                                      skip_bad_rows=skip, dry_run=not confirm, choices=choices)
         if report.imported:
             if registers_sides(tournament):
                 added = _("Players added, each as a side: %(players)s.")
@@ -146,7 +143,7 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
             filename=filename,
             skip=skip,
             good_rows=len(report.rows) - len(report.bad_rows),
-            review=review_rows(report, choices, request.user),
+            review=review_rows(report, choices),
         )
     return render(request, "tournaments/import.html", context, status=status)
 
