@@ -46,6 +46,7 @@ FLASH_PLACES = {
     "no-show": "rulings",
     "disqualify": "rulings",
     "player-timeout": "rulings",
+    "redeal": "rulings",
     "first-mover": "top",
     "udl-violation": "rulings",
     "correct": "records",
@@ -190,6 +191,10 @@ def panel_context(
         "by_seat": by_seat,
         "fine_to_account": rule_set.layout_for(cfg).accounts,
         "udl": _udl_context(rule_set, cfg, seats, ids),
+        "redeal_reasons": [
+            (code, _(label))  # noqa: INT001 - the rule set's reasons are marked for translation
+            for code, label in rule_set.redeal_reasons.items()
+        ],
         "fine_kinds": Penalty.Category.choices,
         "check_in_rows": list(data["check_in"]["seats"].items()),
         "no_pin": without_pin(party) if party.status == Party.Status.SCHEDULED else [],

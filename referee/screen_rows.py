@@ -15,6 +15,7 @@ from django.core.exceptions import FieldError
 from django.db.models import ForeignObjectRel, Model
 
 from scoring.models import Deal, Penalty, Ruling, side_and_seat
+from scoring.models.event_text import redeal_reason_text
 
 
 @cache
@@ -70,6 +71,7 @@ def ruling_row(ruling: Ruling) -> dict[str, Any]:
         ruling,
         choice=ruling.choice,
         choice_label=choice_label(ruling, "choice") if ruling.choice else "",
+        redeal_reason_label=redeal_reason_text(ruling.details.get("redeal_reason", "")),
         details=ruling.details,
         undone=bool(ruling.details.get("undone")),
     )

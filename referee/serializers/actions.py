@@ -26,6 +26,7 @@ from referee.serializers.clock import (
 )
 from referee.serializers.deals import DealInput
 from referee.serializers.inputs import (
+    REDEAL_REASON_CHOICES,
     UDL_VIOLATION_CHOICES,
     WARNING_CATEGORY_CHOICES,
     ActionInput,
@@ -226,6 +227,36 @@ class PlayerTimeoutInput(WhoInput, CreatingInput):
         )
 
 
+class RedealInput(WhoInput, CreatingInput):
+    """A hand dealt again (Kozel: five or more doubles, or six or more tiles of one number).
+
+    The player on ``seat`` holds it; the referee enters its tiles (``hand``), which the rules
+    check, or confirms the reason (``redeal_reason``). Logged with the deal in play, whose
+    number stays; nothing is scored.
+    """
+
+    who = "seat"
+    hand = serializers.ListField(
+        child=TileField(), required=False, allow_empty=True, max_length=28,
+        help_text=_("The hand's tiles (the offending ones suffice), checked by the rules."),
+    )
+    redeal_reason = serializers.ChoiceField(
+        choices=REDEAL_REASON_CHOICES, required=False, allow_blank=True,
+        help_text=_("The reason the referee confirms without entering the tiles (with them: "
+                    "one they show)."),
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
+
+    def perform(self, party: Party, user: Any, client_id: str, record: Any = None) -> Any:
+        """Rule."""
+        data = self.validated_data
+        return services.rule_redeal(
+            party.pk, seat=data["seat"], hand=data.get("hand"),
+            redeal_reason=data.get("redeal_reason") or "", reason=data.get("reason", ""),
+            **self.args(user, client_id),
+        )
+
+
 class UdlViolationInput(WhoInput, CreatingInput):
     """A violation of the UDL tournament rules, with the consequence the rules give it.
 
@@ -291,6 +322,7 @@ PARTY_ACTIONS: dict[str, type[ActionInput]] = {
     "no-show": NoShowInput,
     "disqualify": DisqualifyInput,
     "player-timeout": PlayerTimeoutInput,
+    "redeal": RedealInput,
     "first-mover": FirstMoverInput,
     "udl-violation": UdlViolationInput,
     "undo": UndoInput,

@@ -20,7 +20,7 @@ from scoring.models import (
     Party,
 )
 from scoring.party.plays import parse_plays
-from scoring.rules import RULE_SETS, SEATS, RuleError
+from scoring.rules import ALL_REDEAL_REASONS, RULE_SETS, SEATS, RuleError
 
 SIDE_CHOICES = [("a", _("Pair A")), ("b", _("Pair B"))]
 SEAT_CHOICES = [(seat, seat.upper()) for seat in SEATS]
@@ -38,6 +38,11 @@ UDL_VIOLATION_CHOICES = [
     for code, label in rule_set.violations.items()
 ]
 """Every violation code of the rule sets' catalogues (only UDL has one today)."""
+REDEAL_REASON_CHOICES = [
+    (code, _(label))  # noqa: INT001 - the rule sets' reasons are marked for translation
+    for code, label in ALL_REDEAL_REASONS.items()
+]
+"""Every reason a rule set deals a hand again (only Kozel has some today)."""
 PREVIEW_OUTCOMES = [("domino", "domino"), ("fish", "fish")]
 WARNING_CATEGORY_CHOICES = [(c.value, c.label) for c in services.WARNING_CATEGORIES]
 

@@ -29,6 +29,7 @@ from referee.services.penalties import (
     give_warning,
     next_warning,
 )
+from referee.services.redeal import rule_redeal
 from referee.services.rulings import (
     disqualify,
     rule_false_pass,
@@ -83,6 +84,7 @@ __all__ = [
     "rule_no_show",
     "rule_player_timeout",
     "rule_out_of_turn",
+    "rule_redeal",
     "rule_touched_tile",
     "rule_udl_violation",
     "save_referee_settings",

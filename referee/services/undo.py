@@ -1,10 +1,10 @@
 """Undo: an action just made is taken back within a short window, where the rules allow it.
 
 A deal is annulled, a warning or fine cancelled, a ruling without lasting consequence (a tile
-exposed, a touched tile) marked undone with its fine cancelled. Only the referee who made the
-record may undo it, only for ``settings.REFEREE_UNDO_SECONDS`` (60 by default) and only while
-nothing else happened at the party (the version the undo control carries). The change goes
-through the same services as a correction, and the event log records "undone by …".
+exposed, a touched tile, a redeal) marked undone with its fine cancelled. Only the referee who
+made the record may undo it, only for ``settings.REFEREE_UNDO_SECONDS`` (60 by default) and
+only while nothing else happened at the party (the version the undo control carries). The
+change goes through the same services as a correction, and the event log records "undone by …".
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ def _undoable_kind(record: Any) -> bool:
     """Whether the rules let this record be taken back (no lasting consequence).
 
     A deal (annulled), a warning or fine (cancelled), a tile played out of turn when play
-    continued, a touched tile. Not a reshuffle, a false pass, a no-show or a disqualification:
-    the deal was replayed or ended, or the party ended.
+    continued, a touched tile, a redeal (it scored nothing). Not a reshuffle, a false pass, a
+    no-show or a disqualification: the deal was replayed or ended, or the party ended.
     """
     if isinstance(record, Deal):
         return record.outcome != Deal.Outcome.ANNULLED
@@ -66,7 +66,7 @@ def _undoable_kind(record: Any) -> bool:
     if isinstance(record, Ruling):
         if record.details.get("undone"):
             return False
-        return record.kind == Ruling.Kind.TOUCHED_TILE or (
+        return record.kind in (Ruling.Kind.TOUCHED_TILE, Ruling.Kind.REDEAL) or (
             record.kind == Ruling.Kind.OUT_OF_TURN and record.choice == Ruling.Choice.CONTINUE
         )
     return False

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring.rules import SEATS
+from scoring.rules import ALL_REDEAL_REASONS, SEATS
 
 from .deals import Deal
 from .party import Party
@@ -54,6 +54,12 @@ def _score(data: dict[str, Any], prefix: str = "") -> str:
     if values.get("scores"):
         return _points(values["scores"])
     return f"{values.get('points_a', 0)} : {values.get('points_b', 0)}"
+
+
+def redeal_reason_text(code: object) -> str:
+    """A redeal's reason in the user's language ("five or more doubles"; "" if unknown)."""
+    label = ALL_REDEAL_REASONS.get(str(code), "")
+    return _(label) if label else ""  # noqa: INT001 - the rule sets' labels are marked
 
 
 def _label(choices: Any, value: object) -> str:
@@ -158,6 +164,9 @@ def describe_event(
         },
         "disqualification": lambda: _("Disqualification of %(who)s") % {"who": who},
         "first_mover": lambda: _("First move (the draw): %(who)s") % {"who": who},
+        "ruling_redeal": lambda: _("Deal %(deal)s dealt again: %(who)s held %(why)s")
+        % {"deal": d.get("deal"), "who": who,
+           "why": redeal_reason_text(d.get("redeal_reason"))},
         "player_timeout": lambda: _("%(who)s timed out: the game stops, the Goat is %(loser)s")
         % {"who": who, "loser": _who(d.get("loser"), names)},
         "protocol_opened": lambda: _("Protocol version %(version)s opened for signatures")

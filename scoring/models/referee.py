@@ -244,6 +244,7 @@ class Ruling(RefereeRecord):
         NO_SHOW = "no_show", _("No-show")
         DISQUALIFICATION = "disqualification", _("Disqualification")
         TIMEOUT = "timeout", _("Player timed out")
+        REDEAL = "redeal", _("Redeal")
 
     class Choice(models.TextChoices):
         CONTINUE = "continue", _("Continue: the exposed tile is played first")

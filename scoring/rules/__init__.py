@@ -91,6 +91,13 @@ register(ClassicGame())
 register(LatinGame())
 register(Kozel())
 
+ALL_REDEAL_REASONS: dict[str, str] = {
+    code: label
+    for rule_set in RULE_SETS.values()
+    for code, label in rule_set.redeal_reasons.items()
+}
+"""Every rule set's reasons to deal a hand again: code → English label (for translation)."""
+
 
 def get_rule_set(code: str) -> RuleSet:
     """The rule set with this code; RuleError naming ``rule_set`` if there is none."""
@@ -106,6 +113,7 @@ def rule_set_choices() -> list[tuple[str, str]]:
 
 
 __all__ = [
+    "ALL_REDEAL_REASONS",
     "ANNULLED",
     "CONTINUE",
     "DOMINO",

@@ -101,10 +101,11 @@ class RuleSet(Seating, abc.ABC):
     move_helper: ClassVar[MoveHelper | None] = None
     """The rule set's time per move for the referee's helper; None: its rules set none, and
     the referee screen offers no helper."""
-    fish_needs_double: ClassVar[bool] = True
-    """Whether a fish needs the double of the blocking number out too (not in Kozel)."""
     uses_led: ClassVar[bool] = False
     """Whether the referee enters who led each deal (the Latin game breaks a fish's tie)."""
+    redeal_reasons: ClassVar[Mapping[str, str]] = {}
+    """The hands the game deals again: reason code → English label (marked for translation);
+    empty: its rules deal no hand again, and the desk offers no redeal."""
 
     @property
     def setting_names(self) -> tuple[str, ...]:
@@ -120,16 +121,12 @@ class RuleSet(Seating, abc.ABC):
         return cfg.tiles_per_hand or HAND_SIZE
 
     def helper_for(self, cfg: RulesConfig) -> MoveHelper | None:
-        """The move-time helper under these regulations (a fish as this rule set declares it,
-        at most the tiles dealt in a hand unless players draw); None: the rules set none."""
+        """The move-time helper under these regulations (at most the tiles dealt in a hand
+        unless players draw); None: the rules set no time per move."""
         helper = self.move_helper
         if helper is None:
             return None
-        return replace(
-            helper,
-            fish_needs_double=self.fish_needs_double,
-            hand_limit=None if helper.draws else self.hand_size(cfg),
-        )
+        return replace(helper, hand_limit=None if helper.draws else self.hand_size(cfg))
 
     def move_advice(
         self,
@@ -150,6 +147,11 @@ class RuleSet(Seating, abc.ABC):
         return advise(helper, hand, open_ends, played, boneyard_empty=boneyard_empty)
 
     # -- a deal ---------------------------------------------------------------------------
+
+    def redeal(self, hand: Sequence[Tile] | None, reason: str, cfg: RulesConfig) -> str:
+        """The reason a hand is dealt again, checked by the game's rules (the referee's redeal
+        ruling); RuleError naming ``rule_set`` where its rules deal no hand again."""
+        raise RuleError("rule_set", _("The rules of this game deal no hand again."))
 
     @abc.abstractmethod
     def score_deal(self, facts: DealFacts, cfg: RulesConfig) -> DealScore:

@@ -8,9 +8,11 @@ player's account is *open*; a total over it opens the account with the memorized
 open every total counts. Going out resets one's memorized points. A fish is scored "for all"
 (each his own hand) or "for one" (the highest hand takes the sum of all hands, the others'
 memorized points are reset; a tie draws the deal and its sum waits for the next deal's highest
-scorer). A fish is declared once the six non-doubles of a number are out, even if its double
-is still in a hand (seed 000, the 2-2 example). Whoever first reaches ``goat_at`` (101) is the
-Goat and loses.
+scorer). Whoever first reaches ``goat_at`` (101) is the Goat and loses. A hand of five or more
+doubles, or six or more tiles of one number, is dealt again (:meth:`Kozel.redeal`). The seeds
+give Kozel no time per move, so the referee's screen has no move helper; a fish (the six
+non-doubles of a number out, even with its double in a hand: seed 000, the 2-2 example) is
+seen at the table.
 """
 
 from __future__ import annotations
@@ -54,9 +56,9 @@ from scoring.rules.game_settings import (
     ZERO_ZERO_VALUE,
 )
 from scoring.rules.hands import SIX_SIX, ZERO_ZERO, HandGame, Hands
-from scoring.rules.kozel_deal import ratings
+from scoring.rules.kozel_deal import REDEAL_REASONS, check_redeal, ratings
 from scoring.rules.layouts import KOZEL_LAYOUT
-from scoring.rules.moves import SPORT_HELPER
+from scoring.rules.moves import Tile
 
 STOPPED_BY_A_PLAYER = (REASON_TIMEOUT, REASON_FORFEIT, REASON_DISQUALIFICATION)
 """Ends of a party stopped by a player's fault: the timeout rule rates it (seed 000)."""
@@ -126,9 +128,8 @@ class Kozel(HandGame):
         KOZEL_PAIRS,
     )
     layout = KOZEL_LAYOUT
-    fish_needs_double = False
-    move_helper = replace(SPORT_HELPER, draws=True)  # sport's seconds; the bazaar: draw
-    """A fish once the six non-doubles of a number are out (seed 000: the 2-2 example)."""
+    move_helper = None  # seeds 000 and 002 give Kozel no time per move: no helper
+    redeal_reasons = REDEAL_REASONS
     preset = {
         "players": 4,
         "tiles_per_hand": 7,
@@ -145,6 +146,11 @@ class Kozel(HandGame):
         return 2 if cfg.kozel_pairs else 1
 
     # -- a deal ---------------------------------------------------------------------------
+
+    def redeal(self, hand: Sequence[Tile] | None, reason: str, cfg: RulesConfig) -> str:
+        """Five or more doubles, or six or more tiles of one number (seed 000): see
+        :func:`~scoring.rules.kozel_deal.check_redeal`."""
+        return check_redeal(hand, reason, self.hand_size(cfg))
 
     def hand_values(self, hands: Hands, cfg: RulesConfig) -> dict[str, int]:
         """Each player's deal total: his pips, or the agreed value of a lone 0-0 or 6-6."""

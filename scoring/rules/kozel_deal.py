@@ -2,9 +2,9 @@
 first lead.
 
 A player's rating after a game is (100 − his points) / 10, rounded half up; a hand of five
-doubles or six tiles of one number is dealt again; the lowest double (then 0-0, then the
-highest tile) opens a game's first deal. :class:`~scoring.rules.kozel.Kozel` rates its parties
-with :func:`ratings`.
+doubles or six tiles of one number is dealt again (:func:`check_redeal`, the referee's
+"redeal" ruling); the lowest double (then 0-0, then the highest tile) opens a game's first
+deal. :class:`~scoring.rules.kozel.Kozel` rates its parties with :func:`ratings`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from scoring.rules.counts import round_half_up
 from scoring.rules.errors import RuleError, _
 from scoring.rules.hands import ZERO_ZERO
-from scoring.rules.moves import HIGHEST, Tile, _read_tiles
+from scoring.rules.moves import HIGHEST, Tile, _check_unique, _read_tiles
 
 RATING_BASE = 100
 """A player's rating after a game: (100 − his points) / 10, rounded half up."""
@@ -51,14 +51,59 @@ def ratings(points: Mapping[str, int], timed_out: str | None = None) -> dict[str
 
 REDEAL_DOUBLES = 5
 REDEAL_SAME_NUMBER = 6
+FIVE_DOUBLES = "five_doubles"
+SIX_OF_A_NUMBER = "six_of_a_number"
+REDEAL_REASONS: Mapping[str, str] = {
+    FIVE_DOUBLES: _("five or more doubles"),
+    SIX_OF_A_NUMBER: _("six or more tiles of one number"),
+}
+"""Why a hand is dealt again (seed 000): reason code → English label, marked for translation."""
 
 
-def needs_redeal(hand: Sequence[Tile]) -> bool:
-    """Whether a hand forces a redeal: five or more doubles, or six or more tiles of one number."""
+def redeal_reasons(hand: Sequence[Tile]) -> tuple[str, ...]:
+    """Why a hand forces a redeal: five or more doubles, six or more tiles of one number
+    (the codes of :data:`REDEAL_REASONS`; empty: the hand is played as dealt)."""
     tiles = _read_tiles(hand, "hand")
     doubles = sum(1 for a, b in tiles if a == b)
     most = max((sum(1 for tile in tiles if n in tile) for n in range(HIGHEST + 1)), default=0)
-    return doubles >= REDEAL_DOUBLES or most >= REDEAL_SAME_NUMBER
+    found = (
+        (FIVE_DOUBLES, doubles >= REDEAL_DOUBLES),
+        (SIX_OF_A_NUMBER, most >= REDEAL_SAME_NUMBER),
+    )
+    return tuple(reason for reason, applies in found if applies)
+
+
+def check_redeal(hand: Sequence[Tile] | None, reason: str, hand_size: int) -> str:
+    """The reason a hand is dealt again, checked; RuleError naming ``hand`` or ``reason``.
+
+    ``hand``: the tiles the referee entered (at most the ``hand_size`` dealt; the offending
+    ones suffice), which must show a reason; without them the referee confirms ``reason``.
+    A reason named with tiles must be one the tiles show.
+    """
+    if reason and reason not in REDEAL_REASONS:
+        raise RuleError("reason", _("Unknown reason for a redeal: %(reason)s."), reason=reason)
+    if not hand:
+        if not reason:
+            raise RuleError(
+                "hand",
+                _("Enter the hand's tiles, or confirm the reason: five or more doubles, or six "
+                  "or more tiles of one number."),
+            )
+        return reason
+    tiles = _read_tiles(hand, "hand")
+    if len(tiles) > hand_size:
+        raise RuleError("hand", _("A hand holds at most %(size)s tiles."), size=hand_size)
+    _check_unique(tiles, [])
+    found = redeal_reasons(tiles)
+    if not found:
+        raise RuleError(
+            "hand",
+            _("This hand is played as dealt: a redeal needs five or more doubles, or six or "
+              "more tiles of one number."),
+        )
+    if reason and reason not in found:
+        raise RuleError("reason", _("The tiles entered do not show that reason."))
+    return reason or found[0]
 
 
 LEAD_ORDER: tuple[Tile, ...] = (

@@ -8,15 +8,15 @@ pass. UDL (section 2, rule 10): 15 seconds a play; a player without a move draws
 boneyard (his hand grows past the seven dealt) and has 15 seconds once a playable tile is
 drawn; the first double is a spinner, so the line may have four open ends.
 
-A fish: both ends of the line show one number and every tile of it is on the table. Kozel
-declares it once the six non-doubles are out, even if the double is still in a hand or the
-bazaar (seed 000, the 2-2 example): ``fish_needs_double=False``.
+A fish: both ends of the line show one number and every tile of it is on the table. (Kozel
+declares it once the six non-doubles are out, seed 000's 2-2 example, but its rules give no
+time per move: it has no helper, and the players see its fish at the table.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TypeGuard
 
 from scoring.rules.errors import RuleError, _
@@ -54,7 +54,6 @@ class MoveHelper:
     after_draw: int | None = None
     spinner: bool = False
     false_pass: bool = True
-    fish_needs_double: bool = True
     hand_limit: int | None = HAND_SIZE
     rule: str = ""
 
@@ -183,12 +182,9 @@ def move_advice(
     hand: Sequence[Tile],
     open_ends: tuple[int, int] | None,
     played: Sequence[Tile] = (),
-    *,
-    fish_needs_double: bool = True,
 ) -> MoveAdvice:
     """Sport domino's advice on a player's turn (:data:`SPORT_HELPER`, see :func:`advise`)."""
-    helper = replace(SPORT_HELPER, fish_needs_double=fish_needs_double)
-    return advise(helper, hand, open_ends, played)
+    return advise(SPORT_HELPER, hand, open_ends, played)
 
 
 def advise(
@@ -204,10 +200,9 @@ def advise(
     ``open_ends`` are the numbers at the open ends of the line (two; up to four with a
     spinner), or None for an empty table (any tile may start). ``played`` are the tiles on
     the table; a move makes a fish when it leaves the same number n at both ends and all seven
-    tiles with n are then on the table (the six non-doubles, without ``fish_needs_double``:
-    Kozel). Without a move, a player of a game with a boneyard draws unless
-    ``boneyard_empty``. Raises RuleError naming ``hand``, ``played`` or ``open_ends`` for
-    impossible input.
+    tiles with n are then on the table. Without a move, a player of a game with a boneyard
+    draws unless ``boneyard_empty``. Raises RuleError naming ``hand``, ``played`` or
+    ``open_ends`` for impossible input.
     """
     hand_tiles = _read_tiles(hand, "hand")
     played_tiles = _read_tiles(played, "played")
@@ -242,9 +237,7 @@ def _makes_fish(
     if helper.fish is None or len(ends) != 2:
         return False
     exposed = key[1] if key[0] == ends[index] else key[0]
-    return is_fish(
-        (exposed, ends[1 - index]), on_table | {key}, fish_needs_double=helper.fish_needs_double
-    )
+    return is_fish((exposed, ends[1 - index]), on_table | {key})
 
 
 def _advice(
@@ -272,17 +265,10 @@ def _advice(
     )
 
 
-def is_fish(
-    open_ends: Sequence[int], played: Iterable[Tile], *, fish_needs_double: bool = True
-) -> bool:
-    """Whether the line is a fish: one number n at both ends and every tile of n played.
-
-    Without ``fish_needs_double`` (Kozel) the six non-doubles of n suffice: its double may
-    still be in a hand or the bazaar.
-    """
+def is_fish(open_ends: Sequence[int], played: Iterable[Tile]) -> bool:
+    """Whether the line is a fish: one number n at both ends and all seven tiles of n played."""
     if len(open_ends) != 2 or open_ends[0] != open_ends[1]:
         return False
     number = open_ends[0]
     on_table = {_normal(tile) for tile in played}
-    needed = (other for other in range(HIGHEST + 1) if fish_needs_double or other != number)
-    return all(_normal((number, other)) in on_table for other in needed)
+    return all(_normal((number, other)) in on_table for other in range(HIGHEST + 1))

@@ -18,6 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from scoring.models import Deal, Party, Penalty, Protocol, Ruling, Signature, TournamentRole
+from scoring.models.event_text import redeal_reason_text
 from scoring.party.match_format import match_format_text
 from scoring.party.rows import party_rows
 from scoring.protocols import (
@@ -115,6 +116,10 @@ def _penalties(
         kind = [str(ruling.get_kind_display())]
         if ruling.choice:
             kind.append(str(ruling.get_choice_display()))
+        if ruling.details.get("redeal_reason"):
+            kind.append(redeal_reason_text(ruling.details["redeal_reason"]))
+        if ruling.details.get("undone"):
+            kind.append(_("undone"))
         if ruling.penalty is not None:
             by_ruling.add(ruling.penalty_id)
             kind += _penalty_kind(ruling.penalty)

@@ -165,18 +165,23 @@
     const button = submitter || form.querySelector("button[type=submit], button:not([type])");
     const what = button ? (button.getAttribute("aria-label") || text(button)) + (button.title ? " (" + button.title + ")" : "") : "";
     const parts = [];
+    const tiles = {};  // ticked tiles by their picker's legend (a hand, a player's tiles left)
     Array.from(form.elements).forEach((el) => {
       if (!el.name || el.disabled || el.type === "hidden" || el.type === "submit" || el.type === "button") { return; }
       if (el.type === "radio") {
         if (el.checked) { parts.push(labelOf(el) || el.value); }
       } else if (el.type === "checkbox") {
-        return;
+        if (!el.checked || !el.closest(".ref-tiles")) { return; }
+        const group = el.closest("fieldset");
+        const legend = (group && text(group.querySelector("legend"))) || el.name;
+        (tiles[legend] = tiles[legend] || []).push(el.value);
       } else if (el.tagName === "SELECT") {
         if (el.value) { parts.push(labelOf(el) + ": " + text(el.options[el.selectedIndex])); }
       } else if (el.value) {
         parts.push(labelOf(el) + ": " + el.value);
       }
     });
+    Object.keys(tiles).forEach((legend) => { parts.push(legend + ": " + tiles[legend].join(" ")); });
     const row = rowLabel(form);
     return {
       label: [heading, row, what].filter((part, i, all) => part && all.indexOf(part) === i).join(" · "),

@@ -327,6 +327,9 @@ OPS = [
        lambda w: {"side": "b", "scope": "party", "reason": "Грубость"}),
     # A sport-domino party: a player's timeout is Kozel's ruling, refused by the game (400).
     Op("POST", PARTY + "player-timeout/", REFEREES, 400, _party, lambda w: {"seat": "b1"}),
+    # A sport-domino party: a redeal is Kozel's ruling, refused by the game (400).
+    Op("POST", PARTY + "redeal/", REFEREES, 400, _party,
+       lambda w: {"seat": "b1", "redeal_reason": "five_doubles"}),
     # The party has its deal 1: the draw for the first move is refused by its state (400).
     Op("POST", PARTY + "first-mover/", REFEREES, 400, _party, lambda w: {"seat": "b1"}),
     # The referee who gave the warning takes it back; another referee may not (400: refused
@@ -560,6 +563,7 @@ DESK_FORMS = {
     "touched-tile": {"seat": "a2", "fits": "on", "tile": "2-4"}, "no-show": {"side": "b"},
     "disqualify": {"side": "b", "scope": "party", "reason": "Грубость"},
     "player-timeout": {"seat": "b1"}, "first-mover": {"seat": "b1"},
+    "redeal": {"seat": "b1", "redeal_reason": "five_doubles"},
     "undo": {"record": "penalty"},
 }
 """A form of every party action of the desk (``referee.serializers.PARTY_ACTIONS``)."""

@@ -46,6 +46,8 @@ def repeat_partners(draw, field):
 
 
 def test_first_round_seats_the_strongest_together_one_and_four_against_two_and_three():
+    """(rules.md S26) First round seats the strongest together one and four against two and
+    three."""
     field = players(8, rating=[10, 20, 30, 40, 50, 60, 70, 80])
     draw = individual_draw(field, round_number=1)
     # by rating: 8 7 6 5 | 4 3 2 1
@@ -55,6 +57,7 @@ def test_first_round_seats_the_strongest_together_one_and_four_against_two_and_t
 
 def test_never_the_same_partner_twice():
     # 1+4 and 2+3 were partners already: the next split is 1+3 against 2+4
+    """(rules.md S31) Never the same partner twice."""
     part = {1: {4}, 4: {1}, 2: {3}, 3: {2}}
     field = players(4, partners=[frozenset(part[i]) for i in range(1, 5)])
     draw = individual_draw(field, round_number=2)
@@ -63,6 +66,7 @@ def test_never_the_same_partner_twice():
 
 def test_repeat_opponents_avoided_by_looking_further_down():
     # 1 has met 2, 3 and 4 as opponents: a quartet with 5 avoids every repeat
+    """(rules.md S32) Repeat opponents avoided by looking further down."""
     opp = {1: {2, 3, 4}, 2: {1}, 3: {1}, 4: {1}}
     field = players(8, opponents=[frozenset(opp.get(i, ())) for i in range(1, 9)])
     draw = individual_draw(field, round_number=2)
@@ -76,6 +80,7 @@ def test_repeat_opponents_avoided_by_looking_further_down():
 
 
 def test_byes_for_players_beyond_a_multiple_of_four():
+    """(rules.md S33) Byes for players beyond a multiple of four."""
     field = players(7, had_bye=[0, 0, 0, 0, 1, 0, 1])
     draw = individual_draw(field, round_number=3)
     # fewest byes first, lowest ranked first: 6, then 4 and 3
@@ -84,6 +89,7 @@ def test_byes_for_players_beyond_a_multiple_of_four():
 
 
 def test_no_draw_without_repeat_partner_is_a_user_error_unless_allowed():
+    """(rules.md S31) No draw without repeat partner is a user error unless allowed."""
     every = [frozenset({1, 2, 3, 4} - {i}) for i in range(1, 5)]
     field = players(4, partners=every)
     with pytest.raises(DrawUserError):

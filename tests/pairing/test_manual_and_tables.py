@@ -64,6 +64,7 @@ def test_a_table_twice_is_refused():
 
 
 def test_manual_individual_flags_repeat_partners_and_opponents():
+    """(rules.md S31) Manual individual flags repeat partners and opponents."""
     players = [
         PlayerEntrant(1, 0, 0, partners=frozenset({2}), opponents=frozenset({3})),
         PlayerEntrant(2, 1, 0, partners=frozenset({1})),

@@ -86,6 +86,7 @@ def test_exact_fallback_when_the_brackets_get_stuck():
 
 def test_rematch_only_when_no_other_draw_exists_and_it_is_reported():
     # four entrants who have all met: a rematch is unavoidable
+    """(rules.md S32) Rematch only when no other draw exists and it is reported."""
     opp = [frozenset({1, 2, 3, 4} - {i}) for i in range(1, 5)]
     draw = swiss_draw(field([2, 2, 2, 0], opponents=opp), round_number=4)
     assert len(draw.parties) == 2

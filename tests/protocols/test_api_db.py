@@ -19,6 +19,7 @@ def api(user=None) -> APIClient:
 
 
 def test_sign_off_through_the_api(finished_party, player_users, referee_user):
+    """(rules.md S11) Sign off through the API."""
     url = f"/api/v1/party-protocols/{finished_party.pk}/"
     state = api().get(url).json()
     assert state["current"]["status"] == "awaiting" and not state["locked"]

@@ -33,6 +33,7 @@ FISH = {"outcome": "fish", "pips": {MASHA: 3, ALEX: 30, OLYA: 25, SERG: 10}}
 
 
 def test_kozel_next_deal_is_led_by_who_went_out_or_made_the_fish(organizer):
+    """(rules.md K3) Kozel next deal is led by who went out or made the fish."""
     party = kozel_party(organizer)
     first = record_deal(party.pk, actor=organizer, outcome="domino", went_out=SERG,
                         pips={MASHA: 5, ALEX: 20, OLYA: 12}, led=MASHA).record
@@ -68,6 +69,7 @@ def test_the_kozel_desk_preselects_the_next_leader_and_asks_who_made_the_fish(cl
 
 
 def test_latin_later_deals_are_led_by_the_player_after_the_last_leader(make_user):
+    """(rules.md L3) Latin later deals are led by the player after the last leader."""
     latin = make_desk(make_user, "latin")  # four in two pairs, seats a1 b1 a2 b2 in turn
     pips = {"a1": 0, "a2": 10, "b1": 20, "b2": 30}
     assert latin.deal(outcome="domino", went_out="a1", pips=pips, led="b2").led == "b2"
@@ -94,6 +96,7 @@ def test_latin_later_deals_are_led_by_the_player_after_the_last_leader(make_user
 def test_sport_draw_for_the_first_move_leads_deal_one_and_is_on_the_protocol(
     party, referee_user, protocol_env, tmp_path
 ):
+    """(rules.md S21) Sport draw for the first move leads deal one and is on the protocol."""
     api = APIClient()
     api.force_authenticate(referee_user)
     response = api.post(f"/api/v1/parties/{party.pk}/first-mover/", {"seat": "b1"},
@@ -116,6 +119,7 @@ def test_sport_draw_for_the_first_move_leads_deal_one_and_is_on_the_protocol(
 
 def test_deal_ones_leader_is_the_draws_winner_when_none_was_recorded(party, referee_user):
     # the desk's one select: deal 1's first mover is the start-of-party draw's winner
+    """(rules.md S21) Deal one's leader is the draw's winner when none was recorded."""
     record_deal(party.pk, actor=referee_user, outcome="domino", went_out="a1",
                 pips={"a1": 0, "a2": 10, "b1": 20, "b2": 30}, led="a2")
     party.refresh_from_db()

@@ -153,6 +153,7 @@ def standings(party: Party, pairs: bool) -> dict[str, int]:
 @pytest.mark.parametrize("how", ["target", "timeout", "disqualification", "time"])
 def test_every_place_shows_the_engines_kozel_ratings(client, organizer, protocol_env, tmp_path,
                                                      pairs, how):
+    """(rules.md K9) Every place shows the engine's Kozel ratings."""
     party, referee = kozel_party(organizer, pairs=pairs)
     party = end_party(party, referee, how)
     expected = EXPECTED[(pairs, how)]
@@ -166,6 +167,7 @@ def test_every_place_shows_the_engines_kozel_ratings(client, organizer, protocol
 
 def test_a_players_timeout_is_a_ruling_of_its_own_with_its_log_line(client, organizer,
                                                                     protocol_env):
+    """(rules.md K10) A player's timeout is a ruling of its own with its log line."""
     party, referee = kozel_party(organizer, pairs=False)
     record_deal(party.pk, actor=referee, **FIRST)
     client.force_login(referee)

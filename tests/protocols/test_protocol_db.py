@@ -27,6 +27,7 @@ def _squash(text: str) -> str:
 
 
 def test_text_has_cyrillic_names_every_deal_and_the_totals(signed, finished_party, tmp_path):
+    """(rules.md S11) Text has Cyrillic names every deal and the totals."""
     protocol, pdf = signed
     text = pdf_text(pdf, tmp_path)
     flat = _squash(text)

@@ -28,6 +28,8 @@ GAMES = [("1", "150 : 5", "Ann Lee"), ("2", "0 : 155", "Bob Ray"),
 def test_udl_score_card_lists_each_games_final_score_and_each_players_wins_and_losses(
     organizer, make_user, protocol_env, tmp_path, client
 ):
+    """(rules.md U6) UDL score card lists each games final score and each players wins and
+    losses."""
     party = udl_match(organizer)
     for player in party.seat_players().values():
         player.user = make_user(f"card-{player.pk}")

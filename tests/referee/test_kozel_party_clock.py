@@ -67,6 +67,7 @@ def _desk(browser: Client, party: Party) -> str:
 
 def test_a_kozel_party_from_the_preset_has_no_clock_and_time_never_ends_it(organizer,
                                                                            tmp_path):
+    """(rules.md K11) A Kozel party from the preset has no clock and time never ends it."""
     party = kozel_party(organizer)  # created from the Kozel preset
     regulations = party.round.tournament.regulations
     assert regulations.party_minutes is None
@@ -114,6 +115,7 @@ def test_a_kozel_party_from_the_preset_has_no_clock_and_time_never_ends_it(organ
 
 
 def test_a_kozel_party_with_a_clock_set_still_ends_by_the_clock(organizer):
+    """(rules.md K11) A Kozel party with a clock set still ends by the clock."""
     party = kozel_party(organizer, party_minutes=30)  # the organizer sets a clock
     api, browser = _referee(party, organizer)
     state = api.get(f"/api/v1/parties/{party.pk}/").json()

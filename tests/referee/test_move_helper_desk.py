@@ -15,6 +15,7 @@ def _panel(client, desk):
 
 
 def test_udl_api_advice_is_15_seconds_and_a_draw_past_seven_tiles(make_user):
+    """(rules.md U11) UDL API advice is 15 seconds and a draw past seven tiles."""
     udl = make_desk(make_user, "udl")
     hand = ["0-1", "0-2", "0-3", "1-1", "1-2", "1-3", "2-2", "2-3"]
     answer = udl.post("move-advice", {"hand": hand, "open_ends": [4, 5], "played": ["4-5"]})

@@ -36,6 +36,7 @@ def test_a_udl_tournament_pays_its_slow_play_points_under_either_desk_preset():
 @pytest.mark.django_db
 @pytest.mark.parametrize("preset", ["sport", "udl"])
 def test_every_slow_play_button_costs_the_same(make_user, preset):
+    """(rules.md U2) Every slow play button costs the same."""
     desk = make_desk(make_user, "udl", udl_slow_play_points=30)
     tournament = desk.party.round.tournament
     services.save_referee_settings(tournament, penalty_preset=preset)

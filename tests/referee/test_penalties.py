@@ -18,6 +18,7 @@ def totals(party):
 
 
 def test_repeated_warning_of_a_kind_becomes_a_fine(party, referee_user):
+    """(rules.md S28) Repeated warning of a kind becomes a fine."""
     first = give_warning(party.pk, side="a", category="talking", actor=referee_user).record
     second = give_warning(party.pk, side="a", category="talking", actor=referee_user).record
     assert first.kind == "warning" and first.points == 0
@@ -25,6 +26,19 @@ def test_repeated_warning_of_a_kind_becomes_a_fine(party, referee_user):
     assert second.escalated_from == first
     assert totals(party) == {"a": -25, "b": 0}
     assert PartyEvent.objects.filter(party=party, kind="fine").count() == 1
+
+
+@pytest.mark.parametrize("category", ["move_time", "talking", "signs", "conduct"])
+def test_each_conduct_rule_is_warned_then_fined_on_its_own_kind(party, category):
+    """(rules.md S14, S16, S17, S28) A slow move, talking during a deal, signs to a partner,
+    eating, drinking or smoking: a warning, then the pair's fine (25, deducted), per kind."""
+    first = give_warning(party.pk, side="b", category=category).record
+    other = give_warning(party.pk, side="b", category="other").record
+    second = give_warning(party.pk, side="b", category=category).record
+    assert (first.kind, first.category, other.kind) == ("warning", category, "warning")
+    assert (second.kind, second.category, second.points, second.mode) == (
+        "fine", category, 25, "deduct")
+    assert totals(party) == {"a": 0, "b": -25}
 
 
 def test_warning_kinds_and_pairs_are_counted_separately(party):

@@ -242,6 +242,7 @@ def test_udl_slow_play_violation_warns_then_pays_the_opponent_in_the_game_in_pla
     ],
 )
 def test_udl_violations_that_end_the_match(desk, violation, scope, out_of_tournament):
+    """(rules.md U1, U5) UDL violations that end the match."""
     udl = desk("udl")
     response = udl.post("udl-violation", {"violation": violation, "side": "a"})
     assert response.status_code == 201, response.json()
@@ -254,6 +255,7 @@ def test_udl_violations_that_end_the_match(desk, violation, scope, out_of_tourna
 
 
 def test_udl_out_of_turn_play_exposes_the_tile(desk):
+    """(rules.md U4) UDL out of turn play exposes the tile."""
     udl = desk("udl")
     response = udl.post("udl-violation", {"violation": "out_of_turn", "seat": "b1", "tile": "2-5"})
     assert response.status_code == 201, response.json()

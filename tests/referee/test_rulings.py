@@ -42,6 +42,7 @@ def started_minutes_ago(party, minutes):
 
 
 def test_out_of_turn_continue_exposes_the_tile_and_the_deal_stands(party, referee_user):
+    """(rules.md S23) Out of turn continue exposes the tile and the deal stands."""
     ruling = services.rule_out_of_turn(
         party.pk, seat="b1", choice="continue", tile="5-3", actor=referee_user
     ).record
@@ -55,6 +56,7 @@ def test_out_of_turn_continue_exposes_the_tile_and_the_deal_stands(party, refere
 
 
 def test_out_of_turn_reshuffle_annuls_the_deal_and_fines_the_offenders(party, referee_user):
+    """(rules.md S23) Out of turn reshuffle annuls the deal and fines the offenders."""
     record_deal(party.pk, outcome="domino", winner="a", points={"a": 30, "b": 0})
     ruling = services.rule_out_of_turn(
         party.pk, seat="a2", choice="reshuffle", actor=referee_user
@@ -89,6 +91,7 @@ def test_reshuffle_after_time_ran_out_does_not_count_as_the_last_deal(party):
 
 
 def test_false_pass_ends_the_deal_with_zero_points_and_fines_the_pair(party, referee_user):
+    """(rules.md S24) False pass ends the deal with zero points and fines the pair."""
     ruling = services.rule_false_pass(party.pk, seat="b2", actor=referee_user)
     deal = ruling.deal
     assert (deal.number, deal.outcome, deal.points_a, deal.points_b) == (1, "referee", 0, 0)
@@ -97,18 +100,21 @@ def test_false_pass_ends_the_deal_with_zero_points_and_fines_the_pair(party, ref
 
 
 def test_false_pass_deal_points_are_the_referees(party):
+    """(rules.md S24) False pass deal points are the referee's."""
     ruling = services.rule_false_pass(party.pk, seat="a1", points={"a": 0, "b": 35})
     assert (ruling.deal.points_a, ruling.deal.points_b) == (0, 35)
     assert totals(party) == {"a": -25, "b": 35}
 
 
 def test_touched_tile_that_fits_must_be_played_without_a_fine(party):
+    """(rules.md S22) Touched tile that fits must be played without a fine."""
     ruling = services.rule_touched_tile(party.pk, seat="a1", fits=True, tile="6-6").record
     assert ruling.penalty is None and ruling.details == {"tile": [6, 6], "fits": True}
     assert totals(party) == {"a": 0, "b": 0}
 
 
 def test_touched_tile_that_does_not_fit_fines_the_pair(party, regs):
+    """(rules.md S22) Touched tile that does not fit fines the pair."""
     regs(fine_mode="award")
     ruling = services.rule_touched_tile(party.pk, seat="a2", fits=False).record
     assert ruling.penalty.category == "touched_tile"
@@ -254,6 +260,22 @@ def test_party_ends_at_the_target(party):
     assert state(party)["phase"] == "finished"
 
 
+def test_the_party_clock_runs_the_regulations_minutes(party, regs):
+    """(rules.md S3) A party's time limit is the regulations' ``party_minutes`` (30–50)."""
+    regs(party_minutes=50)
+    started_minutes_ago(party, 31)
+    services.mark_time_expired(party.pk)  # the clock worker's call: nothing before the limit
+    assert fresh(party).time_expired_at is None
+    regs(party_minutes=30)
+    started_minutes_ago(party, 29)
+    services.mark_time_expired(party.pk)
+    assert fresh(party).time_expired_at is None
+    started_minutes_ago(party, 31)
+    services.mark_time_expired(party.pk)
+    assert fresh(party).time_expired_at is not None
+    assert state(party)["phase"] == "last_deal"
+
+
 def test_party_ends_by_time_after_the_last_deal(party):
     record_deal(party.pk, outcome="domino", winner="b", points={"a": 0, "b": 40})
     started_minutes_ago(party, 41)
@@ -278,6 +300,7 @@ def test_level_scores_when_time_is_up_need_an_extra_deal(party):
 
 
 def test_level_scores_at_the_target_need_an_extra_deal(party, regs):
+    """(rules.md S7) Level scores at the target need an extra deal."""
     regs(target=100)
     record_deal(party.pk, outcome="domino", winner="a", points={"a": 75, "b": 0})
     record_deal(party.pk, outcome="domino", winner="b", points={"a": 0, "b": 75})

@@ -25,6 +25,7 @@ def decide(before, category="talking", preset=SPORT_PRESET, **cfg):
 
 
 def test_first_violation_is_a_warning_repeat_is_a_fine():
+    """(rules.md S17) First violation is a warning repeat is a fine."""
     assert decide(0).kind == "warning"
     second = decide(1)
     assert (second.kind, second.points, second.mode) == ("fine", 25, "deduct")

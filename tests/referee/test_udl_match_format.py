@@ -68,6 +68,7 @@ def test_udl_to_three_wins_goes_on_after_two_game_wins(desk):
 
 
 def test_udl_best_of_three_is_won_by_two_game_wins(desk):
+    """(rules.md U3) UDL best of three is won by two game wins."""
     udl = desk("udl", match_format="best_of_three")
     assert udl.state()["match"]["games_to_win"] == 2
     _win_game(udl)
@@ -85,6 +86,7 @@ def test_udl_best_of_three_forfeit_counts_two_games(desk):
 
 
 def test_udl_desk_shows_the_break_rule_and_the_last_fifteen_minutes(desk):
+    """(rules.md U1) UDL desk shows the break rule and the last fifteen minutes."""
     udl = desk("udl")
     screen = _screen(udl, "party")
     assert 'id="udl-breaks-rule"' in screen
@@ -107,6 +109,7 @@ def test_break_rule_is_udl_only(desk):
 
 
 def test_broken_equipment_disqualifies_with_a_lifetime_ban(desk):
+    """(rules.md U12) Broken equipment disqualifies with a lifetime ban."""
     assert penalty_for(BROKEN_EQUIPMENT).lifetime_ban
     assert not penalty_for("slamming").lifetime_ban
     udl = desk("udl")
@@ -139,6 +142,7 @@ WHERE = {
 @pytest.mark.parametrize("match_format", ["to_wins", "best_of_three"])
 def test_the_match_format_is_said_alike_on_desk_party_page_and_protocol(desk, tmp_path,
                                                                          match_format, language):
+    """(rules.md U3) The match format is said alike on desk party page and protocol."""
     udl = desk("udl", match_format=match_format)
     Tournament.objects.filter(pk=udl.party.round.tournament.pk).update(language=language)
     _win_game(udl)  # game 2 in play either way

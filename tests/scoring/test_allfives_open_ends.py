@@ -8,11 +8,13 @@ from scoring.rules import RuleError, count_open_ends
 
 
 def test_seed_example_double_six_on_a_three_six_line_scores_15():
+    """(rules.md G3) Seed example double six on a three six line scores 15."""
     count = count_open_ends([3, (6, 6)])  # 3 at one end, the 6-6 across the other
     assert (count.total, count.points) == (15, 15)
 
 
 def test_seed_example_double_blank_against_a_double_five_scores_10():
+    """(rules.md G3) Seed example double blank against a double five scores 10."""
     count = count_open_ends([(5, 5), (0, 0)])
     assert (count.total, count.points) == (10, 10)
 

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_classic_fish_lone_zero_zero_wins_by_default(organizer):
+    """(rules.md G7) Classic fish lone zero zero wins by default."""
     (party,) = singles_parties(organizer, "classic")
     regulations = fresh(party).round.tournament.regulations
     assert regulations.lone_zero_zero_in_fish is False  # the preset's default

@@ -26,12 +26,14 @@ def engine_refusal(cfg=CFG, **facts) -> RuleError:
 
 
 def test_engine_refuses_zero_for_a_holder_after_a_domino():
+    """(rules.md K13) Engine refuses zero for a holder after a domino."""
     error = engine_refusal(outcome="domino", went_out=MASHA, points={ALEX: 0, OLYA: 13, SERG: 5})
     assert error.field == f"points_{ALEX}"
     assert error.params == {"seat": ALEX, "value": 10}
 
 
 def test_engine_refuses_zero_for_a_holder_in_a_fish_of_either_variant():
+    """(rules.md K13) Engine refuses zero for a holder in a fish of either variant."""
     points = {MASHA: 2, ALEX: 3, OLYA: 0, SERG: 5}
     assert engine_refusal(outcome="fish", points=points).field == f"points_{OLYA}"
     for_one = KOZEL.config(fish_variant="for_one")
@@ -47,6 +49,7 @@ def test_engine_accepts_the_one_who_went_out_at_zero_and_holders_from_one():
 
 
 def test_engine_accepts_zero_where_a_lone_zero_zero_is_agreed_to_count_zero():
+    """(rules.md K13) Engine accepts zero where a lone zero zero is agreed to count zero."""
     cfg = KOZEL.config(zero_zero_value=0)
     score = KOZEL.score_deal(
         DealFacts(outcome="domino", went_out=MASHA, points={ALEX: 0, OLYA: 10, SERG: 5}), cfg
@@ -56,6 +59,7 @@ def test_engine_accepts_zero_where_a_lone_zero_zero_is_agreed_to_count_zero():
 
 @pytest.mark.django_db
 def test_deal_service_refuses_zero_for_a_holder_naming_the_player(organizer):
+    """(rules.md K13) Deal service refuses zero for a holder naming the player."""
     party = kozel_party(organizer)
     with pytest.raises(ServiceError) as err:
         deal(party, outcome="domino", went_out=MASHA, points={ALEX: 3, OLYA: 0, SERG: 5})

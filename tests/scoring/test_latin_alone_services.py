@@ -42,6 +42,7 @@ def latin_three(organizer) -> Party:
 
 
 def test_latin_three_players_alone_through_the_services(organizer):
+    """(rules.md L3, L5) Latin three players alone through the services."""
     party = latin_three(organizer)
     recorded = deal(party, outcome="domino", went_out="b1", pips={"a1": 9, "a2": 14})
     assert (recorded.winner, recorded.scores) == ("b1", {"a1": 0, "b1": 23, "a2": 0})
@@ -64,6 +65,7 @@ def test_latin_two_players_are_a_singles_match(organizer):
 
 
 def test_latin_four_alone_on_the_referee_desk(make_user):
+    """(rules.md L8) Latin four alone on the referee desk."""
     latin = make_desk(make_user, "latin", players=4, latin_individual=True, seated=1)
     pips = {"a1": 3, "b1": 3, "a2": 8, "b2": 10}
     response = latin.post("deal", {"outcome": "fish", "pips": pips, "led": "b2"})
@@ -75,6 +77,7 @@ def test_latin_four_alone_on_the_referee_desk(make_user):
 
 
 def test_latin_regulations_choose_pairs_or_alone(organizer):
+    """(rules.md L1) Latin regulations choose pairs or alone."""
     tournament = _tournament(organizer, "latin", "pairs")
     regulations = tournament.regulations
     assert (regulations.players, regulations.latin_individual) == (4, False)  # the preset

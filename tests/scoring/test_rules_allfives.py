@@ -22,6 +22,7 @@ def refused(field, cfg=CFG, **facts):
 
 
 def test_all_fives_registered_for_two_players():
+    """(rules.md G3) All fives registered for two players."""
     assert isinstance(FIVES, AllFives)
     assert FIVES.sides_for(CFG) == ("a", "b")
     assert FIVES.seats_for(CFG) == ("a1", "b1")
@@ -40,6 +41,7 @@ def test_rounding_to_the_nearest_five(value, rounded):
 
 
 def test_plays_score_multiples_of_five_during_the_hand():
+    """(rules.md G3) Plays score multiples of five during the hand."""
     result = hand(outcome="domino", went_out="a1", pips={"b1": 0}, plays=[("a", 10), ("b1", 15)])
     # b holds a lone 0-0 (0 pips): the end count is 0; the plays still count.
     assert result == DealScore("domino", "a", {"a": 10, "b": 15}, play_points={"a": 10, "b": 15})
@@ -47,6 +49,7 @@ def test_plays_score_multiples_of_five_during_the_hand():
 
 @pytest.mark.parametrize("value", [0, 3, 12, MAX_PLAY_POINTS + 5, -5, "10", 7.5])
 def test_plays_must_be_multiples_of_five(value):
+    """(rules.md G3) Plays must be multiples of five."""
     error = refused("plays", outcome="domino", went_out="a1", pips={"b1": 10}, plays=[("a", value)])
     assert "multiple of five" in error.message
 
@@ -63,12 +66,14 @@ def test_most_a_play_can_score():
 
 
 def test_domino_scores_opponents_pips_rounded_to_five():
+    """(rules.md G4) Domino scores opponents' pips rounded to five."""
     assert hand(outcome="domino", went_out="b1", pips={"a1": 13}).points == {"a": 0, "b": 15}
     assert hand(outcome="domino", went_out="b1", pips={"a": 12}).points == {"a": 0, "b": 10}
     assert hand(outcome="domino", winner="a", pips={"b": 22}).points == {"a": 20, "b": 0}
 
 
 def test_blocked_lower_player_scores_the_difference_rounded():
+    """(rules.md G4) Blocked lower player scores the difference rounded."""
     result = hand(outcome="fish", pips={"a1": 9, "b1": 22})
     assert result == DealScore("fish", "a", {"a": 15, "b": 0}, play_points={"a": 0, "b": 0})
     assert hand(outcome="fish", pips={"a": 30, "b": 18}).points == {"a": 0, "b": 10}

@@ -29,6 +29,7 @@ def test_blocked_lowest_total_wins_them():
 
 
 def test_nobody_draws_so_a_hand_never_grows():
+    """(rules.md G2) Nobody draws so a hand never grows."""
     eight = [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (0, 6), (1, 2), (1, 3)]
     with pytest.raises(RuleError) as info:
         hand(outcome="domino", went_out="a1", tiles={"b1": eight})

@@ -24,6 +24,7 @@ def test_classic_registered_for_two_to_four_players():
 
 
 def test_seven_tiles_for_two_players_five_for_three_or_four():
+    """(rules.md G5) Seven tiles for two players five for three or four."""
     assert CLASSIC.hand_size(CFG) == 7
     assert CLASSIC.hand_size(CLASSIC.config(players=3)) == 5
     assert CLASSIC.hand_size(FOUR) == 5
@@ -31,11 +32,13 @@ def test_seven_tiles_for_two_players_five_for_three_or_four():
 
 
 def test_winner_scores_all_the_losers_pips():
+    """(rules.md G6) Winner scores all the losers' pips."""
     result = hand(FOUR, outcome="domino", went_out="b2", pips={"a1": 10, "b1": 7, "a2": 3})
     assert result == DealScore("domino", "b2", {"a1": 0, "b1": 0, "a2": 0, "b2": 20})
 
 
 def test_lone_zero_zero_counts_25():
+    """(rules.md G6) Lone zero zero counts 25."""
     result = hand(FOUR, outcome="domino", went_out="b2", pips={"a1": 0, "b1": 7, "a2": 3})
     assert result.points["b2"] == 35
     with_tiles = hand(outcome="domino", went_out="a1", tiles={"b1": [(0, 0)]})
@@ -48,6 +51,7 @@ def test_lone_zero_zero_counts_25():
 
 
 def test_fish_lowest_hand_wins_the_difference():
+    """(rules.md G7) Fish lowest hand wins the difference."""
     assert hand(outcome="fish", pips={"a1": 8, "b1": 20}) == DealScore(
         "fish", "a1", {"a1": 12, "b1": 0}
     )
@@ -85,3 +89,19 @@ def test_target_agreed():
     assert CLASSIC.decide(totals, cfg, time_expired=False, deals_after_expiry=0).state == (
         "continue"
     )
+
+
+def test_the_game_ends_when_a_player_reaches_the_agreed_target():
+    """(rules.md G9) Seed 000: the game ends when a player collects the agreed points (100)."""
+    assert CFG.target == 100  # the preset; the organizer agrees another
+    first = hand(outcome="domino", went_out="a1", pips={"b1": 60})
+    second = hand(outcome="domino", went_out="a1", pips={"b1": 40})
+
+    def decide(deals, cfg=CFG):
+        totals = CLASSIC.party_totals(deals, [], cfg)
+        return CLASSIC.decide(totals, cfg, time_expired=False, deals_after_expiry=0)
+
+    assert decide([first]).state == "continue"  # 60: not yet
+    decision = decide([first, second])
+    assert (decision.state, decision.winner, decision.reason) == ("finished", "a1", "target")
+    assert decide([first, second], CLASSIC.config(target=300)).state == "continue"

@@ -23,11 +23,13 @@ def refused(field, cfg=CFG, **facts):
 
 
 def test_domino_counts_partner_pips():
+    """(rules.md S4) Domino counts partner pips."""
     result = score(outcome="domino", went_out="a1", pips={"a1": 0, "a2": 12, "b1": 20, "b2": 7})
     assert result == DealScore("domino", "a", {"a": 39, "b": 0})
 
 
 def test_domino_without_partner_pips():
+    """(rules.md S4) Domino without partner pips."""
     cfg = RulesConfig(domino_counts_partner=False)
     result = score(cfg, outcome="domino", went_out="b2", pips={"a1": 9, "a2": 4, "b1": 30})
     assert result == DealScore("domino", "b", {"a": 0, "b": 13})
@@ -87,6 +89,7 @@ def test_domino_needs_pips_or_points():
 
 
 def test_fish_fewer_pips_wins_all_pips():
+    """(rules.md S5) Fish fewer pips wins all pips."""
     result = score(outcome="fish", pips={"a1": 10, "a2": 12, "b1": 5, "b2": 8})
     assert result == DealScore("fish", "b", {"a": 0, "b": 35})
 
@@ -107,6 +110,7 @@ def test_fish_has_nobody_who_went_out():
 
 
 def test_drawn_fish_nobody_scores():
+    """(rules.md S6) Drawn fish nobody scores."""
     result = score(outcome="fish", pips={"a1": 10, "a2": 5, "b1": 7, "b2": 8})
     assert result.outcome == "drawn_fish"
     assert result.winner is None
@@ -126,6 +130,7 @@ def test_fish_needs_pips_or_points():
 
 
 def test_deal_over_168_refused_names_field():
+    """(rules.md S1) Deal over 168 refused names field."""
     err = refused("pips", outcome="fish", pips={"a1": 50, "a2": 50, "b1": 40, "b2": 29})
     assert err.params["total"] == 169
     err = refused("points_a", outcome="domino", winner="a", points={"a": 169})
@@ -134,6 +139,7 @@ def test_deal_over_168_refused_names_field():
 
 
 def test_deal_of_exactly_168_accepted():
+    """(rules.md S1) Deal of exactly 168 accepted."""
     assert score(outcome="fish", pips={"a": 84, "b": 84}).carry == 168
     assert score(outcome="domino", winner="a", points={"a": 168}).points == {"a": 168, "b": 0}
 

@@ -28,6 +28,7 @@ def test_draw_registered_players_are_sides():
 
 
 def test_going_out_scores_the_opponents_pips():
+    """(rules.md G1) Going out scores the opponents' pips."""
     assert hand(outcome="domino", went_out="b1", pips={"a1": 17}) == DealScore(
         "domino", "b1", {"a1": 0, "b1": 17}
     )
@@ -43,6 +44,7 @@ def test_no_points_during_play():
 
 
 def test_blocked_lowest_total_wins_the_others_pips():
+    """(rules.md G1) Blocked lowest total wins the others' pips."""
     result = hand(THREE, outcome="fish", pips={"a1": 9, "b1": 14, "a2": 4})
     assert result == DealScore("fish", "a2", {"a1": 0, "b1": 0, "a2": 23})
 
@@ -99,3 +101,24 @@ def test_fines_in_a_game_of_three():
     totals = DRAW.party_totals([], [FineFact("b1", 10, "award")], THREE)
     assert totals.points == {"a1": 10, "b1": 0, "a2": 10}
     assert DRAW.forfeit("a2", THREE) == {"a1": 0, "b1": 0, "a2": 100}  # the Draw target
+
+
+@pytest.mark.parametrize("code", ["draw", "block"])
+def test_the_first_to_the_agreed_target_wins(code):
+    """(rules.md G10) Seed 003: the first to the agreed points (100–500; 100 preset) wins."""
+    rule_set = get_rule_set(code)
+    cfg = rule_set.config(players=3)
+    assert cfg.target == 100
+    deals = [
+        rule_set.score_deal(DealFacts("domino", went_out="b1", pips={"a1": 30, "a2": 25}), cfg),
+        rule_set.score_deal(DealFacts("domino", went_out="b1", pips={"a1": 40, "a2": 10}), cfg),
+    ]
+
+    def decide(count, cfg=cfg):
+        totals = rule_set.party_totals(deals[:count], [], cfg)
+        return rule_set.decide(totals, cfg, time_expired=False, deals_after_expiry=0)
+
+    assert decide(1).state == "continue"  # 55
+    decision = decide(2)  # 105
+    assert (decision.state, decision.winner, decision.reason) == ("finished", "b1", "target")
+    assert decide(2, rule_set.config(players=3, target=500)).state == "continue"

@@ -17,7 +17,7 @@ from scoring.rules import (
     get_rule_set,
     rule_set_choices,
 )
-from scoring.rules.kozel_deal import first_lead, needs_redeal, rating, ratings
+from scoring.rules.kozel_deal import first_lead, rating, ratings, redeal_reasons
 
 KOZEL = get_rule_set("kozel")
 MASHA, ALEX, OLYA, SERG = "a1", "b1", "a2", "b2"
@@ -45,6 +45,7 @@ def before_example(cfg=CFG):
 
 
 def test_kozel_registered_with_per_player_sides():
+    """(rules.md K1) Kozel registered with per player sides."""
     assert isinstance(KOZEL, Kozel)
     assert ("kozel", "Kozel (Goat)") in rule_set_choices()
     assert KOZEL.sides_for(CFG) == ("a1", "b1", "a2", "b2")
@@ -55,6 +56,7 @@ def test_kozel_registered_with_per_player_sides():
 
 
 def test_worked_example_memorized_points():
+    """(rules.md K6) Worked example memorized points."""
     totals = KOZEL.party_totals(before_example(), [], CFG)
     assert totals.memorized == {MASHA: 19, ALEX: 0, OLYA: 7, SERG: 4}
     assert totals.points == {MASHA: 0, ALEX: 0, OLYA: 0, SERG: 0}
@@ -80,6 +82,7 @@ def test_worked_example_memorized_points():
 
 
 def test_open_account_counts_every_deal():
+    """(rules.md K6) Open account counts every deal."""
     deals = [
         deal(outcome="domino", went_out=MASHA, pips={ALEX: 3, OLYA: 13, SERG: 5}),
         deal(outcome="domino", went_out=MASHA, pips={ALEX: 2, OLYA: 2, SERG: 2}),
@@ -90,6 +93,7 @@ def test_open_account_counts_every_deal():
 
 
 def test_memorize_limit_is_a_setting():
+    """(rules.md K6) Memorize limit is a setting."""
     cfg = KOZEL.config(memorize_limit=5)
     deals = [deal(cfg, outcome="domino", went_out=MASHA, pips={ALEX: 6, OLYA: 5, SERG: 1})]
     totals = KOZEL.party_totals(deals, [], cfg)
@@ -98,6 +102,7 @@ def test_memorize_limit_is_a_setting():
 
 
 def test_worked_example_fish_for_one():
+    """(rules.md K7, K15) Worked example fish for one."""
     deals = [deal(FOR_ONE, outcome="domino", went_out=ALEX, pips={MASHA: 12, OLYA: 7, SERG: 4})]
     fish = deal(FOR_ONE, outcome="fish", pips={MASHA: 2, ALEX: 3, OLYA: 13, SERG: 5})
     assert fish == DealScore("fish", OLYA, {MASHA: 0, ALEX: 0, OLYA: 23, SERG: 0})
@@ -108,6 +113,7 @@ def test_worked_example_fish_for_one():
 
 
 def test_fish_for_all_each_scores_his_own_hand():
+    """(rules.md K7) Fish for all each scores his own hand."""
     fish = deal(outcome="fish", pips={MASHA: 2, ALEX: 3, OLYA: 13, SERG: 5})
     assert fish == DealScore("fish", None, {MASHA: 2, ALEX: 3, OLYA: 13, SERG: 5})
     totals = KOZEL.party_totals([*before_example(), fish], [], CFG)
@@ -116,6 +122,7 @@ def test_fish_for_all_each_scores_his_own_hand():
 
 
 def test_worked_example_fish_for_one_tie_carries_over():
+    """(rules.md K7) Worked example fish for one tie carries over."""
     drawn = deal(FOR_ONE, outcome="fish", pips={MASHA: 3, ALEX: 14, OLYA: 14, SERG: 4})
     assert drawn.outcome == "drawn_fish"
     assert drawn.winner is None
@@ -134,6 +141,7 @@ def test_worked_example_fish_for_one_tie_carries_over():
 
 
 def test_fish_for_one_repeated_ties_accumulate():
+    """(rules.md K14) Fish for one repeated ties accumulate."""
     first = deal(FOR_ONE, outcome="fish", pips={MASHA: 3, ALEX: 14, OLYA: 14, SERG: 4})
     second = deal(FOR_ONE, outcome="fish", pips={MASHA: 10, ALEX: 2, OLYA: 1, SERG: 10})
     level = deal(FOR_ONE, outcome="domino", went_out=ALEX, pips={MASHA: 6, OLYA: 6, SERG: 1})
@@ -147,6 +155,7 @@ def test_fish_for_one_repeated_ties_accumulate():
 
 def test_lone_zero_zero_counts_10_by_default():
     # 0 pips in a hand that still holds tiles is a lone 0-0.
+    """(rules.md K4) Lone zero zero counts 10 by default."""
     result = deal(outcome="domino", went_out=MASHA, pips={ALEX: 0, OLYA: 13, SERG: 5})
     assert result.points[ALEX] == 10
     fish = deal(
@@ -164,6 +173,7 @@ def test_lone_zero_zero_value_is_a_setting(value):
 
 @pytest.mark.parametrize("value", [50, 100])
 def test_lone_six_six_value_is_a_setting(value):
+    """(rules.md K4) Lone six six value is a setting."""
     cfg = KOZEL.config(six_six_value=value)
     result = deal(
         cfg,
@@ -189,6 +199,7 @@ def test_twelve_pips_without_tiles_is_ambiguous_when_6_6_counts_apart():
 
 
 def test_went_out_holds_nothing():
+    """(rules.md K16) Went out holds nothing."""
     refused("pips", outcome="domino", went_out=MASHA, pips={MASHA: 4, ALEX: 1, OLYA: 1, SERG: 2})
     refused("went_out", outcome="domino", pips={ALEX: 1, OLYA: 1, SERG: 2})
     refused("went_out", outcome="fish", went_out=MASHA, pips={ALEX: 1, OLYA: 1, SERG: 2})
@@ -203,6 +214,7 @@ def test_three_players_have_three_accounts():
 
 
 def test_quick_points_are_each_players_deal_total():
+    """(rules.md K16) Quick points are each player's deal total."""
     result = deal(outcome="domino", went_out=MASHA, points={ALEX: 3, OLYA: 13, SERG: 5})
     assert result.points == {MASHA: 0, ALEX: 3, OLYA: 13, SERG: 5}
     fish = deal(FOR_ONE, outcome="fish", points={MASHA: 2, ALEX: 3, OLYA: 13, SERG: 5})
@@ -217,6 +229,7 @@ def test_quick_points_are_each_players_deal_total():
 
 
 def test_goat_at_101_loses():
+    """(rules.md K8) Goat at 101 loses."""
     heavy = [deal(outcome="fish", pips={MASHA: 60, ALEX: 1, OLYA: 20, SERG: 2})] * 2
     totals = KOZEL.party_totals(heavy, [], CFG)
     assert totals.points == {MASHA: 120, ALEX: 0, OLYA: 40, SERG: 0}
@@ -230,6 +243,7 @@ def test_goat_at_101_loses():
 
 
 def test_goat_at_is_a_setting_and_highest_over_it_is_the_goat():
+    """(rules.md K17) Goat at is a setting and highest over it is the goat."""
     cfg = KOZEL.config(goat_at=50)
     totals = Totals(
         points={MASHA: 55, ALEX: 70, OLYA: 3, SERG: 9},
@@ -241,6 +255,7 @@ def test_goat_at_is_a_setting_and_highest_over_it_is_the_goat():
 
 
 def test_two_goats_level_play_one_more_deal():
+    """(rules.md K17) Two goats level play one more deal."""
     points = {MASHA: 101, ALEX: 101, OLYA: 3, SERG: 9}
     totals = Totals(points=points, deal_points=points, fine_points=dict.fromkeys(points, 0))
     assert KOZEL.decide(totals, CFG, time_expired=False, deals_after_expiry=0).state == "extra_deal"
@@ -260,6 +275,7 @@ def test_time_out_of_the_party_finishes_the_deal_then_most_points_is_the_goat():
 
 
 def test_two_pairs_share_the_goat():
+    """(rules.md K1) Two pairs share the goat."""
     cfg = KOZEL.config(kozel_pairs=True)
     deals = [deal(cfg, outcome="fish", pips={MASHA: 30, ALEX: 1, OLYA: 30, SERG: 2})] * 2
     totals = KOZEL.party_totals(deals, [], cfg)
@@ -272,12 +288,14 @@ def test_two_pairs_share_the_goat():
 
 
 def test_fine_adds_to_the_offenders_points():
+    """(rules.md K18) Fine adds to the offender's points."""
     totals = KOZEL.party_totals([], [FineFact(ALEX, 25, "award"), FineFact(ALEX, 5)], CFG)
     assert totals.points == {MASHA: 0, ALEX: 30, OLYA: 0, SERG: 0}
     assert totals.fine_points[ALEX] == 30
 
 
 def test_forfeit_gives_every_other_player_the_goat_points():
+    """(rules.md K19) Forfeit gives every other player the goat points."""
     assert KOZEL.forfeit(OLYA, CFG) == {MASHA: 101, ALEX: 101, OLYA: 0, SERG: 101}
     cfg = KOZEL.config(kozel_pairs=True)
     assert KOZEL.forfeit("b", cfg) == {MASHA: 101, ALEX: 0, OLYA: 101, SERG: 0}
@@ -286,6 +304,7 @@ def test_forfeit_gives_every_other_player_the_goat_points():
 
 
 def test_worked_example_rating_after_a_game():
+    """(rules.md K9) Worked example rating after a game."""
     assert rating(25) == 8  # (100 - 25) / 10 = 7.5 -> 8
     assert rating(30) == 7
     assert rating(105) == -1  # -0.5, half away from zero
@@ -299,6 +318,7 @@ def test_worked_example_rating_after_a_game():
 
 
 def test_worked_example_rating_after_a_timeout():
+    """(rules.md K10) Worked example rating after a timeout."""
     result = ratings({ALEX: 32, MASHA: 30, OLYA: 13}, timed_out=ALEX)
     assert result == {ALEX: 0, MASHA: 1, OLYA: 2}  # 0.2 -> 0 -> at least 1; 1.9 -> 2
     assert ratings({ALEX: 32, MASHA: 40}, timed_out=ALEX) == {ALEX: 0, MASHA: 1}
@@ -308,12 +328,21 @@ def test_worked_example_rating_after_a_timeout():
 
 
 def test_redeal_with_five_doubles_or_six_of_a_number():
-    assert needs_redeal([(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (1, 5), (2, 6)])
-    assert needs_redeal([(3, 0), (3, 1), (3, 2), (3, 3), (3, 4), (3, 5), (1, 6)])
-    assert not needs_redeal([(0, 0), (1, 1), (2, 2), (3, 3), (3, 4), (1, 5), (2, 6)])
+    """(rules.md K2) The hands seed 000 deals again; a double counts once for its number."""
+    doubles = [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (1, 5), (2, 6)]
+    assert redeal_reasons(doubles) == ("five_doubles",)
+    assert redeal_reasons([(3, 0), (3, 1), (3, 2), (3, 3), (3, 4), (3, 5), (1, 6)]) == (
+        "six_of_a_number",
+    )
+    assert redeal_reasons([(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (0, 6)]) == (
+        "five_doubles",
+    )
+    assert redeal_reasons([(0, 0), (1, 1), (2, 2), (3, 3), (3, 4), (1, 5), (2, 6)]) == ()
+    assert redeal_reasons([(3, 0), (3, 1), (3, 2), (3, 3), (3, 4), (1, 6), (2, 6)]) == ()
 
 
 def test_first_deal_opened_by_the_lowest_double_from_1_1():
+    """(rules.md K3) First deal opened by the lowest double from 1-1."""
     hands = {MASHA: [(2, 2), (0, 5)], ALEX: [(1, 1)], OLYA: [(0, 0)], SERG: [(5, 6)]}
     assert first_lead(hands) == (ALEX, (1, 1))
     assert first_lead({MASHA: [(0, 0)], ALEX: [(6, 6)]}) == (ALEX, (6, 6))

@@ -26,6 +26,7 @@ def test_latin_registered_for_two_pairs():
 
 
 def test_domino_scores_all_pips_left_including_partners():
+    """(rules.md L4) Domino scores all pips left including partners."""
     assert hand(outcome="domino", went_out="a1", pips=PIPS) == DealScore(
         "domino", "a", {"a": 25, "b": 0}
     )
@@ -35,11 +36,13 @@ def test_domino_scores_all_pips_left_including_partners():
 
 
 def test_blocked_lowest_total_wins_and_scores_as_usual():
+    """(rules.md L6) Blocked lowest total wins and scores as usual."""
     result = hand(outcome="fish", pips={"a1": 3, "b1": 10, "a2": 6, "b2": 9})
     assert result == DealScore("fish", "a", {"a": 28, "b": 0})
 
 
 def test_blocked_tie_goes_to_the_pair_that_led():
+    """(rules.md L7) Blocked tie goes to the pair that led."""
     tie = {"a1": 3, "b1": 10, "a2": 10, "b2": 3}
     assert hand(outcome="fish", pips=tie, led="b2") == DealScore("fish", "b", {"a": 0, "b": 26})
     assert hand(outcome="fish", pips=tie, led="a2").winner == "a"
@@ -53,6 +56,7 @@ def test_blocked_tie_needs_who_led():
 
 
 def test_nearest_after_la_mano():
+    """(rules.md L8) Nearest after la mano."""
     from scoring.rules.counts import nearest_after
 
     seats = ("a1", "b1", "c1")

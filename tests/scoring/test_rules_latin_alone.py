@@ -43,6 +43,7 @@ def refused(field: str, players: int, **facts) -> None:
 
 
 def test_seed_004_two_three_or_four_players_alone_or_four_in_pairs():
+    """(rules.md L1) Seed 004 two three or four players alone or four in pairs."""
     assert isinstance(LATIN, LatinGame)
     assert LATIN.sides_for(LATIN.config()) == ("a", "b")  # the preset: four in two pairs
     assert not plays_alone(LATIN.config())
@@ -58,12 +59,14 @@ def test_seed_004_two_three_or_four_players_alone_or_four_in_pairs():
 
 
 def test_seed_004_seven_tiles_each_the_rest_in_the_bank():
+    """(rules.md L2) Seed 004 seven tiles each the rest in the bank."""
     for players in (2, 3, 4):
         assert LATIN.hand_size(cfg(players)) == 7
     assert LatinAlone.draws  # who cannot play steals from the bank
 
 
 def test_seed_004_alone_domino_scores_the_opponents_pips():
+    """(rules.md L5) Seed 004 alone domino scores the opponents' pips."""
     assert hand(2, outcome="domino", went_out="b1", pips={"a1": 17}) == DealScore(
         "domino", "b1", {"a1": 0, "b1": 17}
     )
@@ -75,6 +78,7 @@ def test_seed_004_alone_domino_scores_the_opponents_pips():
 
 
 def test_seed_004_alone_fish_lowest_hand_wins_the_opponents_pips():
+    """(rules.md L6) Seed 004 alone fish lowest hand wins the opponents' pips."""
     three = hand(3, outcome="fish", pips={"a1": 12, "b1": 4, "a2": 20})
     assert three == DealScore("fish", "b1", {"a1": 0, "b1": 32, "a2": 0})
     two = hand(2, outcome="fish", pips={"a1": 8, "b1": 11}, led="b1")
@@ -82,6 +86,7 @@ def test_seed_004_alone_fish_lowest_hand_wins_the_opponents_pips():
 
 
 def test_seed_004_alone_fish_tie_goes_to_la_mano():
+    """(rules.md L7) Seed 004 alone fish tie goes to la mano."""
     tie = {"a1": 7, "b1": 7}
     assert hand(2, outcome="fish", pips=tie, led="b1") == DealScore(
         "fish", "b1", {"a1": 0, "b1": 7}
@@ -93,6 +98,7 @@ def test_seed_004_alone_fish_tie_goes_to_la_mano():
 
 def test_seed_004_alone_fish_tie_goes_to_the_player_nearest_after_la_mano():
     # Three players: a1 led with the highest hand; b1 and a2 tie: b1 plays right after him.
+    """(rules.md L8) Seed 004 alone fish tie goes to the player nearest after la mano."""
     three = hand(3, outcome="fish", pips={"a1": 20, "b1": 6, "a2": 6}, led="a1")
     assert three == DealScore("fish", "b1", {"a1": 0, "b1": 26, "a2": 0})
     # b1 led: a2 follows him, then a1.
@@ -112,6 +118,7 @@ def test_seed_004_alone_fish_tie_needs_who_led_at_the_table():
 
 
 def test_seed_004_alone_the_first_player_to_the_target_wins():
+    """(rules.md L9) Seed 004 alone the first player to the target wins."""
     rules = cfg(3, target=50)
     deals = [
         hand(3, outcome="domino", went_out="a1", pips={"b1": 20, "a2": 10}),

@@ -16,6 +16,7 @@ def refused(field, *args):
 
 
 def test_one_move_5_seconds():
+    """(rules.md S13) One move 5 seconds."""
     advice = move_advice([(3, 5), (1, 2)], (3, 3), [(3, 3)])
     assert advice.playable == [(3, 5)]
     assert advice.moves == 1
@@ -25,6 +26,7 @@ def test_one_move_5_seconds():
 
 
 def test_several_moves_20_seconds():
+    """(rules.md S13) Several moves 20 seconds."""
     advice = move_advice([(3, 4), (5, 6), (0, 0)], (3, 5), [(3, 5)])
     assert advice.playable == [(3, 4), (5, 6)]
     assert advice.moves == 2
@@ -45,6 +47,7 @@ def test_same_number_at_both_ends_is_one_move_per_tile():
 
 
 def test_fish_possible_60_seconds():
+    """(rules.md S13) Fish possible 60 seconds."""
     advice = move_advice([(2, 4), (1, 1)], (4, 2), FOURS_BUT_2_4)
     assert advice.can_fish is True
     assert advice.playable == [(2, 4)]
@@ -69,6 +72,7 @@ def test_no_fish_while_a_tile_of_the_number_is_still_out():
 
 
 def test_false_pass_detected():
+    """(rules.md S24) False pass detected."""
     assert move_advice([(6, 6), (2, 3)], (1, 3), [(1, 3)]).pass_is_false is True
 
 

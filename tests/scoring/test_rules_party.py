@@ -63,6 +63,7 @@ def test_drawn_fish_nobody_scores_in_totals():
 
 
 def test_drawn_fish_carries_to_next_deal():
+    """(rules.md S6) Drawn fish carries to next deal."""
     cfg = RulesConfig(drawn_fish="carry")
     drawn_deal = SPORT.score_deal(DealFacts("fish", pips={"a": 20, "b": 20}), cfg)
     result = SPORT.party_totals([won("a", 10), drawn_deal, won("b", 25)], [], cfg)
@@ -96,6 +97,7 @@ def test_drawn_fish_carry_waits_past_annulled_and_referee_deals():
 
 
 def test_target_reached_finishes_party():
+    """(rules.md S2) Target reached finishes party."""
     decision = decide(205, 150)
     assert (decision.state, decision.winner, decision.reason) == ("finished", "a", "target")
     assert decision.finished
@@ -110,6 +112,7 @@ def test_below_target_continue():
 
 
 def test_target_is_a_setting():
+    """(rules.md S2) Target is a setting."""
     assert decide(105, 20, RulesConfig(target=100)).state == "finished"
     assert decide(105, 20).state == "continue"
 
@@ -120,6 +123,7 @@ def test_both_over_target_higher_wins():
 
 
 def test_level_scores_extra_deal():
+    """(rules.md S7) Level scores extra deal."""
     assert decide(210, 210).state == "extra_deal"
     assert decide(210, 210).winner is None
     assert decide(150, 150, time_expired=True, deals_after_expiry=1).state == "extra_deal"

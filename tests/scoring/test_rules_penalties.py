@@ -20,6 +20,7 @@ def test_fine_deducted_from_offender():
 
 
 def test_fine_awarded_to_opponents():
+    """(rules.md S14) Fine awarded to opponents."""
     result = SPORT.party_totals(DEALS, [FineFact("a", 25, "award")], CFG)
     assert result.points == {"a": 40, "b": 35}
     assert result.fine_points == {"a": 0, "b": 25}
@@ -93,6 +94,7 @@ def test_fine_from_regulations():
 
 
 def test_repeated_warning_becomes_fine():
+    """(rules.md S14) Repeated warning becomes fine."""
     assert SPORT.fine_for_warning(0, CFG) is False  # the first violation: a warning
     assert SPORT.fine_for_warning(1, CFG) is True  # repeated: a fine
     assert SPORT.fine_for_warning(2, CFG) is True

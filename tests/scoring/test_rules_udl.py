@@ -50,6 +50,7 @@ def decide(result, *, time_expired=False, after=0, match_time_expired=False):
 
 
 def test_udl_singles_registered_with_its_preset():
+    """(rules.md U3) UDL singles registered with its preset."""
     assert isinstance(UDL, UdlSingles)
     assert UDL.sides_for(CFG) == ("a", "b")
     assert (CFG.games_to_win, CFG.game_minutes, CFG.party_minutes) == (3, 15, 45)
@@ -60,6 +61,7 @@ def test_udl_singles_registered_with_its_preset():
 
 
 def test_slow_play_first_a_warning_then_20_points_to_the_opponent():
+    """(rules.md U2) Slow play first a warning then 20 points to the opponent."""
     assert penalty_for("slow_play", 0).kind == WARNING
     second = penalty_for("slow_play", 1)
     assert (second.kind, second.points, second.ends_match) == (POINTS_TO_OPPONENT, 20, False)
@@ -75,6 +77,7 @@ def test_slow_play_first_a_warning_then_20_points_to_the_opponent():
 
 
 def test_slow_play_points_are_a_setting():
+    """(rules.md U2) Slow play points are a setting."""
     cfg = UDL.config(udl_slow_play_points=30)
     assert penalty_for("slow_play", 1, cfg).points == 30
     assert UDL.penalty_for("slow_play", 1, cfg).points == 30
@@ -92,6 +95,7 @@ def test_slow_play_points_are_a_setting():
     ],
 )
 def test_violations_without_warning(violation, kind, ends_match, ends_tournament):
+    """(rules.md U5) Violations without warning."""
     for earlier in (0, 1):
         consequence = penalty_for(violation, earlier)
         assert consequence.kind == kind
@@ -110,6 +114,7 @@ def test_unknown_violation_refused():
 
 
 def test_disqualification_ends_the_match():
+    """(rules.md U5) Disqualification ends the match."""
     decision = UDL.finish("b", "disqualification")
     assert (decision.state, decision.winner, decision.reason) == (
         "finished",
@@ -122,6 +127,7 @@ def test_disqualification_ends_the_match():
 
 
 def test_equal_blocked_pips_nobody_scores():
+    """(rules.md U9) Equal blocked pips nobody scores."""
     result = hand(outcome="fish", pips={"a1": 17, "b1": 17})
     assert result.outcome == "drawn_fish"
     assert result.points == {"a": 0, "b": 0}
@@ -131,6 +137,7 @@ def test_equal_blocked_pips_nobody_scores():
 
 def test_on_the_board_no_points_no_collecting():
     # Nothing on the board for a: his domino does not collect b's 23 pips.
+    """(rules.md U10) On the board no points no collecting."""
     result = totals([hand(outcome="domino", went_out="a1", pips={"b1": 23})])
     assert result.points == {"a": 0, "b": 0}
     assert result.deal_points == {"a": 0, "b": 0}
@@ -164,6 +171,7 @@ def test_all_fives_has_no_on_the_board_rule():
 
 
 def test_first_to_three_game_wins_takes_the_match():
+    """(rules.md U3) First to three game wins takes the match."""
     deals = [won_game("a", 1), won_game("b", 2), won_game("a", 3), won_game("b", 4)]
     result = totals(deals)
     assert isinstance(result, MatchTotals)
@@ -185,6 +193,7 @@ def test_three_straight_games():
 
 
 def test_game_at_time_higher_score_wins():
+    """(rules.md U3) Game at time higher score wins."""
     game = [hand(outcome="stopped", plays=[("a", 20), ("b", 10)])]
     result = totals(game)
     assert decide(result).state == "continue"
@@ -198,6 +207,7 @@ def test_game_at_time_higher_score_wins():
 
 
 def test_overtime_on_a_tie_at_time_until_first_score():
+    """(rules.md U3) Overtime on a tie at time until first score."""
     level = [hand(outcome="stopped", plays=[("a", 20), ("b", 20)])]
     decision = decide(totals(level), time_expired=True, after=1)
     assert decision.state == "overtime"

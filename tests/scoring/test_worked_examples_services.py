@@ -120,6 +120,7 @@ def _before_the_example(party: Party) -> None:
 
 
 def test_kozel_worked_example_memorized_points(organizer):
+    """(rules.md K6) Kozel worked example memorized points."""
     party = kozel_party(organizer)
     _before_the_example(party)
     before = totals(party)
@@ -138,6 +139,7 @@ def test_kozel_worked_example_memorized_points(organizer):
 
 
 def test_kozel_worked_example_fish_for_one(organizer):
+    """(rules.md K15) Kozel worked example fish for one."""
     party = kozel_party(organizer, fish_variant="for_one")
     deal(party, outcome="domino", went_out=ALEX, pips={MASHA: 12, OLYA: 7, SERG: 4})
     fish = deal(party, outcome="fish", pips={MASHA: 2, ALEX: 3, OLYA: 13, SERG: 5})
@@ -149,6 +151,7 @@ def test_kozel_worked_example_fish_for_one(organizer):
 
 
 def test_kozel_worked_example_drawn_fish_for_one_carries_over(organizer):
+    """(rules.md K14) Kozel worked example drawn fish for one carries over."""
     party = kozel_party(organizer, fish_variant="for_one")
     drawn = deal(party, outcome="fish", pips={MASHA: 3, ALEX: 14, OLYA: 14, SERG: 4})
     assert (drawn.outcome, drawn.winner, drawn.carry) == ("drawn_fish", "", 35)
@@ -164,6 +167,7 @@ def test_kozel_worked_example_drawn_fish_for_one_carries_over(organizer):
 
 
 def test_kozel_goat_at_101_finishes_the_party(organizer):
+    """(rules.md K8) Kozel goat at 101 finishes the party."""
     party = kozel_party(organizer)
     deal(party, outcome="domino", went_out=MASHA, pips={ALEX: 50, OLYA: 20, SERG: 30})
     deal(party, outcome="domino", went_out=MASHA, pips={ALEX: 50, OLYA: 5, SERG: 5})

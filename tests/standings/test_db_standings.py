@@ -135,6 +135,7 @@ def test_per_player_lines_follow_the_pair(four):
 
 
 def test_byes_draft_rounds_and_unfinished_parties(four):
+    """(rules.md S33) Byes draft rounds and unfinished parties."""
     t, (a, b, c, d) = four
     r3 = Round.objects.create(tournament=t, number=3, status="in_progress")
     Party.objects.create(round=r3, pair_a=d, status="finished", end_reason="bye", winner="a")

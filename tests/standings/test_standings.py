@@ -116,6 +116,7 @@ def test_every_metric_matches_the_hand_computed_table():
 
 
 def test_default_order_match_points_then_point_difference():
+    """(rules.md S25) Default order match points then point difference."""
     ranking, rows = table(StandingsConfig().order)
     assert ranking == [(E, 1, False), (B, 2, False), (C, 3, False), (A, 4, False), (D, 5, False)]
     assert rows[0].metrics["head_to_head"] == 0  # nobody was tied when head-to-head came up
@@ -174,6 +175,7 @@ def test_after_round():
 
 
 def test_efectiveness_examples_from_the_rules():
+    """(rules.md S25) Efectiveness examples from the rules."""
     results = [
         R(1, 11, 12, 215, 150, winner=11),
         R(1, 13, 14, 130, 95, winner=13, ended_by_time=True),
@@ -194,6 +196,7 @@ def test_efectiveness_examples_from_the_rules():
 
 
 def test_match_points_settings_and_double_forfeit():
+    """(rules.md S25, S33) Match points settings and double forfeit."""
     results = [
         R(1, 1, 2, 200, 0, winner=1, forfeit=True),
         R(1, 3, 4, 0, 0, winner=None, forfeit=True),
@@ -215,6 +218,7 @@ def test_match_points_settings_and_double_forfeit():
 
 
 def test_individual_event_ranks_players_with_tuple_sides():
+    """(rules.md S26) Individual event ranks players with tuple sides."""
     results = [
         R(1, (1, 2), (3, 4), 200, 150, winner=(1, 2)),
         R(1, (5, 6), (7, 8), 180, 200, winner=8),  # any player of the winning pair names it

@@ -27,7 +27,7 @@ def _generated(tournament) -> tuple[Round, list[Party]]:
 
 
 def test_a_hand_made_draw_through_the_api_keeps_the_sides_sent(tournament, organizer):
-    """(rules.md S28) A hand-made draw keeps the sides sent; a no-show then hits that side."""
+    """(rules.md S34) A hand-made draw keeps the sides sent; a no-show then hits that side."""
     api = APIClient()
     api.force_authenticate(organizer)
     rnd, generated = _generated(tournament)
@@ -61,7 +61,7 @@ def test_a_hand_made_draw_through_the_api_keeps_the_sides_sent(tournament, organ
 def test_a_hand_made_draw_through_the_organizers_page_keeps_the_sides_sent(
     client, tournament, organizer
 ):
-    """(rules.md S28) The organizer's draw page keeps each row's sides as he entered them."""
+    """(rules.md S34) The organizer's draw page keeps each row's sides as he entered them."""
     client.force_login(organizer)
     rnd, generated = _generated(tournament)
     data = {}

@@ -210,8 +210,8 @@ def udl_match(scene: Scene) -> None:
 
 
 def kozel_game(scene: Scene) -> None:
-    """A Kozel game of four, each for himself: the draw for the first move, one deal, then a
-    player's timeout stops it."""
+    """A Kozel game of four, each for himself: the draw for the first move, a redeal, one deal,
+    then a player's timeout stops it."""
     kozel = scene.call("org", "post", "/tournaments/", {
         "name": "Kozel Cup", "rule_set": "kozel", "format": "individual",
         "start_date": "2026-05-18", "time_zone": "Europe/Moscow", "language": "en",
@@ -221,6 +221,8 @@ def kozel_game(scene: Scene) -> None:
         scene.call("org", "post", "/players/", {"tournament": tid, "name": name}, expect=201)
     pid = _started_party(scene, tid)
     scene.call("ref", "post", f"/parties/{pid}/first-mover/", {"seat": "a1"})
+    scene.call("ref", "post", f"/parties/{pid}/redeal/",
+               {"seat": "a2", "hand": ["0-0", "1-1", "2-2", "3-3", "5-5"]}, expect=201)
     scene.call("ref", "post", f"/parties/{pid}/deal/", {
         "outcome": "domino", "seat": "b2", "points": {"a1": 30, "b1": 32, "a2": 13},
     }, expect=201)
