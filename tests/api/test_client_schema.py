@@ -125,9 +125,10 @@ def test_pdf_downloads_document_both_labels(document):
 
 @pytest.mark.django_db
 def test_a_finished_partys_loser_is_the_other_side(field, organizer, referee_user):
-    """Sport: the loser is the side that did not win, in the list, the state and the webhook
-    payload's shape; blank while the party is played."""
+    """Sport: the loser is the side that did not win, in the list, the party's state and the
+    webhooks' party; blank while the party is played."""
     from scoring.party.deals import record_deal
+    from scoring.webhooks.services import party_ref
 
     client = APIClient()
     client.force_authenticate(organizer)
@@ -141,7 +142,7 @@ def test_a_finished_partys_loser_is_the_other_side(field, organizer, referee_use
     assert (party.winner, party.loser, party.lost_by) == ("b", "", "a")
     row = client.get("/api/v1/parties/", {"round": party.round_id}).json()["results"][0]
     state = client.get(f"/api/v1/parties/{party.pk}/").json()
-    for shown in (row, state):
+    for shown in (row, state, party_ref(party)):
         assert shown["winner"] == {"side": "b", "seat": ""}
         assert shown["loser"] == {"side": "a", "seat": ""}
 
