@@ -12,10 +12,11 @@ from django.urls import Resolver404, URLPattern, URLResolver, include, path, re_
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.exceptions import NotFound
-from rest_framework.routers import DefaultRouter
+from rest_framework.routers import APIRootView, DefaultRouter
 
 from config.api_token import obtain_token
 from referee.api import router as referee_router
+from scoring.access.query import KnownQueryMixin
 from scoring.signoff.api import router as protocols_router
 from tournaments.api import router as tournaments_router
 from tournaments.api.careers import ProfileRecordView
@@ -33,6 +34,9 @@ MOVED = (
 """Old path prefixes whose resources v1 merged into another (old, new)."""
 
 
+class RootView(KnownQueryMixin, APIRootView):
+    """``/api/v1/``: every collection's address (a query parameter is refused, as anywhere)."""
+
 
 class V1Router(DefaultRouter):
     """Routes with path converters: a record's id is a number (``<int:pk>``) unless its viewset
@@ -40,6 +44,7 @@ class V1Router(DefaultRouter):
     No ``.json`` suffixes (``?format=json`` or ``Accept`` choose the format)."""
 
     include_format_suffixes = False
+    APIRootView = RootView
 
     def __init__(self) -> None:
         super().__init__(use_regex_path=False)

@@ -20,11 +20,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "config.api_schema.AutoSchema",
-    "DEFAULT_PARSER_CLASSES": [
-        "config.api_parsers.DepthLimitedJSONParser",  # JSON_MAX_DEPTH
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # Request bodies are JSON (nested at most JSON_MAX_DEPTH levels); an upload endpoint names
+    # its own multipart parser (the roster import). A form-encoded body is 415, and the schema
+    # declares application/json only.
+    "DEFAULT_PARSER_CLASSES": ["config.api_parsers.DepthLimitedJSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
@@ -44,6 +44,9 @@ SPECTACULAR_SETTINGS = {
     "changelog: docs/api.md.",
     "VERSION": "1.0.0",
     "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
+    # Request and response bodies are separate components: a request model never asks for
+    # what the server sets (``id``, ``version``, links), a response model has it.
+    "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api_schema.attach_examples",

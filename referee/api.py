@@ -45,20 +45,13 @@ from referee.serializers import (
     winner_and_went_out,
 )
 from referee.sides import who_names
-from scoring.access.idempotency import HEADER, IdempotentMixin, request_key
+from scoring.access.idempotency import IdempotentMixin, request_key
 from scoring.access.permissions import request_grants
+from scoring.access.query import KnownQueryMixin
 from scoring.core.errors import number_parameter, translate_engine_error
 from scoring.models import Deal, Party, Penalty, TournamentRole
 from scoring.party.done import done_of
 from scoring.rules import RuleError, get_rule_set
-
-IDEMPOTENCY_PARAMETER = OpenApiParameter(
-    HEADER,
-    str,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="A key per request; a retry with the same key gets the same response.",
-)
 
 
 def run_action(
@@ -189,7 +182,6 @@ def _party_action(name: str, input_class: type[ActionInput]) -> Any:
     return extend_schema(
         request=input_class,
         responses={code: ActionResultSerializer},
-        parameters=[IDEMPOTENCY_PARAMETER],
         operation_id=f"parties_{endpoint.__name__}",
     )(endpoint)
 
@@ -210,7 +202,6 @@ class DealCorrections(IdempotentMixin):
     @extend_schema(
         request=CorrectDealInput,
         responses=ActionResultSerializer,
-        parameters=[IDEMPOTENCY_PARAMETER],
     )
     @action(detail=True, methods=["post"])
     def correct(self, request: Request, pk: str) -> Response:
@@ -220,7 +211,6 @@ class DealCorrections(IdempotentMixin):
     @extend_schema(
         request=AnnulDealInput,
         responses=ActionResultSerializer,
-        parameters=[IDEMPOTENCY_PARAMETER],
     )
     @action(detail=True, methods=["post"])
     def annul(self, request: Request, pk: str) -> Response:
@@ -235,7 +225,6 @@ class PenaltyCorrections(IdempotentMixin):
     @extend_schema(
         request=CancelPenaltyInput,
         responses=ActionResultSerializer,
-        parameters=[IDEMPOTENCY_PARAMETER],
     )
     @action(detail=True, methods=["post"])
     def cancel(self, request: Request, pk: str) -> Response:
@@ -244,7 +233,7 @@ class PenaltyCorrections(IdempotentMixin):
         return run_action(request, party, CancelPenaltyInput, penalty)
 
 
-class RefereeTournamentViewSet(IdempotentMixin, viewsets.ViewSet):
+class RefereeTournamentViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ViewSet):
     """A tournament's referee desk: the overview, its referees and penalty settings."""
 
     permission_classes = [IsAuthenticated]
@@ -312,7 +301,9 @@ def referee_roles(tournament_id: int) -> QuerySet[TournamentRole]:
     )
 
 
-class RefereeRoleViewSet(IdempotentMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet):
+class RefereeRoleViewSet(
+    KnownQueryMixin, IdempotentMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet
+):
     """Removing a referee from a tournament (its organizers)."""
 
     permission_classes = [IsAuthenticated]

@@ -256,7 +256,7 @@ def _summary(party: Party, totals: Any, deal_rows: list[Any]) -> tuple[dict[str,
         ),
         "end_reason": party.end_reason,
         "winner": party.winner,
-        "loser": party.loser,
+        "loser": party.lost_by,
         "rule_set": rule_set.code,
         "clock": {
             "started_at": party.started_at,

@@ -59,6 +59,13 @@ class SidesSerializer(serializers.Serializer):
     b = serializers.IntegerField()
 
 
+LOSER_HELP = _(
+    "Who lost the finished party: the other side of the winner (the other seat of two single "
+    "players keeping their own scores); in Kozel the Goat's seat. Both blank while it is not "
+    "finished, for a bye, or where nobody lost alone (three or four players each for himself)."
+)
+"""A party's ``loser`` in every answer that shows one."""
+
 SCORES_HELP = _(
     'Per side ("a", "b") in the pairs and singles games; per seat ("a1", "b1", "a2", "b2") '
     "where every player keeps his own score (Kozel, the Draw, Block and Classic games): "
@@ -172,7 +179,7 @@ class PartySummarySerializer(serializers.Serializer):
     end_reason = serializers.CharField(allow_blank=True)
     winner = WhoField(help_text=_("Who won the party: a side, or a seat where every player "
                                   "keeps his own score."))
-    loser = WhoField(help_text=_("Kozel: the Goat."))
+    loser = WhoField(help_text=LOSER_HELP)
     rule_set = serializers.CharField()
     scored_by = serializers.ChoiceField(
         choices=["side", "seat"],

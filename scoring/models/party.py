@@ -183,6 +183,21 @@ class Party(models.Model):
         return "won" if won else "lost"
 
     @property
+    def lost_by(self) -> str:
+        """Who lost the finished party: the stored loser (Kozel's Goat, a ruling's loser), else
+        the opponent of the winner where a party has one (the other side; the other seat of
+        two single players each keeping his own score); blank when nobody lost alone."""
+        if self.loser or self.status != self.Status.FINISHED or self.is_bye:
+            return self.loser
+        if self.winner in ("a", "b"):
+            return "b" if self.winner == "a" else "a"
+        if self.winner in ("a1", "b1") and self.pair_b is not None and (
+            self.pair_a.player2_id is None and self.pair_b.player2_id is None
+        ):
+            return "b1" if self.winner == "a1" else "a1"
+        return ""
+
+    @property
     def tournament(self) -> Tournament:
         """The tournament the party belongs to."""
         return self.round.tournament

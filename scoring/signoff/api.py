@@ -6,8 +6,9 @@ requests answer 400 ``{field: [message]}``, a stale party version 409, a foreign
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
@@ -27,6 +28,7 @@ from rest_framework.routers import DefaultRouter
 from scoring.access import permissions
 from scoring.access.idempotency import IdempotentMixin
 from scoring.access.permissions import visible_tournaments
+from scoring.access.query import KnownQueryMixin
 from scoring.models import PARTY_RELATED, Party, PrintJob, Protocol
 from scoring.party.protocol_lock import current_protocol
 from scoring.people import lockouts
@@ -52,7 +54,36 @@ from scoring.signoff.views import pdf_response
 if TYPE_CHECKING:
     from rest_framework.decorators import ViewSetAction
 
-PDF_RESPONSE = {(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY)}
+PDF = "application/pdf"
+OCTET_STREAM = "application/octet-stream"
+PDF_RESPONSE = {(200, PDF): OpenApiResponse(OpenApiTypes.BINARY),
+                (200, OCTET_STREAM): OpenApiResponse(OpenApiTypes.BINARY)}
+"""A PDF download: the PDF, labelled as a generic binary for a client that asks so."""
+
+
+def _quality(accept: str, media_type: str) -> float:
+    """How much an Accept header wants one media type named in it (0 when not named)."""
+    for item in accept.split(","):
+        name, *params = (part.strip() for part in item.split(";"))
+        if name.lower() == media_type:
+            for param in params:
+                key, _eq, value = param.partition("=")
+                if key.strip() == "q":
+                    try:
+                        return float(value)
+                    except ValueError:
+                        return 0.0
+            return 1.0
+    return 0.0
+
+
+def labelled(response: HttpResponse, request: Request) -> HttpResponse:
+    """The PDF as ``application/octet-stream`` when the client's Accept prefers that type to
+    ``application/pdf`` (generated clients read a binary answer so); else as it is."""
+    accept = request.headers.get("Accept") or ""
+    if _quality(accept, OCTET_STREAM) > _quality(accept, PDF):
+        response["Content-Type"] = OCTET_STREAM
+    return response
 
 
 class PdfNegotiation(DefaultContentNegotiation):
@@ -74,11 +105,18 @@ _PdfView = TypeVar("_PdfView", bound=Callable[..., HttpResponse])
 
 
 def pdf_action(view: _PdfView) -> ViewSetAction[_PdfView]:
-    """The action of every PDF download: a GET on one object, negotiated by PdfNegotiation."""
-    return action(detail=True, methods=["get"], content_negotiation_class=PdfNegotiation)(view)
+    """The action of every PDF download: a GET on one object, negotiated by PdfNegotiation,
+    its answer labelled as the client asks (``labelled``)."""
+
+    @functools.wraps(view)
+    def download(self: object, request: Request, *args: object, **kwargs: object) -> HttpResponse:
+        return labelled(view(self, request, *args, **kwargs), request)
+
+    return action(detail=True, methods=["get"],
+                  content_negotiation_class=PdfNegotiation)(cast(_PdfView, download))
 
 
-class PartyProtocolViewSet(IdempotentMixin, viewsets.ViewSet):
+class PartyProtocolViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ViewSet):
     """A party's protocol (looked up by the party's id): state, sign-off actions, PDF."""
 
 
@@ -153,7 +191,7 @@ class PartyProtocolViewSet(IdempotentMixin, viewsets.ViewSet):
         return pdf_response(*protocol_services.protocol_download(party, protocol))
 
 
-class ProtocolViewSet(viewsets.ReadOnlyModelViewSet):
+class ProtocolViewSet(KnownQueryMixin, viewsets.ReadOnlyModelViewSet):
     """Protocol versions of visible tournaments, by public id; filter with ``?party=``."""
 
     serializer_class = ProtocolSerializer
@@ -185,8 +223,8 @@ class ProtocolViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(VerificationSerializer(verification_data(checked, request)).data)
 
 
-class PrintJobViewSet(IdempotentMixin, mixins.CreateModelMixin, mixins.RetrieveModelMixin,
-                      viewsets.GenericViewSet):
+class PrintJobViewSet(KnownQueryMixin, IdempotentMixin, mixins.CreateModelMixin,
+                      mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Round prints: start one (or get the one with the same input) and poll it."""
 
     serializer_class = PrintJobSerializer
@@ -225,7 +263,7 @@ class PrintJobViewSet(IdempotentMixin, mixins.CreateModelMixin, mixins.RetrieveM
             return pdf_response(handle.read(), f"round-{job.round.number}-{job.kind}.pdf")
 
 
-class SigningPinViewSet(IdempotentMixin, viewsets.ViewSet):
+class SigningPinViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ViewSet):
     """A player's signing PIN for the table device (the player himself, or an organizer)."""
 
     permission_classes = [IsAuthenticated]

@@ -199,7 +199,7 @@ class PinInput(serializers.Serializer):
     player = serializers.IntegerField()
     pin = serializers.CharField(max_length=8)
     current = serializers.CharField(
-        max_length=128, required=False, default="", write_only=True,
+        max_length=128, required=False, default="", allow_blank=True, write_only=True,
         help_text="The player changing his own PIN: the old PIN or his password.")
 
 

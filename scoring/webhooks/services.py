@@ -144,7 +144,7 @@ def party_ref(party: Party) -> dict[str, Any]:
         "table_number": party.table.number if party.table is not None else None,
         "status": party.status,
         "winner": who(party.winner),
-        "loser": who(party.loser),
+        "loser": who(party.lost_by),
         "end_reason": party.end_reason,
         "finished_at": party.finished_at.isoformat() if party.finished_at else None,
         "sides": sides,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -47,6 +48,15 @@ def field(tournament, make_party, referee_user, make_user) -> Field:
     other_party = PartyFactory(round__tournament=other)  # its own pairs of players, table 1
     TournamentRoleFactory(tournament=other, user=make_user("other-ref"), role="referee")
     return Field(tournament, other, party, deal, penalty, other_party)
+
+
+@pytest.fixture
+def signing_files(settings: Any, tmp_path: Path) -> None:
+    """The installation's signing key and the stored PDFs in a temporary directory."""
+    settings.PROTOCOL_SIGNING_DIR = tmp_path / "signing"
+    settings.PROTOCOL_SIGNING_KEY = ""
+    settings.PROTOCOL_SIGNING_CERT = ""
+    settings.MEDIA_ROOT = tmp_path / "media"
 
 
 @pytest.fixture

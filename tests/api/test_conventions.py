@@ -5,7 +5,8 @@ Schema part: every path under /api/v1/; snake_case body properties; none of the 
 a property whose enum is the sides is ``side``, one whose enum is seats is ``seat`` or a
 seat's part in the deal (``led``, ``fish_by``); a list (GET on a collection) is paged
 (count, next, previous, results) except the whole lists beneath a party; every operation
-documents 400/403/404 with an object body and every unsafe one 409, 422 and 503 too. Answers
+documents its errors as typed bodies: 400/403/404, 415 where it takes JSON, every unsafe one
+409, 422 and 503 too. Answers
 part: 400 {field: [message]} naming the field sent, 403 and 404 {detail: message}, a page's
 keys.
 """
@@ -145,25 +146,54 @@ def test_lists_are_paged_except_a_partys_whole_lists(document):
     assert not wrong, _report(wrong)
 
 
-def test_every_operation_documents_its_errors_with_an_object_body(document):
-    """400/403/404 everywhere, 409/422/503 on unsafe methods, each with an object body.
+TYPED_ERRORS = {
+    "400": {"ErrorDetail", "FieldErrors"}, "403": {"ErrorDetail"}, "404": {"ErrorDetail"},
+    "409": {"ErrorDetail", "FieldErrors"}, "415": {"ErrorDetail"}, "422": {"ErrorDetail"},
+    "503": {"FieldErrors"},
+}
+"""The error bodies of docs/api.md's table, by status: the components each may be."""
 
-    The token login is the one unsafe operation without an Idempotency-Key (docs/api.md)."""
+
+def _components(schema) -> set[str]:
+    """The components a body schema names: one ``$ref``, or each of a ``oneOf``."""
+    refs = [schema] if "$ref" in (schema or {}) else (schema or {}).get("oneOf", [])
+    return {ref.get("$ref", "?").rsplit("/", 1)[-1] for ref in refs}
+
+
+def test_every_operation_documents_its_errors_as_typed_bodies(document):
+    """400/403/404 everywhere, 415 where a JSON body is taken, 409/422/503 on unsafe methods,
+    each a component of the error table (``ErrorDetail``, ``FieldErrors``), never a free-form
+    object; 429 and 503 say how long to wait (Retry-After).
+
+    The token login is the one unsafe operation that keeps no answer for an Idempotency-Key
+    (docs/api.md): nothing to conflict with."""
     wrong: dict[str, set[str]] = {}
     for operation in operations(document):
         keyed = operation.method in UNSAFE and operation.id != "auth_token_create"
-        codes = ["400", "403", "404"] + (["409", "422", "503"] if keyed else [])
+        takes_json = "application/json" in (
+            operation.spec.get("requestBody") or {}).get("content", {})
+        codes = ["400", "403", "404"] + (["409", "422", "503"] if keyed else []) + (
+            ["415"] if takes_json else [])
         for code in codes:
             response = operation.spec["responses"].get(code)
             if response is None:
                 wrong.setdefault(f"{code} not documented", set()).add(operation.id)
                 continue
             content = response.get("content") or {}
-            schema = resolve(document, (content.get("application/json") or {}).get("schema"))
-            if (schema or {}).get("type") != "object":
-                wrong.setdefault(f"{code} documented without an object body", set()).add(
+            named = _components((content.get("application/json") or {}).get("schema"))
+            own = operation.id == "tournaments_import_roster" and code == "400"  # its report
+            if not own and not named <= TYPED_ERRORS[code] or not named:
+                wrong.setdefault(f"{code} documented as {sorted(named)}", set()).add(
                     operation.id)
+        for code in ("429", "503"):
+            response = operation.spec["responses"].get(code)
+            if response is not None and "Retry-After" not in response.get("headers", {}):
+                wrong.setdefault(f"{code} without Retry-After", set()).add(operation.id)
     assert not wrong, _report(wrong)
+    errors = document["components"]["schemas"]
+    assert errors["ErrorDetail"]["required"] == ["detail"]
+    assert errors["FieldErrors"]["additionalProperties"]["oneOf"][0] == {
+        "type": "array", "items": {"type": "string"}}
 
 
 # -- real answers -------------------------------------------------------------------------------

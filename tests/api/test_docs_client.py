@@ -33,15 +33,6 @@ def with_values(code: str, **values: str) -> str:
     return code
 
 
-@pytest.fixture
-def signing_files(settings: Any, tmp_path: Path) -> None:
-    """The installation's signing key and the stored PDFs in a temporary directory."""
-    settings.PROTOCOL_SIGNING_DIR = tmp_path / "signing"
-    settings.PROTOCOL_SIGNING_KEY = ""
-    settings.PROTOCOL_SIGNING_CERT = ""
-    settings.MEDIA_ROOT = tmp_path / "media"
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_client_example_plays_a_round(
     live_server: Any, organizer: Any, signing_files: None, capsys: pytest.CaptureFixture[str]
@@ -113,7 +104,9 @@ def test_the_documented_conventions_hold(api: APIClient, tournament: Any, party:
     moved = api.get(f"/api/referee/parties/{party.pk}/?x=1")
     assert (moved.status_code, moved["Location"]) == (308, f"/api/v1/parties/{party.pk}/?x=1")
 
-    page = api.get("/api/v1/players/", {"page_size": 2, "unknown": 1}).json()
+    unknown = api.get("/api/v1/players/", {"page_size": 2, "unknown": 1})
+    assert (unknown.status_code, sorted(unknown.json())) == (400, ["page_size", "unknown"])
+    page = api.get("/api/v1/players/", {"page": 1, "format": "json"}).json()
     assert set(page) == {"count", "next", "previous", "results"} and len(page["results"]) == 16
     assert api.get("/api/v1/players/", {"page": 9}).status_code == 404
     assert list(api.get("/api/v1/parties/", {"status": "bogus"}).json()) == ["status"]

@@ -76,7 +76,7 @@ def test_other_actions_take_entered_at_and_are_not_refused_for_it(api, party):
 
 def test_the_schema_documents_entered_at(api):
     schema = api.get("/api/v1/schema/?format=json").json()
-    deal = schema["components"]["schemas"]["DealInput"]["properties"]["entered_at"]
+    deal = schema["components"]["schemas"]["DealInputRequest"]["properties"]["entered_at"]
     assert deal["format"] == "date-time" and "ISO 8601" in deal["description"]
 
 

@@ -175,7 +175,7 @@ def test_schema_documents_the_round_endpoints(api):
         assert methods <= set(paths[path]), path
     ref = paths["/api/v1/rounds/{id}/generate/"]["post"]
     assert ref["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith(
-        "/GenerateDraw"
+        "/GenerateDrawRequest"
     )
     assert ref["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith(
         "/Draw"

@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.access.profiles import can_see_profile
+from scoring.access.query import KnownQueryMixin
 from scoring.people import career_figures as figures
 from scoring.people.career_figures import Together
 from scoring.people.careers import Career, load_career, resolve_profile
@@ -142,7 +143,7 @@ def career_data(record: Career) -> dict[str, Any]:
     }
 
 
-class ProfileRecordView(APIView):
+class ProfileRecordView(KnownQueryMixin, APIView):
     """A player's public record: figures, tournaments and places, partners, rating history."""
 
     permission_classes = [AllowAny]

@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from scoring.access.idempotency import IdempotentMixin
 from scoring.access.permissions import visible_tournaments
 from scoring.access.profiles import visible_profiles
+from scoring.access.query import KnownQueryMixin
 from scoring.models import Pair, Player, Profile, Table
 from tournaments.api.common import REFUSED, published_q, require_manage, updated_record, valid
 from tournaments.registration.services import (
@@ -165,6 +166,7 @@ MEMBER_REFUSED = {
 
 
 class _TournamentChild(
+    KnownQueryMixin,
     IdempotentMixin,
     mixins.CreateModelMixin,
     mixins.UpdateModelMixin,

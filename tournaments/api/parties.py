@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import django_filters
 from django.db.models import QuerySet
 from django.http import Http404
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -28,10 +29,11 @@ from referee.serializers import (
     PenaltyRecordSerializer,
     RulingRecordSerializer,
 )
-from referee.serializers.outputs import PairsSerializer, WhoField, scores_field
+from referee.serializers.outputs import LOSER_HELP, PairsSerializer, WhoField, scores_field
 from referee.sides import pairs_of
 from scoring.access.permissions import visible_tournaments
-from scoring.models import PARTY_RELATED, Deal, Party, Penalty, Ruling
+from scoring.access.query import KnownQueryMixin
+from scoring.models import PARTY_RELATED, Deal, Party, Penalty, Ruling, Tournament
 from scoring.totals.compute import party_totals, prefetched_rows
 from tournaments.api.common import published_q
 
@@ -84,7 +86,7 @@ class PartyListSerializer(serializers.ModelSerializer):
     totals = serializers.SerializerMethodField()
     links = serializers.SerializerMethodField()
     winner = WhoField()
-    loser = WhoField(help_text="Kozel: the Goat.")
+    loser = WhoField(source="lost_by", help_text=LOSER_HELP)
 
     class Meta:
         model = Party
@@ -114,12 +116,25 @@ class PartyDetailSerializer(PartyStateSerializer):
     links = LinksSerializer()
 
 
-class PartyViewSet(PartyActions, viewsets.ReadOnlyModelViewSet):
+class PartyFilter(django_filters.FilterSet):
+    """The parties' filters: a tournament's (by its id, as every ``tournament`` field), a
+    round's, a status, a table's."""
+
+    tournament = django_filters.ModelChoiceFilter(
+        field_name="round__tournament", queryset=Tournament.objects.all(),
+        help_text="The tournament's id: its parties of every round.")
+
+    class Meta:
+        model = Party
+        fields = ["tournament", "round", "status", "table"]
+
+
+class PartyViewSet(KnownQueryMixin, PartyActions, viewsets.ReadOnlyModelViewSet):
     """Parties of visible tournaments (a draft draw's only for its organizers), their records,
     and the referee's actions on them."""
 
     serializer_class = PartyListSerializer
-    filterset_fields = ["round", "status", "table"]
+    filterset_class = PartyFilter
 
     def get_queryset(self) -> QuerySet[Party]:
         """Visible parties with what their totals need."""
@@ -180,7 +195,7 @@ class PartyViewSet(PartyActions, viewsets.ReadOnlyModelViewSet):
         return self._records(pk, Ruling, RulingRecordSerializer)
 
 
-class _RecordViewSet(viewsets.GenericViewSet):
+class _RecordViewSet(KnownQueryMixin, viewsets.GenericViewSet):
     """One record of a visible party (a draft draw's only for its organizers)."""
 
     serializer_class: type[

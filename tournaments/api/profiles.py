@@ -14,7 +14,12 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponsePermanentRedirect
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -23,6 +28,7 @@ from rest_framework.response import Response
 
 from scoring.access import profiles as access
 from scoring.access.idempotency import IdempotentMixin
+from scoring.access.query import KnownQueryMixin
 from scoring.models import Profile
 from scoring.models.people import person_key
 from scoring.people.merges import last_merge, merge_profiles, unmerge_profiles
@@ -82,10 +88,10 @@ class SearchSerializer(serializers.Serializer):
     search = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
 
 
-@extend_schema(parameters=[OpenApiParameter(
+@extend_schema_view(list=extend_schema(parameters=[OpenApiParameter(
     "search", OpenApiTypes.STR, description="Profiles whose name contains this (case, ё/е "
-    "and spaces do not matter).")])
-class ProfileViewSet(IdempotentMixin, viewsets.ReadOnlyModelViewSet):
+    "and spaces do not matter).")]))
+class ProfileViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ReadOnlyModelViewSet):
     """Player profiles: one person across tournaments."""
 
     serializer_class = ProfileSerializer

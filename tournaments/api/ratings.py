@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.access.idempotency import IdempotentMixin
+from scoring.access.query import KnownQueryMixin
 from scoring.core.json_input import JSONInputField
 from scoring.models import RatingEntry, RatingList, Tournament
 from scoring.ranking.rating_lists import (
@@ -93,8 +94,8 @@ def line_data(rating_list: RatingList) -> list[dict[str, Any]]:
 
 
 class RatingListViewSet(
-    IdempotentMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin, mixins.DestroyModelMixin,
-    viewsets.ReadOnlyModelViewSet,
+    KnownQueryMixin, IdempotentMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet,
 ):
     """Rating lists: public ones for everyone; organizers create lists and change their own."""
 

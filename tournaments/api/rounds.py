@@ -19,6 +19,7 @@ from referee.serializers.outputs import PairsSerializer, WhoField
 from referee.sides import pairs_of
 from scoring.access.idempotency import IdempotentMixin
 from scoring.access.permissions import can_see_public_page, visible_tournaments
+from scoring.access.query import KnownQueryMixin
 from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Round, Tournament
 from scoring.rules import SEATS
@@ -210,6 +211,7 @@ def _draw_sides(
 
 
 class RoundViewSet(
+    KnownQueryMixin,
     IdempotentMixin,
     mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet
 ):

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from scoring.access import permissions
 from scoring.access.idempotency import IdempotentMixin
+from scoring.access.query import KnownQueryMixin
 from scoring.core.json_input import JSONInputField
 from scoring.models import Season, Tournament
 from scoring.ranking.seasons import SeasonPage, season_page, season_tournaments
@@ -142,8 +143,8 @@ SLUG = OpenApiParameter(
                           summary="Delete a season (its organizer; the tournaments stay)"),
 )
 class SeasonViewSet(
-    IdempotentMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin, mixins.DestroyModelMixin,
-    viewsets.ReadOnlyModelViewSet,
+    KnownQueryMixin, IdempotentMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet,
 ):
     """Seasons by their short name; a season's table is read from the stored placings;
     organizers create seasons, and a season's organizer changes or deletes it."""

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from scoring.access import permissions
 from scoring.access.idempotency import IdempotentMixin
 from scoring.access.permissions import can_see_public_page, visible_tournaments
+from scoring.access.query import FormatFilterNegotiation, KnownQueryMixin
 from scoring.core.errors import number_parameter
 from scoring.models import GAME_SETTINGS, Pair, RatingList, Regulations, Tournament
 from scoring.ranking.rating_lists import take_ratings
@@ -232,6 +233,7 @@ class RegulationsSerializer(serializers.ModelSerializer):
     partial_update=extend_schema(responses={200: TournamentSerializer, **REFUSED}),
 )
 class TournamentViewSet(
+    KnownQueryMixin,
     IdempotentMixin,
     mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet
 ):
@@ -239,6 +241,7 @@ class TournamentViewSet(
 
     serializer_class = TournamentSerializer
     filterset_fields = ["status", "format", "rule_set"]
+    content_negotiation_class = FormatFilterNegotiation  # ``?format=pairs`` is the filter's
 
     def get_queryset(self) -> QuerySet[Tournament]:
         """Visible tournaments (with their regulations: whether sides are single players)."""
@@ -247,6 +250,10 @@ class TournamentViewSet(
             .select_related("regulations")
             .order_by("-start_date", "id")
         )
+
+    def filter_queryset(self, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        """The filters on the list only: ``?format=json`` on a tournament is the answer's."""
+        return super().filter_queryset(queryset) if self.action == "list" else queryset
 
     def get_object(self) -> Tournament:
         """The tournament of the URL; a change only by its organizers (403 otherwise)."""

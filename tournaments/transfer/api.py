@@ -10,7 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, ParseError, PermissionDenied
-from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 from scoring.access import permissions
 from scoring.access.idempotency import IdempotentMixin
 from scoring.access.permissions import visible_tournaments
+from scoring.access.query import KnownQueryMixin
 from scoring.core.json_input import JSONInputField
 from tournaments.transfer.roster import RosterReport, import_roster
 from tournaments.transfer.sheets import size_error
@@ -100,10 +101,10 @@ def _status(report: RosterReport) -> int:
     return status.HTTP_201_CREATED if report.imported else status.HTTP_200_OK
 
 
-class RosterImportView(IdempotentMixin, APIView):
+class RosterImportView(KnownQueryMixin, IdempotentMixin, APIView):
     """Import players and pairs into a tournament (its organizers only)."""
 
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = [MultiPartParser]
     permission_classes = [IsAuthenticated]
 
     def handle_exception(self, exc: Exception) -> Response:

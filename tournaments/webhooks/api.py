@@ -16,6 +16,7 @@ from rest_framework.routers import DefaultRouter
 
 from scoring.access import permissions
 from scoring.access.idempotency import IdempotentMixin
+from scoring.access.query import KnownQueryMixin
 from scoring.core.errors import ServiceError
 from scoring.models import WEBHOOK_EVENTS, Tournament, WebhookDelivery, WebhookSubscription
 from scoring.webhooks import services as webhooks
@@ -88,7 +89,9 @@ def _refused(err: ServiceError) -> ValidationError:
 @extend_schema_view(create=extend_schema(
     request=WebhookSubscriptionSerializer, responses={201: WebhookSecretSerializer},
     description="Register a URL; the answer carries the signing secret, shown this once."))
-class WebhookSubscriptionViewSet(IdempotentMixin, _OrganizersOnly, viewsets.ModelViewSet):
+class WebhookSubscriptionViewSet(
+    KnownQueryMixin, IdempotentMixin, _OrganizersOnly, viewsets.ModelViewSet
+):
     """The webhooks of the tournaments the user organizes."""
 
     serializer_class = WebhookSubscriptionSerializer
@@ -140,8 +143,9 @@ class WebhookSubscriptionViewSet(IdempotentMixin, _OrganizersOnly, viewsets.Mode
         return Response(WebhookSecretSerializer(subscription).data)
 
 
-class WebhookDeliveryViewSet(IdempotentMixin, _OrganizersOnly, mixins.ListModelMixin,
-                             mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class WebhookDeliveryViewSet(KnownQueryMixin, IdempotentMixin, _OrganizersOnly,
+                             mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                             viewsets.GenericViewSet):
     """Deliveries of the user's webhooks, newest first; ``replay`` sends one again."""
 
     serializer_class = WebhookDeliverySerializer
