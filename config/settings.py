@@ -117,6 +117,11 @@ DATABASES = {
         conn_health_checks=env_bool("CONN_HEALTH_CHECKS", True),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded database is shared by the requests' threads and the webhook sender's: a
+    # transaction takes the write lock when it begins and waits for it (up to 20 s), instead of
+    # failing with "database is locked" when it first writes while another thread writes.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
     "DB_PREPARED_STATEMENTS", True
 ):

@@ -139,7 +139,12 @@ class Unmerged:
 
 def last_merge(merged: Profile | int) -> ProfileMerge | None:
     """The merge that made this profile a pointer, if it is one and it was logged."""
-    return ProfileMerge.objects.filter(merged=merged, undone_at=None).order_by("-pk").first()
+    # By the profile's own key first: an id no profile can have (past the database's integers)
+    # finds none there, where a foreign key's lookup would overflow.
+    profile = merged if isinstance(merged, Profile) else Profile.objects.filter(pk=merged).first()
+    if profile is None:
+        return None
+    return ProfileMerge.objects.filter(merged=profile, undone_at=None).order_by("-pk").first()
 
 
 def _refuse_unmerge(merge: ProfileMerge, kept: Profile, merged: Profile) -> None:

@@ -4,6 +4,7 @@ unmerge that puts back every entry, login, detail, placing, rating row and stand
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -157,7 +158,7 @@ def test_an_organizer_of_another_tournament_cannot_take_a_player_over(person, ma
     answer = api.post(f"/api/v1/profiles/{throwaway.pk}/merge/", {"other": other.pk},
                       format="json")
     assert answer.status_code == 403
-    client = APIClient()
+    client = Client()  # the page takes a form
     client.force_login(stranger)
     page = client.post(reverse("tournaments:profile_merge"),
                        {"keep_profile": throwaway.pk, "other_profile": other.pk})
@@ -187,13 +188,13 @@ def test_unmerge_through_the_api_and_the_page_by_whoever_could_merge(
     assert api.post(f"/api/v1/profiles/{other.pk}/unmerge/").status_code == 404
     assert Profile.objects.get(pk=other.pk).user == login
 
-    page = APIClient()
+    page = Client()
     page.force_login(organizer)
     merge_profiles(keep, other, actor=organizer)
     listed = page.get(reverse("tournaments:profile_merge")).content.decode()
     url = reverse("tournaments:profile_unmerge", args=[other.pk])
     assert f'action="{url}"' in listed
-    page_of_stranger = APIClient()
+    page_of_stranger = Client()
     page_of_stranger.force_login(stranger)
     assert f'action="{url}"' not in page_of_stranger.get(
         reverse("tournaments:profile_merge")).content.decode()
@@ -216,3 +217,14 @@ def test_staff_merge_any_two_and_undo_it(person, make_user):
     assert api.post(f"/api/v1/profiles/{orphan.pk}/unmerge/").status_code == 200
     keep.refresh_from_db()
     assert keep.birth_year is None and Profile.objects.get(pk=orphan.pk).birth_year == 1981
+
+
+@pytest.mark.django_db
+def test_unmerge_of_an_id_no_profile_can_have_is_404(django_user_model):
+    """An id past the database's integers (a client's typo, a fuzzer) is no such merge: 404,
+    never a server error."""
+    staff = django_user_model.objects.create_user("staff-big-id", password="x", is_staff=True)
+    api = APIClient()
+    api.force_authenticate(staff)
+    answer = api.post("/api/v1/profiles/250004737494635405091667003310080/unmerge/")
+    assert answer.status_code == 404, answer.content

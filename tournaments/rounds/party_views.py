@@ -81,7 +81,7 @@ def party_context(
     Goat), and one player per side in singles. A referee gets the desk's deal form
     (``deal_form``), with ``errors`` (field, message) of a refused ``post``.
     """
-    from scoring.signoff.content import party_sheet  # the protocol's own lines, per rule set
+    from scoring.signoff.sheet import party_sheet  # the protocol's own lines, per rule set
 
     prefetch_related_objects([party], "deals", Prefetch(
         "penalties", queryset=Penalty.objects.select_related("player")))

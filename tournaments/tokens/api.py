@@ -17,6 +17,7 @@ from rest_framework.routers import DefaultRouter
 
 from scoring.access import api_tokens, permissions
 from scoring.access.idempotency import IdempotentMixin
+from scoring.access.query import KnownQueryMixin
 from scoring.core.errors import ServiceError
 from scoring.models import ReadOnlyToken
 
@@ -43,9 +44,9 @@ class IssuedTokenSerializer(ReadOnlyTokenSerializer):
         fields = [*ReadOnlyTokenSerializer.Meta.fields, "token"]
 
 
-class ReadOnlyTokenViewSet(IdempotentMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                           mixins.CreateModelMixin, mixins.DestroyModelMixin,
-                           viewsets.GenericViewSet):
+class ReadOnlyTokenViewSet(KnownQueryMixin, IdempotentMixin, mixins.ListModelMixin,
+                           mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                           mixins.DestroyModelMixin, viewsets.GenericViewSet):
     """The user's read-only API tokens (organizers only; not with a read-only token)."""
 
     serializer_class = ReadOnlyTokenSerializer
@@ -61,6 +62,8 @@ class ReadOnlyTokenViewSet(IdempotentMixin, mixins.ListModelMixin, mixins.Retrie
 
     def get_queryset(self) -> QuerySet[ReadOnlyToken]:
         """The user's own tokens, the newest first."""
+        if getattr(self, "swagger_fake_view", False):  # the schema's generation: no user
+            return ReadOnlyToken.objects.none()
         return api_tokens.tokens_of(self.request.user)
 
     @extend_schema(responses={201: IssuedTokenSerializer})

@@ -30,6 +30,7 @@ from scoring.models import (
     Protocol,
     RatingEntry,
     RatingList,
+    ReadOnlyToken,
     RefereeSettings,
     Regulations,
     Round,
@@ -61,6 +62,7 @@ LEFT_OUT: dict[type[models.Model], str] = {
     PartyTotals: "stored for speed, derived from the deals: rebuilt on first read",
     IdempotencyKey: "a client's retry memory, not tournament data",
     Lockout: "this installation's security log (who was locked out, from where)",
+    ReadOnlyToken: "an organizer's API credentials on this installation",
     WebhookSubscription: "an organizer's receivers and secrets on this installation",
     WebhookDelivery: "what this installation sent to those receivers",
     Profile: "people across tournaments: the file's `profiles` carries each player's, re-linked "
