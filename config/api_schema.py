@@ -95,8 +95,10 @@ UNSAFE_ERRORS = {
 """Further errors of the operations that change something."""
 
 THROTTLED = {
-    "429": (EITHER, "Too many requests, or locked after repeated failures; wait Retry-After "
-            "seconds: {detail: message} (a locked PIN: {pin: [message]})."),
+    "429": (EITHER, "Too many requests (API_THROTTLE_ANON_RATE per address without a user, "
+            "API_THROTTLE_USER_RATE per user), or locked after repeated failures; nothing was "
+            "done: wait Retry-After seconds and send it again: {detail: message} (a locked "
+            "PIN: {pin: [message]})."),
 }
 """The error of an operation with a rate limit."""
 

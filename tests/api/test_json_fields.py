@@ -1,7 +1,8 @@
-"""A JSON field sent in a form or multipart body (JSON text, parsed by the field): ``null`` where
-none may be stored is 400 naming the field (a rating list's ``parameters`` as multipart ``null``
-was a NOT NULL violation, a 500), and text nested past ``JSON_MAX_DEPTH`` is 400 naming the
-field, not a ``RecursionError``. Every writable JSON field of a request body is such a field."""
+"""A JSON field of a request body: ``null`` where none may be stored is 400 naming the field (a
+rating list's ``parameters`` as multipart ``null`` was a NOT NULL violation, a 500; a form body
+is now 415, JSON bodies only), and a body nested past ``JSON_MAX_DEPTH`` is 400, not a
+``RecursionError``. Every writable JSON field of a request body is checked (``JSONInputField``:
+JSON text too, as the roster upload's multipart sends it)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,10 @@ def _client(user) -> APIClient:
 
 
 @pytest.mark.parametrize("form", ["multipart", "urlencoded"])
-def test_a_rating_lists_parameters_as_null_text_is_refused_naming_them(organizer, form):
+def test_a_rating_list_sent_as_a_form_is_refused_naming_the_media_type(organizer, form):
+    """JSON bodies only (multipart is the roster upload's): a form with ``parameters`` as the
+    text ``null`` (once a NOT NULL violation, a 500) is 415 naming what was sent; nothing
+    is created."""
     body = {"name": "Клубный", "slug": "club", "system": "elo", "subject": "players",
             "parameters": "null"}
     client = _client(organizer)
@@ -36,37 +40,39 @@ def test_a_rating_lists_parameters_as_null_text_is_refused_naming_them(organizer
     else:
         response = client.post("/api/v1/rating-lists/", urlencode(body),
                                content_type="application/x-www-form-urlencoded")
-    assert response.status_code == 400
-    assert response.json() == {"parameters": ["This field may not be null."]}
+    assert response.status_code == 415
+    assert "Unsupported media type" in response.json()["detail"]
     assert not RatingList.objects.exists()
 
 
-def test_json_null_is_refused_as_before_and_json_text_taken(organizer):
+def test_json_null_is_refused_naming_the_field_and_an_object_taken(organizer):
     client = _client(organizer)
     body = {"name": "Клубный", "slug": "club", "system": "elo", "subject": "players"}
     response = client.post("/api/v1/rating-lists/", {**body, "parameters": None}, format="json")
+    assert response.status_code == 400
     assert response.json() == {"parameters": ["This field may not be null."]}
-    response = client.post("/api/v1/rating-lists/", {**body, "parameters": '{"k": 24}'},
-                           format="multipart")
+    response = client.post("/api/v1/rating-lists/", {**body, "parameters": {"k": 24}},
+                           format="json")
     assert response.status_code == 201, response.json()
     assert RatingList.objects.get().parameters == {"k": 24}
 
 
-def test_a_seasons_null_or_deep_rule_in_a_form_is_refused_naming_it(organizer):
+def test_a_seasons_null_or_deep_rule_is_refused_naming_it(organizer):
     event = TournamentFactory(organizer=organizer)
     client = _client(organizer)
     body = {"name": "Зимний сезон", "slug": "zima", "scoring": "place_points",
-            "place_points": "[10, 6]", "tie_breaks": '["wins"]', "tournaments": [event.pk]}
-    response = client.post("/api/v1/seasons/", {**body, "tie_breaks": "null"},
-                           format="multipart")
-    assert response.json() == {"tie_breaks": ["This field may not be null."]}
-    deep = "[" * 2_000 + "]" * 2_000
-    response = client.post("/api/v1/seasons/", {**body, "place_points": deep},
-                           format="multipart")
+            "place_points": [10, 6], "tie_breaks": ["wins"], "tournaments": [event.pk]}
+    response = client.post("/api/v1/seasons/", {**body, "tie_breaks": None}, format="json")
     assert response.status_code == 400
-    assert response.json() == {"place_points": ["The JSON nests deeper than 32 levels."]}
+    assert response.json() == {"tie_breaks": ["This field may not be null."]}
+    deep: object = []
+    for _level in range(40):
+        deep = [deep]
+    response = client.post("/api/v1/seasons/", {**body, "place_points": deep}, format="json")
+    assert response.status_code == 400
+    assert response.json() == {"body": ["The JSON nests deeper than 32 levels."]}
     assert not Season.objects.exists()
-    response = client.post("/api/v1/seasons/", body, format="multipart")
+    response = client.post("/api/v1/seasons/", body, format="json")
     assert response.status_code == 201, response.json()
     assert Season.objects.get().place_points == [10, 6]
 
