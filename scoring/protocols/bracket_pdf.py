@@ -25,7 +25,7 @@ PAGES = {"A3": landscape(A3), "A4": landscape(A4)}
 
 #: The captions the sheet does not carry; the caller passes them translated.
 DEFAULT_LABELS = {"bye": "bye", "table": "table"}
-RUSSIAN_LABELS = {"bye": "свободный проход", "table": "стол"}
+RUSSIAN_LABELS = {"bye": "проход без игры", "table": "стол"}
 
 MARGIN = 24.0
 COLUMN_GAP = 16.0

@@ -73,7 +73,7 @@ def test_seeds_scores_winners_third_place_and_byes(tmp_path, page):
 def test_waiting_matches_name_their_table_and_labels_come_translated(tmp_path):
     sheet = sample_sheet(8, long_names(6))
     text = pdf_words(bracket_pdf(sheet, "A4", labels=RUSSIAN_LABELS), tmp_path)
-    assert text.count("свободный проход") == 2
+    assert text.count("проход без игры") == 2
     assert "Quarter-finals 2 · стол 2" in text
 
 
