@@ -1,7 +1,7 @@
 """The bracket partial in a browser (#35), from a static page (no server): at 360 px the rounds
 scroll sideways inside their own box and the page does not; on a 1920 px hall screen every
 round of 16 slots is on the screen; each match sits halfway between the two that feed it.
-Screenshots: tests/e2e/screenshots/bracket-*.png."""
+No serious or critical axe-core violation. Screenshots: tests/e2e/screenshots/bracket-*.png."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from scoring.standings.bracket import sample_sheet
+from tests.e2e.a11y import describe, serious_here
 from tests.protocols.test_bracket_pdf import long_names
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -28,6 +29,7 @@ def bracket_page(tmp_path: Path, slots: int, *, hall: bool, decided: int) -> str
     body = render_to_string("tournaments/_bracket.html", {"sheet": sheet})
     html = (f'<!doctype html><html lang="ru"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<title>Bracket</title>'
             f'<link rel="stylesheet" href="/static/css/app.css"></head>'
             f'<body{" class=hall" if hall else ""}><main>{body}</main></body></html>')
     path = tmp_path / f"bracket-{slots}.html"
@@ -58,6 +60,8 @@ def test_on_a_phone_the_bracket_scrolls_in_its_own_box(new_page, screenshot, tmp
     assert name.evaluate("el => el.scrollWidth <= el.clientWidth")
     screenshot(page, f"bracket-{slots}-360")
     assert page.errors == []
+    found = serious_here(page)
+    assert not found, describe(found)
 
 
 def test_on_the_hall_screen_every_round_is_in_view(new_page, screenshot, tmp_path):
@@ -74,3 +78,5 @@ def test_on_the_hall_screen_every_round_is_in_view(new_page, screenshot, tmp_pat
     assert third["y"] >= final["y"] + final["height"] / 2  # under the final, not over it
     screenshot(page, "bracket-16-1920-hall")
     assert page.errors == []
+    found = serious_here(page)
+    assert not found, describe(found)
