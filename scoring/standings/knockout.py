@@ -12,6 +12,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 
+def slots_for(count: int) -> int:
+    """The smallest power of two that holds ``count`` entrants (at least 2)."""
+    slots = 2
+    while slots < count:
+        slots *= 2
+    return slots
+
+
+def rounds_for(slots: int) -> int:
+    """The number of rounds of a bracket of ``slots`` slots, the final included."""
+    return max(1, slots.bit_length() - 1)
+
+
 @dataclass(frozen=True)
 class Slot:
     """Where an entrant goes: bracket round, position in it, side ("a" or "b"), and whether it

@@ -10,7 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scoring.standings.knockout import rounds_for, slots_for
+
 from .errors import FieldError, _
+
+__all__ = ["Opening", "Seeded", "check_field", "cross_over", "rounds_for", "seed_bracket",
+           "seed_order", "slots_for"]
 
 
 @dataclass(frozen=True)
@@ -34,19 +39,6 @@ class Opening:
     def bye(self) -> bool:
         """Whether one side has no opponent."""
         return self.a is None or self.b is None
-
-
-def slots_for(count: int) -> int:
-    """The smallest power of two that holds ``count`` entrants (at least 2)."""
-    slots = 2
-    while slots < count:
-        slots *= 2
-    return slots
-
-
-def rounds_for(slots: int) -> int:
-    """The number of rounds of a bracket of ``slots`` slots, the final included."""
-    return max(1, slots.bit_length() - 1)
 
 
 def seed_order(slots: int) -> list[int]:
