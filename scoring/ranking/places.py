@@ -29,8 +29,9 @@ def _per_player(tournament: Tournament) -> bool:
 def standings_of(tournaments: Sequence[Tournament]) -> dict[int, dict[int, StandingRow]]:
     """Each tournament's standings (after its last published round) by entrant id.
 
-    Entrants are players in individual events and registered pairs otherwise. Three queries
-    for any number of tournaments (plus a few per tournament whose stored totals are stale).
+    Entrants are players in individual events and registered pairs otherwise. Four queries
+    for any number of tournaments, five when one has a knockout stage (plus a few per
+    tournament whose stored totals are stale). A knockout stage's bracket places first.
     The tournaments should have their ``regulations`` loaded (``select_related``).
     """
     if not tournaments:
