@@ -24,6 +24,7 @@ from scoring.people.profiles import link_new_player
 from scoring.ranking.rating_runs import recompute_rating_list
 from scoring.ranking.results import standings_table
 from scoring.ranking.seasons import refresh_placings
+from scoring.stages.sheet import bracket_sheet
 from tests.factories import PairFactory, PlayerFactory, TableFactory, TournamentFactory
 from tests.tournaments.play import play
 
@@ -220,5 +221,17 @@ def test_six_qualifiers_give_the_first_two_seeds_byes(api, organizer):
     semis = started.data["rounds"][1]
     assert (semis[0]["pair_a"], semis[1]["pair_a"]) == (swiss[0], swiss[1])
     assert Party.objects.filter(match__isnull=False).count() == 2  # byes are no parties
+    stage = Stage.objects.get(tournament=t, format="knockout")
+    sheet = bracket_sheet(stage)
+    assert [r.name for r in sheet.rounds] == ["Quarter-finals", "Semi-finals", "Final"]
+    top = sheet.rounds[0].matches[0]
+    assert top.status == "decided" and top.slots[1].bye and top.slots[0].winner
+    assert [m.status for m in sheet.rounds[0].matches] == ["decided", "ready", "decided",
+                                                           "ready"]
+    assert sheet.rounds[0].matches[1].table is not None and sheet.third_place is None
     _play_bracket(api, lambda party: "a")
     assert Match.objects.filter(stage__tournament=t).exclude(status="decided").count() == 0
+    sheet = bracket_sheet(stage)
+    final = sheet.rounds[2].matches[0]
+    assert final.status == "decided" and final.slots[0].seed == 1 and final.slots[0].winner
+    assert final.slots[0].score == "240" and final.url.startswith("/")

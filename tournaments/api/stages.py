@@ -27,7 +27,7 @@ class MatchSerializer(serializers.ModelSerializer):
     """A knockout match: its place in the bracket, its sides and seeds, status, winner and
     parties (pair ids; null while unknown or for a bye)."""
 
-    parties = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    parties: serializers.Field = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
 
     class Meta:
         model = Match
