@@ -105,7 +105,6 @@ class Match(models.Model):
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for its sides")
         READY = "ready", _("Ready")
-        PLAYING = "playing", _("Playing")
         DECIDED = "decided", _("Decided")
 
     stage = models.ForeignKey(

@@ -64,7 +64,7 @@ def require_all_finished(tournament: Tournament) -> None:
     if unfinished:
         raise ServiceError(
             "round",
-            _("%(count)s qualifying parties are not finished.") % {"count": unfinished},
+            _("Qualifying parties not finished: %(count)s.") % {"count": unfinished},
         )
 
 

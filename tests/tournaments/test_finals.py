@@ -99,7 +99,7 @@ def test_swiss_then_an_eight_pair_knockout_places_by_the_bracket_then_the_swiss(
     # a qualifying party unfinished: refused, nothing written
     refused = api.post("/api/v1/stages/finals/", {"tournament": t.pk, "bracket_size": 8},
                        format="json")
-    assert refused.status_code == 400 and "not finished" in refused.data["round"][0]
+    assert refused.status_code == 400 and "parties not finished" in refused.data["round"][0]
     assert not Stage.objects.filter(tournament=t, format="knockout").exists()
     _play_published(api)
     api.post(f"/api/v1/rounds/{rid}/close/")

@@ -77,9 +77,9 @@ def _openings(tournament: Tournament, previous: Stage, size: int,
         if previous.format == Stage.Format.GROUPS:
             groups = [[pk for pk in g if pk in free] for _g, g in group_standings(previous)]
             if not groups or size % len(groups):
-                raise FieldError("bracket_size", "The bracket of %(size)s does not take as "
-                                 "many from each of the %(groups)s groups.",
-                                 size=size, groups=len(groups))
+                raise ServiceError("bracket_size", _(
+                    "The bracket of %(size)s does not take as many from each of the "
+                    "%(groups)s groups.") % {"size": size, "groups": len(groups)})
             openings = cross_over(groups, size // len(groups))
         else:
             ranked = [pk for pk in standings_order(tournament) if pk in free]
