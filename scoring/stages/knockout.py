@@ -228,7 +228,7 @@ def match_ref(match: Match) -> dict[str, Any]:
         "b": _pair_ref(match.pair_b_id, names),
         "seed_a": match.seed_a,
         "seed_b": match.seed_b,
-        "winner": match.winner_id,
+        "winner_pair": match.winner_id,
         "parties": list(match.parties.order_by("pk").values_list("pk", flat=True)),
     }
 

@@ -109,7 +109,8 @@ def test_swiss_then_an_eight_pair_knockout_places_by_the_bracket_then_the_swiss(
                        format="json")
     assert refused.status_code == 400
     assert "larger than the qualified field of 24" in refused.data["bracket_size"][0]
-    proposed = api.get("/api/v1/stages/qualifiers/", {"tournament": t.pk, "size": 8}).data
+    proposed = api.get("/api/v1/stages/qualifiers/",
+                       {"tournament": t.pk, "size": 8}).data["qualifiers"]
     assert proposed == swiss[:8]
 
     started = api.post("/api/v1/stages/finals/", {
@@ -138,9 +139,9 @@ def test_swiss_then_an_eight_pair_knockout_places_by_the_bracket_then_the_swiss(
     assert bracket["stage"]["status"] == "finished"
     assert _seeds(bracket["rounds"][1]) == [(1, 5), (2, 3)]
     final = bracket["rounds"][2][0]
-    assert (final["seed_a"], final["seed_b"], final["winner"]) == (1, 2, proposed[0])
+    assert (final["seed_a"], final["seed_b"], final["winner_pair"]) == (1, 2, proposed[0])
     third = bracket["third_place"]
-    assert (third["seed_a"], third["seed_b"], third["winner"]) == (5, 3, proposed[2])
+    assert (third["seed_a"], third["seed_b"], third["winner_pair"]) == (5, 3, proposed[2])
     assert Round.objects.filter(tournament=t, bracket_round__isnull=False).exclude(
         status="finished").count() == 0
 
@@ -217,7 +218,7 @@ def test_six_qualifiers_give_the_first_two_seeds_byes(api, organizer):
     first = started.data["rounds"][0]
     assert _seeds(first) == [(1, None), (4, 5), (2, None), (3, 6)]
     assert [m["bye"] for m in first] == [True, False, True, False]
-    assert [m["winner"] for m in first] == [swiss[0], None, swiss[1], None]
+    assert [m["winner_pair"] for m in first] == [swiss[0], None, swiss[1], None]
     semis = started.data["rounds"][1]
     assert (semis[0]["pair_a"], semis[1]["pair_a"]) == (swiss[0], swiss[1])
     assert Party.objects.filter(match__isnull=False).count() == 2  # byes are no parties

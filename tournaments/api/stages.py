@@ -13,6 +13,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from scoring.access.idempotency import IdempotentMixin
 from scoring.access.permissions import visible_tournaments
 from scoring.core.errors import number_parameter
 from scoring.models import Group, Match, Stage, Tournament
@@ -23,21 +24,24 @@ from tournaments.api.common import REFUSED, require_manage, valid
 from tournaments.rounds import finals
 
 
-class MatchSerializer(serializers.ModelSerializer):
+class KnockoutMatchSerializer(serializers.ModelSerializer):
     """A knockout match: its place in the bracket, its sides and seeds, status, winner and
     parties (pair ids; null while unknown or for a bye)."""
 
     parties: serializers.Field = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    winner_pair = serializers.IntegerField(
+        source="winner_id", read_only=True, allow_null=True,
+        help_text="The pair that won the match (null while undecided).")
 
     class Meta:
         model = Match
         fields = ["id", "stage", "bracket_round", "position", "third_place", "pair_a",
-                  "pair_b", "seed_a", "seed_b", "bye", "status", "winner", "decided_at",
+                  "pair_b", "seed_a", "seed_b", "bye", "status", "winner_pair", "decided_at",
                   "parties"]
         read_only_fields = fields
 
 
-class GroupSerializer(serializers.ModelSerializer):
+class StageGroupSerializer(serializers.ModelSerializer):
     """A group of a groups stage: its name and pairs (ids)."""
 
     class Meta:
@@ -49,7 +53,7 @@ class GroupSerializer(serializers.ModelSerializer):
 class StageSerializer(serializers.ModelSerializer):
     """A stage of a tournament: order, format, status and its settings."""
 
-    groups = GroupSerializer(many=True, read_only=True)
+    groups = StageGroupSerializer(many=True, read_only=True)
 
     class Meta:
         model = Stage
@@ -59,7 +63,7 @@ class StageSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class FinalsSerializer(serializers.Serializer):
+class StartFinalsSerializer(serializers.Serializer):
     """Start the finals: how many qualify (or who, best first), third place, best of N."""
 
     tournament = serializers.IntegerField()
@@ -74,7 +78,7 @@ class FinalsSerializer(serializers.Serializer):
     best_of = serializers.IntegerField(required=False, default=1, min_value=1, max_value=9)
 
 
-class GroupsSerializer(serializers.Serializer):
+class DrawGroupsSerializer(serializers.Serializer):
     """Draw the groups: how many, and whether to keep two pairs of one club apart."""
 
     tournament = serializers.IntegerField()
@@ -82,25 +86,27 @@ class GroupsSerializer(serializers.Serializer):
     avoid_same_club = serializers.BooleanField(required=False, default=False)
 
 
-class BracketMatchSerializer(MatchSerializer):
-    """A match as the bracket lists it."""
+class QualifiersSerializer(serializers.Serializer):
+    """The pairs the finals would take, best first."""
+
+    qualifiers = serializers.ListField(child=serializers.IntegerField())
 
 
-class PlacingSerializer(serializers.Serializer):
+class FinalPlacingSerializer(serializers.Serializer):
     """One line of the final placings."""
 
     place = serializers.IntegerField()
     pair = serializers.IntegerField()
 
 
-class BracketSerializer(serializers.Serializer):
+class KnockoutBracketSerializer(serializers.Serializer):
     """The bracket: its rounds' matches (first to final), the match for third place and the
     tournament's final placings (the bracket's places, then the qualifying standings)."""
 
     stage = StageSerializer()
-    rounds = serializers.ListField(child=BracketMatchSerializer(many=True))
-    third_place = BracketMatchSerializer(allow_null=True)
-    placings = PlacingSerializer(many=True)
+    rounds = serializers.ListField(child=KnockoutMatchSerializer(many=True))
+    third_place = KnockoutMatchSerializer(allow_null=True)
+    placings = FinalPlacingSerializer(many=True)
 
 
 def _tournament(request: Request, pk: int) -> Tournament:
@@ -119,7 +125,7 @@ def final_placings(tournament: Tournament) -> list[dict[str, int]]:
     return [{"place": row.rank, "pair": row.entrant} for row in rows]
 
 
-class StageViewSet(viewsets.ReadOnlyModelViewSet):
+class StageViewSet(IdempotentMixin, viewsets.ReadOnlyModelViewSet):
     """Stages of visible tournaments; drawing groups and starting the finals (organizers)."""
 
     serializer_class = StageSerializer
@@ -131,12 +137,13 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
             tournament__in=visible_tournaments(self.request.user)
         ).prefetch_related("groups__entrants").order_by("tournament", "order")
 
-    @extend_schema(request=FinalsSerializer, responses={201: BracketSerializer, **REFUSED},
+    @extend_schema(request=StartFinalsSerializer,
+                   responses={201: KnockoutBracketSerializer, **REFUSED},
                    summary="Start the finals: draw the knockout bracket")
     @action(detail=False, methods=["post"])
     def finals(self, request: Request) -> Response:
         """Draw the knockout stage after the last qualifying round (every party finished)."""
-        data = valid(FinalsSerializer, request.data)
+        data = valid(StartFinalsSerializer, request.data)
         tournament = _tournament(request, data["tournament"])
         done = finals.start_finals(
             tournament.pk, bracket_size=data.get("bracket_size"),
@@ -148,7 +155,7 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(
         parameters=[OpenApiParameter("tournament", int, required=True),
                     OpenApiParameter("size", int, required=True)],
-        responses={200: serializers.ListField(child=serializers.IntegerField())},
+        responses={200: QualifiersSerializer},
         summary="The qualifiers the finals would take (best first)",
     )
     @action(detail=False, methods=["get"])
@@ -158,15 +165,15 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
         pk = number_parameter(request.query_params, "tournament")
         size = number_parameter(request.query_params, "size")
         tournament = _tournament(request, pk or 0)
-        return Response(finals.proposed_qualifiers(tournament, size or 0))
+        return Response({"qualifiers": finals.proposed_qualifiers(tournament, size or 0)})
 
-    @extend_schema(request=GroupsSerializer, responses={201: StageSerializer, **REFUSED},
+    @extend_schema(request=DrawGroupsSerializer, responses={201: StageSerializer, **REFUSED},
                    summary="Draw the groups (snake seeding)")
     @action(detail=False, methods=["post"])
     def groups(self, request: Request) -> Response:
         """Split the field into round-robin groups; their rounds are then created and drawn
         as any round."""
-        data = valid(GroupsSerializer, request.data)
+        data = valid(DrawGroupsSerializer, request.data)
         tournament = _tournament(request, data["tournament"])
         made = finals.start_groups(
             tournament.pk, group_count=data["group_count"],
@@ -175,7 +182,8 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
         stage = self.get_queryset().get(pk=made[0].stage_id)
         return Response(StageSerializer(stage).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: BracketSerializer}, summary="A knockout stage's bracket")
+    @extend_schema(responses={200: KnockoutBracketSerializer},
+                   summary="A knockout stage's bracket")
     @action(detail=True, methods=["get"])
     def bracket(self, request: Request, pk: str | None = None) -> Response:
         """The bracket round by round, the match for third place and the final placings."""
@@ -201,7 +209,7 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
                 rounds.setdefault(match.bracket_round, []).append(match)
         third = next((m for m in matches if m.third_place), None)
         stage = self.get_queryset().get(pk=stage.pk)
-        return BracketSerializer({
+        return KnockoutBracketSerializer({
             "stage": stage,
             "rounds": [sorted(rounds[r], key=lambda m: m.position) for r in sorted(rounds)],
             "third_place": third,
@@ -212,7 +220,7 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
 class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     """Knockout matches of visible tournaments."""
 
-    serializer_class = MatchSerializer
+    serializer_class = KnockoutMatchSerializer
     filterset_fields = ["stage", "bracket_round", "status"]
 
     def get_queryset(self) -> QuerySet[Match]:

@@ -21,9 +21,8 @@ from django.utils import timezone
 
 from scoring.core.bulk import insert_rows
 from scoring.core.errors import ServiceError
-from scoring.models import Pair, Party, Player, Regulations, Round, Stage, Table, Tournament
+from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tournament
 from scoring.ranking.results import ranked_entrants, standings_rows
-from scoring.stages.groups import group_members
 from tournaments.pairing import (
     Draw,
     DrawUserError,
@@ -229,33 +228,11 @@ def _round_robin(
     return Draw(parties=parties, byes=draw.byes, seed=seed, warnings=late)
 
 
-def _groups_round(rnd: Round, draw_field: DrawField) -> Draw:
-    """A round of a groups stage: round ``n`` of the stage of every group's round robin
-    (each group's Berger schedule in its seeding order), the groups' parties in group order."""
-    stage = rnd.stage
-    if stage is None:
-        raise TypeError("A round of a groups stage has its stage")
-    number = Round.objects.filter(stage=stage, number__lte=rnd.number).count()
-    parties: list[Pairing] = []
-    byes: list[int] = []
-    for _group, members in group_members(stage):
-        absent = [pk for pk in members if pk not in draw_field.ids]
-        draw = get_generator("round_robin", absent=absent).generate(members, round_number=number)
-        if not isinstance(draw, Draw):
-            raise TypeError("The round robin gave a draw of an individual event")
-        parties += draw.parties
-        byes += draw.byes
-    return Draw(parties=parties, byes=byes)
-
-
 def run_engine(
     tournament: Tournament, rnd: Round, draw_field: DrawField, seed: int | None = None
 ) -> Draw | IndividualDraw:
-    """Draw ``rnd`` with the system the regulations name (manual: an empty draw to fill in);
-    a round of a groups stage plays its groups' round robins."""
+    """Draw ``rnd`` with the system the regulations name (manual: an empty draw to fill in)."""
     regulations = tournament.regulations
-    if rnd.stage is not None and rnd.stage.format == Stage.Format.GROUPS:
-        return _groups_round(rnd, draw_field)
     system = regulations.pairing_system
     problem = format_conflict(tournament.format, tournament.rule_set, regulations.rules_config())
     if problem:

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError
-from scoring.models import Group, Match, Pair, Party, Stage, Tournament
+from scoring.models import Group, Match, Pair, Party, Round, Stage, Tournament
 from scoring.ranking.results import ranked_entrants
 from scoring.stages.common import (
     available_pairs,
@@ -28,8 +28,9 @@ from scoring.stages.common import (
     require_all_finished,
     standings_order,
 )
-from scoring.stages.groups import group_standings
+from scoring.stages.groups import group_members, group_standings
 from scoring.stages.knockout import decide_match, emit_stage_finished, open_party
+from tournaments.pairing import Draw, Pairing, get_generator
 from tournaments.pairing.errors import FieldError
 from tournaments.pairing.groups import GroupEntrant, group_names, snake_groups
 from tournaments.pairing.knockout import (
@@ -221,3 +222,23 @@ def start_groups(
     logger.info("groups drawn: tournament=%s stage=%s groups=%s actor=%s",
                 tournament.pk, stage.pk, group_count, getattr(actor, "pk", None))
     return groups
+
+
+def groups_round(rnd: Round, present: set[int]) -> Draw:
+    """A round of a groups stage: round ``n`` of the stage of every group's round robin
+    (each group's Berger schedule in its seeding order), the groups' parties in group order;
+    ``present``: the pairs that play (the others are absent from their schedules)."""
+    stage = rnd.stage
+    if stage is None:
+        raise TypeError("A round of a groups stage has its stage")
+    number = Round.objects.filter(stage=stage, number__lte=rnd.number).count()
+    parties: list[Pairing] = []
+    byes: list[int] = []
+    for _group, members in group_members(stage):
+        absent = [pk for pk in members if pk not in present]
+        draw = get_generator("round_robin", absent=absent).generate(members, round_number=number)
+        if not isinstance(draw, Draw):
+            raise TypeError("The round robin gave a draw of an individual event")
+        parties += draw.parties
+        byes += draw.byes
+    return Draw(parties=parties, byes=byes)
