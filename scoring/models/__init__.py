@@ -32,6 +32,7 @@ from .referee import (
 )
 from .regulations import GAME_SETTINGS, SEATING_SETTINGS, Regulations
 from .seasons import Season, TournamentPlacing
+from .stages import Group, Match, Stage
 from .totals import PartyTotals
 from .tournament import Tournament, TournamentRole, new_access_token
 from .webhooks import (
@@ -52,7 +53,9 @@ __all__ = [
     "AppendOnlyError",
     "Deal",
     "IdempotencyKey",
+    "Group",
     "Lockout",
+    "Match",
     "Pair",
     "Party",
     "PartyDesk",
@@ -74,6 +77,7 @@ __all__ = [
     "Season",
     "TournamentPlacing",
     "Signature",
+    "Stage",
     "SigningPin",
     "IssuedAccount",
     "ReadOnlyToken",

@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .entrants import Pair, Player, Table
+from .stages import Match, Stage
 from .tournament import Tournament
 
 
@@ -31,6 +32,18 @@ class Round(models.Model):
     number = models.PositiveIntegerField(_("number"), validators=[MinValueValidator(1)])
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
+    )
+    stage = models.ForeignKey(
+        Stage, verbose_name=_("stage"), null=True, blank=True, on_delete=models.CASCADE,
+        related_name="rounds", help_text=_("Empty in a file of before stages: the first."),
+    )
+    bracket_round = models.PositiveSmallIntegerField(
+        _("bracket round"), null=True, blank=True,
+        help_text=_("A knockout stage's round this round plays (1 = its first)."),
+    )
+    match_game = models.PositiveSmallIntegerField(
+        _("party of the match"), null=True, blank=True,
+        help_text=_("Which party of a best-of match this round plays (1 = the first)."),
     )
     seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
     draw_warnings = models.JSONField(
@@ -143,6 +156,10 @@ class Party(models.Model):
     )
     game_expired_at = models.DateTimeField(_("game time expired at"), null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
+    match = models.ForeignKey(
+        Match, verbose_name=_("knockout match"), null=True, blank=True,
+        on_delete=models.CASCADE, related_name="parties",
+    )
 
     class Meta:
         db_table = "tournaments_party"

@@ -16,6 +16,8 @@ WEBHOOK_EVENTS = (
     ("round.published", _("Round published")),
     ("round.closed", _("Round closed")),
     ("standings.changed", _("Standings changed")),
+    ("match.decided", _("Knockout match decided")),
+    ("stage.finished", _("Stage finished")),
 )
 
 

@@ -22,6 +22,7 @@ from scoring.rules import (
     get_rule_set,
     plays_games,
 )
+from scoring.stages.knockout import party_changed
 from scoring.totals.compute import (
     DealRow,
     Evaluated,
@@ -201,6 +202,8 @@ def end_party(
     )
     open_protocol(party, actor)
     webhooks.party_finished(party, totals)
+    if party.match_id is not None:  # a knockout party: its match may be decided
+        party_changed(party)
 
 
 def evaluate_party(
@@ -252,6 +255,8 @@ def evaluate_party(
         party.finished_at = None
         party.save(update_fields=["status", "winner", "loser", "end_reason", "finished_at"])
         append_event(party, "party_reopened", actor=actor, data={"state": decision.state})
+        if party.match_id is not None:
+            party_changed(party)
     game = party.game
     _follow_games(party, totals, decision, actor)
     if not reopened and party.game == game:  # the party as its totals were made

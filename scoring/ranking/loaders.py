@@ -27,23 +27,27 @@ FORFEIT_REASONS = (Party.EndReason.FORFEIT, Party.EndReason.DISQUALIFICATION)
 
 
 def _counted(tournament: Tournament | list[int], after_round: int | None,
-             prefix: str = "") -> Q:
+             prefix: str = "", knockout: bool = False) -> Q:
     """The filter of counted parties (``prefix`` "party__" for rows of a party), joined; of
-    one tournament, or of every tournament in a list of ids."""
+    one tournament, or of every tournament in a list of ids. The standings never count a
+    knockout stage's parties (its bracket places them); ratings do (``knockout``)."""
     where = "round__tournament__in" if isinstance(tournament, list) else "round__tournament"
     q = Q(**{f"{prefix}{where}": tournament, f"{prefix}status": Party.Status.FINISHED})
     q &= ~Q(**{f"{prefix}round__status": Round.Status.DRAFT})
     if after_round is not None:
         q &= Q(**{f"{prefix}round__number__lte": after_round})
+    if not knockout:
+        q &= Q(**{f"{prefix}round__bracket_round__isnull": True})
     return q
 
 
 def counted_parties(
-    tournament: Tournament | list[int], after_round: int | None = None
+    tournament: Tournament | list[int], after_round: int | None = None, knockout: bool = False
 ) -> QuerySet[Party]:
     """The parties the standings count: finished, in published rounds (up to ``after_round``),
-    of one tournament or of a list of tournament ids."""
-    return Party.objects.filter(_counted(tournament, after_round))
+    of one tournament or of a list of tournament ids; a knockout stage's too with
+    ``knockout``."""
+    return Party.objects.filter(_counted(tournament, after_round, knockout=knockout))
 
 
 _PLAYERS = 8
@@ -162,12 +166,15 @@ def load_party_rows(
 
 
 def load_party_results(
-    tournament: Tournament, *, per_player: bool, after_round: int | None = None
+    tournament: Tournament, *, per_player: bool, after_round: int | None = None,
+    knockout: bool = False,
 ) -> list[PartyResult]:
-    """Every counted party as a :class:`PartyResult` (:func:`load_party_rows`, objects made)."""
+    """Every counted party as a :class:`PartyResult` (:func:`load_party_rows`, objects made);
+    a knockout stage's too with ``knockout``."""
     kozel, free_for_all = _layout(tournament)
     fields, tail = party_row_fields(per_player=per_player, seats=kozel or free_for_all)
-    rows = list(counted_parties(tournament, after_round).order_by().values_list(*fields))
+    rows = list(counted_parties(tournament, after_round, knockout).order_by()
+                .values_list(*fields))
     return results_from_rows(tournament, rows, per_player=per_player, tail=tail)
 
 

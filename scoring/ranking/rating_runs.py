@@ -90,11 +90,12 @@ def _subject_sides(
 def tournament_parties(
     tournament: Tournament, profile_of: dict[int, int], *, pairs: bool
 ) -> list[RatedParty]:
-    """The rated parties of one tournament (its counted parties, as the standings read them)."""
+    """The rated parties of one tournament (its counted parties, as the standings read them,
+    and its knockout parties)."""
     if pairs and tournament.format == Tournament.Format.INDIVIDUAL:
         return []
     parties: list[RatedParty] = []
-    for result in load_party_results(tournament, per_player=True):
+    for result in load_party_results(tournament, per_player=True, knockout=True):
         if result.b is None or result.forfeit:
             continue
         if result.solo and result.own:

@@ -38,6 +38,7 @@ from scoring.models import (
     TournamentPlacing,
 )
 from scoring.ranking.loaders import counted_parties
+from scoring.ranking.places import final_standings
 from scoring.ranking.results import standings_table
 from scoring.standings.season import (
     TIE_BREAKS,
@@ -63,7 +64,8 @@ def _profiles_of(entrant: Pair | Player) -> list[int]:
 
 
 def placings_of(tournament: Tournament) -> list[TournamentPlacing]:
-    """The tournament's placings as its standings give them now (unsaved rows).
+    """The tournament's placings as its standings give them now (unsaved rows): with a
+    knockout stage, its bracket's places first, then the qualifying standings.
 
     A tournament without a counted party has none (its standings would put everyone first).
     A person entered twice keeps his better line.
@@ -71,11 +73,12 @@ def placings_of(tournament: Tournament) -> list[TournamentPlacing]:
     if not counted_parties(tournament).exists():
         return []
     table = standings_table(tournament)
+    rows = final_standings(tournament, table.rows)
     score_key = table.columns[0].key
     cfg = tournament.regulations.rules_config()
     kozel = tournament.engine.layout_for(cfg).accounts
     found: dict[int, TournamentPlacing] = {}
-    for row in table.rows:
+    for row in rows:
         for profile in _profiles_of(table.entrants[row.entrant]):
             if profile in found:
                 continue

@@ -288,6 +288,11 @@ OPS = [
        lambda w: {"label": "У окна"}),
     Op("DELETE", "/api/v1/tables/{}/", ORGANIZER, 204, lambda w: w.spare_table.pk),
     Op("POST", "/api/v1/rounds/", ORGANIZER, 400, body=lambda w: {"tournament": w.tournament.pk}),
+    # A party of the tournament is under way: neither groups nor finals can be drawn (400).
+    Op("POST", "/api/v1/stages/groups/", ORGANIZER, 400,
+       body=lambda w: {"tournament": w.tournament.pk, "group_count": 2}),
+    Op("POST", "/api/v1/stages/finals/", ORGANIZER, 400,
+       body=lambda w: {"tournament": w.tournament.pk, "bracket_size": 4}),
     Op("DELETE", ROUND, ORGANIZER, 400, _round),
     # The round has started: its scheduled start is refused by its state (400).
     Op("PATCH", ROUND, ORGANIZER, 400, _round,

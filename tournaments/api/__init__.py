@@ -1,5 +1,5 @@
 """API of tournaments: tournaments, standings, players, pairs, tables, rounds, draws, parties,
-player profiles.
+player profiles, stages and knockout matches.
 
 One module per resource; this package's URLs are the router's.
 """
@@ -14,6 +14,7 @@ from tournaments.api.profiles import ProfileViewSet
 from tournaments.api.ratings import RatingListViewSet
 from tournaments.api.rounds import RoundViewSet
 from tournaments.api.seasons import SeasonViewSet
+from tournaments.api.stages import MatchViewSet, StageViewSet
 from tournaments.api.tournaments import (
     RegulationsSerializer,
     TournamentSerializer,
@@ -35,5 +36,7 @@ router.register("penalties", PenaltyViewSet, basename="penalty")
 router.register("rulings", RulingViewSet, basename="ruling")
 router.register("seasons", SeasonViewSet, basename="season")
 router.register("rating-lists", RatingListViewSet, basename="rating-list")
+router.register("stages", StageViewSet, basename="stage")
+router.register("matches", MatchViewSet, basename="match")
 
 urlpatterns = router.urls

@@ -72,9 +72,10 @@ class Operation:
 
 
 def schema_operations(schema: dict[str, Any]) -> list[Operation]:
-    """Every operation of an OpenAPI document, with a regex of its path."""
+    """Every operation of an OpenAPI document, with a regex of its path; the paths with fewer
+    parameters first (``stages/qualifiers/`` before ``stages/{id}/``)."""
     found = []
-    for path, item in schema["paths"].items():
+    for path, item in sorted(schema["paths"].items(), key=lambda kv: kv[0].count("{")):
         regex = re.escape(path)
         regex = re.sub(r"\\\{[^}]+\\\}", "[^/]+", regex)
         for method, operation in item.items():

@@ -56,3 +56,15 @@ class DrawWarning(str):
     def __reduce__(self) -> tuple[type[DrawWarning], tuple[str, dict[str, object]]]:
         """Keep pickling (e.g. through Celery) working."""
         return (DrawWarning, (self.message, self.params))
+
+
+class FieldError(DrawUserError):
+    """A draw's problem tied to one setting or input (``field``: "bracket_size", "group_count"
+    …), so a form or the API shows it on that field."""
+
+    def __init__(
+        self, field: str, message: str, params: Mapping[str, object] | None = None,
+        **kwargs: object,
+    ) -> None:
+        self.field = field
+        super().__init__(message, params, **kwargs)

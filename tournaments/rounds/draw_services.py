@@ -17,9 +17,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError, translate_engine_error
-from scoring.models import Party, Round
+from scoring.models import Party, Round, Stage
 from tournaments.pairing import (
+    Draw,
     DrawUserError,
+    IndividualDraw,
     IndividualTable,
     Pairing,
     validate_manual,
@@ -36,6 +38,7 @@ from tournaments.rounds.draws import (
     warnings_data,
     write_draw,
 )
+from tournaments.rounds.finals import groups_round
 from tournaments.rounds.services import lock_round, require_previous_finished, require_status
 from tournaments.setup.services import actor_id
 
@@ -62,7 +65,8 @@ def _save_draw(rnd: Round, warnings: Sequence[str], draw_field: DrawField, seed:
 
 @transaction.atomic
 def generate_draw(round_id: int, *, seed: int | None = None, actor: Any = None) -> Round:
-    """Draw a draft round with the regulations' system, replacing any draw it had.
+    """Draw a draft round with the regulations' system (a round of a groups stage: its
+    groups' round robins), replacing any draw it had.
 
     The same ``seed`` (recorded on the round) reproduces a draw by lot. Parties are seated
     in standings order; byes are finished at once. Warnings are kept for the preview.
@@ -74,7 +78,11 @@ def generate_draw(round_id: int, *, seed: int | None = None, actor: Any = None) 
     draw_field = None
     try:
         draw_field = load_field(tournament, rnd)
-        draw = run_engine(tournament, rnd, draw_field, seed)
+        draw: Draw | IndividualDraw
+        if rnd.stage is not None and rnd.stage.format == Stage.Format.GROUPS:
+            draw = groups_round(rnd, draw_field.ids)
+        else:
+            draw = run_engine(tournament, rnd, draw_field, seed)
         seating = seat(draw, draw_field, table_numbers(tournament))
     except DrawUserError as err:
         raise _engine_error(err, draw_field) from err

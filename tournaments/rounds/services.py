@@ -29,8 +29,10 @@ from django.utils.translation import ngettext
 
 from referee import services as referee_services
 from scoring.core.errors import ConflictError, ServiceError
-from scoring.models import Pair, Party, Player, Round, Tournament
+from scoring.models import Pair, Party, Player, Round, Stage, Tournament
 from scoring.ranking.seasons import schedule_refresh
+from scoring.stages.common import current_stage, knockout_stage
+from scoring.stages.groups import group_rounds
 from scoring.webhooks import services as webhooks
 from tournaments.rounds.draws import clear_draw
 from tournaments.setup.services import actor_id
@@ -95,6 +97,9 @@ def create_round(tournament_id: int, *, actor: Any = None) -> Round:
     if tournament.status == Tournament.Status.FINISHED:
         raise ServiceError("tournament", _("The tournament is finished; reopen it to add a "
                                            "round."))
+    if knockout_stage(tournament) is not None:
+        raise ServiceError("round", _("The finals have started: their rounds follow the "
+                                      "bracket."))
     last = tournament.rounds.order_by("-number").first()
     if last is not None and last.status != Round.Status.FINISHED:
         if _unfinished([last]):
@@ -104,8 +109,13 @@ def create_round(tournament_id: int, *, actor: Any = None) -> Round:
             )
         raise ServiceError("round", _("Close round %(number)s first.") % {"number": last.number})
     number = last.number + 1 if last else 1
+    stage = current_stage(tournament)
     planned = tournament.regulations.rounds_planned
-    if number > planned:
+    if stage.format == Stage.Format.GROUPS:
+        number_in_stage = stage.rounds.count() + 1
+        if number_in_stage > group_rounds(stage):
+            raise ServiceError("round", _("Every group has played its round robin."))
+    elif number > planned:
         raise ServiceError(
             "round",
             _("The regulations plan %(planned)s rounds; change them to add another.")
@@ -113,7 +123,8 @@ def create_round(tournament_id: int, *, actor: Any = None) -> Round:
         )
     try:
         with transaction.atomic():
-            rnd = Round.objects.create(tournament=tournament, number=number)
+            rnd = Round.objects.create(
+                tournament=tournament, number=number, stage=stage)
     except IntegrityError as exc:  # a concurrent request made it first
         message = _("Round %(number)s exists already.") % {"number": number}
         raise ConflictError("round", message) from exc

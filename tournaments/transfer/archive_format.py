@@ -14,9 +14,11 @@ from django.db import models
 from scoring.core.errors import ServiceError
 from scoring.models import (
     Deal,
+    Group,
     IdempotencyKey,
     IssuedAccount,
     Lockout,
+    Match,
     Pair,
     Party,
     PartyDesk,
@@ -38,6 +40,7 @@ from scoring.models import (
     Season,
     Signature,
     SigningPin,
+    Stage,
     Table,
     Tournament,
     TournamentPlacing,
@@ -77,6 +80,8 @@ LEFT_OUT: dict[type[models.Model], str] = {
 #: Fields the file does not carry, and why (the importing installation makes new values).
 LEFT_OUT_FIELDS: dict[type[models.Model], dict[str, str]] = {
     Player: {"access_token": "a personal link key, a credential: new links are made"},
+    Stage: {"qualifiers": "the list edited before a draw; the drawn bracket's matches keep "
+                          "each seed, its groups their entrants"},
 }
 
 
@@ -107,8 +112,11 @@ SECTIONS = (
     Section("tables", Table, "tournament"),
     Section("roles", TournamentRole, "tournament"),
     Section("players", Player, "tournament"),
+    Section("stages", Stage, "tournament"),
     Section("rounds", Round, "tournament"),
     Section("pairs", Pair, "tournament"),
+    Section("groups", Group, "stage__tournament"),
+    Section("matches", Match, "stage__tournament"),
     Section("parties", Party, "round__tournament"),
     Section("party_desks", PartyDesk, "party__round__tournament"),
     Section("deals", Deal, "party__round__tournament"),

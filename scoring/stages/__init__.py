@@ -1,0 +1,1 @@
+"""A tournament's stages: the qualifying stage, groups and the knockout bracket's matches."""
