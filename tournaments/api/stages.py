@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from scoring.access.idempotency import IdempotentMixin
 from scoring.access.permissions import visible_tournaments
+from scoring.access.query import KnownQueryMixin
 from scoring.core.errors import number_parameter
 from scoring.models import Group, Match, Stage, Tournament
 from scoring.ranking.places import final_standings
@@ -125,7 +126,7 @@ def final_placings(tournament: Tournament) -> list[dict[str, int]]:
     return [{"place": row.rank, "pair": row.entrant} for row in rows]
 
 
-class StageViewSet(IdempotentMixin, viewsets.ReadOnlyModelViewSet):
+class StageViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ReadOnlyModelViewSet):
     """Stages of visible tournaments; drawing groups and starting the finals (organizers)."""
 
     serializer_class = StageSerializer
@@ -217,7 +218,7 @@ class StageViewSet(IdempotentMixin, viewsets.ReadOnlyModelViewSet):
         }).data
 
 
-class MatchViewSet(viewsets.ReadOnlyModelViewSet):
+class MatchViewSet(KnownQueryMixin, viewsets.ReadOnlyModelViewSet):
     """Knockout matches of visible tournaments."""
 
     serializer_class = KnockoutMatchSerializer

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scoring.standings.bracket import seed_order
 from scoring.standings.knockout import rounds_for, slots_for
 
 from .errors import FieldError, _
@@ -39,18 +40,6 @@ class Opening:
     def bye(self) -> bool:
         """Whether one side has no opponent."""
         return self.a is None or self.b is None
-
-
-def seed_order(slots: int) -> list[int]:
-    """The seeds of a bracket of ``slots`` (a power of two) top to bottom, in the standard order
-    (for 8: 1, 8, 4, 5, 2, 7, 3, 6)."""
-    if slots < 2 or slots & (slots - 1):
-        raise ValueError(f"a bracket has a power of two slots, not {slots}")
-    order = [1, 2]
-    while len(order) < slots:
-        size = len(order) * 2
-        order = [seed for top in order for seed in (top, size + 1 - top)]
-    return order
 
 
 def check_field(size: int, available: int) -> None:
