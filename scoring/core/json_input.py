@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 TOKENS = re.compile(rb'"(?:[^"\\]+|\\.)*"?|[\[\]{}]', re.DOTALL)
@@ -48,6 +49,37 @@ def too_deep(text: bytes | str) -> str:
     if text_depth(text, limit) <= limit:
         return ""
     return _("The JSON nests deeper than %(depth)s levels.") % {"depth": limit}
+
+
+def nul_field(value: Any) -> str | None:
+    """Where a parsed JSON body holds a NUL character (U+0000, which PostgreSQL stores nowhere,
+    text or jsonb): the top-level key it is under ("body" for a body that is not an object),
+    or None. Walked without recursion."""
+    if not isinstance(value, dict):
+        return "body" if _holds_nul(value) else None
+    for key, item in value.items():
+        if "\x00" in str(key) or _holds_nul(item):
+            return str(key).replace("\x00", "\ufffd")
+    return None
+
+
+def _holds_nul(value: Any) -> bool:
+    """Whether a string, or any key or string nested in ``value``, holds a NUL character."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
+NUL_MESSAGE = gettext_lazy("The text holds a NUL character (U+0000), which cannot be stored.")
 
 
 class JSONInputField(serializers.JSONField):

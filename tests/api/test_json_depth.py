@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from scoring.core.json_input import text_depth
 from scoring.models import Deal, Tournament
 from tests.api.openapi import operations, served_schema
+from tests.factories import TournamentFactory
 
 REFUSAL = {"body": ["The JSON nests deeper than 32 levels."]}
 
@@ -109,3 +110,20 @@ def _parsed_depth(value) -> int:
 
 def test_the_count_stops_past_the_limit():
     assert text_depth("[" * 10_000_000, 32) == 33
+
+
+@pytest.mark.django_db
+def test_a_nul_character_anywhere_in_a_json_body_is_a_400_naming_its_field(organizer):
+    """PostgreSQL stores a NUL character in no text or jsonb column (a referee invited with the
+    username "\\u0000" was a 500 there): refused before any view looks at it, by field."""
+    client = APIClient()
+    client.force_authenticate(organizer)
+    tournament = TournamentFactory(organizer=organizer)
+    answer = client.post(f"/api/v1/referee/tournaments/{tournament.pk}/referees/",
+                         {"username": "\x00", "role": "referee", "tables": []}, format="json")
+    assert answer.status_code == 400, answer.content
+    assert list(answer.json()) == ["username"]
+    nested = client.post("/api/v1/rating-lists/", {"name": "Клубный", "slug": "club",
+                                                   "parameters": {"note": ["a\x00b"]}},
+                         format="json")
+    assert nested.status_code == 400 and list(nested.json()) == ["parameters"]
