@@ -23,7 +23,7 @@ from scoring.standings.bracket import (
     SheetRound,
     SheetSlot,
 )
-from scoring.standings.knockout import round_key
+from scoring.standings.knockout import MatchResult, final_placings, round_key
 
 
 def round_title(bracket_round: int, rounds: int) -> str:
@@ -36,6 +36,22 @@ def round_title(bracket_round: int, rounds: int) -> str:
     if key == "quarter_finals":
         return _("Quarter-finals")
     return _("Round of %(entrants)s") % {"entrants": entrants}
+
+
+def match_title(match: Match, rounds: int) -> str:
+    """One match of a bracket of ``rounds`` rounds named in the active language, as a player
+    calls his own ("quarter-final", "match for third place")."""
+    if match.third_place:
+        return _("match for third place")
+    key, entrants = round_key(match.bracket_round, rounds)
+    if key == "final":
+        return _("final")
+    if key == "semi_finals":
+        return _("semi-final")
+    if key == "quarter_finals":
+        return _("quarter-final")
+    return _("match of the round of %(entrants)s (1/%(part)s)") % {
+        "entrants": entrants, "part": entrants // 2}
 
 
 def _score(match: Match, side: str, parties: list[Party], points: dict[int, tuple[int, int]],
@@ -70,6 +86,19 @@ def _status(match: Match, parties: list[Party]) -> str:
     if any(p.status == Party.Status.IN_PROGRESS for p in parties):
         return PLAYING
     return READY if match.pair_a_id and match.pair_b_id else WAITING
+
+
+def _placings(stage: Stage, matches: list[Match], rounds: int) -> list[tuple[int, str]]:
+    """The places the finished bracket decided, (place, name) best first: ties inside an
+    elimination round broken by the seeds (the previous stage's order)."""
+    if stage.status != Stage.Status.FINISHED:
+        return []
+    names = {pair.pk: pair.display_name for m in matches for pair in (m.pair_a, m.pair_b)
+             if pair is not None}
+    results = [MatchResult(m.bracket_round, m.pair_a_id, m.pair_b_id, m.winner_id,
+                           m.third_place) for m in matches]
+    order = final_placings(results, rounds, list(stage.qualifiers))
+    return [(place, names[pk]) for place, pk in enumerate(order, start=1) if pk in names]
 
 
 def bracket_sheet(stage: Stage, *, title: str = "", subtitle: str = "") -> BracketSheet:
@@ -115,5 +144,5 @@ def bracket_sheet(stage: Stage, *, title: str = "", subtitle: str = "") -> Brack
     return BracketSheet(
         title=title or stage.tournament.name, subtitle=subtitle,
         rounds=[SheetRound(names[r], by_round[r]) for r in range(1, rounds + 1)],
-        third_place=third,
+        third_place=third, placings=_placings(stage, matches, rounds),
     )
