@@ -7,6 +7,7 @@ parties with tables, and the parties' stored totals.
 
 from __future__ import annotations
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from scoring.models import Match, Party, PartyTotals, Stage
@@ -119,6 +120,9 @@ def bracket_sheet(stage: Stage, *, title: str = "", subtitle: str = "") -> Brack
     }
     rounds = rounds_of(stage)
     names = {r: round_title(r, rounds) for r in range(1, rounds + 1)}
+    singular = {r: capfirst(match_title(Match(bracket_round=r), rounds))
+                if round_key(r, rounds)[0] != "round_of" else names[r]
+                for r in range(1, rounds + 1)}
     by_round: dict[int, list[SheetMatch]] = {r: [] for r in range(1, rounds + 1)}
     third = None
     for match in matches:
@@ -128,7 +132,7 @@ def bracket_sheet(stage: Stage, *, title: str = "", subtitle: str = "") -> Brack
         if match.third_place:
             label = _("Third place")
         else:
-            label = names[match.bracket_round] + (f" {match.position + 1}" if count > 1 else "")
+            label = singular[match.bracket_round] + (f" {match.position + 1}" if count > 1 else "")
         sheet = SheetMatch(
             label=label,
             slots=(_slot(match, "a", own, points, stage.best_of),

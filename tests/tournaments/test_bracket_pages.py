@@ -123,6 +123,8 @@ def test_the_bracket_page_is_live_with_304s_and_shows_placings_once_decided(
     fragment = client.get(f"/t/{t.slug}/bracket/", HTTP_HX_REQUEST="true").content.decode()
     assert "<html" not in fragment
     assert 'id="bracket"' in fragment
+    hall = client.get(f"/t/{t.slug}/hall/?panel=bracket-1").content.decode()
+    assert 'class="hall-panel hall-bracket"' in hall and "Final placings" in hall
     russian = client.get(f"/t/{t.slug}/bracket/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Полуфиналы" in russian and "Итоговые места" in russian
 

@@ -18,14 +18,14 @@ from tournaments.public.load import public_load, public_tournament
 PDF_PAGES = ("A3", "A4")
 
 
-def tournament_bracket(tournament: Tournament) -> tuple[Stage, BracketSheet]:
+def tournament_bracket(tournament: Tournament, subtitle: str = "") -> tuple[Stage, BracketSheet]:
     """The tournament's knockout stage and its sheet in the active language (404 without
     finals)."""
     stage = knockout_stage(tournament)
     if stage is None:
         raise Http404
     stage.tournament = tournament
-    return stage, bracket_sheet(stage, subtitle=_("Finals"))
+    return stage, bracket_sheet(stage, subtitle=subtitle)
 
 
 def bracket(request: HttpRequest, slug: str) -> HttpResponse:
@@ -52,7 +52,7 @@ def bracket_pdf_view(request: HttpRequest, slug: str) -> HttpResponse:
     if page not in PDF_PAGES:
         raise Http404
     with translation.override(tournament.language):
-        _stage, sheet = tournament_bracket(tournament)
+        _stage, sheet = tournament_bracket(tournament, _("Finals"))
     labels = RUSSIAN_LABELS if tournament.language == "ru" else None
     response = HttpResponse(bracket_pdf(sheet, page, labels=labels),
                             content_type="application/pdf")
