@@ -135,7 +135,8 @@ class FinalsForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         """The ticked pairs in the standings' order, as many as the bracket takes."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         ticked = set(data.get("qualifiers") or ())
         size = data.get("bracket_size")
         if ticked and size is not None and len(ticked) != size:
