@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from referee.services.clock import forfeit_party
 from scoring.models import Match, Party, Round
 from scoring.stages.common import first_stage
+from tests.e2e.a11y import describe, serious_here
 from tests.e2e.helpers import log_in, page_width
 from tests.factories import PairFactory, PlayerFactory, TableFactory, TournamentFactory
 
@@ -89,6 +90,8 @@ def test_the_organizer_starts_the_finals_and_the_bracket_follows_the_matches(
     assert semis[0].winner_id in (final[0].pair_a_id, final[0].pair_b_id)
     assert page_width(page) <= (360 if size == "360" else 1920)
     screenshot(page, f"finals-placings-{size}")
+    found = serious_here(page)
+    assert not found, describe(found)
     if size == "1920":  # the hall screen shows the bracket among its panels
         page.goto(f"{live_server.url}/t/{t.slug}/hall/?panel=bracket-1")
         expect(page.locator(".hall-bracket .bracket-card.is-decided")).to_have_count(8)

@@ -11,7 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from referee.services.clock import forfeit_party
-from scoring.models import Match, Party, Round, Stage
+from scoring.models import Match, Party, PrintJob, Round, Stage
 from scoring.ranking.results import standings_table
 from scoring.stages.common import first_stage
 from tests.factories import PairFactory, PlayerFactory, TableFactory, TournamentFactory
@@ -49,7 +49,8 @@ def _bracket_of(organizer, slots: int, slug: str):
     return t
 
 
-def test_the_organizer_starts_edited_finals_from_the_rounds_page(api, organizer, org):  # noqa: F811
+def test_the_organizer_starts_edited_finals_from_the_rounds_page(
+        api, organizer, org, django_capture_on_commit_callbacks):  # noqa: F811
     t = _field(organizer, 8, 1, "ko-page")
     page = org.get(f"/t/{t.slug}/rounds/")
     assert "Start the finals" not in page.content.decode()  # no round yet: groups only
@@ -74,6 +75,12 @@ def test_the_organizer_starts_edited_finals_from_the_rounds_page(api, organizer,
     assert f"/t/{t.slug}/bracket.pdf?page=A3" in rounds
     # a knockout round is a round like any other: its page prints and starts its parties
     semis = Round.objects.get(tournament=t, bracket_round=1)
+    assert 'id="print"' in org.get(f"/t/{t.slug}/rounds/{semis.number}/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):  # the print task runs
+        printed = org.post(f"/rounds/{semis.pk}/print/", {"kind": "blank", "back": "round"})
+    assert printed.status_code == 302
+    job = PrintJob.objects.get(round=semis)
+    assert job.status == PrintJob.Status.DONE and job.total == 2
     assert org.post(f"/t/{t.slug}/rounds/{semis.number}/start/").status_code == 302
     assert not Party.objects.filter(round=semis, status=Party.Status.SCHEDULED).exists()
     assert "Finals: the bracket" in org.get(f"/t/{t.slug}/").content.decode()
