@@ -5,13 +5,14 @@ from django.urls import include, path
 from tournaments import public as public_views
 from tournaments.players import lockout_views
 from tournaments.players import views as player_views
+from tournaments.public import bracket as bracket_views
 from tournaments.public import home
 from tournaments.public import standings as standings_views
 from tournaments.public.conditional import conditional_public
 from tournaments.ranking import season_views
 from tournaments.registration import people_views, profile_fields, profile_views
 from tournaments.registration import views as registration_views
-from tournaments.rounds import party_views
+from tournaments.rounds import list_views, party_views
 from tournaments.rounds import views as round_views
 from tournaments.setup import views
 from tournaments.tokens import views as token_views
@@ -40,6 +41,9 @@ urlpatterns = [
     path("t/<str:slug>/tables/<int:pk>/", registration_views.table_edit, name="table_edit"),
     path("t/<str:slug>/standings/", conditional_public("standings")(standings_views.standings),
          name="standings"),
+    path("t/<str:slug>/bracket/", conditional_public("standings")(bracket_views.bracket),
+         name="bracket"),
+    path("t/<str:slug>/bracket.pdf", bracket_views.bracket_pdf_view, name="bracket_pdf"),
     path("t/<str:slug>/draw/", conditional_public("draw")(public_views.draw_map),
          name="current_draw"),
     path("t/<str:slug>/table/<int:number>/", public_views.table_party, name="table"),
@@ -58,7 +62,9 @@ urlpatterns = [
     path("season/<str:slug>/", season_views.season_table, name="season"),
     path("season/<str:slug>/edit/", season_views.season_edit, name="season_edit"),
     path("p/<str:token>/", player_views.personal_area, name="personal_area"),
-    path("t/<str:slug>/rounds/", round_views.round_list, name="rounds"),
+    path("t/<str:slug>/rounds/", list_views.round_list, name="rounds"),
+    path("t/<str:slug>/finals/start/", list_views.finals_start, name="finals_start"),
+    path("t/<str:slug>/groups/start/", list_views.groups_start, name="groups_start"),
     path("t/<str:slug>/rounds/new/", round_views.round_create, name="round_create"),
     path("t/<str:slug>/status/<str:change>/", round_views.tournament_status,
          name="tournament_status"),

@@ -7,6 +7,7 @@ parties with tables, and the parties' stored totals.
 
 from __future__ import annotations
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from scoring.models import Match, Party, PartyTotals, Stage
@@ -23,7 +24,7 @@ from scoring.standings.bracket import (
     SheetRound,
     SheetSlot,
 )
-from scoring.standings.knockout import round_key
+from scoring.standings.knockout import MatchResult, final_placings, round_key
 
 
 def round_title(bracket_round: int, rounds: int) -> str:
@@ -36,6 +37,22 @@ def round_title(bracket_round: int, rounds: int) -> str:
     if key == "quarter_finals":
         return _("Quarter-finals")
     return _("Round of %(entrants)s") % {"entrants": entrants}
+
+
+def match_title(match: Match, rounds: int) -> str:
+    """One match of a bracket of ``rounds`` rounds named in the active language, as a player
+    calls his own ("quarter-final", "match for third place")."""
+    if match.third_place:
+        return _("match for third place")
+    key, entrants = round_key(match.bracket_round, rounds)
+    if key == "final":
+        return _("final")
+    if key == "semi_finals":
+        return _("semi-final")
+    if key == "quarter_finals":
+        return _("quarter-final")
+    return _("match of the round of %(entrants)s (1/%(part)s)") % {
+        "entrants": entrants, "part": entrants // 2}
 
 
 def _score(match: Match, side: str, parties: list[Party], points: dict[int, tuple[int, int]],
@@ -72,6 +89,19 @@ def _status(match: Match, parties: list[Party]) -> str:
     return READY if match.pair_a_id and match.pair_b_id else WAITING
 
 
+def _placings(stage: Stage, matches: list[Match], rounds: int) -> list[tuple[int, str]]:
+    """The places the finished bracket decided, (place, name) best first: ties inside an
+    elimination round broken by the seeds (the previous stage's order)."""
+    if stage.status != Stage.Status.FINISHED:
+        return []
+    names = {pair.pk: pair.display_name for m in matches for pair in (m.pair_a, m.pair_b)
+             if pair is not None}
+    results = [MatchResult(m.bracket_round, m.pair_a_id, m.pair_b_id, m.winner_id,
+                           m.third_place) for m in matches]
+    order = final_placings(results, rounds, list(stage.qualifiers))
+    return [(place, names[pk]) for place, pk in enumerate(order, start=1) if pk in names]
+
+
 def bracket_sheet(stage: Stage, *, title: str = "", subtitle: str = "") -> BracketSheet:
     """The stage's bracket as a :class:`BracketSheet` (title: the tournament's name by
     default): each match with its table and the page of its latest party."""
@@ -90,6 +120,9 @@ def bracket_sheet(stage: Stage, *, title: str = "", subtitle: str = "") -> Brack
     }
     rounds = rounds_of(stage)
     names = {r: round_title(r, rounds) for r in range(1, rounds + 1)}
+    singular = {r: capfirst(match_title(Match(bracket_round=r), rounds))
+                if round_key(r, rounds)[0] != "round_of" else names[r]
+                for r in range(1, rounds + 1)}
     by_round: dict[int, list[SheetMatch]] = {r: [] for r in range(1, rounds + 1)}
     third = None
     for match in matches:
@@ -99,7 +132,7 @@ def bracket_sheet(stage: Stage, *, title: str = "", subtitle: str = "") -> Brack
         if match.third_place:
             label = _("Third place")
         else:
-            label = names[match.bracket_round] + (f" {match.position + 1}" if count > 1 else "")
+            label = singular[match.bracket_round] + (f" {match.position + 1}" if count > 1 else "")
         sheet = SheetMatch(
             label=label,
             slots=(_slot(match, "a", own, points, stage.best_of),
@@ -115,5 +148,5 @@ def bracket_sheet(stage: Stage, *, title: str = "", subtitle: str = "") -> Brack
     return BracketSheet(
         title=title or stage.tournament.name, subtitle=subtitle,
         rounds=[SheetRound(names[r], by_round[r]) for r in range(1, rounds + 1)],
-        third_place=third,
+        third_place=third, placings=_placings(stage, matches, rounds),
     )

@@ -8,7 +8,7 @@ draw it. ``sample_sheet`` builds one without a database, for tests and benches.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 #: A match's states: both sides not known yet, both known, being played, decided.
 WAITING = "waiting"
@@ -53,13 +53,16 @@ class SheetRound:
 
 @dataclass(frozen=True)
 class BracketSheet:
-    """A whole bracket: a title and a subtitle, the rounds from the first to the final, and the
-    match for third place when the regulations have one."""
+    """A whole bracket: a title and a subtitle, the rounds from the first to the final, the
+    match for third place when the regulations have one, and the final placings once known."""
 
     title: str
     subtitle: str
     rounds: list[SheetRound]
     third_place: SheetMatch | None
+    #: The final placings the bracket decided, (place, name) best first; empty until the
+    #: stage is finished.
+    placings: list[tuple[int, str]] = field(default_factory=list)
 
 
 def seed_order(slots: int) -> list[int]:

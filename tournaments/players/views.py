@@ -26,7 +26,9 @@ from django.utils.translation import gettext as _
 from scoring.access import permissions
 from scoring.core.errors import ServiceError
 from scoring.core.timezones import activate_tournament_zone
-from scoring.models import Party, Player, Profile, Protocol, SigningPin, Tournament
+from scoring.models import Match, Party, Player, Profile, Protocol, SigningPin, Tournament
+from scoring.stages.knockout import rounds_of
+from scoring.stages.sheet import match_title
 from tournaments.pages import tournament_for
 from tournaments.public.history import HistoryRow, player_history
 from tournaments.public.table_map import absolute, qr_svgs
@@ -85,6 +87,14 @@ def my_penalties(player: Player, rows: list[HistoryRow]) -> list[tuple[HistoryRo
     ]
 
 
+def knockout_match(party: Party) -> str:
+    """What a party of the finals plays for the player ("quarter-final"), else empty."""
+    if party.match_id is None:
+        return ""
+    match = Match.objects.select_related("stage").get(pk=party.match_id)
+    return match_title(match, rounds_of(match.stage))
+
+
 def _area(request: HttpRequest, tournament: Tournament, player: Player, *,
           via_link: bool) -> HttpResponse:
     """The player area of ``player`` (queries do not grow with the tournament's size)."""
@@ -92,10 +102,12 @@ def _area(request: HttpRequest, tournament: Tournament, player: Player, *,
     ahead = [row for row in rows if row.party.status != Party.Status.FINISHED]
     waiting = awaiting_signature(player, rows)
     signs_here = permissions.can_use_player_area(request.user, player)
+    following = ahead[-1] if ahead else None
     return _private(render(request, "player/area.html", {
+        "knockout": knockout_match(following.party) if following else "",
         "tournament": tournament,
         "player": player,
-        "next": ahead[-1] if ahead else None,
+        "next": following,
         "rows": rows,
         "waiting": waiting,
         "penalties": my_penalties(player, rows),

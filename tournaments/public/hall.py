@@ -14,6 +14,7 @@ from scoring.core.web import page_or_fragment
 from scoring.models import Party
 from scoring.ranking.results import standings_table
 from tournaments.pages import LIVE
+from tournaments.public.bracket import tournament_bracket
 from tournaments.public.common import current_round
 from tournaments.public.load import public_load
 from tournaments.public.table_map import map_tables
@@ -64,7 +65,8 @@ def _hall_seconds(request: HttpRequest) -> int:
 
 
 def hall(request: HttpRequest, slug: str) -> HttpResponse:
-    """The hall screen: the draw, the running parties with time left and the standings.
+    """The hall screen: the draw, the running parties with time left, the finals' bracket and
+    the standings.
 
     Each poll (htmx, every few seconds) brings the next panel, with fresh data.
     """
@@ -82,9 +84,11 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
         else None
     )
     lines = table.lines() if table else []
+    knockout = table is not None and any(r.bracket_round for r in load.rounds)
     panels = [
         *_pages("draw", len(rows), HALL_TABLES_PER_PAGE),
         *_pages("running", len(running), HALL_LINES_PER_PAGE),
+        *_pages("bracket", int(knockout), 1),
         *_pages("standings", len(lines), HALL_LINES_PER_PAGE, HALL_STANDINGS_PAGES),
     ] or [Panel("welcome")]
     panel = next((p for p in panels if p.key == request.GET.get("panel")), panels[0])
@@ -94,6 +98,7 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
         clock = Party(round=rnd, **{f: row[f] for f in CLOCK_FIELDS})
         left = clock.seconds_left()  # None: the party has no clock
         row["seconds_left"] = None if left is None else int(left)
+    bracket = tournament_bracket(tournament)[1] if panel.kind == "bracket" else None
     context = {
         "tournament": tournament,
         "round": rnd,
@@ -105,6 +110,7 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
         "rows": panel.window(rows, HALL_TABLES_PER_PAGE) if panel.kind == "draw" else [],
         "running": panel.window(running, HALL_LINES_PER_PAGE),
         "table": table,
+        "sheet": bracket,
         "lines": panel.window(lines, HALL_LINES_PER_PAGE) if panel.kind == "standings" else [],
     }
     return page_or_fragment(request, "public/hall.html", "public/_hall_panel.html", context)

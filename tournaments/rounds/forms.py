@@ -104,3 +104,52 @@ class DrawEditForm(forms.Form):
                 parties.append((table, sides[0], sides[1]))
         data["parties"] = parties
         return data
+
+
+class FinalsForm(forms.Form):
+    """Start the finals: the bracket's size, a match for third place, best of N, and the
+    qualifiers (ticked, best first in the standings' order) the organizer confirmed."""
+
+    bracket_size = forms.IntegerField(
+        label=_("Pairs in the bracket"), min_value=2, max_value=128, initial=8,
+        help_text=_("Not a power of two: the best seeds get byes."),
+    )
+    third_place = forms.BooleanField(label=_("Match for third place"), required=False,
+                                     initial=True)
+    best_of = forms.TypedChoiceField(
+        label=_("A match is the best of"), coerce=int, initial=1,
+        choices=[(n, n) for n in (1, 3, 5, 7)],
+    )
+    qualifiers = forms.TypedMultipleChoiceField(
+        label=_("Qualifiers"), coerce=int, required=False, widget=forms.CheckboxSelectMultiple,
+        help_text=_("The qualifying standings' best are ticked: untick a pair and tick "
+                    "another to replace it."),
+    )
+
+    def __init__(self, *args: Any, entrants: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.order = [pk for pk, _name in entrants]
+        form_field(self, "qualifiers", forms.MultipleChoiceField).choices = entrants
+        if not entrants:
+            del self.fields["qualifiers"]
+
+    def clean(self) -> dict[str, Any]:
+        """The ticked pairs in the standings' order, as many as the bracket takes."""
+        super().clean()
+        data = self.cleaned_data
+        ticked = set(data.get("qualifiers") or ())
+        size = data.get("bracket_size")
+        if ticked and size is not None and len(ticked) != size:
+            self.add_error("qualifiers", _(
+                "Tick as many pairs as the bracket takes (%(size)s): %(ticked)s ticked."
+            ) % {"size": size, "ticked": len(ticked)})
+        data["qualifiers"] = [pk for pk in self.order if pk in ticked] or None
+        return data
+
+
+class GroupsForm(forms.Form):
+    """Draw the round-robin groups: how many, and whether to keep a club's pairs apart."""
+
+    group_count = forms.IntegerField(label=_("Groups"), min_value=1, max_value=32, initial=4)
+    avoid_same_club = forms.BooleanField(label=_("No two pairs of one club in a group"),
+                                         required=False)

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.access import permissions
 from scoring.core.web import page_or_fragment
-from scoring.models import Party, PrintJob, Round, Tournament
+from scoring.models import Party, PrintJob, Round
 from scoring.signoff.printing import unsigned_parties
 from scoring.totals.compute import party_totals, prefetched_rows
 from tournaments.pages import LIVE, PARTY_PLAYERS, run_service, tournament_for
@@ -38,23 +38,6 @@ def _round_for(request: HttpRequest, slug: str, number: int, manage: bool = Fals
     if not permissions.can_see_round(request.user, rnd):
         raise Http404
     return rnd
-
-
-def round_list(request: HttpRequest, slug: str) -> HttpResponse:
-    """Every round of a tournament; organizers create the next one here."""
-    tournament = tournament_for(request, slug)
-    if not permissions.can_see_public_page(request.user, tournament, "results"):
-        raise Http404
-    can_manage = permissions.can_manage(request.user, tournament)
-    rounds_qs = tournament.rounds.order_by("number")
-    if not can_manage:
-        rounds_qs = rounds_qs.exclude(status=Round.Status.DRAFT)
-    return render(
-        request,
-        "tournaments/rounds.html",
-        {"tournament": tournament, "rounds": rounds_qs, "can_manage": can_manage,
-         "finished": tournament.status == Tournament.Status.FINISHED},
-    )
 
 
 def draw_rows(rnd: Round) -> list[dict[str, Any]]:

@@ -130,6 +130,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": rounds,
             "latest": latest,
             "latest_parties": parties,
+            "has_bracket": any(rnd.bracket_round for rnd in rounds),
             "can_manage": can_manage,
             "can_referee": permissions.can_referee_tournament(request.user, tournament),
             "individual": individual,
