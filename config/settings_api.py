@@ -61,6 +61,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
         "TournamentStatusEnum": "scoring.models.Tournament.Status",
+        "FormatEnum": "scoring.models.Tournament.Format",
+        "StageFormatEnum": "scoring.models.Stage.Format",
         "RoundStatusEnum": "scoring.models.Round.Status",
         "PartyStatusEnum": "scoring.models.Party.Status",
         "PartySideEnum": "scoring.models.Party.Side",

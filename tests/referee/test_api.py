@@ -100,14 +100,14 @@ def test_same_key_for_another_request_is_refused(api, party):
 
 
 def test_a_refusal_echoing_a_nul_is_stored_and_replayed(api, party):
-    """A refusal naming a field sent with a NUL is kept for retries (PostgreSQL's jsonb refuses
-    a NUL: it was a 500), the NUL as U+FFFD; the retry gets it, marked replayed."""
-    body = {**deal_body(), "i\x00d": 1, "side": "x\x00"}
+    """A NUL in a body is refused naming the field it is under (PostgreSQL stores it nowhere:
+    it was a 500), a NUL in the name itself as U+FFFD; the refusal is kept for retries."""
+    body = {**deal_body(), "i\x00d": 1}
     first = api.post(url(party, "deal"), body, format="json", HTTP_IDEMPOTENCY_KEY="nul")
-    assert first.status_code == 400 and "i\x00d" in first.json()
+    assert first.status_code == 400 and list(first.json()) == ["i\ufffdd"]
     retry = api.post(url(party, "deal"), body, format="json", HTTP_IDEMPOTENCY_KEY="nul")
-    assert retry.status_code == 400 and retry.headers["Idempotent-Replayed"] == "true"
-    assert "i\ufffdd" in retry.json()
+    assert retry.status_code == 400 and list(retry.json()) == ["i\ufffdd"]
+    assert retry.headers.get("Idempotent-Replayed") == "true"
     assert not Deal.objects.exists()
 
 

@@ -193,8 +193,10 @@ class StageViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ReadOnlyModelViewS
             raise NotFound
         return Response(self._bracket(stage))
 
-    @extend_schema(responses={200: serializers.DictField()},
-                   summary="A groups stage's standings per group")
+    @extend_schema(responses={200: {
+        "type": "object", "description": "Per group's name, its pairs' ids, best first.",
+        "additionalProperties": {"type": "array", "items": {"type": "integer"}}}},
+        summary="A groups stage's standings per group")
     @action(detail=True, methods=["get"], url_path="group-standings")
     def group_standings(self, request: Request, pk: str | None = None) -> Response:
         """Each group's pairs ranked by its own parties, best first."""
