@@ -23,9 +23,12 @@ UDL = {"games_to_win": 2, "game_minutes": 12, "match_format": "best_of_three",
 
 
 def file_bytes(tournament) -> bytes:
-    """The tournament file, its moment of export left out."""
+    """The tournament file, its moment of export left out, and its stages (scoring 0035 gives
+    every tournament its one stage on the way forward, made otherwise at its first round:
+    checked on their own in the test)."""
     doc = export_tournament(tournament)
     doc["exported_at"] = "-"
+    doc.pop("stages", None)
     return dumps(doc)
 
 
@@ -73,4 +76,7 @@ def test_game_settings_survive_the_migration_back_and_forth(games):
         assert {name: getattr(found, name) for name in GAME_SETTINGS} == expected
     update_regulations(goats.pk, goat_at=151)
     assert {t.pk: file_bytes(t) for t in games} == files
+    # The way forward made each tournament its one stage, of its own format.
+    assert {t.pk: list(t.stages.values_list("order", "format")) for t in games} == {
+        goats.pk: [(1, "individual")], udl.pk: [(1, "swiss")]}
     assert json.loads(files[udl.pk])["regulations"][0]["match_format"] == "best_of_three"
