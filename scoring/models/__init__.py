@@ -33,6 +33,7 @@ from .referee import (
 from .regulations import GAME_SETTINGS, SEATING_SETTINGS, Regulations
 from .seasons import Season, TournamentPlacing
 from .stages import Group, Match, Stage
+from .teams import BOARDS, Team, TeamMatch
 from .totals import PartyTotals
 from .tournament import Tournament, TournamentRole, new_access_token
 from .webhooks import (
@@ -44,6 +45,9 @@ from .webhooks import (
 from .who import side_and_seat, who
 
 __all__ = [
+    "BOARDS",
+    "Team",
+    "TeamMatch",
     "GAME_SETTINGS",
     "SEATING_SETTINGS",
     "MAX_DEAL_POINTS",

@@ -150,6 +150,10 @@ class Pair(models.Model):
         related_name="formed_pairs",
         help_text=_("Individual tournaments: the round whose draw formed this pair."),
     )
+    team = models.ForeignKey(
+        "Team", verbose_name=_("team"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="pairs", help_text=_("Team events: the team the pair plays for."),
+    )
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     disqualified = models.BooleanField(_("disqualified"), default=False)
 

@@ -161,13 +161,26 @@ class Party(models.Model):
         on_delete=models.CASCADE, related_name="parties",
     )
 
+    team_match = models.ForeignKey(
+        "TeamMatch", verbose_name=_("team match"), null=True, blank=True,
+        on_delete=models.CASCADE, related_name="parties",
+    )
+    board = models.PositiveSmallIntegerField(
+        _("board"), null=True, blank=True, help_text=_("A team match's board (1 or 2)."))
+    half = models.PositiveSmallIntegerField(
+        _("half"), default=1, validators=[MinValueValidator(1)],
+        help_text=_("A team match of two halves: 2 for the second, at the same tables."),
+    )
+
     class Meta:
         db_table = "tournaments_party"
         verbose_name = _("party")
         verbose_name_plural = _("parties")
         ordering = ["round", "table__number", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["round", "table"], name="unique_table_per_round"),
+            models.UniqueConstraint(
+                fields=["round", "table", "half"], name="unique_table_per_round_half"
+            ),
             models.CheckConstraint(
                 condition=~Q(pair_a=models.F("pair_b")), name="party_pairs_distinct"
             ),

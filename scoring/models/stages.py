@@ -134,6 +134,18 @@ class Match(models.Model):
         Pair, verbose_name=_("winner"), null=True, blank=True, on_delete=models.PROTECT,
         related_name="+",
     )
+    team_a = models.ForeignKey(
+        "Team", verbose_name=_("team A"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+", help_text=_("A team event's knockout: the teams instead of pairs."),
+    )
+    team_b = models.ForeignKey(
+        "Team", verbose_name=_("team B"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+",
+    )
+    team_winner = models.ForeignKey(
+        "Team", verbose_name=_("winning team"), null=True, blank=True,
+        on_delete=models.PROTECT, related_name="+",
+    )
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
 
     class Meta:

@@ -6,6 +6,7 @@ import secrets
 from typing import Any
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
@@ -23,6 +24,15 @@ def registered_rule_sets() -> list[tuple[str, Any]]:
     return [(code, _(name)) for code, name in rule_set_choices()]
 
 
+TEAM_TIE_BREAKS = ("party_wins", "point_difference", "head_to_head", "buchholz")
+"""The tie-breaks a team event may order after the team score, in their default order."""
+
+
+def team_tie_breaks_default() -> list[str]:
+    """A team event's tie-breaks when the organizer has not ordered them."""
+    return list(TEAM_TIE_BREAKS)
+
+
 def new_access_token() -> str:
     """A fresh unguessable key for a player's personal link."""
     return secrets.token_urlsafe(24)
@@ -34,6 +44,13 @@ class Tournament(models.Model):
     class Format(models.TextChoices):
         PAIRS = "pairs", _("Pairs tournament")
         INDIVIDUAL = "individual", _("Individual tournament")
+        TEAMS = "teams", _("Team tournament")
+
+    class TeamScoring(models.TextChoices):
+        MATCH_POINTS = "match_points", _("Match points: 2 for a match won, 1 each when level")
+        PARTIES = "parties", _("Parties won")
+        POINTS = "points", _("Points over the boards")
+        EFECTIVENESS = "efectiveness", _("Efectiveness over the boards")
 
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Registration")
@@ -95,6 +112,26 @@ class Tournament(models.Model):
         default=list,
         blank=True,
         help_text=_("Pair ids in start-number order, fixed when the first round is drawn."),
+    )
+    team_squad_pairs = models.PositiveSmallIntegerField(
+        _("pairs in a team"), default=2, validators=[MinValueValidator(2), MaxValueValidator(6)],
+        help_text=_("Team events: two play each match; more are substitutes."),
+    )
+    team_lineup_changes = models.BooleanField(
+        _("line-up may change between matches"), default=False,
+        help_text=_("Team events: the captain names the two pairs of each match."),
+    )
+    team_halves = models.BooleanField(
+        _("two halves"), default=False,
+        help_text=_("Team events: in the second half the pairs swap opponents (A1–B2, A2–B1)."),
+    )
+    team_scoring = models.CharField(
+        _("team match score"), max_length=20, choices=TeamScoring.choices,
+        default=TeamScoring.MATCH_POINTS,
+    )
+    team_tie_breaks = models.JSONField(
+        _("team tie-breaks"), default=team_tie_breaks_default, blank=True,
+        help_text=_("Team events: after the team score, in this order."),
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
