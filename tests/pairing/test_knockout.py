@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tournaments.pairing.errors import FieldError
-from tournaments.pairing.groups import GroupEntrant, group_names, snake_groups
+from tournaments.pairing.groups import GroupEntrant, group_names, hand_groups, snake_groups
 from tournaments.pairing.knockout import cross_over, seed_bracket, seed_order
 
 
@@ -87,3 +87,23 @@ def test_a_group_count_leaving_a_group_of_one_is_refused() -> None:
         snake_groups([GroupEntrant(i) for i in range(7)], 4)
     assert err.value.field == "group_count"
     assert "fewer than two" in str(err.value)
+
+
+def test_a_split_by_hand_is_kept_and_its_faults_name_the_entrants() -> None:
+    names = {1: "Ann / Bob", 2: "Cid / Dan", 3: "Eve / Fay", 4: "Gus / Hal", 5: "Ivy / Jon"}
+    field = [1, 2, 3, 4, 5]
+    assert hand_groups([[3, 1], [2, 5, 4]], field, names=names) == [[3, 1], [2, 5, 4]]
+    faults = {
+        "Listed more than once: Eve / Fay.": [[3, 1, 3], [2, 5, 4]],
+        "Not in the field that may still play: #9.": [[3, 1], [2, 5, 4, 9]],
+        "In no group: Gus / Hal, Ivy / Jon.": [[3, 1], [2]],
+        "Each group needs at least two pairs: too few in A, D.": [[1], [2, 3], [4, 5], []],
+    }
+    for message, split in faults.items():
+        with pytest.raises(FieldError) as refused:
+            hand_groups(split, field, names=names)
+        assert (refused.value.field, str(refused.value)) == ("groups", message)
+    with pytest.raises(FieldError) as refused:
+        hand_groups([[1, 2], [3, 4, 5]], field, count=3)
+    assert str(refused.value) == "2 groups given, but the group count is 3."
+

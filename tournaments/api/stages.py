@@ -80,11 +80,23 @@ class StartFinalsSerializer(serializers.Serializer):
 
 
 class DrawGroupsSerializer(serializers.Serializer):
-    """Draw the groups: how many, and whether to keep two pairs of one club apart."""
+    """Draw the groups: how many (snake seeding, optionally keeping two pairs of one club
+    apart), or the organizer's own split."""
 
     tournament = serializers.IntegerField()
-    group_count = serializers.IntegerField(min_value=1, max_value=64)
-    avoid_same_club = serializers.BooleanField(required=False, default=False)
+    group_count = serializers.IntegerField(
+        min_value=1, max_value=64, required=False,
+        help_text="How many groups the snake seeding draws (required without groups; with "
+        "them, their number if given).")
+    avoid_same_club = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Snake seeding: keep two pairs of one club apart where a swap in the same "
+        "row can (ignored with groups).")
+    groups = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        required=False, allow_empty=False, max_length=64,
+        help_text="The groups by hand: per group (named A, B … in this order) its pairs' ids; "
+        "every pair that may still play in exactly one group, two or more a group.")
 
 
 class QualifiersSerializer(serializers.Serializer):
@@ -169,16 +181,17 @@ class StageViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ReadOnlyModelViewS
         return Response({"qualifiers": finals.proposed_qualifiers(tournament, size or 0)})
 
     @extend_schema(request=DrawGroupsSerializer, responses={201: StageSerializer, **REFUSED},
-                   summary="Draw the groups (snake seeding)")
+                   summary="Draw the groups (snake seeding, or as given by hand)")
     @action(detail=False, methods=["post"])
     def groups(self, request: Request) -> Response:
-        """Split the field into round-robin groups; their rounds are then created and drawn
-        as any round."""
+        """Split the field into round-robin groups (snake seeding, or the ``groups`` given);
+        their rounds are then created and drawn as any round."""
         data = valid(DrawGroupsSerializer, request.data)
         tournament = _tournament(request, data["tournament"])
         made = finals.start_groups(
-            tournament.pk, group_count=data["group_count"],
-            avoid_same_club=data["avoid_same_club"], actor=request.user,
+            tournament.pk, group_count=data.get("group_count"),
+            avoid_same_club=data["avoid_same_club"], groups=data.get("groups"),
+            actor=request.user,
         )
         stage = self.get_queryset().get(pk=made[0].stage_id)
         return Response(StageSerializer(stage).data, status=status.HTTP_201_CREATED)

@@ -1,6 +1,6 @@
-"""The scenario's finals: a tournament of four pairs in two groups, their round (both parties
-forfeited by a no-show), then the finals drawn from the groups' cross-over with a match for
-third place; the stages, the bracket and its matches read."""
+"""The scenario's finals: a tournament of four pairs in two groups (made by hand), their
+round (both parties forfeited by a no-show), then the finals drawn from the groups' cross-over
+with a match for third place; the stages, the bracket and its matches read."""
 
 from __future__ import annotations
 
@@ -20,17 +20,16 @@ def finals(scene: Scene) -> None:
     players = [scene.call("org", "post", "/players/", {
         "tournament": tid, "name": name, "rating": 1600 - 10 * n}, expect=201)["id"]
         for n, name in enumerate(NAMES)]
-    for k in range(4):
-        scene.call("org", "post", "/pairs/", {
-            "tournament": tid, "player1": players[2 * k], "player2": players[2 * k + 1]},
-            expect=201)
+    pairs = [scene.call("org", "post", "/pairs/", {
+        "tournament": tid, "player1": players[2 * k], "player2": players[2 * k + 1]},
+        expect=201)["id"] for k in range(4)]
     for number in (1, 2):
         scene.call("org", "post", "/tables/", {"tournament": tid, "number": number},
                    expect=201)
     scene.call("org", "post", f"/referee/tournaments/{tid}/referees/",
                {"username": "ref", "role": "referee"}, expect=201)
-    groups = scene.call("org", "post", "/stages/groups/",
-                        {"tournament": tid, "group_count": 2}, expect=201)
+    groups = scene.call("org", "post", "/stages/groups/", {
+        "tournament": tid, "groups": [[pairs[0], pairs[3]], [pairs[1], pairs[2]]]}, expect=201)
     scene.call("org", "get", "/stages/", query={"tournament": tid})
     rid = scene.call("org", "post", "/rounds/", {"tournament": tid}, expect=201)["id"]
     scene.call("org", "post", f"/rounds/{rid}/generate/", {"seed": 7}, keep=False)

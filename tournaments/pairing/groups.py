@@ -9,7 +9,7 @@ can avoid it.
 from __future__ import annotations
 
 import string
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import FieldError, _
@@ -40,6 +40,58 @@ def check_groups(count: int, entrants: int) -> None:
             _("%(count)s groups of %(entrants)s entrants leave a group with fewer than two."),
             count=count, entrants=entrants,
         )
+
+
+def hand_groups(
+    groups: Sequence[Sequence[int]], entrants: Collection[int], *,
+    names: Mapping[int, str] | None = None, count: int | None = None,
+) -> list[list[int]]:
+    """Check the organizer's own split (entrant ids per group, in the order given) and return
+    it: every entrant of ``entrants`` (those who may still play) in exactly one group, no one
+    else, each group of two or more, and as many groups as ``count`` when it is given.
+
+    ``FieldError`` on "groups" otherwise, naming the entrants at fault by ``names`` (their
+    ids, "#12", for an id not named) and the groups by their letters.
+    """
+    names = names or {}
+    allowed = set(entrants)
+
+    def listed(ids: Sequence[int]) -> str:
+        return ", ".join(names.get(pk, f"#{pk}") for pk in ids)
+
+    if not groups:
+        raise FieldError("groups", _("There must be at least one group."))
+    if count is not None and count != len(groups):
+        raise FieldError(
+            "groups", _("%(given)s groups given, but the group count is %(count)s."),
+            given=len(groups), count=count,
+        )
+    seen: set[int] = set()
+    twice: list[int] = []
+    for group in groups:
+        for pk in group:
+            if pk in seen and pk not in twice:
+                twice.append(pk)
+            seen.add(pk)
+    if twice:
+        raise FieldError("groups", _("Listed more than once: %(pairs)s."), pairs=listed(twice))
+    unknown = [pk for group in groups for pk in group if pk not in allowed]
+    if unknown:
+        raise FieldError(
+            "groups", _("Not in the field that may still play: %(pairs)s."),
+            pairs=listed(unknown),
+        )
+    missing = [pk for pk in entrants if pk not in seen]
+    if missing:
+        raise FieldError("groups", _("In no group: %(pairs)s."), pairs=listed(missing))
+    small = [name for name, group in zip(group_names(len(groups)), groups, strict=True)
+             if len(group) < 2]
+    if small:
+        raise FieldError(
+            "groups", _("Each group needs at least two pairs: too few in %(groups)s."),
+            groups=", ".join(small),
+        )
+    return [list(group) for group in groups]
 
 
 def snake_groups(

@@ -32,7 +32,7 @@ from scoring.stages.groups import group_members, group_standings
 from scoring.stages.knockout import decide_match, emit_stage_finished, open_party
 from tournaments.pairing import Draw, Pairing, get_generator
 from tournaments.pairing.errors import FieldError
-from tournaments.pairing.groups import GroupEntrant, group_names, snake_groups
+from tournaments.pairing.groups import GroupEntrant, group_names, hand_groups, snake_groups
 from tournaments.pairing.knockout import (
     Opening,
     check_field,
@@ -169,16 +169,67 @@ def _bracket(stage: Stage, openings: Sequence[Opening]) -> list[Match]:
     return list(Match.objects.filter(stage=stage).order_by("bracket_round", "position"))
 
 
+def group_seeding(tournament: Tournament) -> list[int]:
+    """The pairs that may still play in the groups' seeding order, best first: the qualifying
+    standings when rounds were played, else rating."""
+    free = available_pairs(tournament)
+    if tournament.rounds.exists():
+        order = standings_order(tournament)
+    else:
+        order = list(ranked_entrants(tournament, False).values_list("pk", flat=True))
+    return [pk for pk in order if pk in free]
+
+
+def _snake(order: Sequence[int], group_count: int, avoid_same_club: bool) -> list[list[int]]:
+    """The snake split of ``order`` into ``group_count`` groups (``ServiceError`` on a group
+    count the field cannot fill)."""
+    clubs = dict(Pair.objects.filter(pk__in=order).values_list("pk", "player1__club"))
+    try:
+        return snake_groups([GroupEntrant(pk, clubs.get(pk) or "") for pk in order],
+                            group_count, avoid_same_club=avoid_same_club)
+    except FieldError as err:
+        raise engine_error(err) from err
+
+
+def proposed_groups(tournament: Tournament, group_count: int, *, avoid_same_club: bool = False,
+                    order: Sequence[int] | None = None) -> list[list[int]]:
+    """The groups the snake seeding would draw (pair ids per group, best first), for the
+    organizer to confirm or change before the draw; ``order``: ``group_seeding``'s, when
+    the caller has it. ``ServiceError`` on "group_count" when a group would have fewer than
+    two pairs."""
+    return _snake(group_seeding(tournament) if order is None else order, group_count,
+                  avoid_same_club)
+
+
+def _hand_split(tournament: Tournament, order: list[int], groups: Sequence[Sequence[int]],
+                group_count: int | None) -> list[list[int]]:
+    """The organizer's own split, checked against the pairs that may still play
+    (``ServiceError`` on "groups" naming the pairs at fault)."""
+    ids = {pk for group in groups for pk in group} | set(order)
+    names = {p.pk: p.display_name for p in Pair.objects.filter(
+        tournament=tournament, pk__in=ids).select_related("player1", "player2")}
+    try:
+        return hand_groups(groups, order, names=names, count=group_count)
+    except FieldError as err:
+        raise engine_error(err) from err
+
+
 @transaction.atomic
 def start_groups(
-    tournament_id: int, *, group_count: int, avoid_same_club: bool = False, actor: Any = None,
+    tournament_id: int, *, group_count: int | None = None, avoid_same_club: bool = False,
+    groups: Sequence[Sequence[int]] | None = None, actor: Any = None,
 ) -> list[Group]:
-    """Split the field into ``group_count`` groups by snake seeding (the qualifying standings
-    when rounds were played, else rating), each a round robin drawn round by round.
+    """Split the field into round-robin groups, each drawn round by round: ``groups`` as the
+    organizer made them by hand (pair ids per group, named A, B … in that order; each group's
+    round robin takes its pairs in the tie order, as ``group_members`` gives them), else
+    ``group_count`` groups by snake seeding (the qualifying standings when rounds were played,
+    else rating).
 
     Before any round the tournament's first stage becomes the groups stage; after qualifying
     rounds (all finished) a groups stage follows them. Refused when a group would have fewer
-    than two pairs, or the finals have started; nothing is written then.
+    than two pairs, a split by hand leaves out a pair that may still play, names one twice or
+    one that may not play (or more groups than ``group_count``), or the finals have started;
+    nothing is written then.
     """
     tournament = Tournament.objects.select_for_update(of=("self",)).select_related(
         "regulations").get(pk=tournament_id)
@@ -189,39 +240,36 @@ def start_groups(
     stage = current_stage(tournament)
     if stage.format == Stage.Format.GROUPS:
         raise ServiceError("stage", _("The groups are drawn already."))
-    free = available_pairs(tournament)
     played = tournament.rounds.exists()
     if played:
         require_all_finished(tournament)
-        order = [pk for pk in standings_order(tournament) if pk in free]
+    order = group_seeding(tournament)
+    if groups is not None:
+        split = _hand_split(tournament, order, groups, group_count)
+    elif group_count is None:
+        raise ServiceError("group_count", _("Say how many groups to draw."))
     else:
-        order = [pk for pk in ranked_entrants(tournament, False).values_list("pk", flat=True)
-                 if pk in free]
-    clubs = dict(Pair.objects.filter(pk__in=order).values_list("pk", "player1__club"))
-    try:
-        split = snake_groups([GroupEntrant(pk, clubs.get(pk) or "") for pk in order],
-                             group_count, avoid_same_club=avoid_same_club)
-    except FieldError as err:
-        raise engine_error(err) from err
+        split = _snake(order, group_count, avoid_same_club)
+    count = len(split)
     if played:
         Stage.objects.filter(pk=stage.pk).update(
             status=Stage.Status.FINISHED, finished_at=timezone.now())
         emit_stage_finished(stage)
         stage = Stage.objects.create(
             tournament=tournament, order=stage.order + 1, format=Stage.Format.GROUPS,
-            group_count=group_count)
+            group_count=count)
     else:
         stage.format = Stage.Format.GROUPS
-        stage.group_count = group_count
+        stage.group_count = count
         stage.save(update_fields=["format", "group_count"])
-    groups = []
-    for name, members in zip(group_names(group_count), split, strict=True):
+    made = []
+    for name, members in zip(group_names(count), split, strict=True):
         group = Group.objects.create(stage=stage, name=name)
         group.entrants.set(members)
-        groups.append(group)
-    logger.info("groups drawn: tournament=%s stage=%s groups=%s actor=%s",
-                tournament.pk, stage.pk, group_count, getattr(actor, "pk", None))
-    return groups
+        made.append(group)
+    logger.info("groups drawn: tournament=%s stage=%s groups=%s by_hand=%s actor=%s",
+                tournament.pk, stage.pk, count, groups is not None, getattr(actor, "pk", None))
+    return made
 
 
 def groups_round(rnd: Round, present: set[int]) -> Draw:

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.pairing.groups import group_names
 from tournaments.setup.typed_fields import form_field
 
 
@@ -147,9 +148,64 @@ class FinalsForm(forms.Form):
         return data
 
 
-class GroupsForm(forms.Form):
-    """Draw the round-robin groups: how many, and whether to keep a club's pairs apart."""
+class GroupsProposalForm(forms.Form):
+    """How the rounds page proposes the groups (its query): how many, and whether the snake
+    seeding keeps a club's pairs apart."""
 
     group_count = forms.IntegerField(label=_("Groups"), min_value=1, max_value=32, initial=4)
     avoid_same_club = forms.BooleanField(label=_("No two pairs of one club in a group"),
                                          required=False)
+
+
+class GroupsForm(forms.Form):
+    """Draw the round-robin groups: per pair (best first) the group it plays in, the snake
+    proposal as the organizer left or changed it; posted without them, the snake seeding of
+    ``group_count`` groups."""
+
+    group_count = forms.IntegerField(min_value=1, max_value=32, widget=forms.HiddenInput)
+    avoid_same_club = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    groups = forms.Field(required=False, widget=forms.HiddenInput)
+    """Never posted: the field the service's refusal of the split names."""
+
+    def __init__(self, *args: Any, entrants: list[tuple[int, str]], count: int,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.order = [pk for pk, _name in entrants]
+        self.letters = group_names(max(1, min(count, 32)))
+        choices = [("", "—"), *((letter, letter) for letter in self.letters)]
+        for pk, name in entrants:
+            self.fields[f"pair_{pk}"] = forms.ChoiceField(label=name, choices=choices,
+                                                          required=False)
+
+    @property
+    def by_hand(self) -> bool:
+        """Whether the groups come from the pairs' choices (an unbound form shows them)."""
+        return not self.is_bound or any(f"pair_{pk}" in self.data for pk in self.order)
+
+    def group_rows(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """Each group's letter with its pairs' fields (best first), as proposed or as posted;
+        the pairs in no group last (letter "")."""
+        if not self.by_hand:
+            return []
+        rows: dict[str, list[forms.BoundField]] = {letter: [] for letter in self.letters}
+        rows[""] = []
+        for pk in self.order:
+            field = self[f"pair_{pk}"]
+            rows.get(str(field.value() or ""), rows[""]).append(field)
+        return [(letter, fields) for letter, fields in rows.items() if fields or letter]
+
+    def clean(self) -> dict[str, Any]:
+        """The groups by hand (pair ids per group, best first; a pair left in no group is
+        in none), or None for the snake seeding."""
+        super().clean()
+        data = self.cleaned_data
+        if not self.by_hand:
+            data["groups"] = None
+            return data
+        split: dict[str, list[int]] = {letter: [] for letter in self.letters}
+        for pk in self.order:
+            letter = data.get(f"pair_{pk}")
+            if letter in split:
+                split[letter].append(pk)
+        data["groups"] = list(split.values())
+        return data

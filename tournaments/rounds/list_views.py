@@ -20,8 +20,9 @@ from scoring.stages.common import current_stage, knockout_stage
 from scoring.stages.knockout import rounds_of
 from scoring.stages.sheet import round_title
 from tournaments.pages import show_refusal, tournament_for
+from tournaments.pairing.groups import group_names
 from tournaments.rounds import finals
-from tournaments.rounds.forms import FinalsForm, GroupsForm
+from tournaments.rounds.forms import FinalsForm, GroupsForm, GroupsProposalForm
 
 
 def _size(request: HttpRequest) -> int:
@@ -43,13 +44,66 @@ def _entrants(tournament: Tournament, stage: Stage) -> list[tuple[int, str]]:
     return [(pk, f"{place}. {names[pk]}") for place, pk in enumerate(order, start=1)]
 
 
+def _group_entrants(tournament: Tournament) -> list[tuple[int, str]]:
+    """The pairs that may still play in the groups' seeding order, each labelled with its
+    seed ("3. Name")."""
+    order = finals.group_seeding(tournament)
+    names = {p.pk: p.display_name for p in Pair.objects.filter(pk__in=order).select_related(
+        "player1", "player2")}
+    return [(pk, f"{seed}. {names[pk]}") for seed, pk in enumerate(order, start=1)]
+
+
+def _count(value: object) -> int:
+    """A posted number of groups as the form's choices take it (1 when not a number)."""
+    try:
+        return max(1, min(int(str(value)), 32))
+    except ValueError:
+        return 1
+
+
+def _groups_forms(request: HttpRequest, tournament: Tournament,
+                  entrants: list[tuple[int, str]] | None = None) -> dict[str, Any]:
+    """The groups' proposal form (the query's count and club option, about four pairs a group
+    by default) and the draw form showing its snake proposal, one group choice per pair; the
+    proposal form alone when the count cannot be drawn (with the error when it was asked).
+    ``entrants``: ``_group_entrants``', when the caller has them."""
+    entrants = _group_entrants(tournament) if entrants is None else entrants
+    query = {"group_count": request.GET.get("group_count") or max(1, min(4, len(entrants) // 4)),
+             "avoid_same_club": request.GET.get("avoid_same_club", "")}
+    proposal = GroupsProposalForm(query, auto_id="propose_%s")
+    found: dict[str, Any] = {"groups_proposal": proposal}
+    if not proposal.is_valid():
+        return found
+    count, club = proposal.cleaned_data["group_count"], proposal.cleaned_data["avoid_same_club"]
+    try:
+        split = finals.proposed_groups(tournament, count, avoid_same_club=club,
+                                       order=[pk for pk, _name in entrants])
+    except ServiceError as err:
+        if "group_count" not in request.GET:  # too few pairs yet: no proposal, no error
+            found["groups_proposal"] = GroupsProposalForm(auto_id="propose_%s", initial=query)
+        else:
+            show_refusal(proposal, err)
+        return found
+    initial: dict[str, Any] = {"group_count": count, "avoid_same_club": club}
+    for letter, members in zip(group_names(count), split, strict=True):
+        initial.update({f"pair_{pk}": letter for pk in members})
+    found["groups_form"] = GroupsForm(entrants=entrants, count=count, initial=initial)
+    return found
+
+
 def _stage_forms(request: HttpRequest, tournament: Tournament, rounds: list[Round],
                  finals_form: FinalsForm | None, groups_form: GroupsForm | None
                  ) -> dict[str, Any]:
     """The forms that start the finals or the groups, when the round flow is at that point:
-    every round closed (or none, for the groups) and no bracket drawn; a refused form always."""
-    refused = {name: form for name, form in (("finals_form", finals_form),
-                                             ("groups_form", groups_form)) if form is not None}
+    every round closed (or none, for the groups) and no bracket drawn; a refused form always
+    (the groups' with its proposal form)."""
+    refused: dict[str, Any] = {
+        name: form for name, form in (("finals_form", finals_form), ("groups_form", groups_form))
+        if form is not None}
+    if groups_form is not None:
+        refused["groups_proposal"] = GroupsProposalForm(auto_id="propose_%s", initial={
+            "group_count": len(groups_form.letters),
+            "avoid_same_club": groups_form.data.get("avoid_same_club") in ("True", "on")})
     if refused:
         return refused
     if tournament.status == Tournament.Status.FINISHED or any(r.bracket_round for r in rounds):
@@ -58,13 +112,15 @@ def _stage_forms(request: HttpRequest, tournament: Tournament, rounds: list[Roun
         return {}
     stage = current_stage(tournament)
     found: dict[str, Any] = {}
+    entrants = None
     if rounds:
         size = _size(request)
         entrants = _entrants(tournament, stage)
         found["finals_form"] = FinalsForm(entrants=entrants, initial={
             "bracket_size": size, "qualifiers": [pk for pk, _n in entrants[:size]]})
     if stage.format != Stage.Format.GROUPS and tournament.format != Tournament.Format.INDIVIDUAL:
-        found["groups_form"] = GroupsForm()
+        # after qualifying rounds the groups are seeded as the finals: the standings' order
+        found.update(_groups_forms(request, tournament, entrants))
     return found
 
 
@@ -130,15 +186,17 @@ def finals_start(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @login_required
 def groups_start(request: HttpRequest, slug: str) -> HttpResponse:
-    """Draw the round-robin groups from the form; on a refusal the form again with its error."""
+    """Draw the round-robin groups from the form (the groups as chosen pair by pair, or the
+    snake seeding); on a refusal the form again with its error, nothing written."""
     tournament = tournament_for(request, slug, manage=True)
-    form = GroupsForm(request.POST)
+    form = GroupsForm(request.POST, entrants=_group_entrants(tournament),
+                      count=_count(request.POST.get("group_count")))
     if form.is_valid():
         data = form.cleaned_data
         try:
             groups = finals.start_groups(tournament.pk, group_count=data["group_count"],
                                          avoid_same_club=data["avoid_same_club"],
-                                         actor=request.user)
+                                         groups=data["groups"], actor=request.user)
         except ServiceError as err:
             show_refusal(form, err)
         else:
