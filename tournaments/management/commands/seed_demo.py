@@ -78,6 +78,12 @@ PLAYER_NAMES = [
     "Эдуард Юдин",
 ]
 CLUBS = ["Дубль-шесть", "Рыба", "Club Capicúa", "Камень", "Domino Riga", "Азов"]
+COUNTRIES = [
+    *["Россия"] * 20, *["Испания"] * 4, "Великобритания", "Германия", "Франция", "Польша",
+    "Украина", "Украина", "Россия", "Россия",
+]
+"""The country of each of ``PLAYER_NAMES`` (the sport demo's countries' standings): two
+pairs are of two countries each."""
 UDL_NAMES = [
     "Ann Carter",
     "Борис Гришин",
@@ -228,6 +234,7 @@ class Command(BaseCommand):
                     name=name,
                     club=CLUBS[(i - 1) // 6 % len(CLUBS)],
                     city="Москва" if i <= 20 else "",
+                    country=COUNTRIES[i - 1],
                     rating=1500 - i * 10,
                     user=user,
                 )
