@@ -93,7 +93,7 @@ def test_the_page_answers_304_until_a_result_or_a_club_changes(client, ranked, o
     etag = first["ETag"]
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
     # the countries' tab is offered only once a player has a country
-    assert 'href="/t/%s/standings/countries/"' % ranked.slug not in first.content.decode()
+    assert f'href="/t/{ranked.slug}/standings/countries/"' not in first.content.decode()
     w2 = ranked.pairs_by_name["W2"]
     client.force_login(organizer)
     edit = client.post(reverse("tournaments:player_edit", args=[ranked.slug, w2.player1_id]),

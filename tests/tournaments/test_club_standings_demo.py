@@ -112,7 +112,7 @@ def test_demo_club_and_country_standings_add_up_the_best_two_of_each(client: Cli
                                                                       protocol_files):
     """(rules.md S35) The sport demo's clubs and countries, best 2 results each, as computed
     by hand from its standings page; the tab and the API agree."""
-    Command()._build()  # the sport demo alone: the tournament ``make run`` serves first
+    Command().build_sport()  # the sport demo alone: the tournament ``make run`` serves first
     tournament = Tournament.objects.get(slug=DEMO_SLUG)
     assert tournament.regulations.club_best_results == 2  # the default
     standings = client.get(reverse("tournaments:standings", args=[DEMO_SLUG])).content.decode()

@@ -171,7 +171,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         """Create each demo tournament that does not exist yet (each anew with ``--fresh``)."""
         demos = (
-            (DEMO_SLUG, self._build, "Demo tournament"),
+            (DEMO_SLUG, self.build_sport, "Demo tournament"),
             (UDL_SLUG, self._build_udl, "UDL singles demo"),
             (KOZEL_SLUG, self._build_kozel, "Kozel demo"),
             (AUTUMN_SLUG, lambda: build_autumn_cup(self, PLAYER_NAMES, CLUBS, _deal_facts),
@@ -204,7 +204,7 @@ class Command(BaseCommand):
             user.save(update_fields=["password"])
         return user
 
-    def _build(self) -> None:
+    def build_sport(self) -> None:
         """Players, pairs, tables, three Swiss rounds drawn and played through the services."""
         rng = random.Random(20261130)
         organizer = self.demo_user("organizer", "Олег", "Организаторов", is_staff=True)
