@@ -6,6 +6,7 @@ from tournaments import public as public_views
 from tournaments.players import lockout_views
 from tournaments.players import views as player_views
 from tournaments.public import bracket as bracket_views
+from tournaments.public import clubs as club_views
 from tournaments.public import home
 from tournaments.public import standings as standings_views
 from tournaments.public.conditional import conditional_public
@@ -41,6 +42,12 @@ urlpatterns = [
     path("t/<str:slug>/tables/<int:pk>/", registration_views.table_edit, name="table_edit"),
     path("t/<str:slug>/standings/", conditional_public("standings")(standings_views.standings),
          name="standings"),
+    path("t/<str:slug>/standings/clubs/",
+         conditional_public("standings", roster=True)(club_views.club_standings),
+         name="club_standings"),
+    path("t/<str:slug>/standings/countries/",
+         conditional_public("standings", roster=True)(club_views.country_standings),
+         name="country_standings"),
     path("t/<str:slug>/bracket/", conditional_public("standings")(bracket_views.bracket),
          name="bracket"),
     path("t/<str:slug>/bracket.pdf", bracket_views.bracket_pdf_view, name="bracket_pdf"),

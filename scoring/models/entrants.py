@@ -30,6 +30,10 @@ class Player(models.Model):
     name = models.CharField(_("name"), max_length=200)
     club = models.CharField(_("club"), max_length=200, blank=True)
     city = models.CharField(_("city"), max_length=100, blank=True)
+    country = models.CharField(
+        _("country"), max_length=100, blank=True,
+        help_text=_("Optional; the standings add up the best results of each country."),
+    )
     rating = models.IntegerField(_("rating"), default=0)
     profile = models.ForeignKey(
         Profile,

@@ -127,6 +127,13 @@ class Regulations(models.Model):
         blank=True,
         help_text=_("Metric keys in order; empty for the default order."),
     )
+    club_best_results = models.PositiveIntegerField(
+        _("results counted per club"),
+        default=2,
+        validators=[MinValueValidator(1), MaxValueValidator(100)],
+        help_text=_("The club and country standings add up this many best results of each "
+                    "club's (country's) entrants."),
+    )
     pairing_system = models.CharField(
         _("pairing system"),
         max_length=20,

@@ -5,6 +5,7 @@
 regulations (:class:`StandingsConfig`) give.
 """
 
+from .clubs import ClubRow, club_standings
 from .engine import Tally, compute_standings, paused_gc, plain
 from .metrics import METRICS, Metric
 from .types import (
@@ -21,6 +22,7 @@ from .types import (
 
 __all__ = [
     "DEFAULT_ORDER",
+    "ClubRow",
     "METRICS",
     "Metric",
     "OwnScore",
@@ -29,6 +31,7 @@ __all__ = [
     "StandingRow",
     "StandingsConfig",
     "Tally",
+    "club_standings",
     "compute_standings",
     "default_order",
     "from_plain",

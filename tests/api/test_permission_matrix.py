@@ -748,6 +748,7 @@ SESSION_PAGES = {"accounts/logout/", "i18n/setlang/"}
 READ_ONLY_PAGES = {
     "", "home/", "me/", "p/<str:token>/", "referee/tables/", "referee/sw.js",
     "t/<str:slug>/", "t/<str:slug>/standings/", "t/<str:slug>/draw/",
+    "t/<str:slug>/standings/clubs/", "t/<str:slug>/standings/countries/",
     "t/<str:slug>/table/<int:number>/", "t/<str:slug>/results/", "t/<str:slug>/hall/",
     "t/<str:slug>/bracket/", "t/<str:slug>/bracket.pdf",
     "t/<str:slug>/pair/<int:pk>/", "t/<str:slug>/player/<int:pk>/", "t/<str:slug>/me/",

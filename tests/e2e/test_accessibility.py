@@ -4,8 +4,9 @@ targets are 44 px.
 On the demo (``seed_demo``) at 360 × 740 (a phone) and 1366 × 900 (a desktop), in English and
 in Russian, the pages the browser tests visit: the referee screen of a party in play and of a
 finished one, the finished party's page with its protocol's signatures, "My tables", the
-referee overview, the public party page, the standings, the hall screen, the roster import
-with a checked file (its tables scroll), and /verify/ with a changed file's verdict. axe-core
+referee overview, the public party page, the standings and their clubs' tab, the hall screen,
+the roster import with a checked file (its tables scroll), and /verify/ with a changed file's
+verdict. axe-core
 is the vendored copy (``tests/e2e/vendor/axe-core``); the browser asks for the language with
 its Accept-Language, and each page is checked to be served in it.
 """
@@ -99,6 +100,12 @@ def _standings(page: Page, base: str) -> None:
     expect(page.locator("main table").first).to_be_visible()
 
 
+def _club_standings(page: Page, base: str) -> None:
+    """The demo cup's club standings (a tab of the standings)."""
+    page.goto(f"{base}/t/{DEMO_SLUG}/standings/clubs/")
+    expect(page.locator("main table").first).to_be_visible()
+
+
 def _hall(page: Page, base: str) -> None:
     """The hall screen of the demo cup (the draw of the round in play)."""
     page.goto(f"{base}/t/{DEMO_SLUG}/hall/")
@@ -145,6 +152,7 @@ PAGES: dict[str, tuple[Callable[[Page, str], None], str]] = {
     "overview": (_overview, "referee"),
     "party-page": (_party_page, ""),
     "standings": (_standings, ""),
+    "club-standings": (_club_standings, ""),
     "hall": (_hall, ""),
     "import": (_import, "organizer"),
     "verify-changed-file": (_verify_changed_file, ""),

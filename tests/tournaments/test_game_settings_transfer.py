@@ -16,12 +16,13 @@ RECORD = [
     "fine_mode", "allow_negative", "warnings_before_fine", "no_show_minutes",
     "forfeit_winner_points", "forfeit_loser_points", "win_points", "loss_points",
     "forfeit_win_points", "bye_points", "forfeit_loss_points", "standings_order",
-    "pairing_system", "first_round", "avoid_same_club", "rounds_planned",
+    "club_best_results", "pairing_system", "first_round", "avoid_same_club", "rounds_planned",
     "players", "tiles_per_hand", "game_minutes", "games_to_win", "match_format",
     "udl_slow_play_points", "fish_variant", "zero_zero_value", "six_six_value", "goat_at",
     "memorize_limit", "kozel_pairs", "lone_zero_zero_in_fish", "latin_individual",
 ]
-"""The regulations' record in a tournament file, as files of version 2 have always had it."""
+"""The regulations' record in a tournament file, as files of version 2 have had it (with the
+results counted per club since the club standings; a file without it gets the default)."""
 KOZEL = {"players": 3, "tiles_per_hand": 6, "fish_variant": "for_one", "zero_zero_value": 25,
          "six_six_value": 50, "goat_at": 151, "memorize_limit": 10}
 
@@ -46,7 +47,7 @@ def test_an_import_keeps_every_game_setting(goats):
     doc = export_tournament(goats)
     imported = import_tournament(doc, slug="goats-2")
     found = Regulations.objects.get(tournament=imported)
-    assert found.game_settings == {name: doc["regulations"][0][name] for name in RECORD[22:]}
+    assert found.game_settings == {name: doc["regulations"][0][name] for name in RECORD[23:]}
     assert found.goat_at == 151 and found.rules_config().fish_variant == "for_one"
 
 

@@ -186,7 +186,7 @@ def test_import_page_of_singles(client, organizer, udl):
 
 def test_singles_template_has_no_partner_column(udl):
     header = template_file(udl, "csv").decode("utf-8-sig").splitlines()[0]
-    assert header == "name,club,city,rating,birth_year,federation_id"
+    assert header == "name,club,city,country,rating,birth_year,federation_id"
 
 
 # -- draws of one-player sides -----------------------------------------------------------------

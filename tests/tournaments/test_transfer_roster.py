@@ -209,8 +209,8 @@ def test_template_files_import_as_they_are(empty, client, organizer):
         assert report.ok, report.as_dict()
         assert (report.players, report.pairs) == (4, 2)
     sheet = load_workbook(io.BytesIO(content)).active
-    assert [c.value for c in sheet[1]] == ["name", "club", "city", "rating", "partner", "pair",
-                                           "birth_year", "federation_id"]
+    assert [c.value for c in sheet[1]] == ["name", "club", "city", "country", "rating",
+                                           "partner", "pair", "birth_year", "federation_id"]
 
 
 # -- the page -----------------------------------------------------------------------------------

@@ -86,7 +86,7 @@ class PlayerSerializer(_MemberSerializer):
 
     class Meta:
         model = Player
-        fields = ["id", "tournament", "name", "club", "city", "rating", "fixed_table",
+        fields = ["id", "tournament", "name", "club", "city", "country", "rating", "fixed_table",
                   "withdrawn", "disqualified", "register_side", "side", "profile"]
         read_only_fields = ["withdrawn", "disqualified"]
         extra_kwargs = {"profile": {

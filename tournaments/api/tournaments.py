@@ -24,6 +24,7 @@ from scoring.ranking.rating_lists import take_ratings
 from scoring.ranking.results import StandingsTable, standings_table
 from scoring.rules.game_settings import BOOL, CHOICE, DECLARATIONS, GameSetting
 from scoring.standings import METRICS
+from tournaments.api.club_standings import ClubStandingsMixin
 from tournaments.api.common import REFUSED, require_manage, updated_record, valid
 from tournaments.rounds import services as rounds
 from tournaments.setup.forms import RegulationsForm, TournamentForm
@@ -235,6 +236,7 @@ class RegulationsSerializer(serializers.ModelSerializer):
 class TournamentViewSet(
     KnownQueryMixin,
     IdempotentMixin,
+    ClubStandingsMixin,
     mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet
 ):
     """Tournaments the user may see; organizers create them and change their own."""

@@ -135,12 +135,14 @@ def verification(scene: Scene) -> None:
 
 
 def close_round(scene: Scene) -> None:
-    """Round 1 closed, the standings, the webhook's deliveries; round 2 created and deleted."""
+    """Round 1 closed, the standings and the club standings, the webhook's deliveries; round 2
+    created and deleted."""
     from scoring.webhooks import outbox
 
     tid, rid = scene.ids["tournament"], scene.ids["round"]
     scene.call("org", "post", f"/rounds/{rid}/close/")
     scene.call("org", "get", f"/tournaments/{tid}/standings/", query={"after_round": 1})
+    scene.call("org", "get", f"/tournaments/{tid}/club-standings/", query={"by": "club"})
     outbox.sweep()  # what a sender does after the requests: the deliveries go out
     deliveries = scene.call("org", "get", "/webhook-deliveries/",
                             query={"subscription": scene.ids["webhook"]})

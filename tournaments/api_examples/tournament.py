@@ -89,13 +89,14 @@ def entrants(scene: Scene) -> None:
     players = []
     for name, club, city, rating in PLAYERS:
         players.append(scene.call("org", "post", "/players/", {
-            "tournament": tid, "name": name, "club": club, "city": city, "rating": rating,
+            "tournament": tid, "name": name, "club": club, "city": city, "country": "Россия",
+            "rating": rating,
         })["id"])
     scene.ids["players"] = players
     scene.call("org", "get", "/players/", query={"tournament": tid})
     first = scene.call("org", "get", f"/players/{players[0]}/")
     scene.call("org", "put", f"/players/{players[0]}/", {
-        **{k: first[k] for k in ("tournament", "name", "club", "city", "rating",
+        **{k: first[k] for k in ("tournament", "name", "club", "city", "country", "rating",
                                  "fixed_table")},
         "rating": 1515,
     })

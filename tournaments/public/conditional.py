@@ -21,6 +21,7 @@ from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
+from scoring.ranking.clubs import roster_version
 from tournaments.public.load import PublicLoad, PublicRequest, load_public
 
 VARY = ("Accept-Language", "Cookie", "HX-Request")
@@ -44,11 +45,13 @@ def _cache_key(slug: str, request_key: str) -> str:
     return f"public-etag:{slug}:{request_key}"
 
 
-def public_etag(request: PublicRequest, load: PublicLoad, page: str) -> str:
+def public_etag(request: PublicRequest, load: PublicLoad, page: str, *,
+                roster: bool = False) -> str:
     """The ETag of a public page: what it shows is a function of these parts.
 
     The results version, the tournament and its regulations, the rounds and their states, the
-    visitor (what he may see), the language, an htmx fragment or the page, the address.
+    visitor (what he may see), the language, an htmx fragment or the page, the address; with
+    ``roster``, the players' clubs and countries too (``roster_version``: one query).
     """
     tournament = load.tournament
     regulations = tournament.regulations
@@ -57,6 +60,7 @@ def public_etag(request: PublicRequest, load: PublicLoad, page: str) -> str:
         sorted((k, repr(v)) for k, v in vars(tournament).items() if not k.startswith("_")),
         sorted((k, repr(v)) for k, v in vars(regulations).items() if not k.startswith("_")),
         _request_key(request, page),
+        roster_version(tournament) if roster else "",
     )
     return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
 
@@ -75,14 +79,16 @@ def _polled(request: HttpRequest, live_panels: tuple[str, ...]) -> bool:
     return request.method in ("GET", "HEAD") and not panel.startswith(live_panels or "\0")
 
 
-def conditional_public(page: str, *, live_panels: tuple[str, ...] = ()) -> Callable:
+def conditional_public(page: str, *, live_panels: tuple[str, ...] = (),
+                       roster: bool = False) -> Callable:
     """Make a public view answer ``If-None-Match`` with 304 while its ETag holds.
 
     ``live_panels``: values of ``?panel=`` whose answer shows running clocks (changing every
-    second without a result): those are always answered in full. The ETag is remembered
-    ``PUBLIC_ETAG_VERSION_SECONDS`` in the shared cache (1 s by default; 0 = always computed):
-    within that time a poll costs one cache read and no query, and a changed result is
-    answered 304 at most that long.
+    second without a result): those are always answered in full. ``roster``: the page shows
+    the players' clubs and countries (the club standings), so its ETag changes with them.
+    The ETag is remembered ``PUBLIC_ETAG_VERSION_SECONDS`` in the shared cache (1 s by
+    default; 0 = always computed): within that time a poll costs one cache read and no query,
+    and a changed result is answered 304 at most that long.
     """
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -100,7 +106,7 @@ def conditional_public(page: str, *, live_panels: tuple[str, ...] = ()) -> Calla
                 if response is not None:
                     return _conditional_headers(response, known)
             load = load_public(request, slug, page)  # 404 when hidden
-            etag = public_etag(request, load, page)
+            etag = public_etag(request, load, page, roster=roster)
             if seconds > 0:
                 cache.set(key, etag, seconds)
             response = get_conditional_response(request, etag=etag)

@@ -5,23 +5,41 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils import formats
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
 
 from scoring.access import permissions
 from scoring.core.web import page_or_fragment
 from scoring.models import Pair, Player, Tournament
 from scoring.models.entrants import PLAYERS_SEPARATOR
+from scoring.ranking.clubs import has_countries
 from scoring.ranking.results import StandingsTable, standings_table
 from tournaments.pages import LIVE, url_root
 from tournaments.public.load import public_load
 from tournaments.rounds.draws import is_individual
 
 
-def _cell_text(value: Any) -> str:
+def cell_text(value: Any) -> str:
     """A metric as the page shows it (integers as they are, fractions localized)."""
     return str(value) if isinstance(value, int) else formats.localize(value)
+
+
+def standings_tabs(
+    tournament: Tournament, table: StandingsTable, current: str
+) -> list[dict[str, Any]]:
+    """The tabs of the standings: the entrants', the clubs', and the countries' when any
+    ranked player has a country (or when theirs is the tab shown)."""
+    tabs = [
+        ("standings", "tournaments:standings", _("Standings")),
+        ("club", "tournaments:club_standings", _("Clubs")),
+    ]
+    if current == "country" or has_countries(table):
+        tabs.append(("country", "tournaments:country_standings", _("Countries")))
+    return [{"key": key, "url": reverse(name, args=[tournament.slug]), "label": label}
+            for key, name, label in tabs]
 
 
 def _pair_players(pair: Pair, profiles: str) -> str:
@@ -68,7 +86,7 @@ def standings_lines(
             "withdrawn": entrant.withdrawn,
             "disqualified": entrant.disqualified,
             # numbers only (digits, a sign, a decimal mark): nothing to escape
-            "cells": mark_safe("".join(f"<td>{_cell_text(v)}</td>" for v in values)),  # noqa: S308
+            "cells": mark_safe("".join(f"<td>{cell_text(v)}</td>" for v in values)),  # noqa: S308
         })
     return lines
 
@@ -99,6 +117,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "by": "player" if per_player else "pair",
         "live": after is None and any(status in LIVE for _n, status in published),
         "individual": is_individual(tournament),
+        "tabs": standings_tabs(tournament, table, "standings"),
+        "current": "standings",
     }
     return page_or_fragment(
         request, "tournaments/standings.html", "tournaments/_standings.html", context

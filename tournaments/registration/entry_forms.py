@@ -20,7 +20,7 @@ from tournaments.registration.profile_fields import add_profile_fields, chosen_p
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
-PLAYER_FIELDS = ("name", "club", "city", "rating")
+PLAYER_FIELDS = ("name", "club", "city", "country", "rating")
 
 
 def unpaired_players(tournament: Tournament) -> QuerySet[Player]:
@@ -60,6 +60,8 @@ class NewPairForm(forms.Form):
                 label=_("Club"), max_length=200, required=False)
             self.fields[f"player{number}_city"] = forms.CharField(
                 label=_("City"), max_length=100, required=False)
+            self.fields[f"player{number}_country"] = forms.CharField(
+                label=_("Country"), max_length=100, required=False)
             self.fields[f"player{number}_rating"] = forms.IntegerField(
                 label=_("Rating"), initial=0, required=False)
         self.fields["name"] = forms.CharField(
@@ -110,6 +112,7 @@ class NewPairForm(forms.Form):
                 "name": data[f"player{number}_name"] or (profile.name if profile else ""),
                 "club": data.get(f"player{number}_club") or (profile.club if profile else ""),
                 "city": data.get(f"player{number}_city") or (profile.city if profile else ""),
+                "country": data.get(f"player{number}_country") or "",
                 "rating": data.get(f"player{number}_rating") or 0,
                 "profile": profile,
             }

@@ -30,7 +30,7 @@ class PlayerForm(forms.ModelForm):
 
     class Meta:
         model = Player
-        fields = ["name", "club", "city", "rating", "withdrawn"]
+        fields = ["name", "club", "city", "country", "rating", "withdrawn"]
 
     def __init__(self, *args: Any, tournament: Tournament | None = None, viewer: Any = None,
                  **kwargs: Any) -> None:

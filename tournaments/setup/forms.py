@@ -233,6 +233,7 @@ class RegulationsForm(ShowsHiddenFieldErrors, forms.ModelForm):
             "bye_points",
             "forfeit_loss_points",
             "standings_order",
+            "club_best_results",
             "pairing_system",
             "first_round",
             "avoid_same_club",

@@ -29,8 +29,8 @@ class RosterUploadSerializer(serializers.Serializer):
     """The roster file and how to import it."""
 
     file = serializers.FileField(
-        help_text="A CSV or XLSX file: a header row (name, club, city, rating, partner, pair, "
-        "birth_year, federation_id), one player a row."
+        help_text="A CSV or XLSX file: a header row (name, club, city, country, rating, "
+        "partner, pair, birth_year, federation_id), one player a row."
     )
     skip_bad_rows = serializers.BooleanField(
         default=False, help_text="Import the good rows and report the bad ones as skipped."
@@ -65,8 +65,8 @@ class RosterRowSerializer(serializers.Serializer):
     # Serializer.errors; the stubs cannot tell
     errors = serializers.DictField(  # type: ignore[assignment]
         child=serializers.ListField(child=serializers.CharField()),
-        help_text="Messages by column (name, club, city, rating, partner, pair, birth_year, "
-        "federation_id, profile, row).",
+        help_text="Messages by column (name, club, city, country, rating, partner, pair, "
+        "birth_year, federation_id, profile, row).",
     )
     profile = serializers.DictField(
         help_text="How the row links to a profile: status `linked` (`profile`, `reason`: "

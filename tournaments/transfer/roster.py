@@ -3,7 +3,7 @@
 The file has a header row naming its columns (English or Russian, any order):
 
 * ``name`` — the player's name, in any script (required);
-* ``club``, ``city``, ``rating`` (a whole number, empty for 0);
+* ``club``, ``city``, ``country``, ``rating`` (a whole number, empty for 0);
 * ``partner`` — the name of his partner: another row of the file or a player already
   registered in the tournament (pairs tournaments only);
 * ``pair`` — the pair's name (optional; either partner's row may give it);
@@ -55,16 +55,18 @@ __all__ = ["COLUMNS", "RosterReport", "RosterRow", "import_roster", "name_key", 
            "parse_roster", "template_file"]
 
 #: Which column a registration service's error field is shown under.
-PLAYER_FIELDS = {"name": "name", "club": "club", "city": "city", "rating": "rating",
+PLAYER_FIELDS = {"name": "name", "club": "club", "city": "city", "country": "country",
+                 "rating": "rating",
                  "birth_year": "birth_year", "federation_id": "federation_id",
                  "profile": "profile"}
 PAIR_FIELDS = {"name": "pair", "rating": "partner"}
 #: Example rows of the template file.
 TEMPLATE_ROWS: list[list[Cell]] = [
-    ["Иван Петров", "Дубль-шесть", "Москва", 1500, "Сергей Смирнов", "Дубль", 1979, ""],
-    ["Сергей Смирнов", "Дубль-шесть", "Москва", 1480, "Иван Петров", "Дубль", "", ""],
-    ["José García", "Club Capicúa", "Madrid", 1420, "Anna Müller", "", 1990, ""],
-    ["Anna Müller", "Club Capicúa", "Berlin", 1400, "José García", "", "", ""],
+    ["Иван Петров", "Дубль-шесть", "Москва", "Россия", 1500, "Сергей Смирнов", "Дубль", 1979,
+     ""],
+    ["Сергей Смирнов", "Дубль-шесть", "Москва", "Россия", 1480, "Иван Петров", "Дубль", "", ""],
+    ["José García", "Club Capicúa", "Madrid", "Spain", 1420, "Anna Müller", "", 1990, ""],
+    ["Anna Müller", "Club Capicúa", "Berlin", "Germany", 1400, "José García", "", "", ""],
 ]
 
 
@@ -216,7 +218,8 @@ def _attempt(tournament: Tournament, rows: list[RosterRow], plans: list[_PairPla
         try:
             created[row.number] = register_player(
                 tournament, name=row.name, club=clean_name(row.values["club"]),
-                city=clean_name(row.values["city"]), rating=row.rating, profile=row.profile,
+                city=clean_name(row.values["city"]), country=clean_name(row.values["country"]),
+                rating=row.rating, profile=row.profile,
                 birth_year=row.birth_year,
                 federation_id=clean_name(row.values.get("federation_id", "")))
         except ServiceError as err:
@@ -324,6 +327,7 @@ def template_file(tournament: Tournament, fmt: str) -> bytes:
     columns = list(COLUMNS)
     rows = [list(row) for row in TEMPLATE_ROWS]
     if tournament.format == Tournament.Format.INDIVIDUAL or registers_sides(tournament):
-        columns = columns[:4] + columns[6:]
-        rows = [row[:4] + row[6:] for row in rows]
+        kept = [i for i, column in enumerate(columns) if column not in ("partner", "pair")]
+        columns = [columns[i] for i in kept]
+        rows = [[row[i] for i in kept] for row in rows]
     return table_bytes(columns, rows, fmt, title=_("Players"))

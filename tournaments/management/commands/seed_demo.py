@@ -78,6 +78,12 @@ PLAYER_NAMES = [
     "Эдуард Юдин",
 ]
 CLUBS = ["Дубль-шесть", "Рыба", "Club Capicúa", "Камень", "Domino Riga", "Азов"]
+COUNTRIES = [
+    *["Россия"] * 20, *["Испания"] * 4, "Великобритания", "Германия", "Франция", "Польша",
+    "Украина", "Украина", "Россия", "Россия",
+]
+"""The country of each of ``PLAYER_NAMES`` (the sport demo's countries' standings): two
+pairs are of two countries each."""
 UDL_NAMES = [
     "Ann Carter",
     "Борис Гришин",
@@ -165,7 +171,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         """Create each demo tournament that does not exist yet (each anew with ``--fresh``)."""
         demos = (
-            (DEMO_SLUG, self._build, "Demo tournament"),
+            (DEMO_SLUG, self.build_sport, "Demo tournament"),
             (UDL_SLUG, self._build_udl, "UDL singles demo"),
             (KOZEL_SLUG, self._build_kozel, "Kozel demo"),
             (AUTUMN_SLUG, lambda: build_autumn_cup(self, PLAYER_NAMES, CLUBS, _deal_facts),
@@ -198,7 +204,7 @@ class Command(BaseCommand):
             user.save(update_fields=["password"])
         return user
 
-    def _build(self) -> None:
+    def build_sport(self) -> None:
         """Players, pairs, tables, three Swiss rounds drawn and played through the services."""
         rng = random.Random(20261130)
         organizer = self.demo_user("organizer", "Олег", "Организаторов", is_staff=True)
@@ -228,6 +234,7 @@ class Command(BaseCommand):
                     name=name,
                     club=CLUBS[(i - 1) // 6 % len(CLUBS)],
                     city="Москва" if i <= 20 else "",
+                    country=COUNTRIES[i - 1],
                     rating=1500 - i * 10,
                     user=user,
                 )
