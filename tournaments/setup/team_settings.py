@@ -77,7 +77,7 @@ class TieBreakOrderField(forms.Field):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("required", False)
         super().__init__(**kwargs)
-        self.widget.choices = [(key, tie_break_name(key)) for key in TEAM_TIE_BREAKS]
+        self.widget.choices = [(key, TIE_BREAK_NAMES[key]) for key in TEAM_TIE_BREAKS]
         self.widget.places = len(TEAM_TIE_BREAKS)
         self.widget.place_label = gettext_lazy("Place %(number)s among the team tie-breaks")
 
