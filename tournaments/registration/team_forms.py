@@ -108,7 +108,8 @@ class TeamForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         """A new pair has both its players' names; the captain of a new pair entered."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         for slot in range(1, self.slots + 1):
             names = [data.get(f"pair{slot}_player{seat}_name") for seat in (1, 2)]
             if any(names) and not all(names):
@@ -144,8 +145,8 @@ class TeamForm(forms.Form):
             captain = Player.objects.filter(pk=int(value.split(":")[1]),
                                             tournament=self.tournament).first()
         elif value.startswith("new:"):
-            _new, slot, seat = value.split(":")
-            captain = (slot_entry.get(int(slot), 0), int(seat))
+            _new, slot_text, seat = value.split(":")
+            captain = (slot_entry.get(int(slot_text), 0), int(seat))
         return entries, where, captain
 
     def save(self, actor: Any = None) -> TeamChange:

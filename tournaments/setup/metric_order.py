@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from django.forms.renderers import BaseRenderer
     from django.utils.datastructures import MultiValueDict
     from django.utils.safestring import SafeString
+    from django_stubs_ext import StrOrPromise
 
 #: Numbered places shown (more when the stored order is longer).
 PLACES = 6
@@ -35,7 +36,8 @@ def metric_name(key: str) -> str:
 class MetricOrderWidget(forms.Widget):
     """An ordered list of numbered selects, one per place: ``<name>_0``, ``<name>_1`` …"""
 
-    def __init__(self, choices: list[tuple[str, str]] | None = None, places: int = PLACES,
+    def __init__(self, choices: list[tuple[str, StrOrPromise]] | None = None,
+                 places: int = PLACES,
                  attrs: dict[str, Any] | None = None) -> None:
         super().__init__(attrs)
         self.choices = choices or []
