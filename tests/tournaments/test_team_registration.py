@@ -229,3 +229,14 @@ def test_team_pages_are_the_organizers_and_a_team_tournaments(client, cup, tourn
     assert client.get(f"/t/{tournament.slug}/teams/").status_code == 404
     detail = client.get(f"/t/{cup.slug}/").content.decode()
     assert f"/t/{cup.slug}/teams/new/" in detail  # the next step: register the teams
+
+
+def test_a_teams_rating_follows_a_pairs_rating_changed_later(cup):
+    from tournaments.registration.services import update_member
+
+    p1, p2, *_ = pairs(cup)
+    team = register_team(cup, name="Первые", pairs=[p1, p2]).team
+    assert team.rating == 1500
+    update_member(p2, rating=1000)
+    team.refresh_from_db()
+    assert team.rating == 1300

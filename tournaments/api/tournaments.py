@@ -26,6 +26,7 @@ from scoring.ranking.results import StandingsTable, standings_table
 from scoring.rules.game_settings import BOOL, CHOICE, DECLARATIONS, GameSetting
 from scoring.standings import METRICS
 from tournaments.api.common import REFUSED, require_manage, updated_record, valid
+from tournaments.registration.services import rate_teams
 from tournaments.rounds import services as rounds
 from tournaments.setup.forms import RegulationsForm, TournamentForm
 from tournaments.setup.game_setting_fields import setting_choices, setting_label
@@ -379,6 +380,7 @@ class TournamentViewSet(
         tournament = self.get_object()
         data = valid(TakeRatingsSerializer, request.data)
         count = take_ratings(tournament, data["rating_list"], actor=request.user)
+        rate_teams(tournament.pk)  # the teams' ratings follow their pairs' ratings
         return Response({"players": count})
 
     @extend_schema(

@@ -12,7 +12,7 @@ a ``ServiceError`` naming the field at fault, and nothing is written.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,9 +23,13 @@ from django.utils.translation import gettext as _
 from scoring.core.errors import ServiceError
 from scoring.models import BOARDS, Pair, Party, Player, Team, Tournament
 from tournaments.registration.entry import register_pair_with_players
+from tournaments.registration.services import rate_teams, team_rating
 from tournaments.setup.services import actor_id, validated
 
 logger = logging.getLogger(__name__)
+
+__all__ = ["Captain", "NewPair", "PairEntry", "TeamChange", "rate_teams", "register_team",
+           "remove_team", "team_rating", "update_team", "withdraw_team"]
 
 
 @dataclass(frozen=True)
@@ -58,15 +62,6 @@ class TeamChange:
     new_pairs: list[Pair] = field(default_factory=list)
     new_players: list[Player] = field(default_factory=list)
     released: list[Pair] = field(default_factory=list)
-
-
-def team_rating(pairs: Iterable[Pair]) -> int:
-    """A team's seeding rating: the mean of its pairs' ratings, rounded down (0 without pairs).
-
-    The one function for every way a team is registered or changed.
-    """
-    ratings = [pair.rating for pair in pairs]
-    return sum(ratings) // len(ratings) if ratings else 0
 
 
 def _require_teams(tournament: Tournament) -> None:
@@ -321,15 +316,3 @@ def remove_team(team_id: int, *, actor: Any = None) -> None:
                                      "instead.")) from exc
     logger.info("team removed: tournament=%s team=%s actor=%s", team.tournament_id, team_id,
                 actor_id(actor))
-
-
-def rate_teams(tournament: Tournament) -> int:
-    """Rate every team of the tournament anew from its pairs (after the pairs' ratings
-    changed); the number of teams whose rating changed."""
-    changed = 0
-    for team in Team.objects.filter(tournament=tournament).prefetch_related("pairs"):
-        rating = team_rating(team.pairs.all())
-        if rating != team.rating:
-            Team.objects.filter(pk=team.pk).update(rating=rating)
-            changed += 1
-    return changed
