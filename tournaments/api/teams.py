@@ -119,12 +119,12 @@ class TeamWriteSerializer(serializers.Serializer):
         required=False, allow_blank=True, max_length=200,
         help_text="Or the captain by name: one of the team's players (a new one too).")
 
-    def get_fields(self) -> dict[str, serializers.Field]:
-        """The tournament only when creating."""
-        fields = super().get_fields()
-        if self.instance is not None:
-            fields.pop("tournament")
-        return fields
+
+
+class TeamChangeSerializer(TeamWriteSerializer):
+    """A team as changed: its tournament stays."""
+
+    tournament = None  # type: ignore[assignment]
 
 
 def _entries(tournament: Tournament, given: list[dict[str, Any]], club: str) -> list[PairEntry]:
@@ -183,12 +183,12 @@ TEAM_REFUSED = {**MEMBER_REFUSED}
         "of another team, a player in two teams (`pairs`), a captain who is not one of its "
         "players (`captain`)."),
     update=extend_schema(
-        request=TeamWriteSerializer, responses={200: TeamSerializer, **TEAM_REFUSED},
+        request=TeamChangeSerializer, responses={200: TeamSerializer, **TEAM_REFUSED},
         summary="Change a team (organizers)",
         description="The pairs given replace the team's (those left out leave it; one that "
         "has played for the team stays: 400 naming `pairs`)."),
     partial_update=extend_schema(
-        request=TeamWriteSerializer, responses={200: TeamSerializer, **TEAM_REFUSED},
+        request=TeamChangeSerializer, responses={200: TeamSerializer, **TEAM_REFUSED},
         summary="Change some of a team's fields (organizers)"),
     destroy=extend_schema(
         responses={204: None, **TEAM_REFUSED}, summary="Delete a team (organizers)",
@@ -250,7 +250,7 @@ class TeamViewSet(
         """Change a team through the service (PATCH: only the fields given)."""
         team = self.get_object()
         partial = kwargs.get("partial", False)
-        serializer = TeamWriteSerializer(team, data=request.data, partial=partial)
+        serializer = TeamChangeSerializer(team, data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         tournament = team.tournament
