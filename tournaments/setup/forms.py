@@ -10,6 +10,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Regulations, Tournament
+from scoring.models.tournament import TEAM_TIE_BREAKS
 from scoring.party.match_format import match_format_text
 from scoring.rules import RULE_SETS
 from scoring.rules.game_settings import DECLARATIONS
@@ -21,7 +22,7 @@ from tournaments.setup.services import (
     plays_in_pairs_option,
     table_size,
 )
-from tournaments.setup.team_settings import TEAM_FIELDS, TieBreakOrderField
+from tournaments.setup.team_settings import TEAM_FIELDS, TieBreakOrderField, tie_break_name
 from tournaments.setup.typed_fields import form_field, model_field
 
 if TYPE_CHECKING:
@@ -124,11 +125,7 @@ class TournamentForm(forms.ModelForm):
         required=False,
         help_text=_("Otherwise every Kozel player plays for himself."),
     )
-    team_tie_breaks = TieBreakOrderField(
-        label=_("Team tie-breaks"),
-        help_text=_("After the team score, the first place decides most; leave every place "
-                    "empty for the order shown."),
-    )
+    team_tie_breaks = TieBreakOrderField(label=_("Team tie-breaks"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -142,6 +139,10 @@ class TournamentForm(forms.ModelForm):
             "the tables every round. Team: teams of pairs (a club, a country) play team matches "
             "at two tables at once."
         )
+        self.fields["team_tie_breaks"].help_text = _(
+            "After the team score, the first place decides most; leave every place empty for "
+            "the default order: %(order)s."
+        ) % {"order": ", ".join(tie_break_name(key) for key in TEAM_TIE_BREAKS)}
         self.fields["team_tie_breaks"].initial = (
             self.instance.team_tie_breaks if self.instance.pk else None)
         for name in ("team_squad_pairs", "team_scoring"):  # left out: kept as they are
