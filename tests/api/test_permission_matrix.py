@@ -227,6 +227,45 @@ def _takeover(w: Any) -> tuple[int, int]:
     return w.throwaway.pk, w.secret.pk
 
 
+def _team_cup(w: Any) -> Any:
+    """Our organizer's public team tournament: the team "Первые" of two pairs and two pairs in
+    no team (made once)."""
+    from scoring.models import Player, Tournament
+    from tournaments.registration.services import register_pair
+    from tournaments.registration.teams import register_team
+    from tournaments.setup.services import create_tournament
+
+    found = Tournament.objects.filter(slug="team-cup").first()
+    if found is not None:
+        return found
+    cup = create_tournament(name="Командный кубок", slug="team-cup", format="teams",
+                            organizer=w.users["organizer"], public=True)
+    pairs = [register_pair(cup, Player.objects.create(tournament=cup, name=f"Командный {k}А"),
+                           Player.objects.create(tournament=cup, name=f"Командный {k}Б"))
+             for k in range(4)]
+    register_team(cup, name="Первые", pairs=pairs[:2])
+    return cup
+
+
+def _team(w: Any) -> Any:
+    """The team "Первые" of our organizer's team tournament."""
+    return _team_cup(w).teams.get(name="Первые")
+
+
+def _free_pairs(w: Any) -> list[int]:
+    """The ids of the team tournament's pairs in no team."""
+    return list(_team_cup(w).pairs.filter(team__isnull=True).order_by("id")
+                .values_list("id", flat=True))
+
+
+def _team_body(w: Any) -> dict[str, Any]:
+    """The whole team "Первые", as PUT wants it."""
+    team = _team(w)
+    return {"name": "Первые", "club": "Клуб", "country": "Россия",
+            "pairs": [{"pair": pk} for pk in team.pairs.order_by("id").values_list(
+                "id", flat=True)], "captain": None}
+
+
 DEAL_BODY = {"outcome": "domino", "side": "a", "seat": "a1", "points": {"a": 30, "b": 0}}
 
 OPS = [
@@ -279,6 +318,15 @@ OPS = [
        lambda w: {"name": "Дуэт"}),
     Op("DELETE", "/api/v1/pairs/{}/", ORGANIZER, 204, lambda w: w.spare_pair.pk),
     Op("POST", "/api/v1/pairs/{}/withdraw/", ORGANIZER, 200, lambda w: w.spare_pair.pk,
+       lambda w: {"withdrawn": True}),
+    Op("POST", "/api/v1/teams/", ORGANIZER, 201,
+       body=lambda w: {"tournament": _team_cup(w).pk, "name": "Вторые",
+                       "pairs": [{"pair": pk} for pk in _free_pairs(w)]}),
+    Op("PUT", "/api/v1/teams/{}/", ORGANIZER, 200, lambda w: _team(w).pk, _team_body),
+    Op("PATCH", "/api/v1/teams/{}/", ORGANIZER, 200, lambda w: _team(w).pk,
+       lambda w: {"club": "Клуб"}),
+    Op("DELETE", "/api/v1/teams/{}/", ORGANIZER, 204, lambda w: _team(w).pk),
+    Op("POST", "/api/v1/teams/{}/withdraw/", ORGANIZER, 200, lambda w: _team(w).pk,
        lambda w: {"withdrawn": True}),
     Op("POST", "/api/v1/tables/", ORGANIZER, 201,
        body=lambda w: {"tournament": w.tournament.pk, "number": 9}),
@@ -607,6 +655,16 @@ PAGES = [
     Page("t/<str:slug>/<str:kind>/<int:pk>/withdraw/",
          lambda w: f"/t/{_slug(w)}/pairs/{w.spare_pair.pk}/withdraw/",
          lambda w: {"withdrawn": "1"}, "POST /api/v1/pairs/{}/withdraw/"),
+    Page("t/<str:slug>/teams/new/", lambda w: f"/t/{_team_cup(w).slug}/teams/new/",
+         lambda w: {"name": "Вторые", "pairs": _free_pairs(w)}, "POST /api/v1/teams/"),
+    Page("t/<str:slug>/teams/<int:pk>/",
+         lambda w: f"/t/{_team_cup(w).slug}/teams/{_team(w).pk}/",
+         lambda w: {"name": "Первые", "club": "Клуб",
+                    "pairs": [p["pair"] for p in _team_body(w)["pairs"]]},
+         "PATCH /api/v1/teams/{}/"),
+    Page("t/<str:slug>/<str:kind>/<int:pk>/withdraw/",
+         lambda w: f"/t/{_team_cup(w).slug}/teams/{_team(w).pk}/withdraw/",
+         lambda w: {"withdrawn": "1"}, "POST /api/v1/teams/{}/withdraw/"),
     Page("t/<str:slug>/tables/new/", lambda w: f"/t/{_slug(w)}/tables/new/",
          lambda w: {"number": 9}, "POST /api/v1/tables/"),
     Page("t/<str:slug>/tables/<int:pk>/",
@@ -752,7 +810,7 @@ READ_ONLY_PAGES = {
     "t/<str:slug>/table/<int:number>/", "t/<str:slug>/results/", "t/<str:slug>/hall/",
     "t/<str:slug>/bracket/", "t/<str:slug>/bracket.pdf",
     "t/<str:slug>/pair/<int:pk>/", "t/<str:slug>/player/<int:pk>/", "t/<str:slug>/me/",
-    "t/<str:slug>/rounds/", "t/<str:slug>/rounds/<int:number>/",
+    "t/<str:slug>/rounds/", "t/<str:slug>/rounds/<int:number>/", "t/<str:slug>/teams/",
     "t/<str:slug>/import/template.<str:fmt>", "t/<str:slug>/export/",
     "t/<str:slug>/export/tournament.json", "t/<str:slug>/export/<str:what>.<str:fmt>",
     "party/<int:pk>/protocol.pdf", "protocols/<str:public_id>.pdf", "v/<str:public_id>/",
@@ -935,6 +993,7 @@ READ_ONLY_URLS: dict[str, Callable[[Any], str]] = {
     "referee/party/<int:pk>/": lambda w: f"/referee/party/{_party(w)}/",
     "referee/party/<int:pk>/status/": lambda w: f"/referee/party/{_party(w)}/status/",
     "season/<str:slug>/": lambda w: f"/season/{_season(w).slug}/",
+    "t/<str:slug>/teams/": lambda w: f"/t/{_team_cup(w).slug}/teams/",
     "players/<int:pk>/": lambda w: f"/players/{_profile(w)}/",
 }
 

@@ -24,6 +24,7 @@ from scoring.ranking.rating_lists import (
 from scoring.ranking.rating_runs import RatingLine, rating_lines
 from tournaments.pages import show_refusal, tournament_for
 from tournaments.ranking.rating_forms import RatingListForm, TakeRatingsForm
+from tournaments.registration.services import rate_teams
 from tournaments.transfer.sheets import CSV_TYPE, Sheet, to_csv
 
 
@@ -151,6 +152,7 @@ def take_ratings_page(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             count = take_ratings(tournament, form.cleaned_data["rating_list"],
                                  actor=request.user)
+            rate_teams(tournament.pk)  # the teams' ratings follow their pairs' ratings
         except ServiceError as err:
             show_refusal(form, err)
         else:

@@ -4,6 +4,7 @@ tournament; changing, withdrawing and removing them; a player's personal link.""
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
@@ -11,7 +12,7 @@ from django.db.models import ProtectedError, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError
-from scoring.models import Pair, Player, Table, Tournament, new_access_token
+from scoring.models import Pair, Player, Table, Team, Tournament, new_access_token
 from scoring.people.profiles import link_new_player
 from tournaments.setup.services import actor_id, validated
 
@@ -47,6 +48,31 @@ def register_pair(
     logger.info("pair registered: tournament=%s pair=%s players=%s,%s", tournament.pk,
                 pair.pk, player1.pk, player2.pk if player2 is not None else None)
     return pair
+
+
+def team_rating(pairs: Iterable[Pair]) -> int:
+    """A team's seeding rating: the mean of its pairs' ratings, rounded down (0 without pairs).
+
+    The one function for every way a team is registered or changed (``registration.teams``),
+    and for a pair's rating changed afterwards (:func:`rate_teams`).
+    """
+    ratings = [pair.rating for pair in pairs]
+    return sum(ratings) // len(ratings) if ratings else 0
+
+
+def rate_teams(tournament_id: int, team_ids: Iterable[int] | None = None) -> int:
+    """Rate the tournament's teams (or those of ``team_ids``) anew from their pairs' ratings;
+    how many changed."""
+    teams = Team.objects.filter(tournament_id=tournament_id).prefetch_related("pairs")
+    if team_ids is not None:
+        teams = teams.filter(pk__in=list(team_ids))
+    changed = 0
+    for team in teams:
+        rating = team_rating(team.pairs.all())
+        if rating != team.rating:
+            Team.objects.filter(pk=team.pk).update(rating=rating)
+            changed += 1
+    return changed
 
 
 @transaction.atomic
@@ -121,6 +147,8 @@ def update_member(member: Player | Pair | Table, *, actor: Any = None, **fields:
     for name, value in fields.items():
         setattr(member, name, value)
     member = validated(member)
+    if isinstance(member, Pair) and member.team_id is not None:
+        rate_teams(member.tournament_id, [member.team_id])
     logger.info("%s changed: tournament=%s id=%s fields=%s actor=%s",
                 type(member).__name__.lower(), member.tournament_id, member.pk, sorted(fields),
                 actor_id(actor))

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from django.forms.renderers import BaseRenderer
     from django.utils.datastructures import MultiValueDict
     from django.utils.safestring import SafeString
+    from django_stubs_ext import StrOrPromise
 
 #: Numbered places shown (more when the stored order is longer).
 PLACES = 6
@@ -35,11 +36,14 @@ def metric_name(key: str) -> str:
 class MetricOrderWidget(forms.Widget):
     """An ordered list of numbered selects, one per place: ``<name>_0``, ``<name>_1`` …"""
 
-    def __init__(self, choices: list[tuple[str, str]] | None = None, places: int = PLACES,
+    def __init__(self, choices: list[tuple[str, StrOrPromise]] | None = None,
+                 places: int = PLACES,
                  attrs: dict[str, Any] | None = None) -> None:
         super().__init__(attrs)
         self.choices = choices or []
         self.places = places
+        self.place_label: Any = None
+        """The hidden label of each place ("Place 2 …"; the standings order's by default)."""
 
     def value_from_datadict(self, data: Mapping[str, Any],
                             files: MultiValueDict[str, UploadedFile], name: str) -> list[str]:
@@ -72,7 +76,8 @@ class MetricOrderWidget(forms.Widget):
                 '<li><label for="{id}_{i}" class="sr-only">{place}</label>'
                 '<select name="{name}_{i}" id="{id}_{i}" data-metric-place>{options}</select></li>',
                 id=base, i=i, name=name, options=options,
-                place=_("Place %(number)s in the standings order") % {"number": i + 1},
+                place=(self.place_label or _("Place %(number)s in the standings order"))
+                % {"number": i + 1},
             ))
         return format_html('<ol class="metric-order" id="{}">{}</ol>', base,
                            format_html_join("", "{}", ((item,) for item in items)))
