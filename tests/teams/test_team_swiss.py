@@ -100,6 +100,44 @@ def test_eight_teams_four_swiss_rounds_with_two_halves(api, organizer):
     assert first["result"]["level"] and first["result"]["winner_team"] is None
     assert TeamMatch.objects.filter(decided_at__isnull=False).count() == 16
 
+    # A team knockout of the best four after the Swiss rounds: seeds 1 v 4, 2 v 3, each
+    # knockout match one team match of two boards and two halves.
+    started = api.post("/api/v1/stages/finals/", {"tournament": t.pk, "bracket_size": 4},
+                       format="json")
+    assert started.status_code == 201, started.data
+    semis = started.data["rounds"][0]
+    names = dict(Team.objects.filter(tournament=t).values_list("id", "name"))
+    assert [(names[m["team_a"]], names[m["team_b"]]) for m in semis] == [
+        ("Команда 1", "Команда 4"), ("Команда 2", "Команда 3")]
+    _play_knockout(api, level=False)  # the semi-finals: 1 and 2 win 3:1
+    # the final, level 2:2: team 1 scores 720, team 2 600 — team 1 wins on points over
+    # the boards
+    final_tm = TeamMatch.objects.get(knockout_match__bracket_round=2)
+    assert {final_tm.team_a.name, final_tm.team_b.name} == {"Команда 1", "Команда 2"}
+    assert final_tm.first_table + 1 == Party.objects.get(
+        team_match=final_tm, half=1, board=2).table.number
+    _play_knockout(api, level=True)
+    bracket = api.get(f"/api/v1/stages/{started.data['stage']['id']}/bracket/").data
+    final = bracket["rounds"][-1][0]
+    assert final["status"] == "decided" and names[final["winner_team"]] == "Команда 1"
+    result = api.get(f"/api/v1/team-matches/{final_tm.pk}/").data["result"]
+    assert result["level"] and result["winner_team"] is None
+    assert sorted((result["a"]["points"], result["b"]["points"])) == [600, 720]
+    assert bracket["stage"]["status"] == "finished"
+    # the knockout's team matches leave the Swiss team standings as they were
+    again = api.get(f"/api/v1/tournaments/{t.pk}/team-standings/").data
+    assert [(r["name"].split()[-1], r["score"], r["party_wins"], r["point_difference"])
+            for r in again["rows"]] == TABLE
+
+
+def _play_knockout(api, *, level: bool) -> None:
+    """Play the knockout's open team matches (both halves) through the API."""
+    rounds = {p.round_id for p in Party.objects.filter(team_match__knockout_match__isnull=False)
+              .exclude(status=Party.Status.FINISHED)}
+    for rid in rounds:
+        _play_half(api, rid, level)
+        _play_half(api, rid, level)
+
 
 # Team k against team m: the lower number is the stronger team. Tables 1–2, 3–4, 5–6, 7–8.
 DRAWS = [

@@ -49,7 +49,8 @@ class TeamMatchPartySerializer(serializers.Serializer):
     pair_a = serializers.IntegerField()
     pair_b = serializers.IntegerField(allow_null=True)
     status = serializers.CharField()
-    winner = serializers.CharField(allow_blank=True)
+    winner_side = serializers.CharField(
+        allow_blank=True, help_text="The winning side: \"a\" (team A's pair), \"b\", or blank.")
 
 
 class TeamSideSerializer(serializers.Serializer):
@@ -174,7 +175,7 @@ def team_matches_data(matches: list[TeamMatch]) -> list[dict[str, Any]]:
             "parties": [
                 {"id": p.pk, "half": p.half, "board": p.board,
                  "table": p.table.number if p.table else None, "pair_a": p.pair_a_id,
-                 "pair_b": p.pair_b_id, "status": p.status, "winner": p.winner}
+                 "pair_b": p.pair_b_id, "status": p.status, "winner_side": p.winner}
                 for p in tm.parties.all()
             ],
             "result": _result(results.get(tm.pk)),
