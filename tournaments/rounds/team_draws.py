@@ -181,7 +181,7 @@ def set_lineup(team_match_id: int, team_id: int, pairs: Sequence[int], *,
     if not tournament.team_lineup_changes:
         raise ServiceError("pairs", _(
             "The regulations keep each team's line-up: its first two pairs play every match."))
-    if team_id not in (tm.team_a_id, tm.team_b_id):
+    if tm.is_bye or team_id not in (tm.team_a_id, tm.team_b_id):
         raise ServiceError("team", _("The team does not play this team match."))
     chosen = [int(pk) for pk in pairs]
     if len(chosen) != BOARDS or len(set(chosen)) != BOARDS:
