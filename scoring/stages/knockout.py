@@ -265,6 +265,8 @@ def team_match_decided(result: TeamMatchResult | None) -> list[Party]:
     if result is None or not result.knockout or not result.decided:
         return []
     tm = TeamMatch.objects.get(pk=result.team_match)
+    if tm.knockout_match_id is None:
+        return []
     match = Match.objects.select_for_update().select_related("stage__tournament").get(
         pk=tm.knockout_match_id)
     winner = knockout_winner(result, match)

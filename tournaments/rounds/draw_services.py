@@ -179,7 +179,8 @@ def swap_tables(round_id: int, first: int, second: int, *, actor: Any = None) ->
     for p in Party.objects.select_for_update(of=("self",)).filter(
         round=rnd, table_id__in=[tables[first], tables[second]]
     ):
-        at.setdefault(p.table_id, []).append(p)
+        if p.table_id is not None:
+            at.setdefault(p.table_id, []).append(p)
     if not at:
         raise ServiceError("first", _("No party sits at table %(table)s.") % {"table": first})
     for number in (first, second):

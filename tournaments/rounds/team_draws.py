@@ -97,10 +97,10 @@ def run_team_engine(tournament: Tournament, rnd: Round, team_field: TeamField,
     if system == Regulations.PairingSystem.ROUND_ROBIN:
         draw = get_generator("round_robin", absent=team_field.absent).generate(
             team_field.everyone, round_number=rnd.number)
-        rank = {e.id: e.rank for e in team_field.entrants}
-        parties = sorted(draw.parties, key=lambda p: min(rank[p.a], rank[p.b]))
         if not isinstance(draw, Draw):
             raise TypeError("The round robin gave a draw of an individual event")
+        rank = {e.id: e.rank for e in team_field.entrants}
+        parties = sorted(draw.parties, key=lambda p: min(rank[p.a], rank[p.b]))
         return Draw(parties=parties, byes=draw.byes, seed=None, warnings=draw.warnings)
     if system == Regulations.PairingSystem.MANUAL:
         raise ServiceError("pairing_system", _(
