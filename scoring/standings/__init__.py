@@ -6,7 +6,7 @@ regulations (:class:`StandingsConfig`) give.
 """
 
 from .clubs import ClubRow, club_standings
-from .engine import Tally, compute_standings, paused_gc, plain
+from .engine import Tally, compute_standings, paused_gc, plain, rank_tally
 from .metrics import METRICS, Metric
 from .types import (
     DEFAULT_ORDER,
@@ -37,5 +37,6 @@ __all__ = [
     "from_plain",
     "paused_gc",
     "plain",
+    "rank_tally",
     "rule_set_metrics",
 ]

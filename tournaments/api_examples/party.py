@@ -250,7 +250,7 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     from tournaments.api_examples import tournament as event
     from tournaments.api_examples.ratings import rating_lists
     from tournaments.api_examples.stages import finals
-    from tournaments.api_examples.teams import teams
+    from tournaments.api_examples.teams import team_rounds, teams
 
     event.make_users(scene)
     event.tournament(scene)
@@ -274,4 +274,5 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     event.read_only_tokens(scene)  # after the rest: it moves no time of the calls before it
     finals(scene)  # its no-show wait moves no time of the calls before it
     teams(scene)  # after the rest: the ids and times of the calls before stay as they were
+    team_rounds(scene)
     return scene.rec.written()

@@ -1,6 +1,8 @@
-"""The scenario's team tournament: created with its team settings, two pairs registered, then
-teams registered (a registered pair and a new one; two new pairs), listed, read, changed,
-withdrawn, and a spare team deleted; a refusal (a pair of another team)."""
+"""The scenario's team tournaments: one created with its team settings, its teams registered
+(a registered pair and a new one; two new pairs), listed, read, changed, withdrawn, a spare
+team deleted and a refusal (a pair of another team); another's round of two teams drawn into
+one team match of two halves at tables 1 and 2, a line-up set before publishing, the team
+matches and team standings read."""
 
 from __future__ import annotations
 
@@ -46,3 +48,43 @@ def teams(scene: Scene) -> None:
         "captain": players[0]})
     scene.call("org", "post", f"/teams/{team['id']}/withdraw/", {"withdrawn": True})
     scene.call("org", "delete", f"/teams/{spare['id']}/", expect=204)
+
+
+NAMES = ("Ирина Каткова", "Кирилл Лебедев", "Лидия Малова", "Михаил Носов",
+         "Надежда Орлова", "Олег Павлов", "Полина Рябова", "Роман Сидоров")
+
+
+def team_rounds(scene: Scene) -> None:
+    """A team event's round: two teams registered, drawn, a line-up changed, read."""
+    cup = scene.call("org", "post", "/tournaments/", {
+        "name": "Командный кубок", "rule_set": "sport", "format": "teams",
+        "start_date": "2026-05-20", "time_zone": "Europe/Moscow", "language": "ru",
+        "team_halves": True, "team_lineup_changes": True,
+    }, expect=201, keep=False)
+    tid = cup["id"]
+    players = [scene.call("org", "post", "/players/", {
+        "tournament": tid, "name": name, "rating": 1700 - 10 * n}, expect=201,
+        keep=False)["id"] for n, name in enumerate(NAMES)]
+    pairs = [scene.call("org", "post", "/pairs/", {
+        "tournament": tid, "player1": players[2 * k], "player2": players[2 * k + 1]},
+        expect=201, keep=False)["id"] for k in range(4)]
+    for k, name in enumerate(("Спартак", "Динамо")):
+        scene.call("org", "post", "/teams/", {
+            "tournament": tid, "name": name, "club": name,
+            "pairs": [{"pair": pk} for pk in pairs[2 * k: 2 * k + 2]]}, expect=201, keep=False)
+    for number in (1, 2):
+        scene.call("org", "post", "/tables/", {"tournament": tid, "number": number},
+                   expect=201, keep=False)
+    rid = scene.call("org", "post", "/rounds/", {"tournament": tid}, expect=201,
+                     keep=False)["id"]
+    scene.call("org", "post", f"/rounds/{rid}/generate/", {"seed": 3}, keep=False)
+    matches = scene.call("org", "get", "/team-matches/", query={"round": rid})
+    match = matches["results"][0]
+    team = match["team_a"]["id"]
+    own = sorted(pair["id"] for pair in scene.call(
+        "anonymous", "get", f"/teams/{team}/", keep=False)["pairs"])
+    scene.call("org", "post", f"/team-matches/{match['id']}/lineup/",
+               {"team": team, "pairs": [own[1], own[0]]})
+    scene.call("org", "post", f"/rounds/{rid}/publish/", keep=False)
+    scene.call("anonymous", "get", f"/team-matches/{match['id']}/")
+    scene.call("anonymous", "get", f"/tournaments/{tid}/team-standings/")
