@@ -30,7 +30,7 @@ def groups(request: HttpRequest, slug: str) -> HttpResponse:
     entrants: dict[int, Any] = {pair.pk: pair for pair in ranked_entrants(tournament, False)}
     order = tuple(standings_config(tournament).order)
     links = permissions.can_see_public_page(request.user, tournament, "entrants")
-    sections = []
+    sections: list[dict[str, Any]] = []
     for group, rows in group_rows(stage, version=load.version):
         table = StandingsTable(rows=rows, entrants=entrants, per_player=False, order=order,
                                after_round=None, version=load.version)
