@@ -22,7 +22,7 @@ from django.test import Client
 
 from scoring.models import Protocol
 
-MAX_PAGES = 200
+MAX_PAGES = 300
 """Pages per role at most."""
 PER_SHAPE = 3
 """Addresses of one shape (digits aside: the 16 pairs' pages, the 8 tables') visited at most."""
@@ -110,6 +110,9 @@ def test_every_html_page_of_the_demo_carries_the_csp_and_none_fails(demo, login)
     html = {url: page for url, page in pages.items() if page[1].startswith("text/html")}
     print(f"\n{login or 'anonymous'}: {len(pages)} pages reached, {len(html)} HTML")
     assert len(html) >= 20  # the crawl really went through the demo
+    # the finals' pages: the bracket being played, the groups' standings
+    for page in ("/t/finals-cup/bracket/", "/t/groups-cup/groups/"):
+        assert pages.get(page, (0,))[0] == 200, page
     failed = {url: page[0] for url, page in pages.items() if page[0] >= 500}
     assert not failed
     missing = {url: page[:2] for url, page in html.items()

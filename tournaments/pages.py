@@ -16,11 +16,15 @@ from scoring.access import permissions
 from scoring.core.errors import ServiceError
 from scoring.core.timezones import activate_tournament_zone
 from scoring.models import Round, Tournament
+from scoring.stages.common import with_stage_state
 
 
 def tournament_for(request: HttpRequest, slug: str, manage: bool = False) -> Tournament:
-    """Load a tournament the user may see (or manage); 404 for a hidden one."""
-    tournament = get_object_or_404(Tournament.objects.select_related("regulations"), slug=slug)
+    """Load a tournament the user may see (or manage); 404 for a hidden one. It carries its
+    stages' state (``scoring.stages.common.with_stage_state``): the tabs of its finals, and
+    its public pages' ETags follow its matches."""
+    tournament = get_object_or_404(
+        with_stage_state(Tournament.objects.select_related("regulations")), slug=slug)
     if not permissions.can_view(request.user, tournament):
         raise Http404
     if manage and not permissions.can_manage(request.user, tournament):

@@ -7,6 +7,7 @@ from tournaments.players import lockout_views
 from tournaments.players import views as player_views
 from tournaments.public import bracket as bracket_views
 from tournaments.public import clubs as club_views
+from tournaments.public import groups as groups_views
 from tournaments.public import home
 from tournaments.public import standings as standings_views
 from tournaments.public.conditional import conditional_public
@@ -53,6 +54,8 @@ urlpatterns = [
          name="country_standings"),
     path("t/<str:slug>/bracket/", conditional_public("standings")(bracket_views.bracket),
          name="bracket"),
+    path("t/<str:slug>/groups/", conditional_public("standings")(groups_views.groups),
+         name="groups"),
     path("t/<str:slug>/bracket.pdf", bracket_views.bracket_pdf_view, name="bracket_pdf"),
     path("t/<str:slug>/draw/", conditional_public("draw")(public_views.draw_map),
          name="current_draw"),

@@ -16,7 +16,7 @@ versions, so any recorded deal, fine, ruling or finished party gives a new key).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,11 +125,13 @@ def standings_rows(
     after_round: int | None = None,
     use_cache: bool = True,
     version: str | None = None,
+    results: Callable[[], Sequence[Any]] | None = None,
 ) -> list[StandingRow]:
     """Rank ``entrant_ids`` (pairs, or players with ``per_player``) after ``after_round``.
 
     Equal entrants keep the order given. Cached under the tournament's results ``version``
-    (read here when the caller has not).
+    (read here when the caller has not). ``results``: where a caller ranking several lists
+    (the groups) loads the parties once (``load_party_rows``), asked only on a cache miss.
     """
     key = ""
     if use_cache:
@@ -140,8 +142,9 @@ def standings_rows(
         if cached is not None:
             return cached
     with paused_gc():  # tens of thousands of plain rows: nothing for the collector to find
-        results = load_party_rows(tournament, per_player=per_player, after_round=after_round)
-        rows = compute_standings(entrant_ids, results, standings_config(tournament), after_round)
+        parties = (load_party_rows(tournament, per_player=per_player, after_round=after_round)
+                   if results is None else results())
+        rows = compute_standings(entrant_ids, parties, standings_config(tournament), after_round)
     if use_cache:
         cache.set(key, rows, CACHE_SECONDS)
     return rows

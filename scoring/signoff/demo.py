@@ -17,6 +17,7 @@ from scoring.models import (
     Protocol,
     Signature,
     SigningPin,
+    Stage,
     Tournament,
     TournamentRole,
 )
@@ -77,6 +78,7 @@ def drop_demo_tournament(tournament: Tournament) -> None:
         item.file.delete(save=False)
     Signature.objects.filter(protocol__party__in=parties).delete()
     parties.delete()
+    Stage.objects.filter(tournament=tournament).delete()  # the matches hold their pairs
     Pair.objects.filter(tournament=tournament).delete()
     Player.objects.filter(tournament=tournament).delete()
     Tournament.objects.filter(pk=tournament.pk).delete()

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Max
+from django.db.models import Count, Exists, Max, OuterRef, QuerySet, Subquery
 from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError
-from scoring.models import Pair, Party, Regulations, Round, Stage, Tournament
+from scoring.models import Match, Pair, Party, Regulations, Round, Stage, Tournament
 from scoring.ranking.results import standings_table
 
 
@@ -47,6 +47,43 @@ def current_stage(tournament: Tournament) -> Stage:
 def knockout_stage(tournament: Tournament | int) -> Stage | None:
     """The tournament's knockout stage, if the finals have started."""
     return Stage.objects.filter(tournament=tournament, format=Stage.Format.KNOCKOUT).first()
+
+
+STAGE_STATE = ("has_groups", "has_knockout", "matches_decided", "last_decision")
+"""What :func:`with_stage_state` annotates a tournament with."""
+
+
+def with_stage_state(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    """Tournaments annotated with what their finals' pages show (no query of its own): whether
+    they have a groups stage (``has_groups``) and a knockout one (``has_knockout``), how many
+    of their matches are decided (``matches_decided``) and the latest decision
+    (``last_decision``) — these change when a match is decided with no party changed (a bye,
+    a decision taken back)."""
+    stages = Stage.objects.filter(tournament=OuterRef("pk"))
+    decided = (Match.objects.filter(stage__tournament=OuterRef("pk"),
+                                    status=Match.Status.DECIDED)
+               .order_by().values("stage__tournament"))
+    return tournaments.annotate(
+        has_groups=Exists(stages.filter(format=Stage.Format.GROUPS)),
+        has_knockout=Exists(stages.filter(format=Stage.Format.KNOCKOUT)),
+        matches_decided=Subquery(decided.annotate(n=Count("pk")).values("n")),
+        last_decision=Subquery(decided.annotate(last=Max("decided_at")).values("last")),
+    )
+
+
+def stage_state(tournament: Tournament) -> dict[str, object]:
+    """A tournament's :func:`with_stage_state` annotations (read once more when it was loaded
+    without them)."""
+    known = vars(tournament)
+    if all(key in known for key in STAGE_STATE):
+        return {key: known[key] for key in STAGE_STATE}
+    found = with_stage_state(Tournament.objects.filter(pk=tournament.pk)).values(*STAGE_STATE)
+    return dict(found.first() or {})
+
+
+def groups_stage(tournament: Tournament | int) -> Stage | None:
+    """The tournament's groups stage, if its groups are drawn."""
+    return Stage.objects.filter(tournament=tournament, format=Stage.Format.GROUPS).first()
 
 
 def next_round_number(tournament_id: int) -> int:

@@ -3,10 +3,14 @@ each group's standings."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.db.models import Count
 
 from scoring.models import Group, Stage
-from scoring.ranking.results import ranked_entrants, standings_rows
+from scoring.ranking.loaders import load_party_rows
+from scoring.ranking.results import ranked_entrants, results_version, standings_rows
+from scoring.standings import StandingRow
 
 
 def group_rounds(stage: Stage) -> int:
@@ -29,11 +33,21 @@ def group_members(stage: Stage) -> list[tuple[Group, list[int]]]:
     return out
 
 
+def group_rows(stage: Stage, version: str | None = None) -> list[tuple[Group, list[StandingRow]]]:
+    """Each group with its standings' rows, best first: its pairs ranked among themselves in
+    the tournament's order and tie-breaks (the parties read once for every group, and only
+    when a group's rows are not cached under the results ``version``)."""
+    tournament = stage.tournament
+    version = results_version(tournament) if version is None else version
+    parties = cache(lambda: load_party_rows(tournament, per_player=False))
+    return [
+        (group, standings_rows(tournament, ids, per_player=False, version=version,
+                               results=parties))
+        for group, ids in group_members(stage)
+    ]
+
+
 def group_standings(stage: Stage) -> list[tuple[Group, list[int]]]:
     """Each group with its pairs ranked by the group's own parties (the tournament's order and
     tie-breaks), best first."""
-    tournament = stage.tournament
-    return [
-        (group, [row.entrant for row in standings_rows(tournament, ids, per_player=False)])
-        for group, ids in group_members(stage)
-    ]
+    return [(group, [row.entrant for row in rows]) for group, rows in group_rows(stage)]

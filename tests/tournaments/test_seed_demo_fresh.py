@@ -15,14 +15,15 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.utils import timezone
 
-from scoring.models import Party, Protocol, Tournament
+from scoring.models import Match, Party, Protocol, Stage, Tournament
 from tests.factories import TournamentFactory
 from tournaments.management.commands.seed_demo import DEMO_SLUG, KOZEL_SLUG, UDL_SLUG
 from tournaments.management.demo_autumn import AUTUMN_SLUG
+from tournaments.management.demo_finals import FINALS_SLUG, GROUPS_SLUG
 
 pytestmark = pytest.mark.django_db
 
-DEMOS = (DEMO_SLUG, UDL_SLUG, KOZEL_SLUG, AUTUMN_SLUG)
+DEMOS = (DEMO_SLUG, UDL_SLUG, KOZEL_SLUG, AUTUMN_SLUG, FINALS_SLUG, GROUPS_SLUG)
 
 
 def _live() -> list[Party]:
@@ -33,11 +34,12 @@ def _live() -> list[Party]:
 
 
 def test_fresh_demo_restarts_the_live_clocks_and_keeps_everything_else(
-        protocol_files, settings, django_capture_on_commit_callbacks):
+        client, protocol_files, settings, django_capture_on_commit_callbacks):
     settings.SITE_URL = "http://127.0.0.1:8000"
     call_command("seed_demo", stdout=StringIO())
     live = _live()
-    assert len(live) >= 2  # the sport demo's four running tables and the UDL match
+    assert len(live) >= 4  # the sport demo's running tables, the UDL match, the finals' and
+    # the groups' parties at their tables
     # an hour and a half later: every live party has run out of time
     Party.objects.filter(pk__in=[p.pk for p in live]).update(
         started_at=timezone.now() - timedelta(minutes=90))
@@ -47,19 +49,23 @@ def test_fresh_demo_restarts_the_live_clocks_and_keeps_everything_else(
 
     settings.SITE_URL = "http://127.0.0.1:8123"  # make run PORT=8123
     out = StringIO()
+    loading = timezone.now()
     with django_capture_on_commit_callbacks(execute=True):  # the season's refresh task
         call_command("seed_demo", "--fresh", stdout=out)
+    loaded_in = (timezone.now() - loading).total_seconds()
 
-    assert out.getvalue().count("loaded.") == 5  # four tournaments, the season and rating
+    assert out.getvalue().count("loaded.") == 7  # six tournaments, the season and rating
     fresh = _live()
     assert len(fresh) == len(live)
-    for party in fresh:
+    for party in fresh:  # each clock started during the load: at most that long ago
         limit = party.round.tournament.regulations.party_minutes * 60
-        assert party.seconds_left() > limit - 60, party
+        assert party.started_at >= loading, party
+        assert party.seconds_left() > limit - loaded_in - 1, party
         assert party.time_expired_at is None
     assert sorted(Tournament.objects.values_list("slug", flat=True)) == sorted(
         [*DEMOS, own.slug])
     assert get_user_model().objects.count() == logins
+    _shows_the_finals(client)
     signed = Protocol.objects.filter(status=Protocol.Status.SIGNED)
     assert signed.exists()
     assert all(p.data["verify_url"].startswith("http://127.0.0.1:8123/v/") for p in signed)
@@ -85,3 +91,18 @@ def test_fresh_demo_restarts_the_live_clocks_and_keeps_everything_else(
     rated = RatingEntry.objects.filter(rating_list=RatingList.objects.get(slug=RATING_SLUG),
                                        profile=ivan)
     assert rated.count() == 2 and rated.filter(current=True).count() == 1
+
+
+def _shows_the_finals(client) -> None:
+    """The finals demo's bracket is being played; the groups demo shows its two groups."""
+    matches = Match.objects.filter(stage__tournament__slug=FINALS_SLUG, bracket_round=1)
+    assert sorted(matches.values_list("status", flat=True)) == [
+        "decided", "decided", "decided", "ready"]
+    assert Party.objects.filter(match__isnull=False, status=Party.Status.IN_PROGRESS).count() == 1
+    assert Stage.objects.get(tournament__slug=FINALS_SLUG, format="knockout").status == "running"
+    bracket = client.get(f"/t/{FINALS_SLUG}/bracket/").content.decode()
+    assert "Quarter-finals" in bracket and "Semi-finals" in bracket and ">Bracket</a>" in bracket
+    groups = client.get(f"/t/{GROUPS_SLUG}/groups/").content.decode()
+    assert "Group A" in groups and "Group B" in groups and ">Groups</a>" in groups
+    assert Party.objects.filter(round__tournament__slug=GROUPS_SLUG,
+                                status=Party.Status.IN_PROGRESS).count() == 1

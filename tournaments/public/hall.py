@@ -13,6 +13,7 @@ from scoring.access import permissions
 from scoring.core.web import page_or_fragment
 from scoring.models import Party
 from scoring.ranking.results import standings_table
+from scoring.stages.common import stage_state
 from tournaments.pages import LIVE
 from tournaments.public.bracket import tournament_bracket
 from tournaments.public.common import current_round
@@ -84,7 +85,7 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
         else None
     )
     lines = table.lines() if table else []
-    knockout = table is not None and any(r.bracket_round for r in load.rounds)
+    knockout = table is not None and bool(stage_state(tournament).get("has_knockout"))
     panels = [
         *_pages("draw", len(rows), HALL_TABLES_PER_PAGE),
         *_pages("running", len(running), HALL_LINES_PER_PAGE),

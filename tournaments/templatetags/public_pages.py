@@ -10,17 +10,20 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.access import permissions
 from scoring.models import Tournament
+from scoring.stages.common import stage_state
 
 register = template.Library()
 
-#: (key, url name, switch that must be on, label) in the order of the tabs.
+#: (key, url name, switch that must be on, label, the stage it needs) in the order of the tabs.
 PAGES = (
-    ("home", "tournaments:detail", None, _("Tournament")),
-    ("draw", "tournaments:current_draw", "draw", _("Draw")),
-    ("standings", "tournaments:standings", "standings", _("Standings")),
-    ("results", "tournaments:results", "results", _("Results")),
-    ("rounds", "tournaments:rounds", "results", _("Rounds")),
-    ("hall", "tournaments:hall", "hall", _("Hall screen")),
+    ("home", "tournaments:detail", None, _("Tournament"), None),
+    ("draw", "tournaments:current_draw", "draw", _("Draw"), None),
+    ("standings", "tournaments:standings", "standings", _("Standings"), None),
+    ("groups", "tournaments:groups", "standings", _("Groups"), "has_groups"),
+    ("bracket", "tournaments:bracket", "standings", _("Bracket"), "has_knockout"),
+    ("results", "tournaments:results", "results", _("Results"), None),
+    ("rounds", "tournaments:rounds", "results", _("Rounds"), None),
+    ("hall", "tournaments:hall", "hall", _("Hall screen"), None),
 )
 
 
@@ -29,12 +32,15 @@ def public_nav(context: dict[str, Any], tournament: Tournament, current: str = "
     """Tabs to the tournament's pages this visitor may open, and to his player area.
 
     Above them the tournament's name (a link to its page), but on its page and the player's.
+    The groups' and the bracket's tabs once the tournament has such a stage.
     """
     user = context["request"].user
+    stages = stage_state(tournament)
     links = [
         {"key": key, "url": reverse(name, args=[tournament.slug]), "label": label}
-        for key, name, page, label in PAGES
-        if page is None or permissions.can_see_public_page(user, tournament, page)
+        for key, name, page, label, stage in PAGES
+        if (stage is None or stages.get(stage))
+        and (page is None or permissions.can_see_public_page(user, tournament, page))
     ]
     if user.is_authenticated and tournament.players.filter(user=user).exists():
         links.append({

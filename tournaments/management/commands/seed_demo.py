@@ -6,6 +6,8 @@
   Goat, standings by rating points.
 - Last autumn's cup (``tournaments.management.demo_autumn``): 8 of the sport demo's players in
   4 pairs, three rounds, finished. Each demo login's player is one profile across the tournaments.
+- The finals (``tournaments.management.demo_finals``): a cup of 8 pairs whose knockout bracket
+  is being played after two Swiss rounds, and a cup in two round-robin groups of four.
 """
 
 from __future__ import annotations
@@ -33,6 +35,12 @@ from tournaments.management.demo_autumn import (
     AUTUMN_SLUG,
     build_autumn_cup,
     build_season_and_rating,
+)
+from tournaments.management.demo_finals import (
+    FINALS_SLUG,
+    GROUPS_SLUG,
+    build_finals_cup,
+    build_groups_cup,
 )
 from tournaments.registration.services import add_table, register_pair, register_player
 from tournaments.rounds import draw_services
@@ -156,8 +164,8 @@ class Command(BaseCommand):
     """
 
     help = (
-        "Load the demo tournaments (sport domino, UDL singles, Kozel) with logins organizer, "
-        "referee, referee2, chief, player01..32, udl01..06 and kozel01..08."
+        "Load the demo tournaments (sport domino, finals and groups, UDL singles, Kozel) with "
+        "logins organizer, referee, referee2, chief, player01..32, udl01..06 and kozel01..08."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -176,6 +184,10 @@ class Command(BaseCommand):
             (KOZEL_SLUG, self._build_kozel, "Kozel demo"),
             (AUTUMN_SLUG, lambda: build_autumn_cup(self, PLAYER_NAMES, CLUBS, _deal_facts),
              "Autumn cup demo"),
+            (FINALS_SLUG, lambda: build_finals_cup(self, PLAYER_NAMES, CLUBS, _deal_facts),
+             "Knockout finals demo"),
+            (GROUPS_SLUG, lambda: build_groups_cup(self, PLAYER_NAMES, CLUBS, _deal_facts),
+             "Groups demo"),
         )
         for slug, build, label in demos:
             with transaction.atomic():
