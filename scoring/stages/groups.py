@@ -7,10 +7,11 @@ from functools import cache
 
 from django.db.models import Count
 
-from scoring.models import Group, Stage
+from scoring.models import Group, Round, Stage
 from scoring.ranking.loaders import load_party_rows
 from scoring.ranking.results import ranked_entrants, results_version, standings_rows
 from scoring.standings import StandingRow
+from scoring.standings.types import PartyResult, PlainResult
 
 
 def group_rounds(stage: Stage) -> int:
@@ -33,16 +34,26 @@ def group_members(stage: Stage) -> list[tuple[Group, list[int]]]:
     return out
 
 
+def stage_party_rows(stage: Stage) -> list[PartyResult | PlainResult]:
+    """The counted parties of the stage's own rounds (a groups stage after qualifying rounds
+    ranks its groups by their own parties only), as the standings engine takes them."""
+    numbers = set(Round.objects.filter(stage=stage).values_list("number", flat=True))
+    return [
+        row for row in load_party_rows(stage.tournament, per_player=False)
+        if (row.round if isinstance(row, PartyResult) else row[0]) in numbers
+    ]
+
+
 def group_rows(stage: Stage, version: str | None = None) -> list[tuple[Group, list[StandingRow]]]:
     """Each group with its standings' rows, best first: its pairs ranked among themselves in
     the tournament's order and tie-breaks (the parties read once for every group, and only
     when a group's rows are not cached under the results ``version``)."""
     tournament = stage.tournament
     version = results_version(tournament) if version is None else version
-    parties = cache(lambda: load_party_rows(tournament, per_player=False))
+    parties = cache(lambda: stage_party_rows(stage))
     return [
-        (group, standings_rows(tournament, ids, per_player=False, version=version,
-                               results=parties))
+        (group, standings_rows(tournament, ids, per_player=False,
+                               version=f"{version}:stage-{stage.pk}", results=parties))
         for group, ids in group_members(stage)
     ]
 

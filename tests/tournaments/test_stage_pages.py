@@ -177,3 +177,24 @@ def test_the_hall_shows_the_bracket_while_the_finals_run(organizer):
     names = Pair.objects.filter(tournament=t).first().display_name
     assert names in panel
     assert Round.objects.filter(tournament=t, bracket_round=1).exists()
+
+
+
+def test_groups_after_swiss_rank_by_their_own_parties_only(api, organizer):  # noqa: F811
+    """A groups stage after a Swiss round ranks each group by the group's parties: the
+    qualifying wins count for nothing there (the groups page and the cross-over use this)."""
+    from scoring.stages.groups import group_rows
+    from tests.tournaments.test_finals import _qualifying_round
+
+    t = _field(organizer, 4, 1, "groups-after-swiss")
+    _qualifying_round(api, t)  # side a wins every party: two pairs lead with 2 match points
+    assert sorted(row.metrics["match_points"] for row in standings_table(t).rows) == [0, 0, 2, 2]
+    stage = start_groups(t.pk, group_count=1)[0].stage
+    (_group, rows), = group_rows(stage)
+    assert [row.metrics["match_points"] for row in rows] == [0, 0, 0, 0]  # no group party yet: all level
+    _group_round(api, t)  # the better rated pair wins each group party
+    won = {p.pair_a_id if p.winner == "a" else p.pair_b_id
+           for p in Party.objects.filter(round__stage=stage)}
+    (_group, rows), = group_rows(stage)
+    assert [row.metrics["match_points"] for row in rows] == [2, 2, 0, 0]
+    assert {row.entrant for row in rows[:2]} == won
