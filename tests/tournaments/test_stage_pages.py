@@ -191,7 +191,8 @@ def test_groups_after_swiss_rank_by_their_own_parties_only(api, organizer):  # n
     assert sorted(row.metrics["match_points"] for row in standings_table(t).rows) == [0, 0, 2, 2]
     stage = start_groups(t.pk, group_count=1)[0].stage
     (_group, rows), = group_rows(stage)
-    assert [row.metrics["match_points"] for row in rows] == [0, 0, 0, 0]  # no group party yet: all level
+    # no group party yet: all level
+    assert [row.metrics["match_points"] for row in rows] == [0, 0, 0, 0]
     _group_round(api, t)  # the better rated pair wins each group party
     won = {p.pair_a_id if p.winner == "a" else p.pair_b_id
            for p in Party.objects.filter(round__stage=stage)}
