@@ -3,6 +3,8 @@ or players, the result, the signature lines, and each page's footer and continua
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from .data import GAMES, KOZEL, SEATS, ProtocolData, ProtocolPlayer, ProtocolSide, ProtocolSignature
 from .fonts import BOLD, REGULAR
 from .layout import CONTENT_W, MARGIN, PAGE_W, TOP, Block, Page, fit, text_width, wrap
@@ -121,7 +123,30 @@ def sides(data: ProtocolData) -> Block:
     return Block(height, draw)
 
 
-def footer(page: Page, data: ProtocolData, fingerprint: str | None, number: int,
+class Footed(Protocol):
+    """What a page footer prints of a document: its captions, ids, version and link."""
+
+    @property
+    def public_id(self) -> str:
+        """The document's public id ("" for none)."""
+
+    @property
+    def short_code(self) -> str:
+        """The short code to type on the verification page ("" for none)."""
+
+    @property
+    def verify_url(self) -> str:
+        """The verification link ("" for none)."""
+
+    @property
+    def version(self) -> int:
+        """The document's version."""
+
+    def label(self, key: str) -> str:
+        """Return the caption for ``key``."""
+
+
+def footer(page: Page, data: Footed, fingerprint: str | None, number: int,
            count: int) -> None:
     """Two lines under a rule: the full fingerprint and page number, then id and link."""
     page.hline(MARGIN, PAGE_W - MARGIN, 37)
