@@ -1,0 +1,247 @@
+"""The team match sheet: both boards, the team score, the captains' and the referee's signatures,
+a PAdES-signed PDF with every long Cyrillic name whole (issue #36)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.urls import reverse
+
+from referee.services import give_fine, start_party
+from scoring.core.errors import ServiceError
+from scoring.models import Pair, Party, Player, Team, TeamMatch, TeamSheet, Tournament
+from scoring.protocols import missing_glyphs, verify_pdf
+from scoring.signoff.identity import certificate_path
+from scoring.signoff.pins import set_signing_pin
+from scoring.signoff.services import countersign, sign_as_player
+from scoring.signoff.content import party_players
+from scoring.signoff.team_sheets.services import (
+    countersign_sheet,
+    sheet_download,
+    sheet_state,
+    sign_as_captain,
+)
+from tests.factories import PartyFactory, RoundFactory
+from tests.protocols.conftest import pdf_text, pdfsig
+from tests.tournaments.play import play
+
+pytestmark = pytest.mark.django_db
+
+LONG_NAMES = [
+    "Александра Константинопольская-Щербатова",
+    "Елизавета Преображенская-Голенищева-Кутузова",
+    "Владимир Иоаннович Святополк-Четвертинский",
+    "Ксения Христорождественская-Новопокровская",
+]
+TEAM_A = "Сборная Санкт-Петербурга и Ленинградской области «Белые ночи»"
+TEAM_B = "Клуб любителей спортивного домино «Казанские дуплеты»"
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+@pytest.fixture
+def match(tournament, referee_user, protocol_env):
+    """Team A (pairs 1, 2; captain: Александра) against team B (pairs 3, 4; no captain) at
+    tables 1 and 2; the parties started, not played."""
+    Tournament.objects.filter(pk=tournament.pk).update(format=Tournament.Format.TEAMS)
+    tournament.refresh_from_db()
+    pairs = list(tournament.pairs.order_by("id"))[:4]
+    for pair, name in zip(pairs, LONG_NAMES, strict=True):
+        Player.objects.filter(pk=pair.player1_id).update(name=name)
+    team_a = Team.objects.create(tournament=tournament, name=TEAM_A, club="Нева",
+                                 captain=pairs[0].player1)
+    team_b = Team.objects.create(tournament=tournament, name=TEAM_B, country="Татарстан")
+    Pair.objects.filter(pk__in=[pairs[0].pk, pairs[1].pk]).update(team=team_a)
+    Pair.objects.filter(pk__in=[pairs[2].pk, pairs[3].pk]).update(team=team_b)
+    rnd = RoundFactory(tournament=tournament, number=1)
+    tm = TeamMatch.objects.create(round=rnd, team_a=team_a, team_b=team_b, first_table=1)
+    # board 2 seats team B's pair on side a: the sheet still shows team A's pair first
+    for board, pair_a, pair_b in ((1, pairs[0], pairs[2]), (2, pairs[3], pairs[1])):
+        party = PartyFactory(round=rnd, team_match=tm, board=board, half=1, pair_a=pair_a,
+                             pair_b=pair_b, table=tournament.tables.get(number=board))
+        start_party(party.pk, actor=referee_user)
+    return tm
+
+
+def _parties(tm):
+    return list(Party.objects.filter(team_match=tm).order_by("board"))
+
+
+@pytest.fixture
+def decided(match, referee_user):
+    """Board 1: team A wins 240 : 60 with a fine of 25 to team B; board 2: team B's pair
+    (side a) wins 240 : 120. A level match: 1 : 1 in match points."""
+    board1, board2 = _parties(match)
+    give_fine(board1.pk, side="b", category="other", seat="b1", points=25, reason="Опоздание",
+              actor=referee_user)
+    play(board1, "a", 1)
+    play(board2, "a", 2)
+    return match
+
+
+def _captain_b(tm):
+    return Player.objects.get(pk=Pair.objects.filter(team=tm.team_b).order_by("id")[0].player1_id)
+
+
+def _sign_both(tm, referee_user, organizer):
+    captain_a = tm.team_a.captain
+    captain_b = _captain_b(tm)
+    set_signing_pin(captain_a.pk, "4711", actor=organizer)
+    set_signing_pin(captain_b.pk, "2468", actor=organizer)
+    sign_as_captain(tm.pk, team_id=tm.team_a_id, player_id=captain_a.pk, actor=referee_user,
+                    pin="4711")
+    sign_as_captain(tm.pk, team_id=tm.team_b_id, player_id=captain_b.pk, actor=referee_user,
+                    pin="2468")
+
+
+@pytest.fixture
+def signed_sheet(decided, referee_user, organizer):
+    """The decided match's sheet signed by both captains (PINs) and countersigned."""
+    _sign_both(decided, referee_user, organizer)
+    sheet = countersign_sheet(decided.pk, actor=referee_user)
+    with sheet.file.open("rb") as handle:
+        return sheet, handle.read()
+
+
+def test_signed_sheet_shows_every_long_cyrillic_name_whole_and_the_figures(signed_sheet,
+                                                                          tmp_path):
+    sheet, pdf = signed_sheet
+    flat = _squash(pdf_text(pdf, tmp_path, layout=False))
+    for name in [*LONG_NAMES, TEAM_A, TEAM_B]:
+        assert not missing_glyphs(name)
+        assert name in flat, name
+    assert "Протокол командного матча" in flat and "Кубок Москвы" in flat
+    assert "Капитан команды A" in flat and "Капитан команды B" in flat
+    layout = pdf_text(pdf, tmp_path)
+    # board 1: team A 240, team B 60 (fine −25); board 2: team A's pair 120 against 240
+    board1 = re.search(r"^\s*1\s+1\s+A\s+.*?(\d+)\s+(\S+)\s*$", layout, re.M)
+    assert board1 and board1.groups() == ("240", "0")
+    assert re.search(r"B\s+.*?\b35\s+−25\s*$", layout, re.M)  # 60 − 25 for team B at board 1
+    assert re.search(r"\(очки матча\) 1\s*:\s*1 ", flat)  # match points, a level match
+    assert "Ничья" in flat
+    assert "протокол не подписан" in flat  # neither party protocol was signed
+    assert sheet.fingerprint in flat
+
+
+def test_sheet_validates_as_a_signed_pdf_and_tampering_is_detected(signed_sheet, tmp_path):
+    sheet, pdf = signed_sheet
+    assert sheet.status == TeamSheet.Status.SIGNED
+    from scoring.protocols import sha256_hex
+
+    assert sheet.sha256 == sha256_hex(pdf)
+    result = verify_pdf(pdf, certificate_path())
+    assert result.ok and result.intact and result.valid and result.trusted
+    out = pdfsig(pdf, tmp_path)
+    assert "Signature is Valid" in out and "Total document signed" in out
+    at = pdf.index(b"/Keywords") + 2
+    tampered = pdf[:at] + bytes([pdf[at] ^ 0x01]) + pdf[at + 1:]
+    assert not verify_pdf(tampered, certificate_path()).ok
+    assert not verify_pdf(pdf + b"\n% appended\n", certificate_path()).ok
+
+
+def test_the_sheet_says_which_party_protocols_are_signed(decided, referee_user, organizer,
+                                                        make_user, tmp_path):
+    board1 = _parties(decided)[0]
+    users = []
+    for seat, player in party_players(board1):
+        user = make_user(f"p-{seat}")
+        Player.objects.filter(pk=player.pk).update(user=user)
+        users.append(user)
+    board1.refresh_from_db()
+    for user, (_seat, player) in zip(users, party_players(board1), strict=True):
+        sign_as_player(board1.pk, player_id=player.pk, actor=user)
+    protocol = countersign(board1.pk, actor=referee_user)
+    _sign_both(decided, referee_user, organizer)
+    sheet = countersign_sheet(decided.pk, actor=referee_user)
+    with sheet.file.open("rb") as handle:
+        flat = _squash(pdf_text(handle.read(), tmp_path, layout=False))
+    assert f"протокол подписан, код {protocol.short_code}, версия 1" in flat
+    assert "протокол не подписан" in flat  # board 2
+
+
+def test_captain_signing_refuses_a_wrong_pin_and_a_non_captain(decided, referee_user,
+                                                               organizer):
+    captain_a = decided.team_a.captain
+    set_signing_pin(captain_a.pk, "4711", actor=organizer)
+    with pytest.raises(ServiceError) as err:
+        sign_as_captain(decided.pk, team_id=decided.team_a_id, player_id=captain_a.pk,
+                        actor=referee_user, pin="0000")
+    assert err.value.field == "pin"
+    partner = Player.objects.get(pk=Pair.objects.filter(team=decided.team_a)
+                                 .order_by("id")[0].player2_id)
+    set_signing_pin(partner.pk, "1357", actor=organizer)
+    with pytest.raises(ServiceError) as err:  # team A has a captain: his partner may not sign
+        sign_as_captain(decided.pk, team_id=decided.team_a_id, player_id=partner.pk,
+                        actor=referee_user, pin="1357")
+    assert err.value.field == "player" and "Константинопольская" in err.value.message
+    outsider = _captain_b(decided)  # a player of team B cannot sign for team A
+    with pytest.raises(ServiceError):
+        sign_as_captain(decided.pk, team_id=decided.team_a_id, player_id=outsider.pk,
+                        actor=referee_user, pin="1357")
+    state = sheet_state(decided)
+    assert not state.signatures
+
+
+def test_pin_needs_the_referee_device_and_captain_signs_once(decided, referee_user, organizer,
+                                                            make_user):
+    captain_a = decided.team_a.captain
+    set_signing_pin(captain_a.pk, "4711", actor=organizer)
+    with pytest.raises(PermissionDenied):
+        sign_as_captain(decided.pk, team_id=decided.team_a_id, player_id=captain_a.pk,
+                        actor=make_user("stranger"), pin="4711")
+    sign_as_captain(decided.pk, team_id=decided.team_a_id, player_id=captain_a.pk,
+                    actor=referee_user, pin="4711")
+    with pytest.raises(ServiceError) as err:
+        sign_as_captain(decided.pk, team_id=decided.team_a_id, player_id=captain_a.pk,
+                        actor=referee_user, pin="4711")
+    assert err.value.field == "team"
+
+
+def test_a_team_without_captain_signs_by_any_of_its_players_in_the_match(decided, make_user):
+    player = Player.objects.get(pk=Pair.objects.filter(team=decided.team_b).order_by("id")[1]
+                                .player2_id)
+    user = make_user("own-login")
+    Player.objects.filter(pk=player.pk).update(user=user)
+    signature = sign_as_captain(decided.pk, team_id=decided.team_b_id, player_id=player.pk,
+                                actor=user)
+    assert signature.player_id == player.pk and signature.method == "login"
+
+
+def test_countersign_waits_for_both_captains(decided, referee_user, organizer):
+    captain_a = decided.team_a.captain
+    set_signing_pin(captain_a.pk, "4711", actor=organizer)
+    sign_as_captain(decided.pk, team_id=decided.team_a_id, player_id=captain_a.pk,
+                    actor=referee_user, pin="4711")
+    with pytest.raises(ServiceError) as err:
+        countersign_sheet(decided.pk, actor=referee_user)
+    assert TEAM_B in err.value.message
+
+
+def test_sheet_refused_before_the_match_is_decided(match, referee_user, organizer, client):
+    play(_parties(match)[0], "a", 1)  # board 2 still playing
+    state = sheet_state(match)
+    with pytest.raises(ServiceError) as err:
+        sheet_download(state)
+    assert err.value.field == "team_match" and "2" in err.value.message
+    captain_a = match.team_a.captain
+    set_signing_pin(captain_a.pk, "4711", actor=organizer)
+    with pytest.raises(ServiceError):
+        sign_as_captain(match.pk, team_id=match.team_a_id, player_id=captain_a.pk,
+                        actor=referee_user, pin="4711")
+    url = reverse("scoring:team_sheet_pdf", args=[match.round.tournament.slug, match.pk])
+    response = client.get(url)
+    assert response.status_code == 409
+    assert "still playing" in response.content.decode() or "ещё играют" in \
+        response.content.decode()
+
+
+def test_draft_before_signatures_is_not_signed(decided, tmp_path):
+    pdf, name = sheet_download(sheet_state(decided))
+    assert name.endswith("-draft.pdf")
+    flat = _squash(pdf_text(pdf, tmp_path, layout=False))
+    assert "черновик" in flat and LONG_NAMES[0] in flat
+    assert not verify_pdf(pdf, certificate_path()).ok
