@@ -245,3 +245,56 @@ def test_draft_before_signatures_is_not_signed(decided, tmp_path):
     flat = _squash(pdf_text(pdf, tmp_path, layout=False))
     assert "черновик" in flat and LONG_NAMES[0] in flat
     assert not verify_pdf(pdf, certificate_path()).ok
+
+
+def test_api_gives_the_state_and_the_pdf(signed_sheet, referee_user):
+    from rest_framework.test import APIClient
+
+    sheet, pdf = signed_sheet
+    client = APIClient()
+    client.force_authenticate(referee_user)
+    tm = sheet.team_match
+    state = client.get(f"/api/v1/team-match-sheets/{tm.pk}/").json()
+    assert state["status"] == "signed" and state["sha256"] == sheet.sha256
+    assert [s["role"] for s in state["signatures"]] == ["captain", "captain", "referee"]
+    answer = client.get(state["pdf_url"])
+    assert answer.status_code == 200 and answer["Content-Type"] == "application/pdf"
+    assert answer.content == pdf
+    assert client.get(f"/api/v1/team-match-sheets/{tm.pk}/", {"x": 1}).status_code == 400
+
+
+def test_api_refuses_the_pdf_before_the_match_is_decided(match, referee_user):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(referee_user)
+    answer = client.get(f"/api/v1/team-match-sheets/{match.pk}/pdf/")
+    assert answer.status_code == 400 and "team_match" in answer.json()
+    assert client.get(f"/api/v1/team-match-sheets/{match.pk}/").json()["status"] == "undecided"
+
+
+def test_round_print_of_signed_sheets_is_one_signed_pdf(signed_sheet, referee_user, client,
+                                                       tmp_path):
+    sheet, _pdf = signed_sheet
+    tm = sheet.team_match
+    client.force_login(referee_user)
+    url = reverse("scoring:round_team_sheets", args=[tm.round.tournament.slug, tm.round.number])
+    answer = client.get(url)
+    assert answer.status_code == 200
+    assert verify_pdf(answer.content, certificate_path()).ok
+    assert LONG_NAMES[0] in _squash(pdf_text(answer.content, tmp_path, layout=False))
+
+
+def test_sheet_page_for_the_referee_device(decided, referee_user, organizer, client):
+    captain_a = decided.team_a.captain
+    set_signing_pin(captain_a.pk, "4711", actor=organizer)
+    client.force_login(referee_user)
+    url = reverse("scoring:team_sheet", args=[decided.round.tournament.slug, decided.pk])
+    page = client.get(url).content.decode()
+    assert TEAM_A in page and "Sign with PIN" in page or "Подписать PIN-кодом" in page
+    answer = client.post(reverse("scoring:team_sheet_sign",
+                                 args=[decided.round.tournament.slug, decided.pk]),
+                         {"team": decided.team_a_id, "player": captain_a.pk, "pin": "4711"},
+                         follow=True)
+    assert answer.status_code == 200
+    assert sheet_state(decided).signature_of(decided.team_a) is not None

@@ -194,19 +194,19 @@ def sign_as_captain(team_match_id: int, *, team_id: Any, player_id: Any, actor: 
                     pin: str = "", address: str | None = None) -> TeamSheetSignature:
     """A team's captain confirms the sheet: with his PIN on the referee's device, or on his
     own login. Once per team and version; refused before the match is decided."""
-    state = sheet_state(team_match_queryset().get(pk=team_match_id))
-    _decided(state)
+    team_match = team_match_queryset().filter(pk=team_match_id).first()
+    if team_match is None:
+        raise ServiceError("team_match", _("No such team match."))
+    state = sheet_state(team_match)
     team = _team(state, team_id)
     player = _signer(state, team, player_id)
-    if pin:
-        if not may_run_sheet(actor, state):
-            raise PermissionDenied
-        check_pin(player, pin, address)
-        method = ProtocolSignatureRow.Method.PIN
-    elif getattr(actor, "is_authenticated", False) and player.user_id == actor.pk:
-        method = ProtocolSignatureRow.Method.LOGIN
-    else:
+    own = getattr(actor, "is_authenticated", False) and player.user_id == actor.pk
+    if not (may_run_sheet(actor, state) if pin else own):
         raise PermissionDenied
+    _decided(state)
+    if pin:
+        check_pin(player, pin, address)
+    method = ProtocolSignatureRow.Method.PIN if pin else ProtocolSignatureRow.Method.LOGIN
     return _sign(team_match_id, team.pk, player.pk, actor, method)
 
 
