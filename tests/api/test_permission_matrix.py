@@ -121,6 +121,32 @@ def _side_a(w: Any) -> Any:
     return w.field.party.pair_a.player1_id
 
 
+def _team_match(w: Any) -> Any:
+    """Our party as board 1 of a team match (made on first use): team A's captain is the
+    party's player, so that he alone signs its sheet for his team."""
+    from scoring.models import Pair, Party, Team, TeamMatch
+
+    party = w.field.party
+    found = TeamMatch.objects.filter(round_id=party.round_id).first()
+    if found is not None:
+        return found
+    teams = []
+    for name, pair in (("Команда А", party.pair_a), ("Команда Б", party.pair_b)):
+        team = Team.objects.create(tournament=w.tournament, name=name,
+                                   captain=pair.player1 if not teams else None)
+        Pair.objects.filter(pk=pair.pk).update(team=team)
+        teams.append(team)
+    found = TeamMatch.objects.create(round_id=party.round_id, team_a=teams[0], team_b=teams[1],
+                                     first_table=party.table.number)
+    Party.objects.filter(pk=party.pk).update(team_match=found, board=1)
+    return found
+
+
+def _sheet(w: Any, action: str = "") -> str:
+    """The address of our team match's sheet (``action``: ``sign/``, ``countersign/``)."""
+    return f"/t/{w.tournament.slug}/team-matches/{_team_match(w).pk}/sheet/{action}"
+
+
 def _webhook(w: Any) -> Any:
     """Our organizer's webhook (made on first use)."""
     from scoring.models import WebhookSubscription
@@ -683,6 +709,13 @@ PAGES = [
     Page("players/<int:pk>/signing-pin/", lambda w: f"/players/{_side_a(w)}/signing-pin/",
          lambda w: {"pin": "4321", "pin_again": "4321"}, "POST /api/v1/signing-pins/"),
     Page("verify/", lambda w: "/verify/", lambda w: {"code": "ABCD-EFGH"}, allowed=EVERYONE),
+    # -- team match sheets: team A's captain signs on his login, a referee countersigns (the
+    # match is not decided: a page that lets the user act says so, and nothing is written)
+    Page("t/<str:slug>/team-matches/<int:pk>/sheet/sign/", lambda w: _sheet(w, "sign/"),
+         lambda w: {"team": _team_match(w).team_a_id, "player": _side_a(w)},
+         allowed=frozenset({"party_player"})),
+    Page("t/<str:slug>/team-matches/<int:pk>/sheet/countersign/",
+         lambda w: _sheet(w, "countersign/"), allowed=REFEREES),
     # -- people, accounts and lockouts (pages only)
     Page("t/<str:slug>/people/", lambda w: f"/t/{_slug(w)}/people/",
          lambda w: {"make_accounts": "1"}, allowed=ORGANIZER),
@@ -762,6 +795,8 @@ READ_ONLY_PAGES = {
     "ratings/", "ratings/<str:slug>/", "ratings/<str:slug>/ratings.csv",
     "players/<int:pk>/",
     "profiles/search/",
+    "t/<str:slug>/team-matches/<int:pk>/sheet/", "t/<str:slug>/team-matches/<int:pk>/sheet.pdf",
+    "t/<str:slug>/rounds/<int:number>/team-sheets.pdf",
 }
 """Pages that only show: a POST to them changes nothing."""
 
@@ -935,6 +970,10 @@ READ_ONLY_URLS: dict[str, Callable[[Any], str]] = {
     "referee/party/<int:pk>/status/": lambda w: f"/referee/party/{_party(w)}/status/",
     "season/<str:slug>/": lambda w: f"/season/{_season(w).slug}/",
     "players/<int:pk>/": lambda w: f"/players/{_profile(w)}/",
+    "t/<str:slug>/team-matches/<int:pk>/sheet/": _sheet,
+    "t/<str:slug>/team-matches/<int:pk>/sheet.pdf": lambda w: _sheet(w)[:-1] + ".pdf",
+    "t/<str:slug>/rounds/<int:number>/team-sheets.pdf":
+        lambda w: f"/t/{_slug(w)}/rounds/{_number(w)}/team-sheets.pdf",
 }
 
 

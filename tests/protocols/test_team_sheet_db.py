@@ -9,9 +9,8 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-from referee.services import give_fine, start_party
 from scoring.core.errors import ServiceError
-from scoring.models import Pair, Party, Player, Team, TeamMatch, TeamSheet, Tournament
+from scoring.models import Pair, Party, Player, TeamSheet
 from scoring.protocols import missing_glyphs, verify_pdf
 from scoring.signoff.identity import certificate_path
 from scoring.signoff.pins import set_signing_pin
@@ -23,21 +22,11 @@ from scoring.signoff.team_sheets.services import (
     sheet_state,
     sign_as_captain,
 )
-from tests.factories import PartyFactory, RoundFactory
 from tests.protocols.conftest import pdf_text, pdfsig
+from tests.protocols.team_sheets import LONG_NAMES, TEAM_A, TEAM_B, decide, make_team_match
 from tests.tournaments.play import play
 
 pytestmark = pytest.mark.django_db
-
-LONG_NAMES = [
-    "Александра Константинопольская-Щербатова",
-    "Елизавета Преображенская-Голенищева-Кутузова",
-    "Владимир Иоаннович Святополк-Четвертинский",
-    "Ксения Христорождественская-Новопокровская",
-]
-TEAM_A = "Сборная Санкт-Петербурга и Ленинградской области «Белые ночи»"
-TEAM_B = "Клуб любителей спортивного домино «Казанские дуплеты»"
-
 
 def _squash(text: str) -> str:
     return re.sub(r"\s+", " ", text)
@@ -45,26 +34,8 @@ def _squash(text: str) -> str:
 
 @pytest.fixture
 def match(tournament, referee_user, protocol_env):
-    """Team A (pairs 1, 2; captain: Александра) against team B (pairs 3, 4; no captain) at
-    tables 1 and 2; the parties started, not played."""
-    Tournament.objects.filter(pk=tournament.pk).update(format=Tournament.Format.TEAMS)
-    tournament.refresh_from_db()
-    pairs = list(tournament.pairs.order_by("id"))[:4]
-    for pair, name in zip(pairs, LONG_NAMES, strict=True):
-        Player.objects.filter(pk=pair.player1_id).update(name=name)
-    team_a = Team.objects.create(tournament=tournament, name=TEAM_A, club="Нева",
-                                 captain=pairs[0].player1)
-    team_b = Team.objects.create(tournament=tournament, name=TEAM_B, country="Татарстан")
-    Pair.objects.filter(pk__in=[pairs[0].pk, pairs[1].pk]).update(team=team_a)
-    Pair.objects.filter(pk__in=[pairs[2].pk, pairs[3].pk]).update(team=team_b)
-    rnd = RoundFactory(tournament=tournament, number=1)
-    tm = TeamMatch.objects.create(round=rnd, team_a=team_a, team_b=team_b, first_table=1)
-    # board 2 seats team B's pair on side a: the sheet still shows team A's pair first
-    for board, pair_a, pair_b in ((1, pairs[0], pairs[2]), (2, pairs[3], pairs[1])):
-        party = PartyFactory(round=rnd, team_match=tm, board=board, half=1, pair_a=pair_a,
-                             pair_b=pair_b, table=tournament.tables.get(number=board))
-        start_party(party.pk, actor=referee_user)
-    return tm
+    """Team A (captain: Александра) against team B (no captain) at tables 1 and 2."""
+    return make_team_match(tournament, referee_user)
 
 
 def _parties(tm):
@@ -73,14 +44,8 @@ def _parties(tm):
 
 @pytest.fixture
 def decided(match, referee_user):
-    """Board 1: team A wins 240 : 60 with a fine of 25 to team B; board 2: team B's pair
-    (side a) wins 240 : 120. A level match: 1 : 1 in match points."""
-    board1, board2 = _parties(match)
-    give_fine(board1.pk, side="b", category="other", seat="b1", points=25, reason="Опоздание",
-              actor=referee_user)
-    play(board1, "a", 1)
-    play(board2, "a", 2)
-    return match
+    """A level match, 1 : 1 in match points (see ``decide``)."""
+    return decide(match, referee_user)
 
 
 def _captain_b(tm):
