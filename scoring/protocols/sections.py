@@ -14,6 +14,31 @@ from .qr import draw_qr
 QR_SIZE = 72.0
 
 
+def write_title(page: Page, top: float, title: str, lines: list[str]) -> float:
+    """Write a document's title and the tournament's lines under it; return the last
+    baseline."""
+    page.write(MARGIN, top - 14, title, BOLD, 15)
+    y = top - 14
+    for line in lines:
+        y -= 15
+        page.write(MARGIN, y, line, BOLD, 11.5)
+    return y
+
+
+def write_facts(page: Page, y: float, items: list[tuple[str, str]], limit: float) -> None:
+    """Write captions and their values on one line up to ``limit`` (a value shortened to
+    fit; what is left over is dropped)."""
+    x = MARGIN
+    for caption, value in items:
+        if x >= limit - 20:
+            break
+        page.write(x, y, caption, REGULAR, 9, gray=0.35)
+        x += text_width(caption, REGULAR, 9) + 4
+        value = fit(value, BOLD, 9.5, limit - x)
+        page.write(x, y, value, BOLD, 9.5)
+        x += text_width(value, BOLD, 9.5) + 16
+
+
 def header(data: ProtocolData, title: str, blank: bool) -> Block:
     """Title, tournament, round/table/date/times/referee and the QR code."""
     has_qr = bool(data.verify_url)
@@ -37,27 +62,11 @@ def header(data: ProtocolData, title: str, blank: bool) -> Block:
     text_h = 20 + 14 * len(tournament_lines) + 3 * 13
     height = max(text_h, QR_SIZE + 13 if has_qr else 0) + 2
 
-    def facts(page: Page, y: float, items: list[tuple[str, str]]) -> None:
-        x = MARGIN
-        limit = MARGIN + text_w
-        for caption, value in items:
-            if x >= limit - 20:
-                break
-            page.write(x, y, caption, REGULAR, 9, gray=0.35)
-            x += text_width(caption, REGULAR, 9) + 4
-            value = fit(value, BOLD, 9.5, limit - x)
-            page.write(x, y, value, BOLD, 9.5)
-            x += text_width(value, BOLD, 9.5) + 16
-
     def draw(page: Page, top: float) -> None:
-        page.write(MARGIN, top - 14, title, BOLD, 15)
-        y = top - 14
-        for line in tournament_lines:
-            y -= 15
-            page.write(MARGIN, y, line, BOLD, 11.5)
+        y = write_title(page, top, title, tournament_lines)
         for items in (facts_1, facts_2, facts_3):
             y -= 13.5
-            facts(page, y, items)
+            write_facts(page, y, items, MARGIN + text_w)
         if has_qr:
             qx = PAGE_W - MARGIN - QR_SIZE
             draw_qr(page, data.verify_url, qx, top, QR_SIZE)

@@ -35,7 +35,7 @@ from .layout import (
     text_width,
 )
 from .render import _binary_streams, _canvas, emit_pages
-from .sections import footer
+from .sections import footer, write_facts, write_title
 
 __all__ = [
     "SheetBoard",
@@ -201,25 +201,15 @@ def _people(names: str, font: str, size: float, width: float) -> list[str]:
 def _header(data: TeamSheetData, title: str) -> Block:
     """The title, the tournament (whole) and the round, date, tables and version."""
     tournament = _whole(data.tournament, BOLD, 11.5, CONTENT_W)
-    facts = [(data.label("round"), str(data.round_number)), (data.label("date"), data.date),
-             (data.label("tables"), data.tables), (data.label("version"), str(data.version))]
+    facts = [(caption, value) for caption, value in (
+        (data.label("round"), str(data.round_number)), (data.label("date"), data.date),
+        (data.label("tables"), data.tables), (data.label("version"), str(data.version)))
+        if value]
     height = 20 + 15 * len(tournament) + 16
 
     def draw(page: Page, top: float) -> None:
-        page.write(MARGIN, top - 14, title, BOLD, 15)
-        y = top - 14
-        for line in tournament:
-            y -= 15
-            page.write(MARGIN, y, line, BOLD, 11.5)
-        y -= 14
-        x = MARGIN
-        for caption, value in facts:
-            if not value:
-                continue
-            page.write(x, y, caption, REGULAR, 9, gray=0.35)
-            x += text_width(caption, REGULAR, 9) + 4
-            page.write(x, y, value, BOLD, 9.5)
-            x += text_width(value, BOLD, 9.5) + 16
+        y = write_title(page, top, title, tournament)
+        write_facts(page, y - 14, facts, PAGE_W - MARGIN)
 
     return Block(height, draw)
 

@@ -7,37 +7,16 @@ Screenshots: team_sheet_ru.png (awaiting the captains), team_sheet_signed_ru.png
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 from playwright.sync_api import expect
 
 from scoring.models import Pair, Player
 from scoring.signoff.pins import set_signing_pin
-from tests.e2e.helpers import page_width
+from tests.e2e.helpers import in_own_thread, page_width
 from tests.e2e.test_tables_offline import log_in_ru, russian_phone
 from tests.protocols.team_sheets import LONG_NAMES, TEAM_A, decide, make_team_match
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def _in_thread(work) -> None:
-    """Run ORM work in a thread of its own (Playwright's event loop holds this one)."""
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            work()
-        except BaseException as exc:  # reported in the test's thread
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join()
-    assert not errors, errors
 
 
 def test_captains_and_referee_sign_the_sheet_on_a_phone(browser, live_server, tournament,
@@ -55,7 +34,7 @@ def test_captains_and_referee_sign_the_sheet_on_a_phone(browser, live_server, to
         set_signing_pin(captain_b.pk, "2468", actor=organizer)
         made["tm"] = tm
 
-    _in_thread(setup)
+    in_own_thread(setup)
     tm = made["tm"]
     context = russian_phone(browser)
     try:

@@ -12,10 +12,10 @@ from django.urls import reverse
 from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Player, TeamSheet
 from scoring.protocols import missing_glyphs, verify_pdf
+from scoring.signoff.content import party_players
 from scoring.signoff.identity import certificate_path
 from scoring.signoff.pins import set_signing_pin
 from scoring.signoff.services import countersign, sign_as_player
-from scoring.signoff.content import party_players
 from scoring.signoff.team_sheets.services import (
     countersign_sheet,
     sheet_download,
