@@ -372,6 +372,15 @@ def _continuation(data: TeamSheetData, title: str) -> Callable[[Page], None]:
     return draw
 
 
+def _footer(data: TeamSheetData, fingerprint: str | None) -> Callable[[Page, int, int], None]:
+    """The protocol's footer under every page of the sheet."""
+
+    def draw(page: Page, number: int, count: int) -> None:
+        footer(page, data, fingerprint, number, count)
+
+    return draw
+
+
 def _title(data: TeamSheetData, draft: bool) -> str:
     return data.label("sheet_draft_title" if draft else "sheet_title")
 
@@ -397,8 +406,7 @@ def render_team_sheets(items: Sequence[tuple[TeamSheetData, str | None]], *,
         for data, fingerprint in items:
             title = _title(data, draft)
             emit_pages(canvas, _sheet_blocks(data, title), _continuation(data, title),
-                       lambda page, number, count, d=data, f=fingerprint:
-                       footer(page, d, f, number, count))
+                       _footer(data, fingerprint))
         if not items:
             canvas.showPage()
         canvas.save()

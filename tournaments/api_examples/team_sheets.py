@@ -12,14 +12,17 @@ from tournaments.api_examples.tournament import Scene
 
 NAMES = ("Александра Константинопольская-Щербатова", "Ольга Морозова", "Пётр Первый",
          "Фёдор Второй", "Иван Петров", "Сергей Смирнов", "Нина Пятая", "Вера Шестая")
-DOMINO = {"a": {"went_out": "a1", "pips": {"a1": 0, "a2": 20, "b1": 20, "b2": 20}},
-          "b": {"went_out": "b1", "pips": {"a1": 20, "a2": 20, "b1": 0, "b2": 20}}}
+WENT_OUT = {"a": "a1", "b": "b1"}
+"""A domino by the winner's first player, 20 pips in each other hand: 60 points a deal."""
 
 
 def _play(party: Party, winner: str, scene: Scene) -> None:
     """Deals until ``winner`` reaches the target (60 a deal)."""
     while Party.objects.get(pk=party.pk).status != Party.Status.FINISHED:
-        record_deal(party.pk, outcome="domino", actor=scene.users["chief"], **DOMINO[winner])
+        seat = WENT_OUT[winner]
+        pips = {other: 0 if other == seat else 20 for other in ("a1", "a2", "b1", "b2")}
+        record_deal(party.pk, outcome="domino", actor=scene.users["chief"], went_out=seat,
+                    pips=pips)
 
 
 def team_sheet(scene: Scene) -> None:

@@ -75,13 +75,13 @@ def _number(value: Any) -> str:
 
 def scoring_text(scoring: str) -> str:
     """How the team score is counted, in a few words of the active language."""
-    texts = {
+    texts: dict[str, str] = {
         Tournament.TeamScoring.MATCH_POINTS: _("match points"),
         Tournament.TeamScoring.PARTIES: _("parties won"),
         Tournament.TeamScoring.POINTS: _("points over the boards"),
         Tournament.TeamScoring.EFECTIVENESS: _("efectiveness over the boards"),
     }
-    return str(texts.get(scoring, scoring))
+    return texts.get(scoring, scoring)
 
 
 def _protocol_text(protocol: Protocol | None) -> str:
