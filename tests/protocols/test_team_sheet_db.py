@@ -263,3 +263,25 @@ def test_sheet_page_for_the_referee_device(decided, referee_user, organizer, cli
                          follow=True)
     assert answer.status_code == 200
     assert sheet_state(decided).signature_of(decided.team_a) is not None
+
+
+def test_uploaded_signed_sheet_is_authentic_and_a_changed_one_is_not(signed_sheet, client):
+    sheet, pdf = signed_sheet
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    def upload(data: bytes) -> str:
+        return client.post(reverse("scoring:verify"), {
+            "pdf": SimpleUploadedFile("sheet.pdf", data, "application/pdf")}).content.decode()
+
+    page = upload(pdf)
+    assert 'id="team-sheet"' in page and TEAM_A in page
+    assert 'class="card verdict ok"' in page
+    at = pdf.index(b"/Keywords") + 2
+    changed = upload(pdf[:at] + bytes([pdf[at] ^ 0x01]) + pdf[at + 1:])
+    assert 'id="team-sheet"' not in changed and 'class="card verdict bad"' in changed
+
+
+def test_party_page_links_its_team_match_sheet(decided, client):
+    board1 = _parties(decided)[0]
+    page = client.get(reverse("tournaments:party", args=[board1.pk])).content.decode()
+    assert reverse("scoring:team_sheet", args=[decided.round.tournament.slug, decided.pk]) in page
