@@ -182,9 +182,12 @@ def team_sheet_fingerprint(payload: dict[str, Any]) -> str:
 
 
 def _whole(text: str, font: str, size: float, width: float) -> list[str]:
-    """``text`` in lines no wider than ``width``, broken at spaces only (a word is split only
-    when it alone is wider), every character kept."""
-    return breaks(" ".join(text.split()), font, size, width, hyphens=False)
+    """``text`` in lines no wider than ``width``, broken at spaces only; where a word alone is
+    wider, also after its hyphens (and inside it only if a part is still wider). Every
+    character is kept."""
+    words = text.split()
+    hyphens = any(text_width(word, font, size) > width for word in words)
+    return breaks(" ".join(words), font, size, width, hyphens=hyphens)
 
 
 def _people(names: str, font: str, size: float, width: float) -> list[str]:

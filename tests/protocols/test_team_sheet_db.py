@@ -285,3 +285,26 @@ def test_party_page_links_its_team_match_sheet(decided, client):
     board1 = _parties(decided)[0]
     page = client.get(reverse("tournaments:party", args=[board1.pk])).content.decode()
     assert reverse("scoring:team_sheet", args=[decided.round.tournament.slug, decided.pk]) in page
+
+
+def test_a_change_to_a_party_after_a_captain_signed_asks_for_his_signature_again(
+        decided, referee_user, organizer):
+    from scoring.models import Deal
+    from scoring.party.deals import correct_deal
+
+    captain_a = decided.team_a.captain
+    set_signing_pin(captain_a.pk, "4711", actor=organizer)
+    sign_as_captain(decided.pk, team_id=decided.team_a_id, player_id=captain_a.pk,
+                    actor=referee_user, pin="4711")
+    deal = Deal.objects.filter(party=_parties(decided)[1]).order_by("number").first()
+    correct_deal(deal.pk, actor=referee_user, reason="Ошибка в подсчёте", outcome="domino",
+                 went_out="a1", pips={"a1": 0, "a2": 10, "b1": 10, "b2": 10})
+    captain_b = _captain_b(decided)
+    set_signing_pin(captain_b.pk, "2468", actor=organizer)
+    sign_as_captain(decided.pk, team_id=decided.team_b_id, player_id=captain_b.pk,
+                    actor=referee_user, pin="2468")
+    state = sheet_state(decided)
+    assert state.sheet.version == 2  # what captain A confirmed is no longer the sheet
+    assert [s.team_id for s in state.signatures] == [decided.team_b_id]
+    with pytest.raises(ServiceError):
+        countersign_sheet(decided.pk, actor=referee_user)
