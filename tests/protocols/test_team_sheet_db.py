@@ -308,3 +308,14 @@ def test_a_change_to_a_party_after_a_captain_signed_asks_for_his_signature_again
     assert [s.team_id for s in state.signatures] == [decided.team_b_id]
     with pytest.raises(ServiceError):
         countersign_sheet(decided.pk, actor=referee_user)
+
+
+def test_round_page_of_a_team_event_prints_its_signed_sheets(decided, referee_user, client):
+    client.force_login(referee_user)
+    rnd = decided.round
+    page = client.get(reverse("tournaments:round", args=[rnd.tournament.slug, rnd.number]))
+    url = reverse("scoring:round_team_sheets", args=[rnd.tournament.slug, rnd.number])
+    assert url in page.content.decode()
+    refused = client.get(url, follow=True)  # none signed yet: back to the round, with why
+    assert "Печатать нечего" in refused.content.decode() or "Nothing to print" in \
+        refused.content.decode()
