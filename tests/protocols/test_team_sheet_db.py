@@ -319,3 +319,19 @@ def test_round_page_of_a_team_event_prints_its_signed_sheets(decided, referee_us
     refused = client.get(url, follow=True)  # none signed yet: back to the round, with why
     assert "Печатать нечего" in refused.content.decode() or "Nothing to print" in \
         refused.content.decode()
+
+
+def test_the_first_partys_log_tells_the_sheet_was_signed(signed_sheet):
+    from django.utils import translation
+
+    from scoring.models import PartyEvent
+    from scoring.models.event_text import describe_event
+
+    sheet, _pdf = signed_sheet
+    events = PartyEvent.objects.filter(party=_parties(sheet.team_match)[0],
+                                       kind__startswith="team_sheet").order_by("seq")
+    with translation.override("ru"):
+        texts = [describe_event(event.kind, event.data) for event in events]
+    assert texts[0] == (f"Протокол командного матча подписан за команду «{TEAM_A}»: "
+                        f"{LONG_NAMES[0]}")
+    assert texts[-1] == "Протокол командного матча, версия 1, заверен судьёй"
