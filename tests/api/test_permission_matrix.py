@@ -122,29 +122,32 @@ def _side_a(w: Any) -> Any:
 
 
 def _team_match(w: Any) -> Any:
-    """Our party as board 1 of a team match (made on first use): team A's captain is the
-    party's player, so that he alone signs its sheet for his team."""
+    """A team match of two teams in the party's round (made on first use)."""
+    from scoring.models import Team, TeamMatch
+
+    a = Team.objects.get_or_create(tournament=w.tournament, name="Команда А")[0]
+    b = Team.objects.get_or_create(tournament=w.tournament, name="Команда Б")[0]
+    return TeamMatch.objects.get_or_create(round_id=w.field.party.round_id, team_a=a,
+                                           team_b=b)[0].pk
+
+
+def _sheet_match(w: Any) -> Any:
+    """That team match with our party as its board 1: team A is the party's pair A, whose
+    first player captains it, so that he alone signs its sheet for his team."""
     from scoring.models import Pair, Party, Team, TeamMatch
 
+    found = TeamMatch.objects.get(pk=_team_match(w))
     party = w.field.party
-    found = TeamMatch.objects.filter(round_id=party.round_id).first()
-    if found is not None:
-        return found
-    teams = []
-    for name, pair in (("Команда А", party.pair_a), ("Команда Б", party.pair_b)):
-        team = Team.objects.create(tournament=w.tournament, name=name,
-                                   captain=pair.player1 if not teams else None)
-        Pair.objects.filter(pk=pair.pk).update(team=team)
-        teams.append(team)
-    found = TeamMatch.objects.create(round_id=party.round_id, team_a=teams[0], team_b=teams[1],
-                                     first_table=party.table.number)
+    Team.objects.filter(pk=found.team_a_id).update(captain=party.pair_a.player1)
+    Pair.objects.filter(pk=party.pair_a_id).update(team=found.team_a_id)
+    Pair.objects.filter(pk=party.pair_b_id).update(team=found.team_b_id)
     Party.objects.filter(pk=party.pk).update(team_match=found, board=1)
     return found
 
 
 def _sheet(w: Any, action: str = "") -> str:
     """The address of our team match's sheet (``action``: ``sign/``, ``countersign/``)."""
-    return f"/t/{w.tournament.slug}/team-matches/{_team_match(w).pk}/sheet/{action}"
+    return f"/t/{w.tournament.slug}/team-matches/{_sheet_match(w).pk}/sheet/{action}"
 
 
 def _webhook(w: Any) -> Any:
@@ -319,6 +322,9 @@ OPS = [
        body=lambda w: {"tournament": w.tournament.pk, "group_count": 2}),
     Op("POST", "/api/v1/stages/finals/", ORGANIZER, 400,
        body=lambda w: {"tournament": w.tournament.pk, "bracket_size": 4}),
+    # The round has started: a team's line-up no longer changes (400).
+    Op("POST", "/api/v1/team-matches/{}/lineup/", ORGANIZER, 400, _team_match,
+       lambda w: {"team": w.field.party.pair_a_id, "pairs": [1, 2]}),
     Op("DELETE", ROUND, ORGANIZER, 400, _round),
     # The round has started: its scheduled start is refused by its state (400).
     Op("PATCH", ROUND, ORGANIZER, 400, _round,
@@ -712,7 +718,7 @@ PAGES = [
     # -- team match sheets: team A's captain signs on his login, a referee countersigns (the
     # match is not decided: a page that lets the user act says so, and nothing is written)
     Page("t/<str:slug>/team-matches/<int:pk>/sheet/sign/", lambda w: _sheet(w, "sign/"),
-         lambda w: {"team": _team_match(w).team_a_id, "player": _side_a(w)},
+         lambda w: {"team": _sheet_match(w).team_a_id, "player": _side_a(w)},
          allowed=frozenset({"party_player"})),
     Page("t/<str:slug>/team-matches/<int:pk>/sheet/countersign/",
          lambda w: _sheet(w, "countersign/"), allowed=REFEREES),

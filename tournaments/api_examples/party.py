@@ -249,6 +249,7 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     from tournaments.api_examples.ratings import rating_lists
     from tournaments.api_examples.stages import finals
     from tournaments.api_examples.team_sheets import team_sheet
+    from tournaments.api_examples.teams import teams
 
     event.make_users(scene)
     event.tournament(scene)
@@ -271,5 +272,6 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     finish_and_renew(scene)
     event.read_only_tokens(scene)  # after the rest: it moves no time of the calls before it
     finals(scene)  # its no-show wait moves no time of the calls before it
+    teams(scene)
     team_sheet(scene)  # after the rest: it adds records, no call before it changes
     return scene.rec.written()
