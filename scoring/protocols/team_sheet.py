@@ -56,6 +56,7 @@ TEAM_SHEET_LABELS = {
     "team_a": "Team A",
     "team_b": "Team B",
     "club": "Club",
+    "country": "Country",
     "captain": "Captain",
     "board": "Board",
     "half": "Half",
@@ -79,6 +80,7 @@ RUSSIAN_TEAM_SHEET_LABELS = {
     "team_a": "Команда A",
     "team_b": "Команда B",
     "club": "Клуб",
+    "country": "Страна",
     "captain": "Капитан",
     "board": "Доска",
     "half": "Тайм",
@@ -105,11 +107,12 @@ def team_sheet_labels(language: str) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class SheetTeam:
-    """A team as the sheet names it: its name, club (or country) and captain."""
+    """A team as the sheet names it: its name, club, captain and country."""
 
     name: str
     club: str = ""
     captain: str = ""
+    country: str = ""
 
 
 @dataclass(frozen=True)
@@ -222,7 +225,8 @@ def _teams(data: TeamSheetData) -> list[Block]:
     blocks = []
     for key, team in (("team_a", data.team_a), ("team_b", data.team_b)):
         blocks.append(_field(data.label(key), team.name, 11))
-        for caption, value in (("club", team.club), ("captain", team.captain)):
+        for caption, value in (("club", team.club), ("country", team.country),
+                               ("captain", team.captain)):
             if value:
                 blocks.append(_field(data.label(caption), value, 9))
     return blocks

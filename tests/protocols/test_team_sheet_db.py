@@ -81,6 +81,7 @@ def test_signed_sheet_shows_every_long_cyrillic_name_whole_and_the_figures(signe
         assert name in flat, name
     assert "Протокол командного матча" in flat and "Кубок Москвы" in flat
     assert "Капитан команды A" in flat and "Капитан команды B" in flat
+    assert "Клуб Нева" in flat and "Страна Татарстан" in flat
     layout = pdf_text(pdf, tmp_path)
     # board 1: team A 240, team B 60 (fine −25); board 2: team A's pair 120 against 240
     board1 = re.search(r"^\s*1\s+1\s+A\s+.*?(\d+)\s+(\S+)\s*$", layout, re.M)

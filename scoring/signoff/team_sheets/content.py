@@ -125,8 +125,8 @@ def _tables(parties: Sequence[Party]) -> str:
 
 
 def _team(team: Any) -> SheetTeam:
-    club = " · ".join(part for part in (team.club, team.country) if part)
-    return SheetTeam(team.name, club, team.captain.name if team.captain else "")
+    return SheetTeam(team.name, team.club, team.captain.name if team.captain else "",
+                     team.country)
 
 
 def signature_lines(team_match: TeamMatch, signatures: Sequence[TeamSheetSignature],
