@@ -18,6 +18,7 @@ from config.api_token import obtain_token
 from referee.api import router as referee_router
 from scoring.access.query import KnownQueryMixin
 from scoring.signoff.api import router as protocols_router
+from scoring.signoff.team_sheets.api import router as team_sheets_router
 from tournaments.api import router as tournaments_router
 from tournaments.api.careers import ProfileRecordView
 from tournaments.tokens.api import router as tokens_router
@@ -53,7 +54,7 @@ class V1Router(DefaultRouter):
 
 router = V1Router()
 for app_router in (tournaments_router, webhooks_router, referee_router, protocols_router,
-                   tokens_router):
+                   team_sheets_router, tokens_router):
     router.registry.extend(app_router.registry)
 """One router of every resource of v1: its root lists them all."""
 

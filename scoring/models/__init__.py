@@ -33,6 +33,7 @@ from .referee import (
 from .regulations import GAME_SETTINGS, SEATING_SETTINGS, Regulations
 from .seasons import Season, TournamentPlacing
 from .stages import Group, Match, Stage
+from .team_sheets import TeamSheet, TeamSheetSignature
 from .teams import BOARDS, Team, TeamMatch
 from .totals import PartyTotals
 from .tournament import Tournament, TournamentRole, new_access_token
@@ -48,6 +49,8 @@ __all__ = [
     "BOARDS",
     "Team",
     "TeamMatch",
+    "TeamSheet",
+    "TeamSheetSignature",
     "GAME_SETTINGS",
     "SEATING_SETTINGS",
     "MAX_DEAL_POINTS",

@@ -179,6 +179,12 @@ def describe_event(
             "Protocol version %(version)s countersigned: the party is locked"
         )
         % {"version": d.get("version")},
+        "team_sheet_signed": lambda: _("Team match sheet signed for %(team)s by %(player)s")
+        % {"team": d.get("team", ""), "player": d.get("player", "")},
+        "team_sheet_countersigned": lambda: _(
+            "Team match sheet version %(version)s countersigned"
+        )
+        % {"version": d.get("version")},
         "protocol_superseded": lambda: _(
             "Protocol version %(version)s superseded by version %(new_version)s"
         )

@@ -43,6 +43,7 @@ from .tables import (
 
 __all__ = [
     "canonical_json",
+    "emit_pages",
     "protocol_fingerprint",
     "render_batch",
     "render_blank",
@@ -68,22 +69,31 @@ def _protocol_blocks(data: ProtocolData) -> list[Block]:
     return blocks
 
 
-def _emit(canvas: Canvas, data: ProtocolData, blocks: list[Block], title: str,
-          fingerprint: str | None) -> int:
-    """Paginate ``blocks`` and draw the pages with continuation lines and footers."""
+def emit_pages(canvas: Canvas, blocks: list[Block], continuation: Callable[[Page], None],
+               foot: Callable[[Page, int, int], None]) -> int:
+    """Paginate ``blocks`` and draw the pages: ``continuation(page)`` opens every page after
+    the first, ``foot(page, number, count)`` closes each one. Returns the page count."""
     pages = paginate(blocks)
     for number, page_blocks in enumerate(pages, start=1):
         page = Page(canvas)
         y = TOP
         if number > 1:
-            continuation_header(page, data, title)
+            continuation(page)
             y = TOP_CONTINUED
         for block in page_blocks:
             block.draw(page, y)
             y -= block.height
-        footer(page, data, fingerprint, number, len(pages))
+        foot(page, number, len(pages))
         page.finish()
     return len(pages)
+
+
+def _emit(canvas: Canvas, data: ProtocolData, blocks: list[Block], title: str,
+          fingerprint: str | None) -> int:
+    """Draw a protocol's pages with its continuation lines and footers."""
+    return emit_pages(
+        canvas, blocks, lambda page: continuation_header(page, data, title),
+        lambda page, number, count: footer(page, data, fingerprint, number, count))
 
 
 # --------------------------------------------------------------------------- public API

@@ -3,6 +3,8 @@ or players, the result, the signature lines, and each page's footer and continua
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from .data import GAMES, KOZEL, SEATS, ProtocolData, ProtocolPlayer, ProtocolSide, ProtocolSignature
 from .fonts import BOLD, REGULAR
 from .layout import CONTENT_W, MARGIN, PAGE_W, TOP, Block, Page, fit, text_width, wrap
@@ -10,6 +12,31 @@ from .qr import draw_qr
 
 #: The QR code's side in points, at the header's top right.
 QR_SIZE = 72.0
+
+
+def write_title(page: Page, top: float, title: str, lines: list[str]) -> float:
+    """Write a document's title and the tournament's lines under it; return the last
+    baseline."""
+    page.write(MARGIN, top - 14, title, BOLD, 15)
+    y = top - 14
+    for line in lines:
+        y -= 15
+        page.write(MARGIN, y, line, BOLD, 11.5)
+    return y
+
+
+def write_facts(page: Page, y: float, items: list[tuple[str, str]], limit: float) -> None:
+    """Write captions and their values on one line up to ``limit`` (a value shortened to
+    fit; what is left over is dropped)."""
+    x = MARGIN
+    for caption, value in items:
+        if x >= limit - 20:
+            break
+        page.write(x, y, caption, REGULAR, 9, gray=0.35)
+        x += text_width(caption, REGULAR, 9) + 4
+        value = fit(value, BOLD, 9.5, limit - x)
+        page.write(x, y, value, BOLD, 9.5)
+        x += text_width(value, BOLD, 9.5) + 16
 
 
 def header(data: ProtocolData, title: str, blank: bool) -> Block:
@@ -35,27 +62,11 @@ def header(data: ProtocolData, title: str, blank: bool) -> Block:
     text_h = 20 + 14 * len(tournament_lines) + 3 * 13
     height = max(text_h, QR_SIZE + 13 if has_qr else 0) + 2
 
-    def facts(page: Page, y: float, items: list[tuple[str, str]]) -> None:
-        x = MARGIN
-        limit = MARGIN + text_w
-        for caption, value in items:
-            if x >= limit - 20:
-                break
-            page.write(x, y, caption, REGULAR, 9, gray=0.35)
-            x += text_width(caption, REGULAR, 9) + 4
-            value = fit(value, BOLD, 9.5, limit - x)
-            page.write(x, y, value, BOLD, 9.5)
-            x += text_width(value, BOLD, 9.5) + 16
-
     def draw(page: Page, top: float) -> None:
-        page.write(MARGIN, top - 14, title, BOLD, 15)
-        y = top - 14
-        for line in tournament_lines:
-            y -= 15
-            page.write(MARGIN, y, line, BOLD, 11.5)
+        y = write_title(page, top, title, tournament_lines)
         for items in (facts_1, facts_2, facts_3):
             y -= 13.5
-            facts(page, y, items)
+            write_facts(page, y, items, MARGIN + text_w)
         if has_qr:
             qx = PAGE_W - MARGIN - QR_SIZE
             draw_qr(page, data.verify_url, qx, top, QR_SIZE)
@@ -121,7 +132,30 @@ def sides(data: ProtocolData) -> Block:
     return Block(height, draw)
 
 
-def footer(page: Page, data: ProtocolData, fingerprint: str | None, number: int,
+class Footed(Protocol):
+    """What a page footer prints of a document: its captions, ids, version and link."""
+
+    @property
+    def public_id(self) -> str:
+        """The document's public id ("" for none)."""
+
+    @property
+    def short_code(self) -> str:
+        """The short code to type on the verification page ("" for none)."""
+
+    @property
+    def verify_url(self) -> str:
+        """The verification link ("" for none)."""
+
+    @property
+    def version(self) -> int:
+        """The document's version."""
+
+    def label(self, key: str) -> str:
+        """Return the caption for ``key``."""
+
+
+def footer(page: Page, data: Footed, fingerprint: str | None, number: int,
            count: int) -> None:
     """Two lines under a rule: the full fingerprint and page number, then id and link."""
     page.hline(MARGIN, PAGE_W - MARGIN, 37)

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from scoring.models import Deal, Party, Penalty, Protocol, Ruling, Signature, TournamentRole
 from scoring.models.event_text import redeal_reason_text
 from scoring.party.match_format import match_format_text
-from scoring.party.rows import party_rows
+from scoring.party.rows import PartyRows, party_rows
 from scoring.protocols import (
     CanonicalForm,
     ProtocolData,
@@ -67,6 +67,7 @@ __all__ = [
     "game_winners",
     "party_games",
     "party_players",
+    "party_totals",
     "protocol_content",
     "plays_text",
     "side_name",
@@ -237,6 +238,16 @@ def build_protocol_data(party: Party, protocol: Protocol | None = None,
     return with_signatures(party, protocol_content(party, protocol), signatures)
 
 
+def party_totals(party: Party, rows: PartyRows | None = None) -> Totals:
+    """The party's totals as its protocol prints them (``scoring.totals.compute`` over its
+    deals and fines; ``rows``: its records, when the caller has them)."""
+    rows = rows or party_rows(party)
+    tournament = party.round.tournament
+    return compute_party_totals(
+        tournament.rule_set, tournament.regulations.rules_config(), rows.deals, rows.penalties,
+        end_reason=party.end_reason, winner=party.winner)
+
+
 def protocol_content(party: Party, protocol: Protocol | None = None) -> ProtocolData:
     """What the players confirm of ``party`` as version ``protocol``: no signature lines yet.
 
@@ -248,9 +259,7 @@ def protocol_content(party: Party, protocol: Protocol | None = None) -> Protocol
     rows = party_rows(party)
     deals, penalties, rulings = rows.deals, rows.penalties, rows.rulings
     with translation.override(language):
-        totals = compute_party_totals(
-            tournament.rule_set, tournament.regulations.rules_config(), deals, penalties,
-            end_reason=party.end_reason, winner=party.winner)
+        totals = party_totals(party, rows)
         finished = party.status == Party.Status.FINISHED
         earned = match_points(party, totals.points)
         layout = layout_of(party)

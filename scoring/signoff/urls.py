@@ -1,8 +1,10 @@
-"""URLs of protocol pages: sign-off actions, downloads, verification, round prints, PINs."""
+"""URLs of protocol pages: sign-off actions, downloads, verification, round prints, PINs, and
+the team match sheets."""
 
 from django.urls import path
 
 from scoring.signoff import views
+from scoring.signoff.team_sheets import views as team_sheet_views
 
 app_name = "scoring"
 
@@ -26,4 +28,14 @@ urlpatterns = [
     path("print/<int:pk>/", views.print_job, name="print_job"),
     path("print/<int:pk>/pdf/", views.print_job_download, name="print_job_download"),
     path("players/<int:pk>/signing-pin/", views.signing_pin, name="signing_pin"),
+    path("t/<str:slug>/team-matches/<int:pk>/sheet/", team_sheet_views.team_sheet,
+         name="team_sheet"),
+    path("t/<str:slug>/team-matches/<int:pk>/sheet/sign/", team_sheet_views.team_sheet_sign,
+         name="team_sheet_sign"),
+    path("t/<str:slug>/team-matches/<int:pk>/sheet/countersign/",
+         team_sheet_views.team_sheet_countersign, name="team_sheet_countersign"),
+    path("t/<str:slug>/team-matches/<int:pk>/sheet.pdf", team_sheet_views.team_sheet_pdf,
+         name="team_sheet_pdf"),
+    path("t/<str:slug>/rounds/<int:number>/team-sheets.pdf", team_sheet_views.round_team_sheets,
+         name="round_team_sheets"),
 ]

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring.models import PrintJob, Protocol
+from scoring.models import PrintJob, Protocol, TeamSheet
 from scoring.party.protocol_lock import normalise_short_code
 from scoring.protocols import VerifyResult, sha256_hex
 from scoring.signoff import checks as protocol_checks
@@ -38,6 +38,8 @@ class Verification:
     latest: Protocol | None = None
     result: VerifyResult | None = None
     print_job: PrintJob | None = None
+    team_sheet: TeamSheet | None = None
+    """The signed team match sheet an uploaded file is (by its SHA-256), if it is one."""
     file_matches: bool = False
     problem: str = ""
     uploaded_sha256: str = ""
@@ -142,6 +144,12 @@ def verify_upload(pdf: bytes) -> Verification:
     job = PrintJob.objects.select_related("round__tournament").filter(sha256=digest).first()
     if job is not None:
         return Verification(result=result, print_job=job, problem=problem,
+                            uploaded_sha256=digest)
+    sheet = TeamSheet.objects.select_related(
+        "team_match__round__tournament", "team_match__team_a", "team_match__team_b",
+    ).filter(sha256=digest).first()
+    if sheet is not None:
+        return Verification(result=result, team_sheet=sheet, problem=problem,
                             uploaded_sha256=digest)
     claimed = None
     if result.public_id:  # the file names a protocol, but it is not that protocol's file

@@ -131,6 +131,25 @@ def _team_match(w: Any) -> Any:
                                            team_b=b)[0].pk
 
 
+def _sheet_match(w: Any) -> Any:
+    """That team match with our party as its board 1: team A is the party's pair A, whose
+    first player captains it, so that he alone signs its sheet for his team."""
+    from scoring.models import Pair, Party, Team, TeamMatch
+
+    found = TeamMatch.objects.get(pk=_team_match(w))
+    party = w.field.party
+    Team.objects.filter(pk=found.team_a_id).update(captain=party.pair_a.player1)
+    Pair.objects.filter(pk=party.pair_a_id).update(team=found.team_a_id)
+    Pair.objects.filter(pk=party.pair_b_id).update(team=found.team_b_id)
+    Party.objects.filter(pk=party.pk).update(team_match=found, board=1)
+    return found
+
+
+def _sheet(w: Any, action: str = "") -> str:
+    """The address of our team match's sheet (``action``: ``sign/``, ``countersign/``)."""
+    return f"/t/{w.tournament.slug}/team-matches/{_sheet_match(w).pk}/sheet/{action}"
+
+
 def _webhook(w: Any) -> Any:
     """Our organizer's webhook (made on first use)."""
     from scoring.models import WebhookSubscription
@@ -754,6 +773,13 @@ PAGES = [
     Page("players/<int:pk>/signing-pin/", lambda w: f"/players/{_side_a(w)}/signing-pin/",
          lambda w: {"pin": "4321", "pin_again": "4321"}, "POST /api/v1/signing-pins/"),
     Page("verify/", lambda w: "/verify/", lambda w: {"code": "ABCD-EFGH"}, allowed=EVERYONE),
+    # -- team match sheets: team A's captain signs on his login, a referee countersigns (the
+    # match is not decided: a page that lets the user act says so, and nothing is written)
+    Page("t/<str:slug>/team-matches/<int:pk>/sheet/sign/", lambda w: _sheet(w, "sign/"),
+         lambda w: {"team": _sheet_match(w).team_a_id, "player": _side_a(w)},
+         allowed=frozenset({"party_player"})),
+    Page("t/<str:slug>/team-matches/<int:pk>/sheet/countersign/",
+         lambda w: _sheet(w, "countersign/"), allowed=REFEREES),
     # -- people, accounts and lockouts (pages only)
     Page("t/<str:slug>/people/", lambda w: f"/t/{_slug(w)}/people/",
          lambda w: {"make_accounts": "1"}, allowed=ORGANIZER),
@@ -834,6 +860,8 @@ READ_ONLY_PAGES = {
     "ratings/", "ratings/<str:slug>/", "ratings/<str:slug>/ratings.csv",
     "players/<int:pk>/",
     "profiles/search/",
+    "t/<str:slug>/team-matches/<int:pk>/sheet/", "t/<str:slug>/team-matches/<int:pk>/sheet.pdf",
+    "t/<str:slug>/rounds/<int:number>/team-sheets.pdf",
 }
 """Pages that only show: a POST to them changes nothing."""
 
@@ -1008,6 +1036,10 @@ READ_ONLY_URLS: dict[str, Callable[[Any], str]] = {
     "season/<str:slug>/": lambda w: f"/season/{_season(w).slug}/",
     "t/<str:slug>/teams/": lambda w: f"/t/{_team_cup(w).slug}/teams/",
     "players/<int:pk>/": lambda w: f"/players/{_profile(w)}/",
+    "t/<str:slug>/team-matches/<int:pk>/sheet/": _sheet,
+    "t/<str:slug>/team-matches/<int:pk>/sheet.pdf": lambda w: _sheet(w)[:-1] + ".pdf",
+    "t/<str:slug>/rounds/<int:number>/team-sheets.pdf":
+        lambda w: f"/t/{_slug(w)}/rounds/{_number(w)}/team-sheets.pdf",
 }
 
 

@@ -10,16 +10,14 @@ Screenshots go to ``tests/e2e/screenshots/`` (gitignored, kept as CI artefacts).
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from tests.e2e.helpers import ARGS, CHROMIUM, DESKTOP, PHONE, SHOTS, watch_errors
+from tests.e2e.helpers import ARGS, CHROMIUM, DESKTOP, PHONE, SHOTS, in_own_thread, watch_errors
 
 ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
 
@@ -111,17 +109,4 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
 def demo() -> None:
     """The demo tournaments, seeded in a thread of its own (the protocols' signing runs its
     own event loop, which Playwright's loop in this thread would refuse)."""
-    errors: list[BaseException] = []
-
-    def seed() -> None:
-        try:
-            call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
-        except BaseException as exc:  # reported in the test's thread
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    worker = threading.Thread(target=seed)
-    worker.start()
-    worker.join()
-    assert not errors, errors
+    in_own_thread(lambda: call_command("seed_demo", stdout=open("/dev/null", "w")))  # noqa: SIM115

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -54,3 +56,24 @@ def log_in(page: Page, base_url: str, username: str, password: str = "pw") -> No
 def page_width(page: Page) -> int:
     """How wide the page's content is (wider than the viewport: it scrolls sideways)."""
     return page.evaluate("document.documentElement.scrollWidth")
+
+
+def in_own_thread(work: Callable[[], object]) -> None:
+    """Run database work in a thread of its own and re-raise what it raised: the protocols'
+    signing runs its own event loop, which Playwright's loop in the test's thread refuses."""
+    from django.db import connection
+
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as exc:  # reported in the test's thread
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    assert not errors, errors

@@ -6,15 +6,12 @@ Screenshots: finished_desk_ru.png (the desk), finished_desk_signatures_ru.png (w
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 from playwright.sync_api import expect
 
 from scoring.models import Party
 from tests.e2e.a11y import axe_violations, blocking, describe, phone_context
-from tests.e2e.helpers import PHONE, page_width
+from tests.e2e.helpers import PHONE, in_own_thread, page_width
 from tests.e2e.test_tables_offline import log_in_ru, russian_phone
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -25,24 +22,14 @@ def play_to_the_end(party_id: int, referee) -> None:
     protocol's signing runs an event loop, which Playwright's loop in this thread would refuse)."""
     from scoring.party.deals import record_deal
 
-    errors: list[BaseException] = []
-
     def play() -> None:
-        try:
-            for _deal in range(20):
-                if Party.objects.get(pk=party_id).status == Party.Status.FINISHED:
-                    return
-                record_deal(party_id, actor=referee, outcome="domino", winner="a",
-                            points={"a": 60, "b": 0})
-        except BaseException as exc:  # reported in the test's thread
-            errors.append(exc)
-        finally:
-            connection.close()
+        for _deal in range(20):
+            if Party.objects.get(pk=party_id).status == Party.Status.FINISHED:
+                return
+            record_deal(party_id, actor=referee, outcome="domino", winner="a",
+                        points={"a": 60, "b": 0})
 
-    worker = threading.Thread(target=play)
-    worker.start()
-    worker.join()
-    assert not errors, errors
+    in_own_thread(play)
     assert Party.objects.get(pk=party_id).status == Party.Status.FINISHED
 
 

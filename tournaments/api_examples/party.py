@@ -250,6 +250,7 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     from tournaments.api_examples import tournament as event
     from tournaments.api_examples.ratings import rating_lists
     from tournaments.api_examples.stages import finals
+    from tournaments.api_examples.team_sheets import team_sheet
     from tournaments.api_examples.teams import team_rounds, teams
 
     event.make_users(scene)
@@ -275,4 +276,5 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     finals(scene)  # its no-show wait moves no time of the calls before it
     teams(scene)  # after the rest: the ids and times of the calls before stay as they were
     team_rounds(scene)
+    team_sheet(scene)  # it adds records, no call before it changes
     return scene.rec.written()
