@@ -336,3 +336,29 @@ def test_the_first_partys_log_tells_the_sheet_was_signed(signed_sheet):
     assert texts[0] == (f"Протокол командного матча подписан за команду «{TEAM_A}»: "
                         f"{LONG_NAMES[0]}")
     assert texts[-1] == "Протокол командного матча, версия 1, заверен судьёй"
+
+
+def test_a_signed_sheet_travels_in_the_tournament_file_once(signed_sheet):
+    """The tournament file carries the signed sheet and its signatures; importing the same
+    file again where its sheet is already held is refused, naming the tournament."""
+    from scoring.core.errors import ServiceError
+    from scoring.models import TeamSheet, TeamSheetSignature
+    from tests.tournaments.test_transfer_archive import wipe
+    from tournaments.transfer import archive
+    from tournaments.transfer.archive import import_tournament
+
+    sheet, pdf = signed_sheet
+    tournament = sheet.team_match.round.tournament
+    signatures = TeamSheetSignature.objects.filter(sheet=sheet).count()
+    data = archive.export_bytes(tournament)
+    with pytest.raises(ServiceError, match="imported here before"):
+        import_tournament(data, slug="sheet-copy")
+    assert not TeamSheet.objects.filter(team_match__round__tournament__slug="sheet-copy")
+    wipe(tournament)
+    imported = import_tournament(data)
+    copy = TeamSheet.objects.get(team_match__round__tournament=imported)
+    assert (copy.public_id, copy.sha256, copy.status) == (sheet.public_id, sheet.sha256,
+                                                         sheet.status)
+    assert TeamSheetSignature.objects.filter(sheet=copy).count() == signatures == 3
+    with copy.file.open("rb") as handle:
+        assert handle.read() == pdf

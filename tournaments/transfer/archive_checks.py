@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from scoring.models import Protocol, Tournament
+from scoring.models import Protocol, TeamSheet, Tournament
 from tournaments.transfer.archive_format import (
     ArchiveError,
 )
@@ -32,6 +32,20 @@ def refuse_known_protocols(records: Iterable[dict[str, Any]]) -> None:
               "tournament was imported here before. Delete that copy first to import it again.")
             % {"code": found.short_code, "name": found.party.round.tournament.name,
                "slug": found.party.round.tournament.slug}
+        )
+
+
+def refuse_known_team_sheets(records: Iterable[dict[str, Any]]) -> None:
+    """Refuse a file whose team match sheets this installation already holds."""
+    public_ids = [r.get("public_id") for r in records if r.get("public_id")]
+    found = TeamSheet.objects.filter(public_id__in=public_ids).select_related(
+        "team_match__round__tournament").first() if public_ids else None
+    if found is not None:
+        tournament = found.team_match.round.tournament
+        raise ArchiveError(
+            _("This installation already holds a team match sheet of “%(name)s” (%(slug)s): "
+              "the tournament was imported here before. Delete that copy first to import it "
+              "again.") % {"name": tournament.name, "slug": tournament.slug}
         )
 
 

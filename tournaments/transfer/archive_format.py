@@ -44,6 +44,8 @@ from scoring.models import (
     Table,
     Team,
     TeamMatch,
+    TeamSheet,
+    TeamSheetSignature,
     Tournament,
     TournamentPlacing,
     TournamentRole,
@@ -129,6 +131,8 @@ SECTIONS = (
     Section("events", PartyEvent, "party__round__tournament"),
     Section("protocols", Protocol, "party__round__tournament"),
     Section("signatures", Signature, "protocol__party__round__tournament"),
+    Section("team_sheets", TeamSheet, "team_match__round__tournament"),
+    Section("team_sheet_signatures", TeamSheetSignature, "sheet__team_match__round__tournament"),
 )
 SECTION_OF: dict[type[models.Model], str] = {s.model: s.name for s in SECTIONS}
 RETIRED: dict[type[models.Model], frozenset[str]] = {

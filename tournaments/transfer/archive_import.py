@@ -27,7 +27,11 @@ from scoring.models import Protocol, Tournament, TournamentRole
 from scoring.rules import RuleError
 from scoring.signoff.checks import file_problem
 from scoring.signoff.snapshot import mark_imported
-from tournaments.transfer.archive_checks import free_slug, refuse_known_protocols
+from tournaments.transfer.archive_checks import (
+    free_slug,
+    refuse_known_protocols,
+    refuse_known_team_sheets,
+)
 from tournaments.transfer.archive_format import (
     ID_LISTS,
     RETIRED,
@@ -305,6 +309,7 @@ class _Importer:
                 raise self.fail(f"users[{index}]", _("a username is expected."))
             self.users[username] = self._find_or_create_user(username, details)
         refuse_known_protocols(self.doc.get("protocols", []))
+        refuse_known_team_sheets(self.doc.get("team_sheets", []))
         self.profiles = link_profiles(
             self.doc, actor if getattr(actor, "is_authenticated", False) else None)
         tournament = self.tournament_record(slug)
