@@ -17,6 +17,7 @@ register = template.Library()
 PAGES = (
     ("home", "tournaments:detail", None, _("Tournament")),
     ("draw", "tournaments:current_draw", "draw", _("Draw")),
+    ("teams", "tournaments:team_standings", "standings", _("Teams")),
     ("standings", "tournaments:standings", "standings", _("Standings")),
     ("results", "tournaments:results", "results", _("Results")),
     ("rounds", "tournaments:rounds", "results", _("Rounds")),
@@ -34,7 +35,8 @@ def public_nav(context: dict[str, Any], tournament: Tournament, current: str = "
     links = [
         {"key": key, "url": reverse(name, args=[tournament.slug]), "label": label}
         for key, name, page, label in PAGES
-        if page is None or permissions.can_see_public_page(user, tournament, page)
+        if (page is None or permissions.can_see_public_page(user, tournament, page))
+        and (key != "teams" or tournament.format == Tournament.Format.TEAMS)
     ]
     if user.is_authenticated and tournament.players.filter(user=user).exists():
         links.append({
