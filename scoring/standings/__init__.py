@@ -5,7 +5,7 @@
 regulations (:class:`StandingsConfig`) give.
 """
 
-from .engine import Tally, compute_standings, paused_gc, plain
+from .engine import Tally, compute_standings, paused_gc, plain, rank_tally
 from .metrics import METRICS, Metric
 from .types import (
     DEFAULT_ORDER,
@@ -34,5 +34,6 @@ __all__ = [
     "from_plain",
     "paused_gc",
     "plain",
+    "rank_tally",
     "rule_set_metrics",
 ]

@@ -286,6 +286,17 @@ def compute_standings(
         return _rank(ids, Tally.build(results, cfg, after_round), cfg)
 
 
+def rank_tally(
+    entrants: Sequence[int], tally: Tally, cfg: StandingsConfig
+) -> list[StandingRow]:
+    """Rank ``entrants`` from a tally made elsewhere (a team event's tally over teams, each
+    team match one "party"): the same ranking as :func:`compute_standings`."""
+    ids = list(entrants)
+    if len(set(ids)) != len(ids):
+        raise ValueError("an entrant is listed twice")
+    return _rank(ids, tally, cfg)
+
+
 def _rank(ids: list[int], tally: Tally, cfg: StandingsConfig) -> list[StandingRow]:
     """The rows of ``ids`` ranked metric by metric from the tally (see compute_standings)."""
     values: dict[str, dict[int, Number]] = {

@@ -1,0 +1,1 @@
+"""Team events: team match results and team standings from ordinary parties."""
