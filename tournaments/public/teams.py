@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.access import permissions
 from scoring.core.web import page_or_fragment
-from scoring.models import Pair, Party, Round, Team, TeamMatch, Tournament
+from scoring.models import Pair, Round, Team, TeamMatch, Tournament
 from scoring.ranking.results import standings_table
 from scoring.teams.results import TeamMatchResult, team_match_results
 from scoring.teams.standings import TIE_BREAK_METRICS, team_order
@@ -370,7 +370,8 @@ def team_lines(tournament: Tournament, after_round: int | None = None) -> list[d
 
 def team_standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The team standings after any round, live while a round is played (304 while
-    unchanged)."""
+    unchanged), with the team matches in play above them (a decided match moves the table;
+    each party won shows in its match's score at once)."""
     load = public_load(request, slug, "standings")  # 404 when hidden
     tournament = load.tournament
     if not is_team_event(tournament):
@@ -382,15 +383,19 @@ def team_standings(request: HttpRequest, slug: str) -> HttpResponse:
         after = None
     if after not in numbers:
         after = None
+    live = after is None and any(rnd.status in LIVE for rnd in load.published)
+    playing = load.published[-1] if live else None
     context = {
         "tournament": tournament,
+        "round": playing,
+        "matches": round_matches(tournament, playing, []) if playing is not None else [],
         "lines": team_lines(tournament, after),
         "order": standings_order(tournament),
         "score_abbr": SCORE_ABBRS[tournament.team_scoring],
         "score_name": SCORE_NAMES[tournament.team_scoring],
         "numbers": numbers,
         "after": after,
-        "live": after is None and any(rnd.status in LIVE for rnd in load.published),
+        "live": live,
     }
     return page_or_fragment(request, "public/teams.html", "public/_teams.html", context)
 
