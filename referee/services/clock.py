@@ -43,6 +43,10 @@ def start_party(party_id: int, *, actor: Any = None, expected_version: int | Non
         raise ServiceError("round", _("The draw of this round is not published yet."))
     if rnd.status == Round.Status.FINISHED:
         raise ServiceError("round", _("The round is closed."))
+    if party.half > 1 and Party.objects.filter(
+        round=rnd, table_id=party.table_id, half__lt=party.half
+    ).exclude(status=Party.Status.FINISHED).exists():
+        raise ServiceError("party", _("The first half at this table is not finished."))
     now = timezone.now()
     if rnd.status == Round.Status.PUBLISHED:
         Round.objects.filter(pk=rnd.pk).update(status=Round.Status.IN_PROGRESS)

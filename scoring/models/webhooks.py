@@ -18,6 +18,7 @@ WEBHOOK_EVENTS = (
     ("standings.changed", _("Standings changed")),
     ("match.decided", _("Knockout match decided")),
     ("stage.finished", _("Stage finished")),
+    ("team_match.decided", _("Team match decided")),
 )
 
 

@@ -23,6 +23,7 @@ from scoring.rules import (
     plays_games,
 )
 from scoring.stages.knockout import party_changed
+from scoring.teams.deciding import team_match_changed
 from scoring.totals.compute import (
     DealRow,
     Evaluated,
@@ -204,6 +205,8 @@ def end_party(
     webhooks.party_finished(party, totals)
     if party.match_id is not None:  # a knockout party: its match may be decided
         party_changed(party)
+    if party.team_match_id is not None:  # a team match's party: the team match may be decided
+        team_match_changed(party)
 
 
 def evaluate_party(
@@ -245,6 +248,8 @@ def evaluate_party(
             )
         else:
             store_totals(party, totals, rows[1], version=party.version + 1)
+            if party.team_match_id is not None:  # a corrected result: decided again
+                team_match_changed(party)
         return Evaluation(decision.state)
     reopened = party.status == Party.Status.FINISHED
     if reopened:
@@ -257,6 +262,8 @@ def evaluate_party(
         append_event(party, "party_reopened", actor=actor, data={"state": decision.state})
         if party.match_id is not None:
             party_changed(party)
+        if party.team_match_id is not None:
+            team_match_changed(party, stored=False)
     game = party.game
     _follow_games(party, totals, decision, actor)
     if not reopened and party.game == game:  # the party as its totals were made

@@ -136,11 +136,12 @@ def bye_side(tournament: Tournament, team: int) -> TeamSide:
 
 def team_match_results(
     tournament: Tournament, *, after_round: int | None = None,
-    team_matches: Sequence[int] | None = None,
+    team_matches: Sequence[int] | None = None, bumping: tuple[int, int] | None = None,
 ) -> dict[int, TeamMatchResult]:
     """Every team match of the tournament (or those of ``team_matches``) with its result, by
     team match id; rounds up to ``after_round``. A constant number of queries (four, and
-    the stored totals a stale party needs)."""
+    the stored totals a stale party needs). ``bumping`` is (party id, version) of a party
+    whose totals were just stored for the version its caller is about to give it."""
     matches = TeamMatch.objects.filter(round__tournament=tournament)
     if after_round is not None:
         matches = matches.filter(round__number__lte=after_round)
@@ -163,6 +164,9 @@ def team_match_results(
         .filter(team_match__in=ids).order_by()
         .values_list(*fields, "team_match_id", "pair_a__team_id", "pair_b__team_id")
     )
+    if bumping is not None:  # its stored totals are fresh as of the coming version
+        rows = [(*row[:tail], bumping[1], *row[tail + 1:]) if row[0] == bumping[0] else row
+                for row in rows]
     results = rows_for_engine(tournament, rows, per_player=False, tail=tail)
     per_match: dict[int, list[tuple[tuple, PartyResult | PlainResult]]] = defaultdict(list)
     for row, result in zip(rows, results, strict=True):
@@ -204,7 +208,10 @@ def team_match_results(
     return out
 
 
-def team_match_result(team_match: TeamMatch) -> TeamMatchResult:
+def team_match_result(
+    team_match: TeamMatch, bumping: tuple[int, int] | None = None
+) -> TeamMatchResult:
     """The result of one team match (:func:`team_match_results` for it alone)."""
     tournament = team_match.round.tournament
-    return team_match_results(tournament, team_matches=[team_match.pk])[team_match.pk]
+    return team_match_results(tournament, team_matches=[team_match.pk],
+                              bumping=bumping)[team_match.pk]

@@ -93,3 +93,36 @@ def test_level_match_bye_and_standings(tournament, referee_user):
         ("Команда 2", 1, -60),
     ]
     assert rows["Команда 3"].byes == 1 and rows["Команда 3"].played == 2
+
+
+def test_the_last_party_decides_the_team_match_and_a_correction_decides_it_again(
+        tournament, referee_user, organizer):
+    from scoring.models import Deal, WebhookDelivery, WebhookSubscription
+    from scoring.party.deals import annul_deal
+
+    t1, t2 = _teams(tournament, 2)
+    hook = WebhookSubscription.objects.create(
+        tournament=tournament, url="https://example.com/hook", created_by=organizer,
+        events=["team_match.decided"])
+    rnd = RoundFactory(tournament=tournament, number=1)
+    tm = _match(tournament, rnd, t1, t2, 1)
+    board1, board2 = Party.objects.filter(team_match=tm).order_by("board")
+    start_party(board1.pk, actor=referee_user)
+    play(board1, "a", 1)  # 240:60
+    tm.refresh_from_db()
+    assert tm.decided_at is None
+    start_party(board2.pk, actor=referee_user)
+    play(board2, "b", 1)  # 60:240: one party each, level
+    tm.refresh_from_db()
+    assert tm.decided_at is not None
+    sent = WebhookDelivery.objects.filter(subscription=hook, event="team_match.decided")
+    assert sent.count() == 1
+    payload = sent.get().payload["team_match"]
+    assert payload["level"] and payload["winner_team"] is None
+    assert (payload["a"]["score"], payload["a"]["points"], payload["b"]["points"]) == (1, 300, 300)
+    # team A's deal of board 2 annulled: 0:240, the same winner, the points decided again
+    first = Deal.objects.filter(party=board2).order_by("number").first()
+    annul_deal(first.pk, actor=organizer, reason="ошибка записи")
+    assert sent.count() == 2
+    latest = sent.order_by("-pk").first().payload["team_match"]
+    assert (latest["a"]["points"], latest["b"]["points"]) == (240, 300)

@@ -209,15 +209,11 @@ def table_party(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """What a table's QR code opens: the party at that table in the current round."""
     tournament = public_tournament(request, slug, "draw")
     rnd = current_round(tournament)
-    parties = (
-        list(Party.objects.filter(round=rnd, table__number=number).only("pk", "status")
-             .order_by("half", "pk"))
-        if rnd is not None
-        else []
-    )
-    # a team match of two halves has two parties at a table: the one not finished yet
-    party = next((p for p in parties if p.status != Party.Status.FINISHED),
-                 parties[-1] if parties else None)
+    party = None
+    if rnd is not None:  # a team match's table: the half in play, else the last one
+        at_table = Party.objects.filter(round=rnd, table__number=number).only("pk")
+        party = (at_table.exclude(status=Party.Status.FINISHED).order_by("half").first()
+                 or at_table.order_by("-half").first())
     if party is None:
         return redirect("tournaments:current_draw", slug=slug)
     return redirect(party)

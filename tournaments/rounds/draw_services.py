@@ -40,6 +40,7 @@ from tournaments.rounds.draws import (
 )
 from tournaments.rounds.finals import groups_round
 from tournaments.rounds.services import lock_round, require_previous_finished, require_status
+from tournaments.rounds.team_draws import generate_team_draw, is_team_event
 from tournaments.setup.services import actor_id
 
 logger = logging.getLogger(__name__)
@@ -54,10 +55,10 @@ def _engine_error(err: DrawUserError, draw_field: DrawField | None) -> ServiceEr
     return error
 
 
-def _save_draw(rnd: Round, warnings: Sequence[str], draw_field: DrawField, seed: Any) -> Round:
+def _save_draw(rnd: Round, warnings: Sequence[str], names: dict[int, str], seed: Any) -> Round:
     """Record the draw's seed, warnings and time on the locked round."""
     rnd.seed = seed
-    rnd.draw_warnings = warnings_data(warnings, draw_field.names)
+    rnd.draw_warnings = warnings_data(warnings, names)
     rnd.drawn_at = timezone.now()
     rnd.save(update_fields=["seed", "draw_warnings", "drawn_at"])
     return rnd
@@ -69,12 +70,20 @@ def generate_draw(round_id: int, *, seed: int | None = None, actor: Any = None) 
     groups' round robins), replacing any draw it had.
 
     The same ``seed`` (recorded on the round) reproduces a draw by lot. Parties are seated
-    in standings order; byes are finished at once. Warnings are kept for the preview.
+    in standings order; byes are finished at once. Warnings are kept for the preview. A team
+    event's round draws teams and seats each team match at two tables
+    (``tournaments.rounds.team_draws``).
     """
     rnd = lock_round(round_id)
     require_status(rnd, Round.Status.DRAFT)
     require_previous_finished(rnd)
     tournament = rnd.tournament
+    if is_team_event(tournament) and (rnd.stage is None or rnd.stage.format != Stage.Format.GROUPS):
+        team_draw, team_field = generate_team_draw(rnd, seed)
+        logger.info("team round drawn: tournament=%s round=%s seed=%s matches=%s byes=%s "
+                    "actor=%s", rnd.tournament_id, rnd.pk, team_draw.seed,
+                    len(team_draw.parties), len(team_draw.byes), actor_id(actor))
+        return _save_draw(rnd, team_draw.warnings, team_field.names, team_draw.seed)
     draw_field = None
     try:
         draw_field = load_field(tournament, rnd)
@@ -90,7 +99,7 @@ def generate_draw(round_id: int, *, seed: int | None = None, actor: Any = None) 
     logger.info("round drawn: tournament=%s round=%s seed=%s parties=%s byes=%s actor=%s",
                 rnd.tournament_id, rnd.pk, draw.seed, len(seating), len(draw.byes),
                 actor_id(actor))
-    return _save_draw(rnd, draw.warnings, draw_field, draw.seed)
+    return _save_draw(rnd, draw.warnings, draw_field.names, draw.seed)
 
 
 def _check_tables(numbers: Sequence[int], tables: dict[int, int]) -> None:
@@ -154,7 +163,7 @@ def edit_draw(
     write_draw(rnd, seating, list(byes), draw_field.individual)
     logger.info("round draw edited: tournament=%s round=%s parties=%s byes=%s actor=%s",
                 rnd.tournament_id, rnd.pk, len(seating), len(byes), actor_id(actor))
-    return _save_draw(rnd, warnings, draw_field, rnd.seed)
+    return _save_draw(rnd, warnings, draw_field.names, rnd.seed)
 
 
 @transaction.atomic
@@ -166,23 +175,22 @@ def swap_tables(round_id: int, first: int, second: int, *, actor: Any = None) ->
     _check_tables([first, second], tables)
     if first == second:
         raise ServiceError("second", _("Choose two different tables."))
-    at = {
-        p.table_id: p
-        for p in Party.objects.select_for_update(of=("self",)).filter(
-            round=rnd, table_id__in=[tables[first], tables[second]]
-        )
-    }
+    at: dict[int, list[Party]] = {}  # a team match's table holds both halves' parties
+    for p in Party.objects.select_for_update(of=("self",)).filter(
+        round=rnd, table_id__in=[tables[first], tables[second]]
+    ):
+        at.setdefault(p.table_id, []).append(p)
     if not at:
         raise ServiceError("first", _("No party sits at table %(table)s.") % {"table": first})
     for number in (first, second):
-        party = at.get(tables[number])
-        if party is not None and party.status != Party.Status.SCHEDULED:
-            raise ServiceError(
-                "first", _("The party at table %(table)s has started.") % {"table": number}
-            )
+        for party in at.get(tables[number], ()):
+            if party.status != Party.Status.SCHEDULED:
+                raise ServiceError(
+                    "first", _("The party at table %(table)s has started.") % {"table": number}
+                )
     moves = {
         party.pk: tables[second] if table_id == tables[first] else tables[first]
-        for table_id, party in at.items()
+        for table_id, parties_at in at.items() for party in parties_at
     }
     parties = Party.objects.filter(pk__in=moves)
     parties.update(table=None)

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from scoring.core.bulk import insert_rows
 from scoring.core.errors import ServiceError
-from scoring.models import Pair, Party, Player, Regulations, Round, Table, Tournament
+from scoring.models import Pair, Party, Player, Regulations, Round, Table, TeamMatch, Tournament
 from scoring.ranking.results import ranked_entrants, standings_rows
 from tournaments.pairing import (
     Draw,
@@ -326,7 +326,8 @@ def _formed_pair(rnd: Round, players: Sequence[int], ratings: dict[int, int]) ->
 
 
 def clear_draw(rnd: Round) -> None:
-    """Delete the round's parties (and the pairs formed for it)."""
+    """Delete the round's parties and team matches (and the pairs formed for it)."""
+    TeamMatch.objects.filter(round=rnd).delete()
     Party.objects.filter(round=rnd).delete()
     Pair.objects.filter(formed_in_round=rnd).delete()
 

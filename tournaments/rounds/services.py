@@ -231,14 +231,24 @@ def schedule_round(
 
 @transaction.atomic
 def start_round(round_id: int, *, actor: Any = None) -> int:
-    """Start the clock of every party of a published round that has not started; the count."""
+    """Start the clock of every party of a published round that has not started; the count.
+
+    A team match's second half (``Party.half`` 2, at the same table) starts only once the
+    first half's party at its table has finished: call it again then.
+    """
     rnd = lock_round(round_id)
     require_status(rnd, Round.Status.PUBLISHED, Round.Status.IN_PROGRESS)
-    waiting = list(
-        Party.objects.filter(round=rnd, status=Party.Status.SCHEDULED, pair_b__isnull=False)
-        .order_by("table__number")
-        .values_list("pk", flat=True)
+    rows = list(
+        Party.objects.filter(round=rnd, pair_b__isnull=False)
+        .order_by("table__number", "half")
+        .values_list("pk", "table_id", "half", "status")
     )
+    busy = {(table, half) for _pk, table, half, status in rows if status != Party.Status.FINISHED}
+    waiting = [
+        pk for pk, table, half, status in rows
+        if status == Party.Status.SCHEDULED
+        and not any((table, earlier) in busy for earlier in range(1, half))
+    ]
     if not waiting:
         raise ServiceError("round", _("No party of the round is waiting to start."))
     for pk in waiting:
