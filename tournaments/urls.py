@@ -11,7 +11,7 @@ from tournaments.public import standings as standings_views
 from tournaments.public import teams as team_views
 from tournaments.public.conditional import conditional_public
 from tournaments.ranking import season_views
-from tournaments.registration import people_views, profile_fields, profile_views
+from tournaments.registration import people_views, profile_fields, profile_views, team_views
 from tournaments.registration import views as registration_views
 from tournaments.rounds import list_views, party_views
 from tournaments.rounds import views as round_views
@@ -38,6 +38,9 @@ urlpatterns = [
     path("t/<str:slug>/players/<int:pk>/", registration_views.player_edit, name="player_edit"),
     path("t/<str:slug>/pairs/new/", registration_views.pair_edit, name="pair_create"),
     path("t/<str:slug>/pairs/<int:pk>/", registration_views.pair_edit, name="pair_edit"),
+    path("t/<str:slug>/teams/", team_views.team_list, name="teams"),
+    path("t/<str:slug>/teams/new/", team_views.team_edit, name="team_create"),
+    path("t/<str:slug>/teams/<int:pk>/", team_views.team_edit, name="team_edit"),
     path("t/<str:slug>/tables/new/", registration_views.table_edit, name="table_create"),
     path("t/<str:slug>/tables/<int:pk>/", registration_views.table_edit, name="table_edit"),
     path("t/<str:slug>/standings/", conditional_public("standings")(standings_views.standings),

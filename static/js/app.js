@@ -126,3 +126,19 @@
     });
   });
 })();
+
+// The tournament form: the team settings are shown only for the team format (without script
+// they show once a team tournament is saved; their defaults hold until then).
+(function () {
+  function sync(select) {
+    document.querySelectorAll("[data-shown-for-format]").forEach(function (part) {
+      part.hidden = select.value !== part.dataset.shownForFormat;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var select = document.querySelector("select[name=format]");
+    if (!select || !document.querySelector("[data-shown-for-format]")) { return; }
+    sync(select);
+    select.addEventListener("change", function () { sync(select); });
+  });
+})();

@@ -18,8 +18,9 @@ from scoring.access import permissions
 from scoring.access.idempotency import IdempotentMixin
 from scoring.access.permissions import can_see_public_page, visible_tournaments
 from scoring.access.query import FormatFilterNegotiation, KnownQueryMixin
-from scoring.core.errors import number_parameter
+from scoring.core.errors import ServiceError, number_parameter
 from scoring.models import GAME_SETTINGS, Pair, RatingList, Regulations, Tournament
+from scoring.models.tournament import TEAM_TIE_BREAKS
 from scoring.ranking.rating_lists import take_ratings
 from scoring.ranking.results import StandingsTable, standings_table
 from scoring.rules.game_settings import BOOL, CHOICE, DECLARATIONS, GameSetting
@@ -34,6 +35,7 @@ from tournaments.setup.services import (
     update_regulations,
     update_tournament,
 )
+from tournaments.setup.team_settings import check_tie_breaks
 
 
 class StandingLineSerializer(serializers.Serializer):
@@ -135,12 +137,26 @@ class TournamentSerializer(serializers.ModelSerializer):
     singles = serializers.SerializerMethodField(
         help_text="Whether a side is one player (a pair is then registered with player2 null)."
     )
+    team_tie_breaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(TEAM_TIE_BREAKS)),
+        required=False,
+        help_text="A team tournament's tie-breaks after the team score, first deciding most: "
+        "`party_wins`, `point_difference`, `head_to_head`, `buchholz`, each once; empty for "
+        "this default order. An unknown name is 400 naming `team_tie_breaks`.",
+    )
 
     class Meta:
         model = Tournament
         fields = ["id", *TOURNAMENT_FIELDS, "players", "kozel_pairs", "singles"]
         read_only_fields = ["status"]
         extra_kwargs = {
+            "team_squad_pairs": {"help_text": "A team tournament: pairs in a team (2–6); two "
+                                 "play each team match, the others are substitutes."},
+            "team_lineup_changes": {"help_text": "A team tournament: the captain names the two "
+                                    "pairs of each team match."},
+            "team_halves": {"help_text": "A team tournament: a second half in which the pairs "
+                            "swap opponents (A1–B2, A2–B1)."},
+            "team_scoring": {"help_text": "A team tournament: how a team match is scored."},
             "status": {"help_text": "Changed only by the round flow: running once a draw is "
                        "published, finished by `POST /tournaments/{id}/finish/` (`reopen/` "
                        "takes it back)."},
@@ -152,6 +168,13 @@ class TournamentSerializer(serializers.ModelSerializer):
                 "(\"Кубок Москвы 2026\" → \"kubok-moskvy-2026\", then -2, -3… if taken).",
             }
         }
+
+    def validate_team_tie_breaks(self, value: list[str]) -> list[str]:
+        """Each tie-break once; empty for the default order."""
+        try:
+            return check_tie_breaks(value)
+        except ServiceError as err:
+            raise ValidationError(err.message) from err
 
     def get_singles(self, tournament: Tournament) -> bool:
         """Whether a side is one player in this tournament's rule set."""

@@ -16,11 +16,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.core.errors import ServiceError
-from scoring.models import Pair, Player, Table, Tournament
+from scoring.models import Pair, Player, Table, Team, Tournament
 from tournaments.pages import run_service, show_refusal, tournament_for
 from tournaments.registration.entry_forms import AddTablesForm, NewPairForm
 from tournaments.registration.forms import PairForm, PlayerForm, TableForm
 from tournaments.registration.services import withdraw_pair, withdraw_player
+from tournaments.registration.teams import withdraw_team
 
 
 def _edit_member(
@@ -110,16 +111,19 @@ def table_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpRe
 @require_POST
 @login_required
 def entrant_withdraw(request: HttpRequest, slug: str, kind: str, pk: int) -> HttpResponse:
-    """Withdraw a pair or player from later draws, or reinstate them."""
+    """Withdraw a pair, player or team from later draws, or reinstate them."""
     tournament = tournament_for(request, slug, manage=True)
-    entrant: Pair | Player
-    service: Callable[..., Pair | Player]
+    entrant: Pair | Player | Team
+    service: Callable[..., Pair | Player | Team]
     if kind == "pairs":
         entrant = get_object_or_404(Pair, pk=pk, tournament=tournament)
         service = withdraw_pair
     elif kind == "players":
         entrant = get_object_or_404(Player, pk=pk, tournament=tournament)
         service = withdraw_player
+    elif kind == "teams":
+        entrant = get_object_or_404(Team, pk=pk, tournament=tournament)
+        service = withdraw_team
     else:
         raise Http404
     withdrawn = request.POST.get("withdrawn", "1") == "1"
@@ -128,7 +132,7 @@ def entrant_withdraw(request: HttpRequest, slug: str, kind: str, pk: int) -> Htt
         text = _("%(name)s is withdrawn from later draws.") if withdrawn else _(
             "%(name)s takes part in the draws again."
         )
-        name = entrant.display_name if isinstance(entrant, Pair) else entrant.name
+        name = entrant.display_name if isinstance(entrant, Pair) else str(entrant.name)
         messages.success(request, text % {"name": name})
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(target, {request.get_host()}):

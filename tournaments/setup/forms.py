@@ -21,6 +21,7 @@ from tournaments.setup.services import (
     plays_in_pairs_option,
     table_size,
 )
+from tournaments.setup.team_settings import TEAM_FIELDS, TieBreakOrderField
 from tournaments.setup.typed_fields import form_field, model_field
 
 if TYPE_CHECKING:
@@ -123,6 +124,11 @@ class TournamentForm(forms.ModelForm):
         required=False,
         help_text=_("Otherwise every Kozel player plays for himself."),
     )
+    team_tie_breaks = TieBreakOrderField(
+        label=_("Team tie-breaks"),
+        help_text=_("After the team score, the first place decides most; leave every place "
+                    "empty for the order shown."),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -133,8 +139,13 @@ class TournamentForm(forms.ModelForm):
         self.fields["format"].help_text = _(
             "Pairs: each side (a pair, or one player in singles games) is registered once and "
             "plays every round. Individual: players register alone and the draw seats them at "
-            "the tables every round."
+            "the tables every round. Team: teams of pairs (a club, a country) play team matches "
+            "at two tables at once."
         )
+        self.fields["team_tie_breaks"].initial = (
+            self.instance.team_tie_breaks if self.instance.pk else None)
+        for name in ("team_squad_pairs", "team_scoring"):  # left out: kept as they are
+            self.fields[name].required = False
         if not self.instance.pk:
             self.fields["slug"].required = False
             self.fields["slug"].help_text = _(
@@ -168,11 +179,22 @@ class TournamentForm(forms.ModelForm):
             "public_results",
             "public_entrants",
             "hall_screen",
+            *TEAM_FIELDS,
         ]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "end_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         }
+
+    team_field_names = TEAM_FIELDS
+
+    def team_fields(self) -> list[forms.BoundField]:
+        """The settings of a team tournament (shown only for that format)."""
+        return [self[name] for name in TEAM_FIELDS]
+
+    def shows_team_fields(self) -> bool:
+        """Whether the form's format is the team tournament (the team settings shown)."""
+        return str(self["format"].value()) == Tournament.Format.TEAMS
 
     def clean(self) -> dict[str, Any]:
         """The end date cannot come before the start date."""
@@ -181,6 +203,9 @@ class TournamentForm(forms.ModelForm):
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("The end date is before the start date."))
+        for name in ("team_squad_pairs", "team_scoring"):
+            if data.get(name) in (None, "") and name in data:
+                data[name] = getattr(self.instance, name)
         return data
 
 

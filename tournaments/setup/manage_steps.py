@@ -43,6 +43,11 @@ def next_step(tournament: Tournament, entrants: int, tables: int,
     slug = tournament.slug
     individual = tournament.format == Tournament.Format.INDIVIDUAL
     latest = rounds[-1] if rounds else None
+    if tournament.format == Tournament.Format.TEAMS and not rounds and (
+            tournament.teams.filter(withdrawn=False).count() < 2):
+        return NextStep(_("Register the teams, each with its pairs."),
+                        Link("teams", _("Register a team"),
+                             reverse("tournaments:team_create", args=[slug])))
     if entrants < 2:
         if individual or tournament.singles:
             text, label = _("Register the players."), _("Add player")
@@ -85,6 +90,8 @@ def manage_groups(tournament: Tournament, step: NextStep, *, pairs: bool, latest
         setup.links.append(link("entrants", _("Add side"), "tournaments:pair_create"))
     elif pairs:
         setup.links.append(link("entrants", _("Add pair"), "tournaments:pair_create"))
+    if tournament.format == Tournament.Format.TEAMS:
+        setup.links.append(link("teams", _("Teams"), "tournaments:teams"))
     setup.links += [
         link("tables", _("Add tables"), "tournaments:table_create"),
         link("import", _("Import players") if not pairs or tournament.singles

@@ -40,6 +40,8 @@ class MetricOrderWidget(forms.Widget):
         super().__init__(attrs)
         self.choices = choices or []
         self.places = places
+        self.place_label: Any = None
+        """The hidden label of each place ("Place 2 …"; the standings order's by default)."""
 
     def value_from_datadict(self, data: Mapping[str, Any],
                             files: MultiValueDict[str, UploadedFile], name: str) -> list[str]:
@@ -72,7 +74,8 @@ class MetricOrderWidget(forms.Widget):
                 '<li><label for="{id}_{i}" class="sr-only">{place}</label>'
                 '<select name="{name}_{i}" id="{id}_{i}" data-metric-place>{options}</select></li>',
                 id=base, i=i, name=name, options=options,
-                place=_("Place %(number)s in the standings order") % {"number": i + 1},
+                place=(self.place_label or _("Place %(number)s in the standings order"))
+                % {"number": i + 1},
             ))
         return format_html('<ol class="metric-order" id="{}">{}</ol>', base,
                            format_html_join("", "{}", ((item,) for item in items)))

@@ -25,6 +25,7 @@ from scoring.models import (
 from scoring.rules import RULE_SETS, RuleError, RulesConfig, get_rule_set
 from scoring.rules import RuleSet as RuleSetEngine
 from scoring.rules.game_settings import default_game_settings
+from tournaments.setup.team_settings import check_team_settings
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +80,11 @@ def format_conflict(tournament_format: str, rule_set: str, cfg: RulesConfig) -> 
     if engine.side_size(cfg) != 1:
         return None
     game = Tournament.game_name_of(rule_set)
+    if tournament_format == Tournament.Format.TEAMS:
+        return _(
+            "In %(game)s a side is one player: a team tournament needs sides of two players "
+            "(pairs)."
+        ) % {"game": game}
     players = table_size(engine, cfg)
     if players == 2 and tournament_format == Tournament.Format.INDIVIDUAL:
         return _(
@@ -271,6 +277,7 @@ def create_tournament(
     slug = slug or derive_slug(name)
     tournament = Tournament(name=name, slug=slug, created_by=organizer, **fields)
     _check_dates(tournament)
+    check_team_settings(tournament)
     _clean(tournament, exclude=["slug"] if derived else None)  # a derived slug: at the insert
     regulations = Regulations()
     regulations.apply_preset(tournament.rule_set)
@@ -315,6 +322,7 @@ def update_tournament(
     for name, value in fields.items():
         setattr(tournament, name, value)
     _check_dates(tournament)
+    check_team_settings(tournament)
     _clean(tournament)
     regulations, _created = Regulations.objects.select_for_update().get_or_create(
         tournament_id=tournament.pk
