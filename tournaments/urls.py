@@ -8,7 +8,7 @@ from tournaments.players import views as player_views
 from tournaments.public import bracket as bracket_views
 from tournaments.public import home
 from tournaments.public import standings as standings_views
-from tournaments.public import teams as team_views
+from tournaments.public import teams as public_teams
 from tournaments.public.conditional import conditional_public
 from tournaments.ranking import season_views
 from tournaments.registration import people_views, profile_fields, profile_views, team_views
@@ -45,9 +45,9 @@ urlpatterns = [
     path("t/<str:slug>/tables/<int:pk>/", registration_views.table_edit, name="table_edit"),
     path("t/<str:slug>/standings/", conditional_public("standings")(standings_views.standings),
          name="standings"),
-    path("t/<str:slug>/teams/", conditional_public("standings")(team_views.team_standings),
-         name="team_standings"),
-    path("t/<str:slug>/team/<int:pk>/", team_views.team_page, name="team"),
+    path("t/<str:slug>/team-standings/",
+         conditional_public("standings")(public_teams.team_standings), name="team_standings"),
+    path("t/<str:slug>/team/<int:pk>/", public_teams.team_page, name="team"),
     path("t/<str:slug>/bracket/", conditional_public("standings")(bracket_views.bracket),
          name="bracket"),
     path("t/<str:slug>/bracket.pdf", bracket_views.bracket_pdf_view, name="bracket_pdf"),

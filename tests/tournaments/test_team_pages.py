@@ -245,6 +245,6 @@ def test_the_player_sees_his_board_and_the_other_team(client, event):
 def test_a_pairs_tournament_has_no_team_pages(client, tournament):
     for name in ("current_draw", "standings", "hall"):
         html = client.get(_url(tournament, name)).content.decode()
-        assert "/teams/" not in html and "team-match" not in html
+        assert "/team-standings/" not in html and "team-match" not in html
     assert client.get(_url(tournament, "team_standings")).status_code == 404
     assert client.get(_url(tournament, "team", 1)).status_code == 404
