@@ -1,5 +1,5 @@
 """API of tournaments: tournaments, standings, players, pairs, tables, rounds, draws, parties,
-player profiles, stages and knockout matches.
+player profiles, stages and knockout matches, teams.
 
 One module per resource; this package's URLs are the router's.
 """
@@ -15,6 +15,7 @@ from tournaments.api.ratings import RatingListViewSet
 from tournaments.api.rounds import RoundViewSet
 from tournaments.api.seasons import SeasonViewSet
 from tournaments.api.stages import MatchViewSet, StageViewSet
+from tournaments.api.teams import TeamViewSet
 from tournaments.api.tournaments import (
     RegulationsSerializer,
     TournamentSerializer,
@@ -38,5 +39,6 @@ router.register("seasons", SeasonViewSet, basename="season")
 router.register("rating-lists", RatingListViewSet, basename="rating-list")
 router.register("stages", StageViewSet, basename="stage")
 router.register("matches", MatchViewSet, basename="match")
+router.register("teams", TeamViewSet, basename="team")
 
 urlpatterns = router.urls

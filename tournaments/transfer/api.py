@@ -66,7 +66,7 @@ class RosterRowSerializer(serializers.Serializer):
     errors = serializers.DictField(  # type: ignore[assignment]
         child=serializers.ListField(child=serializers.CharField()),
         help_text="Messages by column (name, club, city, rating, partner, pair, birth_year, "
-        "federation_id, profile, row).",
+        "federation_id, team, profile, row).",
     )
     profile = serializers.DictField(
         help_text="How the row links to a profile: status `linked` (`profile`, `reason`: "
@@ -86,6 +86,8 @@ class RosterReportSerializer(serializers.Serializer):
     skip_bad_rows = serializers.BooleanField()
     players = serializers.IntegerField(help_text="Players added (or to be added).")
     pairs = serializers.IntegerField(help_text="Pairs added (or to be added).")
+    teams = serializers.IntegerField(
+        help_text="Team tournaments: teams the file's pairs make or join (the `team` column).")
     file_errors = serializers.ListField(child=serializers.CharField())
     to_review = serializers.ListField(
         child=serializers.IntegerField(),

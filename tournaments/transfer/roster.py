@@ -7,7 +7,10 @@ The file has a header row naming its columns (English or Russian, any order):
 * ``partner`` — the name of his partner: another row of the file or a player already
   registered in the tournament (pairs tournaments only);
 * ``pair`` — the pair's name (optional; either partner's row may give it);
-* ``birth_year``, ``federation_id`` — to tell the person apart (optional).
+* ``birth_year``, ``federation_id`` — to tell the person apart (optional);
+* ``team`` — team tournaments: the team the row's pair plays for (either partner's row may give
+  it). The pairs of the rows naming one team join it, a new team made of them (from two pairs)
+  or one registered already (up to the squad size), through ``registration.teams``.
 
 Each row is linked to the person's profile (``roster_profiles``): on the federation id, else on
 name + birth year + club agreeing with exactly one profile; a doubtful row waits for the
@@ -29,15 +32,16 @@ others are reported as skipped. One transaction, the tournament's row locked.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError
-from scoring.models import Player, Tournament
+from scoring.models import BOARDS, Pair, Player, Team, Tournament
 from tournaments.registration.services import register_pair, register_player
+from tournaments.registration.teams import register_team, update_team
 from tournaments.setup.services import registers_sides
 from tournaments.transfer.roster_profiles import check_details, match_rows, readable_candidates
 from tournaments.transfer.roster_rows import (
@@ -171,6 +175,8 @@ class _PairPlan:
     second: RosterRow | None
     player: Player | None
     name: str
+    team: str = ""
+    """The team the pair plays for, as the file names it (team tournaments)."""
 
     @property
     def rows(self) -> tuple[RosterRow, ...]:
@@ -206,8 +212,9 @@ def _plan_pairs(rows: list[RosterRow], by_number: dict[int, RosterRow]) -> list[
 
 
 def _attempt(tournament: Tournament, rows: list[RosterRow], plans: list[_PairPlan],
-             bad: set[int]) -> tuple[dict[int, dict[str, list[str]]], int, int]:
-    """Register the rows not in ``bad`` through the services; return errors and counts."""
+             bad: set[int]) -> tuple[dict[int, dict[str, list[str]]], int, int, int]:
+    """Register the rows not in ``bad`` through the services (their teams too); return errors
+    and the counts of players, pairs and teams."""
     errors: dict[int, dict[str, list[str]]] = defaultdict(dict)
     created: dict[int, Player] = {}
     for row in rows:
@@ -222,20 +229,45 @@ def _attempt(tournament: Tournament, rows: list[RosterRow], plans: list[_PairPla
         except ServiceError as err:
             errors[row.number].setdefault(PLAYER_FIELDS.get(err.field, "row"), []).append(
                 str(err.message))
-    pairs = 0
+    made: list[tuple[_PairPlan, Pair]] = []
     for plan in plans:
         if any(r.number not in created for r in plan.rows):
             continue
         first = created[plan.first.number]
         second = created[plan.second.number] if plan.second else plan.player
         try:  # seeded by the players' ratings (Pair.seeding_rating), as the pair form does
-            register_pair(tournament, first, second, name=plan.name)
+            made.append((plan, register_pair(tournament, first, second, name=plan.name)))
         except ServiceError as err:
             errors[plan.owner.number].setdefault(PAIR_FIELDS.get(err.field, "partner"), []).append(
                 str(err.message))
-        else:
-            pairs += 1
-    return errors, len(created), pairs
+    teams = _join_teams(tournament, made, errors) if not errors else 0
+    return errors, len(created), len(made), teams
+
+
+def _join_teams(tournament: Tournament, made: list[tuple[_PairPlan, Pair]],
+                errors: dict[int, dict[str, list[str]]]) -> int:
+    """Register the teams the pairs name (or add the pairs to a registered one); a refusal
+    goes to the ``team`` column of each of the team's pairs. The number of teams."""
+    groups: dict[str, list[tuple[_PairPlan, Pair]]] = defaultdict(list)
+    for plan, pair in made:
+        if plan.team:
+            groups[name_key(plan.team)].append((plan, pair))
+    registered = {name_key(team.name): team for team in Team.objects.filter(tournament=tournament)}
+    for key, members in groups.items():
+        team = registered.get(key)
+        pairs = [pair for _plan, pair in members]
+        try:
+            if team is None:
+                clubs = {clean_name(r.values["club"]) for plan, _pair in members
+                         for r in plan.rows}
+                register_team(tournament, name=members[0][0].team, pairs=pairs,
+                              club=clubs.pop() if len(clubs) == 1 else "")
+            else:
+                update_team(team.pk, pairs=[*team.pairs.order_by("id"), *pairs])
+        except ServiceError as err:
+            for plan, _pair in members:
+                errors[plan.owner.number].setdefault("team", []).append(str(err.message))
+    return len(groups)
 
 
 def _spread(plans: list[_PairPlan], bad: set[int]) -> None:
@@ -262,7 +294,52 @@ def check_rows(tournament: Tournament, rows: list[RosterRow]) -> list[_PairPlan]
         return _check_singles(rows)
     _link(rows, by_key, registered)
     _check_pair_names(rows, by_number)
-    return _plan_pairs(rows, by_number)
+    return _check_teams(tournament, rows, _plan_pairs(rows, by_number))
+
+
+def _check_teams(tournament: Tournament, rows: list[RosterRow],
+                 plans: list[_PairPlan]) -> list[_PairPlan]:
+    """The ``team`` column: a team tournament's only, of a pair (both its rows agree), and a
+    team of two pairs at least (a new one) up to the squad size; the plans with their teams."""
+    paired = {r.number for plan in plans for r in plan.rows}
+    for row in rows:
+        if not clean_name(row.values.get("team", "")):
+            continue
+        if tournament.format != Tournament.Format.TEAMS:
+            row.add_error("team", _("Only a team tournament has teams: leave the team empty."))
+        elif row.number not in paired:
+            row.add_error("team", _("A team is made of pairs: give the player a partner."))
+    if tournament.format != Tournament.Format.TEAMS:
+        return plans
+    out = []
+    for plan in plans:
+        names = [clean_name(r.values.get("team", "")) for r in plan.rows]
+        given = [n for n in names if n]
+        if len({name_key(n) for n in given}) > 1:
+            plan.owner.add_error("team", _("Row %(row)s gives this pair another team: %(name)s.")
+                                 % {"row": plan.first.number, "name": given[0]})
+        out.append(replace(plan, team=given[0] if given else ""))
+    groups: dict[str, list[_PairPlan]] = defaultdict(list)
+    for plan in out:
+        if plan.team:
+            groups[name_key(plan.team)].append(plan)
+    registered = {name_key(team.name): team for team in Team.objects.filter(tournament=tournament)}
+    most = tournament.team_squad_pairs
+    for key, members in groups.items():
+        team = registered.get(key)
+        count = len(members) + (team.pairs.count() if team is not None else 0)
+        name = team.name if team is not None else members[0].team
+        if count > most:
+            message = _("The team %(team)s would have %(count)s pairs; at most %(most)s in "
+                        "this tournament.") % {"team": name, "count": count, "most": most}
+        elif team is None and count < BOARDS:
+            message = _("The team %(team)s has %(count)s pair in the file; a team needs at "
+                        "least %(least)s.") % {"team": name, "count": count, "least": BOARDS}
+        else:
+            continue
+        for plan in members:
+            plan.owner.add_error("team", message)
+    return out
 
 
 def import_roster(tournament: Tournament, filename: str, content: bytes, *, viewer: Any,
@@ -295,7 +372,8 @@ def import_roster(tournament: Tournament, filename: str, content: bytes, *, view
             _spread(plans, bad)
         while True:
             savepoint = transaction.savepoint()
-            found, report.players, report.pairs = _attempt(tournament, rows, plans, bad)
+            found, report.players, report.pairs, report.teams = _attempt(
+                tournament, rows, plans, bad)
             for number, columns in found.items():
                 for column, messages in columns.items():
                     for message in messages:
@@ -315,7 +393,7 @@ def import_roster(tournament: Tournament, filename: str, content: bytes, *, view
         if row.errors and row.status == "ok":
             row.status = "skipped" if skip_bad_rows else "error"
     if not skip_bad_rows and (bad or any(row.errors for row in rows)):
-        report.players = report.pairs = 0
+        report.players = report.pairs = report.teams = 0
     return report
 
 
@@ -323,6 +401,10 @@ def template_file(tournament: Tournament, fmt: str) -> bytes:
     """A file to fill in: the header and example rows (partners only in pairs of two)."""
     columns = list(COLUMNS)
     rows = [list(row) for row in TEMPLATE_ROWS]
+    if tournament.format == Tournament.Format.TEAMS:
+        return table_bytes(columns, [[*row, "Дубль-шесть"] for row in rows], fmt,
+                           title=_("Players"))
+    columns.remove("team")
     if tournament.format == Tournament.Format.INDIVIDUAL or registers_sides(tournament):
         columns = columns[:4] + columns[6:]
         rows = [row[:4] + row[6:] for row in rows]

@@ -27,6 +27,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                    "гр"),
     "federation_id": ("federation id", "fed id", "id", "player id", "номер федерации",
                       "id федерации", "код игрока"),
+    "team": ("team", "team name", "команда", "название команды"),
 }
 COLUMN_LABELS = {
     "name": gettext_lazy("name"),
@@ -37,6 +38,7 @@ COLUMN_LABELS = {
     "pair": gettext_lazy("pair name"),
     "birth_year": gettext_lazy("birth year"),
     "federation_id": gettext_lazy("federation id"),
+    "team": gettext_lazy("team"),
     "profile": gettext_lazy("profile"),
     "row": gettext_lazy("row"),
 }
@@ -143,6 +145,8 @@ class RosterReport:
     dry_run: bool = False
     players: int = 0
     pairs: int = 0
+    teams: int = 0
+    """Teams registered (or to be) with the file's pairs: new ones and those joined."""
     imported: bool = False
     readable: frozenset[int] = frozenset()
     """The candidates (of the doubtful rows) whose birth year and federation id the importing
@@ -183,6 +187,7 @@ class RosterReport:
             "skip_bad_rows": self.skip_bad_rows,
             "players": self.players,
             "pairs": self.pairs,
+            "teams": self.teams,
             "file_errors": list(self.file_errors),
             "to_review": [row.number for row in self.to_review],
             "rows": [row.as_dict(self.readable) for row in self.rows],

@@ -103,7 +103,8 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
     status = 200
     context: dict[str, Any] = {"tournament": tournament, "form": form,
                                "columns": roster.COLUMNS,
-                               "individual": tournament.format == Tournament.Format.INDIVIDUAL}
+                               "individual": tournament.format == Tournament.Format.INDIVIDUAL,
+                               "teams": tournament.format == Tournament.Format.TEAMS}
     if request.method == "POST" and not form.is_valid():
         status = 400
     elif request.method == "POST":
@@ -119,8 +120,10 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
                 added = _("Players added, each as a side: %(players)s.")
             else:
                 added = _("Players added: %(players)s; pairs added: %(pairs)s.")
+            if report.teams:
+                added += " " + _("Teams made or joined: %(teams)s.")
             messages.success(request, added % {"players": report.players,
-                                               "pairs": report.pairs})
+                                               "pairs": report.pairs, "teams": report.teams})
             if request.POST.get("make_accounts"):
                 done = make_player_accounts(tournament, actor=request.user)
                 made = done.made
