@@ -199,7 +199,7 @@ def test_a_team_event_from_registration_to_the_team_standings(
     fan.goto(f"{base}/t/{SLUG}/team-standings/")
     expect(fan.get_by_role("heading", level=1)).to_have_text("Командный зачёт")
     live = fan.locator(f"#live-match-{match.pk}")
-    expect(live).to_contain_text("1 : 0")
+    expect(live).to_contain_text("1 : 0 по партиям")
     expect(live).to_contain_text("1 партия завершена")
     before = standings_rows(fan)
     assert before[bye.name][1] == "2" and before[bye.name][3] == "1–0–0", before  # the bye
@@ -212,20 +212,23 @@ def test_a_team_event_from_registration_to_the_team_standings(
     open_screen(ref, base, board2.pk, "ru")
     ref.locator("#btn-start").click()
     expect(ref.locator("#deal-entry")).to_be_visible()
-    for _deal in range(6):
+    total = ref.locator("#scoreboard [data-total=a]")
+    # 60 + 70 + 80: the target of 200 reached (each deal its own points: no double tap)
+    for deal, (points, running) in enumerate([(60, 60), (70, 130), (80, 210)], start=1):
+        expect(ref.locator("#deal-entry h2")).to_have_text(f"Кон {deal}")
         pick_winner(ref, "a")
-        ref.fill("#deal-points", "60")
+        ref.fill("#deal-points", str(points))
         ref.click("#btn-deal")
-        expect(ref.locator("#desk-sync")).to_have_attribute("data-state", "saved")
-        if Party.objects.get(pk=board2.pk).status == Party.Status.FINISHED:
-            break
+        expect(total).to_have_text(str(running))
+    expect(ref.locator("#deal-entry")).to_have_count(0)  # the party is over
+    expect(ref.locator("#desk-sync")).to_have_attribute("data-state", "saved")
     assert Party.objects.get(pk=board2.pk).status == Party.Status.FINISHED
     narrow(ref)
     screenshot(ref, "team-desk-board-2-360-ru")
 
     # The standings page refreshes itself: the match is decided, its winner leads.
     fan.clock.run_for(11_000)
-    expect(live).to_contain_text("2 : 0", timeout=20_000)
+    expect(live).to_contain_text("2 : 0 по партиям", timeout=20_000)
     after = standings_rows(fan)
     assert after[match.team_a.name][1:5] == ["2", "1", "1–0–0", "2"]
     assert after[match.team_b.name][1:4] == ["0", "1", "0–0–1"]
@@ -246,6 +249,7 @@ def test_a_team_event_from_registration_to_the_team_standings(
 
     # The hall screen's panels: the team matches, then the team standings.
     hall = new_page()
+    hall.context.set_extra_http_headers({"Accept-Language": "ru"})
     hall.set_viewport_size({"width": 1920, "height": 1080})
     hall.goto(f"{base}/t/{SLUG}/hall/?panel=matches-1")
     expect(hall.locator(".hall-team-matches tbody tr")).to_have_count(2)

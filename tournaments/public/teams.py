@@ -9,7 +9,7 @@ says so; each board is an ordinary party. Every figure of a team match comes fro
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -28,18 +28,17 @@ from scoring.teams.standings import team_standings as team_standings_rows
 from tournaments.pages import LIVE, url_root
 from tournaments.public.history import HistoryRow, history
 from tournaments.public.load import public_load, public_tournament
+from tournaments.rounds.team_draws import is_team_event
 
-SCORE_NAMES = {
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+SCORE_NAMES: dict[str, StrOrPromise] = {
     Tournament.TeamScoring.MATCH_POINTS: _("match points"),
     Tournament.TeamScoring.PARTIES: _("parties won"),
     Tournament.TeamScoring.POINTS: _("points"),
     Tournament.TeamScoring.EFECTIVENESS: _("efectiveness"),
 }
-
-
-def is_team_event(tournament: Tournament) -> bool:
-    """Whether the tournament's entrants are teams (its rounds draw team matches)."""
-    return tournament.format == Tournament.Format.TEAMS
 
 
 def number_text(value: Any) -> str:
@@ -112,9 +111,9 @@ class MatchView:
 
     @property
     def winner(self) -> str:
-        """"a" or "b" for the winning team of a decided match, else empty."""
+        """"a" or "b" for the winning team of a decided match, else empty (a bye too)."""
         result = self.result
-        if result is None or result.winner is None:
+        if result is None or result.winner is None or self.bye:
             return ""
         return "a" if result.winner == self.team_a.pk else "b"
 
@@ -134,7 +133,7 @@ class MatchView:
         return "won" if self.winner == mine else "lost"
 
 
-OUTCOME_LABELS = {
+OUTCOME_LABELS: dict[str, StrOrPromise] = {
     "won": _("won"),
     "lost": _("lost"),
     "drawn": _("drawn"),
@@ -205,9 +204,18 @@ def round_matches(
 # -- a team's page -----------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class BoardRow:
+    """One board of a team's match: its title ("Board 2 · Table 6") and the party from the
+    team's side."""
+
+    title: str
+    row: HistoryRow
+
+
 def team_history(tournament: Tournament, team: Team) -> list[MatchView]:
-    """The team's matches of the published rounds in round order, each board a history row
-    from the team's point of view (its pair, the opponents, the score)."""
+    """The team's matches of the published rounds in round order, each board a
+    :class:`BoardRow` from the team's point of view (its pair, the opponents, the score)."""
     matches = list(
         TeamMatch.objects.filter(Q(team_a=team) | Q(team_b=team), round__tournament=tournament)
         .exclude(round__status=Round.Status.DRAFT)
@@ -221,8 +229,10 @@ def team_history(tournament: Tournament, team: Team) -> list[MatchView]:
     boards: dict[int, list[tuple[int, int, Any]]] = {}
     for row in rows:
         party = row.party
-        row.board_title = board_title(party.board, party.table.number if party.table else None)
-        boards.setdefault(party.team_match_id, []).append((party.half, party.board or 0, row))
+        title = board_title(party.board, party.table.number if party.table else None)
+        if party.team_match_id is not None:
+            boards.setdefault(party.team_match_id, []).append(
+                (party.half, party.board or 0, BoardRow(title, row)))
     for pk, view in views.items():
         _add_boards(view, boards.get(pk, []))
     return [views[m.pk] for m in matches]
@@ -245,7 +255,7 @@ def member_records(
     pairs = list(Pair.objects.filter(team=team).select_related("player1", "player2")
                  .order_by("pk"))
     table = standings_table(tournament)
-    columns = list(table.columns[:4])
+    columns = list(table.columns[:3])
     rows = {row.entrant: row for row in table.rows}
     root = url_root("tournaments:pair", tournament.slug) if links else ""
     records = []
@@ -280,23 +290,27 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "team": team,
         "columns": columns,
         "members": members,
-        "matches": [
-            {
-                "view": view,
-                "opponent": view.opponent_of(team.pk),
-                "opponent_url": (f"{team_root}{view.opponent_of(team.pk).pk}/"
-                                 if view.opponent_of(team.pk) else ""),
-                "outcome": view.outcome_for(team.pk),
-                "outcome_label": OUTCOME_LABELS[view.outcome_for(team.pk)],
-                "own_score": _own_score(view, team.pk),
-            }
-            for view in matches
-        ],
+        "matches": [_match_item(view, team.pk, team_root) for view in matches],
         "standing": standing,
         "standing_size": len(lines),
         "score_abbr": SCORE_ABBRS[tournament.team_scoring],
         "score_name": SCORE_NAMES[tournament.team_scoring],
     })
+
+
+def _match_item(view: MatchView, team: int, team_root: str) -> dict[str, Any]:
+    """One match of a team's page from the team's side: the other team and its page, the
+    outcome, the scores."""
+    opponent = view.opponent_of(team)
+    outcome = view.outcome_for(team)
+    return {
+        "view": view,
+        "opponent": opponent,
+        "opponent_url": f"{team_root}{opponent.pk}/" if opponent is not None else "",
+        "outcome": outcome,
+        "outcome_label": OUTCOME_LABELS[outcome],
+        "own_score": _own_score(view, team),
+    }
 
 
 def _own_score(view: MatchView, team: int) -> dict[str, str]:
@@ -314,14 +328,14 @@ def _own_score(view: MatchView, team: int) -> dict[str, str]:
 # -- the team standings ------------------------------------------------------------------
 
 
-SCORE_ABBRS = {
+SCORE_ABBRS: dict[str, StrOrPromise] = {
     Tournament.TeamScoring.MATCH_POINTS: _("MP"),
     Tournament.TeamScoring.PARTIES: _("PW"),
     Tournament.TeamScoring.POINTS: _("Pts"),
     Tournament.TeamScoring.EFECTIVENESS: _("Ef"),
 }
 
-TIE_BREAK_NAMES = {
+TIE_BREAK_NAMES: dict[str, StrOrPromise] = {
     "party_wins": _("parties won"),
     "point_difference": _("point difference"),
     "head_to_head": _("head-to-head"),
@@ -344,7 +358,8 @@ def team_lines(tournament: Tournament, after_round: int | None = None) -> list[d
     pairs: dict[int, list[str]] = {}
     for pair in (Pair.objects.filter(team__tournament=tournament)
                  .select_related("player1", "player2").order_by("pk")):
-        pairs.setdefault(pair.team_id, []).append(pair.display_name)
+        if pair.team_id is not None:
+            pairs.setdefault(pair.team_id, []).append(pair.display_name)
     root = url_root("tournaments:team", tournament.slug)
     lines = []
     for row in rows:
