@@ -17,6 +17,7 @@ from django.db import connection
 from playwright.sync_api import Page, expect
 
 from scoring.models import Party, Team, TeamMatch
+from tests.e2e.a11y import describe, serious_here
 from tests.e2e.desk_helpers import open_screen, pick_winner
 from tests.e2e.helpers import PHONE, page_width
 from tests.factories import TableFactory, TournamentFactory, TournamentRoleFactory
@@ -236,6 +237,8 @@ def test_a_team_event_from_registration_to_the_team_standings(
     assert int(after[match.team_a.name][-1]) > 0 > int(after[match.team_b.name][-1])
     narrow(fan)
     screenshot(fan, "team-standings-after-360-ru")
+    found = serious_here(fan)
+    assert not found, describe(found)
 
     # The winning team's page: its match board by board, its pairs linked to their pages.
     fan.locator("#team-standings").get_by_role("link", name=match.team_a.name).click()
@@ -246,6 +249,8 @@ def test_a_team_event_from_registration_to_the_team_standings(
     expect(fan.locator("#members tbody tr")).to_have_count(2)
     narrow(fan)
     screenshot(fan, "team-page-360-ru")
+    found = serious_here(fan)
+    assert not found, describe(found)
 
     # The hall screen's panels: the team matches, then the team standings.
     hall = new_page()
