@@ -22,7 +22,7 @@ from scoring.rules import (
     get_rule_set,
     plays_games,
 )
-from scoring.stages.knockout import party_changed
+from scoring.stages.knockout import party_changed, team_match_decided
 from scoring.teams.deciding import team_match_changed
 from scoring.totals.compute import (
     DealRow,
@@ -206,7 +206,7 @@ def end_party(
     if party.match_id is not None:  # a knockout party: its match may be decided
         party_changed(party)
     if party.team_match_id is not None:  # a team match's party: the team match may be decided
-        team_match_changed(party)
+        team_match_decided(team_match_changed(party))
 
 
 def evaluate_party(
@@ -249,7 +249,7 @@ def evaluate_party(
         else:
             store_totals(party, totals, rows[1], version=party.version + 1)
             if party.team_match_id is not None:  # a corrected result: decided again
-                team_match_changed(party)
+                team_match_decided(team_match_changed(party))
         return Evaluation(decision.state)
     reopened = party.status == Party.Status.FINISHED
     if reopened:

@@ -14,9 +14,12 @@ from typing import Any
 
 from django.utils import timezone
 
-from scoring.models import Match, Pair, Party, Round, Stage, Table
+from scoring.models import Match, Pair, Party, Round, Stage, Table, TeamMatch, Tournament
 from scoring.stages.common import next_round_number
 from scoring.standings.knockout import loser_goes, rounds_for, slots_for, winner_goes
+from scoring.teams.results import TeamMatchResult
+from scoring.teams.seating import default_lineup, seat_team_match, team_pairs
+from scoring.teams.seats import TablesError, adjacent_tables
 from scoring.webhooks.services import emit, tournament_ref
 
 logger = logging.getLogger(__name__)
@@ -73,41 +76,104 @@ def open_party(match: Match, game: int) -> Party:
     return party
 
 
-def _place(stage: Stage, slot: Any, pair_id: int, seed: int | None) -> list[Party]:
-    """Put a pair into its slot of a later match; make that match's party once both sides
-    are known. The parties made."""
-    match = Match.objects.select_for_update().select_related("stage").get(
+def _free_adjacent_tables(rnd: Round) -> int:
+    """Board 1's table of a team match of a knockout round: the first two adjacent tables
+    not taken in the round nor by an unfinished party of the tournament (else not taken in
+    the round; else tables 1 and 2)."""
+    tables = dict(Table.objects.filter(tournament_id=rnd.tournament_id).order_by("number")
+                  .values_list("number", "pk"))
+    taken = set(Party.objects.filter(round=rnd).values_list("table_id", flat=True))
+    busy = set(Party.objects.filter(round__tournament_id=rnd.tournament_id).exclude(
+        status=Party.Status.FINISHED).values_list("table_id", flat=True))
+    for free in (taken | busy, taken):
+        try:
+            return adjacent_tables([n for n, pk in tables.items() if pk not in free], 1)[0]
+        except TablesError:
+            continue
+    return adjacent_tables(list(tables), 1)[0]
+
+
+def open_team_match(match: Match) -> list[Party]:
+    """Make the team match of a knockout match whose two teams are known (a team event's
+    knockout): in its round, at two free adjacent tables, each team's first two pairs able
+    to play. Its parties."""
+    if match.team_a_id is None or match.team_b_id is None:
+        raise ValueError("a match's team match needs both teams")
+    rnd = _round_for(match, 1)
+    tournament = match.stage.tournament
+    tm = TeamMatch.objects.create(
+        round=rnd, team_a_id=match.team_a_id, team_b_id=match.team_b_id,
+        first_table=_free_adjacent_tables(rnd), knockout_match=match)
+    pairs = team_pairs([match.team_a_id, match.team_b_id])
+    tables = dict(Table.objects.filter(tournament_id=rnd.tournament_id)
+                  .values_list("number", "pk"))
+    parties = seat_team_match(tournament, tm, default_lineup(pairs, match.team_a_id),
+                              default_lineup(pairs, match.team_b_id), tables)
+    if match.status != Match.Status.READY:
+        match.status = Match.Status.READY
+        match.save(update_fields=["status"])
+    return parties
+
+
+def _kind(match: Match) -> str:
+    """What a match's sides are: "team" in a team event's knockout, else "pair"."""
+    return "team" if match.stage.tournament.format == Tournament.Format.TEAMS else "pair"
+
+
+def _place(stage: Stage, slot: Any, entrant_id: int, seed: int | None) -> list[Party]:
+    """Put a pair (a team in a team event) into its slot of a later match; make that match's
+    party (its team match) once both sides are known. The parties made."""
+    match = Match.objects.select_for_update().select_related("stage__tournament").get(
         stage=stage, bracket_round=slot.bracket_round, position=slot.position,
         third_place=slot.third_place,
     )
-    setattr(match, f"pair_{slot.side}_id", pair_id)
+    kind = _kind(match)
+    setattr(match, f"{kind}_{slot.side}_id", entrant_id)
     setattr(match, f"seed_{slot.side}", seed)
-    match.save(update_fields=[f"pair_{slot.side}", f"seed_{slot.side}"])
+    match.save(update_fields=[f"{kind}_{slot.side}", f"seed_{slot.side}"])
+    if kind == "team":
+        if (match.team_a_id and match.team_b_id
+                and not TeamMatch.objects.filter(knockout_match=match).exists()):
+            return open_team_match(match)
+        return []
     if match.pair_a_id and match.pair_b_id and not match.parties.exists():
         return [open_party(match, 1)]
     return []
 
 
-def _seed_of(match: Match, pair_id: int | None) -> int | None:
+def _sides(match: Match) -> tuple[int | None, int | None]:
+    """A match's two sides: pair ids, or team ids in a team event."""
+    if _kind(match) == "team":
+        return match.team_a_id, match.team_b_id
+    return match.pair_a_id, match.pair_b_id
+
+
+def _seed_of(match: Match, entrant_id: int | None) -> int | None:
     """The seed a match's side carries."""
-    return match.seed_a if pair_id == match.pair_a_id else match.seed_b
+    return match.seed_a if entrant_id == _sides(match)[0] else match.seed_b
 
 
 def decide_match(match: Match, winner_id: int | None, now: Any) -> list[Party]:
     """Decide a match: its winner goes on (a semi-final's loser to third place), the round
-    and the stage finish when their last match is decided. The parties made."""
+    and the stage finish when their last match is decided. The parties made. In a team
+    event the winner and the sides are teams (``team_winner``)."""
     stage = match.stage
     rounds = rounds_of(stage)
-    match.winner_id = winner_id
+    team = _kind(match) == "team"
+    if team:
+        match.team_winner_id = winner_id
+    else:
+        match.winner_id = winner_id
     match.status = Match.Status.DECIDED
     match.decided_at = now
-    match.save(update_fields=["winner", "status", "decided_at"])
+    match.save(update_fields=["team_winner" if team else "winner", "status", "decided_at"])
     made: list[Party] = []
     if not match.third_place and winner_id is not None:
         up = winner_goes(match.bracket_round, match.position, rounds)
         if up is not None:
             made += _place(stage, up, winner_id, _seed_of(match, winner_id))
-        loser = match.loser_id()
+        a, b = _sides(match)
+        loser = None if a is None or b is None else (b if winner_id == a else a)
         down = loser_goes(match.bracket_round, match.position, rounds, stage.third_place)
         if down is not None and loser is not None:
             made += _place(stage, down, loser, _seed_of(match, loser))
@@ -174,6 +240,42 @@ def party_changed(party: Party) -> list[Party]:
     return [open_party(match, played + 1)]
 
 
+def knockout_winner(result: TeamMatchResult, match: Match) -> int:
+    """The team that goes on from a decided team match of the knockout: the winner by the
+    team score; when level, the one with more points over the boards; then the better
+    (lower) seed (team A when neither has one)."""
+    if result.winner is not None:
+        return result.winner
+    a, b = result.a, result.b
+    if b is None:
+        return a.team
+    if a.points != b.points:
+        return a.team if a.points > b.points else b.team
+    seed_a, seed_b = match.seed_a, match.seed_b
+    if seed_b is not None and (seed_a is None or seed_b < seed_a):
+        return b.team
+    return a.team
+
+
+def team_match_decided(result: TeamMatchResult | None) -> list[Party]:
+    """A team match of a team event's knockout changed (``scoring.party.ending`` calls it
+    after ``scoring.teams.deciding``): once decided its knockout match is decided and the
+    winning team goes on. A correction that would change a decided knockout match's winner
+    is logged, not applied. The parties made."""
+    if result is None or not result.knockout or not result.decided:
+        return []
+    tm = TeamMatch.objects.get(pk=result.team_match)
+    match = Match.objects.select_for_update().select_related("stage__tournament").get(
+        pk=tm.knockout_match_id)
+    winner = knockout_winner(result, match)
+    if match.status == Match.Status.DECIDED:
+        if winner != match.team_winner_id:
+            logger.warning("team match %s decided again with another winner: kept %s",
+                           tm.pk, match.team_winner_id)
+        return []
+    return decide_match(match, winner, timezone.now())
+
+
 def _undecide(match: Match) -> bool:
     """Take a match's decision back while the matches its sides went on to have no party;
     whether it could."""
@@ -230,6 +332,9 @@ def match_ref(match: Match) -> dict[str, Any]:
         "seed_b": match.seed_b,
         "winner_pair": match.winner_id,
         "parties": list(match.parties.order_by("pk").values_list("pk", flat=True)),
+        "team_a": match.team_a_id,
+        "team_b": match.team_b_id,
+        "winner_team": match.team_winner_id,
     }
 
 

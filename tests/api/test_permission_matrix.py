@@ -121,6 +121,16 @@ def _side_a(w: Any) -> Any:
     return w.field.party.pair_a.player1_id
 
 
+def _team_match(w: Any) -> Any:
+    """A team match of two teams in the party's round (made on first use)."""
+    from scoring.models import Team, TeamMatch
+
+    a = Team.objects.get_or_create(tournament=w.tournament, name="Команда А")[0]
+    b = Team.objects.get_or_create(tournament=w.tournament, name="Команда Б")[0]
+    return TeamMatch.objects.get_or_create(round_id=w.field.party.round_id, team_a=a,
+                                           team_b=b)[0].pk
+
+
 def _webhook(w: Any) -> Any:
     """Our organizer's webhook (made on first use)."""
     from scoring.models import WebhookSubscription
@@ -293,6 +303,9 @@ OPS = [
        body=lambda w: {"tournament": w.tournament.pk, "group_count": 2}),
     Op("POST", "/api/v1/stages/finals/", ORGANIZER, 400,
        body=lambda w: {"tournament": w.tournament.pk, "bracket_size": 4}),
+    # The round has started: a team's line-up no longer changes (400).
+    Op("POST", "/api/v1/team-matches/{}/lineup/", ORGANIZER, 400, _team_match,
+       lambda w: {"team": w.field.party.pair_a_id, "pairs": [1, 2]}),
     Op("DELETE", ROUND, ORGANIZER, 400, _round),
     # The round has started: its scheduled start is refused by its state (400).
     Op("PATCH", ROUND, ORGANIZER, 400, _round,

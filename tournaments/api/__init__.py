@@ -1,5 +1,5 @@
 """API of tournaments: tournaments, standings, players, pairs, tables, rounds, draws, parties,
-player profiles, stages and knockout matches, teams.
+player profiles, stages and knockout matches, teams and team matches.
 
 One module per resource; this package's URLs are the router's.
 """
@@ -15,6 +15,7 @@ from tournaments.api.ratings import RatingListViewSet
 from tournaments.api.rounds import RoundViewSet
 from tournaments.api.seasons import SeasonViewSet
 from tournaments.api.stages import MatchViewSet, StageViewSet
+from tournaments.api.team_matches import TeamMatchViewSet
 from tournaments.api.teams import TeamViewSet
 from tournaments.api.tournaments import (
     RegulationsSerializer,
@@ -40,5 +41,6 @@ router.register("rating-lists", RatingListViewSet, basename="rating-list")
 router.register("stages", StageViewSet, basename="stage")
 router.register("matches", MatchViewSet, basename="match")
 router.register("teams", TeamViewSet, basename="team")
+router.register("team-matches", TeamMatchViewSet, basename="team-match")
 
 urlpatterns = router.urls

@@ -27,18 +27,24 @@ from tournaments.rounds import finals
 
 class KnockoutMatchSerializer(serializers.ModelSerializer):
     """A knockout match: its place in the bracket, its sides and seeds, status, winner and
-    parties (pair ids; null while unknown or for a bye)."""
+    parties (pair ids, or team ids in a team event; null while unknown or for a bye; a team
+    match's parties are at ``team-matches/?round=``)."""
 
     parties: serializers.Field = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
     winner_pair = serializers.IntegerField(
         source="winner_id", read_only=True, allow_null=True,
         help_text="The pair that won the match (null while undecided).")
 
+    winner_team = serializers.IntegerField(
+        source="team_winner_id", read_only=True, allow_null=True,
+        help_text="A team event's knockout: the team that won the match (null while "
+        "undecided).")
+
     class Meta:
         model = Match
         fields = ["id", "stage", "bracket_round", "position", "third_place", "pair_a",
-                  "pair_b", "seed_a", "seed_b", "bye", "status", "winner_pair", "decided_at",
-                  "parties"]
+                  "pair_b", "team_a", "team_b", "seed_a", "seed_b", "bye", "status",
+                  "winner_pair", "winner_team", "decided_at", "parties"]
         read_only_fields = fields
 
 

@@ -26,6 +26,7 @@ from scoring.ranking.results import StandingsTable, standings_table
 from scoring.rules.game_settings import BOOL, CHOICE, DECLARATIONS, GameSetting
 from scoring.standings import METRICS
 from tournaments.api.common import REFUSED, require_manage, updated_record, valid
+from tournaments.api.team_matches import TeamStandingsSerializer, team_standings_data
 from tournaments.rounds import services as rounds
 from tournaments.setup.forms import RegulationsForm, TournamentForm
 from tournaments.setup.game_setting_fields import setting_choices, setting_label
@@ -363,6 +364,25 @@ class TournamentViewSet(
         )
         table = standings_table(tournament, per_player=per_player, after_round=after_round)
         return Response(standings_data(table, tournament))
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "after_round", int, description="Count only the rounds up to this one."
+            ),
+        ],
+        responses=TeamStandingsSerializer,
+        summary="Team standings (team events)",
+    )
+    @action(detail=True, methods=["get"], url_path="team-standings")
+    def team_standings(self, request: Request, pk: str | None = None) -> Response:
+        """Teams ranked by the team score, then the tournament's team tie-breaks; equal teams
+        share a rank. Only decided team matches of published rounds count."""
+        tournament = self.get_object()
+        if not can_see_public_page(request.user, tournament, "standings"):
+            raise NotFound
+        after_round = number_parameter(request.query_params, "after_round")
+        return Response(team_standings_data(tournament, after_round))
 
     @extend_schema(
         request=TakeRatingsSerializer,

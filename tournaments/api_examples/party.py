@@ -248,6 +248,7 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     from tournaments.api_examples import tournament as event
     from tournaments.api_examples.ratings import rating_lists
     from tournaments.api_examples.stages import finals
+    from tournaments.api_examples.teams import teams
 
     event.make_users(scene)
     event.tournament(scene)
@@ -270,4 +271,5 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     finish_and_renew(scene)
     event.read_only_tokens(scene)  # after the rest: it moves no time of the calls before it
     finals(scene)  # last of all: its no-show wait moves no time of the calls before it
+    teams(scene)
     return scene.rec.written()

@@ -17,8 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.core.errors import ServiceError
-from scoring.models import Group, Match, Pair, Party, Round, Stage, Tournament
+from scoring.core.errors import ServiceError, translate_engine_error
+from scoring.models import BOARDS, Group, Match, Pair, Party, Round, Stage, Team, Tournament
 from scoring.ranking.results import ranked_entrants
 from scoring.stages.common import (
     available_pairs,
@@ -29,7 +29,15 @@ from scoring.stages.common import (
     standings_order,
 )
 from scoring.stages.groups import group_members, group_standings
-from scoring.stages.knockout import decide_match, emit_stage_finished, open_party
+from scoring.stages.knockout import (
+    decide_match,
+    emit_stage_finished,
+    open_party,
+    open_team_match,
+)
+from scoring.teams.seating import team_pairs
+from scoring.teams.seats import TablesError, adjacent_tables
+from scoring.teams.standings import team_standings
 from tournaments.pairing import Draw, Pairing, get_generator
 from tournaments.pairing.errors import FieldError
 from tournaments.pairing.groups import GroupEntrant, group_names, snake_groups
@@ -41,6 +49,7 @@ from tournaments.pairing.knockout import (
     seed_bracket,
     slots_for,
 )
+from tournaments.rounds.draws import table_numbers
 
 logger = logging.getLogger(__name__)
 
@@ -125,7 +134,11 @@ def start_finals(
     if size is None:
         raise ServiceError("bracket_size", _("Say how many pairs go to the finals."))
     previous = current_stage(tournament)
-    openings, seeds = _openings(tournament, previous, size, qualifiers)
+    teams = tournament.format == Tournament.Format.TEAMS
+    if teams:
+        openings, seeds = _team_openings(tournament, previous, size, qualifiers, best_of)
+    else:
+        openings, seeds = _openings(tournament, previous, size, qualifiers)
     now = timezone.now()
     Stage.objects.filter(tournament=tournament).exclude(status=Stage.Status.FINISHED).update(
         status=Stage.Status.FINISHED, finished_at=now)
@@ -134,31 +147,80 @@ def start_finals(
         bracket_size=len(seeds), third_place=third_place and len(seeds) >= 4, best_of=best_of,
         qualifiers=seeds,
     )
-    finals = Finals(stage, matches=_bracket(stage, openings))
+    finals = Finals(stage, matches=_bracket(stage, openings, teams))
     for match in finals.matches:
         if match.bracket_round == 1 and match.bye:
-            finals.parties += decide_match(match, match.pair_a_id or match.pair_b_id, now)
+            sides = (match.team_a_id, match.team_b_id) if teams else (
+                match.pair_a_id, match.pair_b_id)
+            finals.parties += decide_match(match, sides[0] or sides[1], now)
     for match in finals.matches:
         if match.bracket_round == 1 and not match.bye:
-            finals.parties.append(open_party(match, 1))
+            if teams:
+                finals.parties += open_team_match(match)
+            else:
+                finals.parties.append(open_party(match, 1))
     logger.info("finals started: tournament=%s stage=%s size=%s actor=%s",
                 tournament.pk, stage.pk, len(seeds), getattr(actor, "pk", None))
     emit_stage_finished(previous)
     return finals
 
 
-def _bracket(stage: Stage, openings: Sequence[Opening]) -> list[Match]:
-    """Every match of the bracket: the first round's sides and seeds, the rest waiting."""
+def _team_openings(tournament: Tournament, previous: Stage, size: int,
+                   qualifiers: Sequence[int] | None, best_of: int,
+                   ) -> tuple[list[Opening], list[int]]:
+    """A team event's bracket: the qualifiers given (team ids, best first) or the best
+    ``size`` teams of the team standings; refused after groups, for a best of N, or when the
+    first round's team matches lack two adjacent tables each."""
+    if previous.format == Stage.Format.GROUPS:
+        raise ServiceError("stage", _("A team knockout follows Swiss or round robin rounds."))
+    if best_of != 1:
+        raise ServiceError("best_of", _("A team knockout match is one team match."))
+    free = {row.team for row in team_standings(tournament) if not row.withdrawn}
+    try:
+        if qualifiers is not None:
+            unknown = [pk for pk in qualifiers if pk not in free]
+            if unknown:
+                raise ServiceError("qualifiers", _(
+                    "Not a team of this tournament that may still play: %(ids)s."
+                ) % {"ids": ", ".join(map(str, unknown))})
+            check_field(len(qualifiers), len(free))
+            ranked = list(qualifiers)
+        else:
+            ranked = [row.team for row in team_standings(tournament) if row.team in free]
+            check_field(size, len(ranked))
+            ranked = ranked[:size]
+        openings = seed_bracket(ranked)
+    except FieldError as err:
+        raise engine_error(err) from err
+    playing = sum(1 for o in openings if not o.bye)
+    try:
+        adjacent_tables(list(table_numbers(tournament)), playing)
+    except TablesError as err:
+        raise translate_engine_error(err) from err
+    lineups = team_pairs(ranked)
+    short = [pk for pk in ranked if len(lineups.get(pk, [])) < BOARDS]
+    if short:
+        name = Team.objects.get(pk=short[0]).name
+        raise ServiceError("qualifiers", _(
+            "Team %(team)s has fewer than two pairs able to play.") % {"team": name})
+    return openings, ranked
+
+
+def _bracket(stage: Stage, openings: Sequence[Opening], teams: bool = False) -> list[Match]:
+    """Every match of the bracket: the first round's sides and seeds, the rest waiting; the
+    sides are teams in a team event."""
     rounds = rounds_for(slots_for(len(openings) * 2))
+    kind = "team" if teams else "pair"
     matches = []
     for opening in openings:
         a, b = opening.a, opening.b
         matches.append(Match(
             stage=stage, bracket_round=1, position=opening.position,
-            pair_a_id=a.entrant if a else None, seed_a=a.seed if a else None,
-            pair_b_id=b.entrant if b else None, seed_b=b.seed if b else None,
+            seed_a=a.seed if a else None, seed_b=b.seed if b else None,
             bye=opening.bye,
             status=Match.Status.READY if not opening.bye else Match.Status.WAITING,
+            **{f"{kind}_a_id": a.entrant if a else None,
+               f"{kind}_b_id": b.entrant if b else None},
         ))
     for bracket_round in range(2, rounds + 1):
         matches += [Match(stage=stage, bracket_round=bracket_round, position=p)

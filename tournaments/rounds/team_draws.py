@@ -24,9 +24,10 @@ from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError, translate_engine_error
 from scoring.models import Pair, Party, Regulations, Round, Team, TeamMatch, Tournament
+from scoring.teams.seating import default_lineup, seat_team_match, team_pairs
 from scoring.teams.standings import team_standings
 from tournaments.pairing import Draw, DrawUserError, Entrant, get_generator
-from tournaments.pairing.teams import BOARDS, adjacent_tables, team_seats
+from tournaments.pairing.teams import BOARDS, TablesError, adjacent_tables
 from tournaments.rounds.draws import clear_draw, table_numbers
 from tournaments.rounds.services import lock_round, require_status
 from tournaments.setup.services import actor_id
@@ -60,11 +61,7 @@ def load_team_field(tournament: Tournament, rnd: Round) -> TeamField:
     names = {pk: name for pk, name, *_rest in teams}
     info = {pk: (rating, club or country, not (w or d))
             for pk, _name, rating, club, country, w, d in teams}
-    pairs: dict[int, list[int]] = defaultdict(list)
-    for pk, team in (Pair.objects.filter(team__tournament=tournament, withdrawn=False,
-                                         disqualified=False).order_by("id")
-                     .values_list("id", "team_id")):
-        pairs[team].append(pk)
+    pairs = team_pairs(names)
     for pk, name, *_rest in teams:
         if info[pk][2] and len(pairs[pk]) < BOARDS:
             raise ServiceError("draw", _(
@@ -118,22 +115,9 @@ def run_team_engine(tournament: Tournament, rnd: Round, team_field: TeamField,
     return draw
 
 
-def default_lineup(team_field: TeamField, team: int) -> list[int]:
-    """A team's line-up when none is set: its first two pairs able to play."""
-    return team_field.pairs[team][:BOARDS]
-
-
-def seat_team_match(tournament: Tournament, tm: TeamMatch, lineup_a: Sequence[int],
-                    lineup_b: Sequence[int], tables: dict[int, int]) -> list[Party]:
-    """Make the team match's parties (replacing any) at its two tables."""
-    Party.objects.filter(team_match=tm).delete()
-    assert tm.first_table is not None
-    parties = [
-        Party(round_id=tm.round_id, team_match=tm, board=board, half=half, pair_a_id=a,
-              pair_b_id=b, table_id=tables[tm.first_table + board - 1])
-        for half, board, a, b in team_seats(lineup_a, lineup_b, halves=tournament.team_halves)
-    ]
-    return Party.objects.bulk_create(parties)
+def lineup_of(team_field: TeamField, team: int) -> list[int]:
+    """A team's line-up when none is set (:func:`scoring.teams.seating.default_lineup`)."""
+    return default_lineup(team_field.pairs, team)
 
 
 def write_team_draw(rnd: Round, draw: Draw, team_field: TeamField) -> list[TeamMatch]:
@@ -143,15 +127,15 @@ def write_team_draw(rnd: Round, draw: Draw, team_field: TeamField) -> list[TeamM
     tables = table_numbers(tournament)
     try:
         firsts = adjacent_tables(list(tables), len(draw.parties))
-    except DrawUserError as err:
+    except TablesError as err:
         raise translate_engine_error(err) from err
     clear_draw(rnd)
     made: list[TeamMatch] = []
     for first, pairing in zip(firsts, draw.parties, strict=False):
         tm = TeamMatch.objects.create(round=rnd, team_a_id=pairing.a, team_b_id=pairing.b,
                                       first_table=first)
-        seat_team_match(tournament, tm, default_lineup(team_field, pairing.a),
-                        default_lineup(team_field, pairing.b), tables)
+        seat_team_match(tournament, tm, lineup_of(team_field, pairing.a),
+                        lineup_of(team_field, pairing.b), tables)
         made.append(tm)
     for team in draw.byes:
         made.append(TeamMatch.objects.create(round=rnd, team_a_id=team, team_b=None))
