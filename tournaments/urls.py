@@ -10,6 +10,7 @@ from tournaments.public import clubs as club_views
 from tournaments.public import groups as groups_views
 from tournaments.public import home
 from tournaments.public import standings as standings_views
+from tournaments.public import teams as public_teams
 from tournaments.public.conditional import conditional_public
 from tournaments.ranking import season_views
 from tournaments.registration import people_views, profile_fields, profile_views, team_views
@@ -52,6 +53,9 @@ urlpatterns = [
     path("t/<str:slug>/standings/countries/",
          conditional_public("standings", roster=True)(club_views.country_standings),
          name="country_standings"),
+    path("t/<str:slug>/team-standings/",
+         conditional_public("standings")(public_teams.team_standings), name="team_standings"),
+    path("t/<str:slug>/team/<int:pk>/", public_teams.team_page, name="team"),
     path("t/<str:slug>/bracket/", conditional_public("standings")(bracket_views.bracket),
          name="bracket"),
     path("t/<str:slug>/groups/", conditional_public("standings")(groups_views.groups),

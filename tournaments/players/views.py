@@ -32,6 +32,7 @@ from scoring.stages.sheet import match_title
 from tournaments.pages import tournament_for
 from tournaments.public.history import HistoryRow, player_history
 from tournaments.public.table_map import absolute, qr_svgs
+from tournaments.public.teams import team_match_line
 from tournaments.registration.services import renew_personal_link
 
 PRIVATE_HEADERS = {
@@ -95,6 +96,16 @@ def knockout_match(party: Party) -> str:
     return match_title(match, rounds_of(match.stage))
 
 
+def next_party(ahead: list[HistoryRow]) -> HistoryRow | None:
+    """The party the player plays next: of the latest round not finished, the first half
+    still to play (a team match of two halves seats him twice in a round)."""
+    if not ahead:
+        return None
+    latest = ahead[-1].party.round_id
+    return min((row for row in ahead if row.party.round_id == latest),
+               key=lambda row: (row.party.half, row.party.pk))
+
+
 def _area(request: HttpRequest, tournament: Tournament, player: Player, *,
           via_link: bool) -> HttpResponse:
     """The player area of ``player`` (queries do not grow with the tournament's size)."""
@@ -102,9 +113,10 @@ def _area(request: HttpRequest, tournament: Tournament, player: Player, *,
     ahead = [row for row in rows if row.party.status != Party.Status.FINISHED]
     waiting = awaiting_signature(player, rows)
     signs_here = permissions.can_use_player_area(request.user, player)
-    following = ahead[-1] if ahead else None
+    following = next_party(ahead)
     return _private(render(request, "player/area.html", {
         "knockout": knockout_match(following.party) if following else "",
+        "team_match": team_match_line(following) if following else None,
         "tournament": tournament,
         "player": player,
         "next": following,

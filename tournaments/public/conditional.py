@@ -49,14 +49,15 @@ def public_etag(request: PublicRequest, load: PublicLoad, page: str, *,
                 roster: bool = False) -> str:
     """The ETag of a public page: what it shows is a function of these parts.
 
-    The results version, the tournament and its regulations, the rounds and their states, the
-    visitor (what he may see), the language, an htmx fragment or the page, the address; with
-    ``roster``, the players' clubs and countries too (``roster_version``: one query).
+    The results version (a team event: its teams' too), the tournament and its regulations,
+    the rounds and their states, the visitor (what he may see), the language, an htmx
+    fragment or the page, the address; with ``roster``, the players' clubs and countries too
+    (``roster_version``: one query).
     """
     tournament = load.tournament
     regulations = tournament.regulations
     parts = (
-        load.version, [(rnd.number, rnd.status) for rnd in load.rounds],
+        load.version, load.teams, [(rnd.number, rnd.status) for rnd in load.rounds],
         sorted((k, repr(v)) for k, v in vars(tournament).items() if not k.startswith("_")),
         sorted((k, repr(v)) for k, v in vars(regulations).items() if not k.startswith("_")),
         _request_key(request, page),

@@ -19,9 +19,11 @@ from tournaments.public.bracket import tournament_bracket
 from tournaments.public.common import current_round
 from tournaments.public.load import public_load
 from tournaments.public.table_map import map_tables
+from tournaments.public.teams import SCORE_ABBRS, is_team_event, round_matches, team_lines
 
 HALL_TABLES_PER_PAGE = 12
 HALL_LINES_PER_PAGE = 12
+HALL_MATCHES_PER_PAGE = 6
 HALL_STANDINGS_PAGES = 2
 HALL_SECONDS = 15
 CLOCK_FIELDS = ("started_at", "paused_at", "paused_seconds", "finished_at")
@@ -67,7 +69,7 @@ def _hall_seconds(request: HttpRequest) -> int:
 
 def hall(request: HttpRequest, slug: str) -> HttpResponse:
     """The hall screen: the draw, the running parties with time left, the finals' bracket and
-    the standings.
+    the standings (a team event: its team matches and the team standings).
 
     Each poll (htmx, every few seconds) brings the next panel, with fresh data.
     """
@@ -79,18 +81,25 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
     show_draw = permissions.can_see_public_page(user, tournament, "draw")
     rows = map_tables(tournament, rnd) if rnd is not None and live and show_draw else []
     running = [row for row in rows if row["status"] == Party.Status.IN_PROGRESS]
+    show_standings = permissions.can_see_public_page(user, tournament, "standings")
+    teams = is_team_event(tournament)
+    # a team event shows its team matches and team standings instead of tables and pairs
+    matches = round_matches(tournament, rnd, rows) if teams and rows and rnd else []
+    team_table = team_lines(tournament) if teams and show_standings else []
     table = (
         standings_table(tournament, version=load.version)
-        if permissions.can_see_public_page(user, tournament, "standings")
+        if show_standings and not teams
         else None
     )
     lines = table.lines() if table else []
-    knockout = table is not None and bool(stage_state(tournament).get("has_knockout"))
+    knockout = show_standings and bool(stage_state(tournament).get("has_knockout"))
     panels = [
-        *_pages("draw", len(rows), HALL_TABLES_PER_PAGE),
+        *_pages("draw", 0 if teams else len(rows), HALL_TABLES_PER_PAGE),
+        *_pages("matches", len(matches), HALL_MATCHES_PER_PAGE),
         *_pages("running", len(running), HALL_LINES_PER_PAGE),
         *_pages("bracket", int(knockout), 1),
         *_pages("standings", len(lines), HALL_LINES_PER_PAGE, HALL_STANDINGS_PAGES),
+        *_pages("teams", len(team_table), HALL_LINES_PER_PAGE, HALL_STANDINGS_PAGES),
     ] or [Panel("welcome")]
     panel = next((p for p in panels if p.key == request.GET.get("panel")), panels[0])
     following = panels[(panels.index(panel) + 1) % len(panels)]
@@ -113,5 +122,10 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
         "table": table,
         "sheet": bracket,
         "lines": panel.window(lines, HALL_LINES_PER_PAGE) if panel.kind == "standings" else [],
+        "matches": panel.window(matches, HALL_MATCHES_PER_PAGE)
+        if panel.kind == "matches" else [],
+        "team_lines": panel.window(team_table, HALL_LINES_PER_PAGE)
+        if panel.kind == "teams" else [],
+        "score_abbr": SCORE_ABBRS.get(tournament.team_scoring, ""),
     }
     return page_or_fragment(request, "public/hall.html", "public/_hall_panel.html", context)

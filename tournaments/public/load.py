@@ -7,13 +7,14 @@ again (``public_load``).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from django.http import Http404, HttpRequest
 from django_htmx.middleware import HtmxDetails
 
 from scoring.access import permissions
-from scoring.models import Round, Tournament
+from scoring.models import Pair, Round, Team, TeamMatch, Tournament
 from scoring.ranking.results import results_version
 from tournaments.pages import tournament_for
 
@@ -37,11 +38,13 @@ class PublicRequest(HttpRequest):
 @dataclass
 class PublicLoad:
     """What a public page and its ETag read of the tournament, loaded once per request: the
-    tournament with its regulations, its rounds in order and its results version."""
+    tournament with its regulations, its rounds in order and its results version (a team
+    event: its teams' digest too)."""
 
     tournament: Tournament
     rounds: list[Round]
     version: str
+    teams: str = ""
 
     @property
     def published(self) -> list[Round]:
@@ -57,7 +60,21 @@ def load_public(request: HttpRequest, slug: str, page: str) -> PublicLoad:
     for rnd in rounds:
         rnd.tournament = tournament
     version = results_version(tournament)
-    return PublicLoad(tournament, rounds, version)
+    return PublicLoad(tournament, rounds, version, teams_version(tournament))
+
+
+def teams_version(tournament: Tournament) -> str:
+    """A team event's teams and their pairs as a digest (their names, what they are, who
+    plays for whom), which its pages show besides the results; empty for other events."""
+    if tournament.format != Tournament.Format.TEAMS:
+        return ""
+    teams = list(Team.objects.filter(tournament=tournament).order_by("pk").values_list(
+        "pk", "name", "club", "country", "captain_id", "withdrawn", "disqualified"))
+    pairs = list(Pair.objects.filter(tournament=tournament, team__isnull=False)
+                 .order_by("pk").values_list("pk", "team_id", "name", "withdrawn"))
+    matches = list(TeamMatch.objects.filter(round__tournament=tournament).order_by("pk")
+                   .values_list("pk", "team_a_id", "team_b_id", "first_table"))
+    return hashlib.sha256(repr((teams, pairs, matches)).encode()).hexdigest()[:16]
 
 
 def public_load(request: HttpRequest, slug: str, page: str) -> PublicLoad:

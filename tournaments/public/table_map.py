@@ -23,6 +23,7 @@ from scoring.totals.stored import deal_and_fine_rows
 from tournaments.pages import LIVE, url_root
 from tournaments.public.common import current_round, public_tournament, seats_of
 from tournaments.public.load import PublicRequest, public_load
+from tournaments.public.teams import is_team_event, round_matches
 
 QR_CACHE_SECONDS = 30 * 24 * 3600
 
@@ -70,6 +71,7 @@ MAP_FIELDS = (
     "started_at", "paused_at", "paused_seconds", "finished_at",
     "pair_a__name", "pair_a__player1__name", "pair_a__player2__name",
     "pair_b_id", "pair_b__name", "pair_b__player1__name", "pair_b__player2__name",
+    "team_match_id", "board", "half",
 )
 
 
@@ -111,7 +113,8 @@ def map_tables(tournament: Tournament, rnd: Round) -> list[dict[str, Any]]:
     come from the one totals function, from the deals and fines of the round.
     """
     rows = list(
-        Party.objects.filter(round=rnd).order_by("table__number", "pk").values(*MAP_FIELDS)
+        Party.objects.filter(round=rnd).order_by("table__number", "half", "pk")
+        .values(*MAP_FIELDS)
     )
     deals, fines = deal_and_fine_rows(
         Deal.objects.filter(party__round=rnd), Penalty.objects.filter(party__round=rnd)
@@ -183,16 +186,20 @@ def draw_map(request: PublicRequest, slug: str) -> HttpResponse:
     rnd = current_round(tournament, load.rounds)
     rows = map_tables(tournament, rnd) if rnd is not None else []
     state = draw_state(rnd, rows)
+    matches = round_matches(tournament, rnd, rows) if rnd is not None and is_team_event(
+        tournament) else []
     if request.htmx and "seen" in request.GET:
         if request.GET["seen"] != state:
             response = HttpResponse(status=204)
             response["HX-Refresh"] = "true"
             return vary_on_htmx(response)
-        return vary_on_htmx(render(request, "public/_draw_live.html", {"rows": rows}))
+        return vary_on_htmx(render(request, "public/_draw_live.html",
+                                   {"rows": rows, "matches": matches}))
     return vary_on_htmx(render(request, "public/draw.html", {
         "tournament": tournament,
         "round": rnd,
         "rows": _with_table_qr(tournament, rows),
+        "matches": matches,
         "state": state,
         "poll": _poll_seconds(tournament, rnd),
     }))

@@ -18,6 +18,7 @@ register = template.Library()
 PAGES = (
     ("home", "tournaments:detail", None, _("Tournament"), None),
     ("draw", "tournaments:current_draw", "draw", _("Draw"), None),
+    ("teams", "tournaments:team_standings", "standings", _("Teams"), None),
     ("standings", "tournaments:standings", "standings", _("Standings"), None),
     ("groups", "tournaments:groups", "standings", _("Groups"), "has_groups"),
     ("bracket", "tournaments:bracket", "standings", _("Bracket"), "has_knockout"),
