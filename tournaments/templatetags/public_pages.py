@@ -33,7 +33,8 @@ def public_nav(context: dict[str, Any], tournament: Tournament, current: str = "
     """Tabs to the tournament's pages this visitor may open, and to his player area.
 
     Above them the tournament's name (a link to its page), but on its page and the player's.
-    The groups' and the bracket's tabs once the tournament has such a stage.
+    The groups' and the bracket's tabs once the tournament has such a stage; the teams' in a
+    team event.
     """
     user = context["request"].user
     stages = stage_state(tournament)
@@ -42,6 +43,7 @@ def public_nav(context: dict[str, Any], tournament: Tournament, current: str = "
         for key, name, page, label, stage in PAGES
         if (stage is None or stages.get(stage))
         and (page is None or permissions.can_see_public_page(user, tournament, page))
+        and (key != "teams" or tournament.format == Tournament.Format.TEAMS)
     ]
     if user.is_authenticated and tournament.players.filter(user=user).exists():
         links.append({
