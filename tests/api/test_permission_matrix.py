@@ -848,6 +848,7 @@ READ_ONLY_PAGES = {
     "t/<str:slug>/standings/clubs/", "t/<str:slug>/standings/countries/",
     "t/<str:slug>/table/<int:number>/", "t/<str:slug>/results/", "t/<str:slug>/hall/",
     "t/<str:slug>/bracket/", "t/<str:slug>/bracket.pdf", "t/<str:slug>/groups/",
+    "t/<str:slug>/team-standings/", "t/<str:slug>/team/<int:pk>/",
     "t/<str:slug>/pair/<int:pk>/", "t/<str:slug>/player/<int:pk>/", "t/<str:slug>/me/",
     "t/<str:slug>/rounds/", "t/<str:slug>/rounds/<int:number>/", "t/<str:slug>/teams/",
     "t/<str:slug>/import/template.<str:fmt>", "t/<str:slug>/export/",
