@@ -1041,6 +1041,7 @@ READ_ONLY_URLS: dict[str, Callable[[Any], str]] = {
     "t/<str:slug>/team-matches/<int:pk>/sheet.pdf": lambda w: _sheet(w)[:-1] + ".pdf",
     "t/<str:slug>/rounds/<int:number>/team-sheets.pdf":
         lambda w: f"/t/{_slug(w)}/rounds/{_number(w)}/team-sheets.pdf",
+    "t/<str:slug>/team/<int:pk>/": lambda w: f"/t/{_slug(w)}/team/1/",
 }
 
 
