@@ -262,7 +262,8 @@ def update_team(team_id: int, *, actor: Any = None, pairs: Sequence[PairEntry] |
     A pair that has played a party for the team stays in it (``pairs``).
     """
     try:
-        team = Team.objects.select_for_update().select_related("captain").get(pk=team_id)
+        team = Team.objects.select_for_update(of=("self",)).select_related("captain").get(
+            pk=team_id)
     except Team.DoesNotExist as exc:
         raise ServiceError("team", _("No such team.")) from exc
     tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
