@@ -6,28 +6,27 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.access import permissions
 from scoring.access.idempotency import IdempotentMixin
-from scoring.access.permissions import can_see_public_page, visible_tournaments
+from scoring.access.permissions import visible_tournaments
 from scoring.access.query import FormatFilterNegotiation, KnownQueryMixin
-from scoring.core.errors import ServiceError, number_parameter
-from scoring.models import GAME_SETTINGS, Pair, RatingList, Regulations, Tournament
+from scoring.core.errors import ServiceError
+from scoring.models import GAME_SETTINGS, RatingList, Regulations, Tournament
 from scoring.models.tournament import TEAM_TIE_BREAKS
 from scoring.ranking.rating_lists import take_ratings
-from scoring.ranking.results import StandingsTable, standings_table
 from scoring.rules.game_settings import BOOL, CHOICE, DECLARATIONS, GameSetting
 from scoring.standings import METRICS
 from tournaments.api.club_standings import ClubStandingsMixin
 from tournaments.api.common import REFUSED, require_manage, updated_record, valid
-from tournaments.api.team_matches import TeamStandingsSerializer, team_standings_data
+from tournaments.api.standings import StandingsMixin
 from tournaments.registration.services import rate_teams
 from tournaments.rounds import services as rounds
 from tournaments.setup.forms import RegulationsForm, TournamentForm
@@ -39,32 +38,6 @@ from tournaments.setup.services import (
     update_tournament,
 )
 from tournaments.setup.team_settings import check_tie_breaks
-
-
-class StandingLineSerializer(serializers.Serializer):
-    """One line of the standings."""
-
-    rank = serializers.IntegerField()
-    shared = serializers.BooleanField(help_text="The rank is shared with another entrant.")
-    entrant = serializers.IntegerField(help_text="A pair id, or a player id when per player.")
-    name = serializers.CharField()
-    withdrawn = serializers.BooleanField()
-    disqualified = serializers.BooleanField()
-    metrics = serializers.DictField(
-        child=serializers.FloatField(), help_text="Every metric's value by its key."
-    )
-
-
-class StandingsSerializer(serializers.Serializer):
-    """The standings of a tournament after a round."""
-
-    tournament = serializers.IntegerField()
-    per_player = serializers.BooleanField()
-    after_round = serializers.IntegerField(allow_null=True)
-    order = serializers.ListField(
-        child=serializers.CharField(), help_text="Metric keys in the regulations' order."
-    )
-    lines = StandingLineSerializer(many=True)
 
 
 class TakeRatingsSerializer(serializers.Serializer):
@@ -81,31 +54,6 @@ class TakenRatingsSerializer(serializers.Serializer):
 
     players = serializers.IntegerField(
         help_text="Players whose seeding rating was set (linked to a profile in the list).")
-
-
-def standings_data(table: StandingsTable, tournament: Tournament) -> dict[str, Any]:
-    """The standings table as the API returns it."""
-    lines = []
-    for row, entrant, _values in table.lines():
-        name = entrant.display_name if isinstance(entrant, Pair) else entrant.name
-        lines.append(
-            {
-                "rank": row.rank,
-                "shared": row.shared,
-                "entrant": row.entrant,
-                "name": name,
-                "withdrawn": entrant.withdrawn,
-                "disqualified": entrant.disqualified,
-                "metrics": row.metrics,
-            }
-        )
-    return {
-        "tournament": tournament.pk,
-        "per_player": table.per_player,
-        "after_round": table.after_round,
-        "order": list(table.order),
-        "lines": lines,
-    }
 
 
 TOURNAMENT_FIELDS = [name for field in TournamentForm.Meta.fields
@@ -262,6 +210,7 @@ class TournamentViewSet(
     KnownQueryMixin,
     IdempotentMixin,
     ClubStandingsMixin,
+    StandingsMixin,
     mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet
 ):
     """Tournaments the user may see; organizers create them and change their own."""
@@ -337,55 +286,6 @@ class TournamentViewSet(
             tournament.pk, actor=request.user, **serializer.validated_data
         )
         return Response(RegulationsSerializer(found).data)
-
-    @extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "after_round", int, description="Count only the rounds up to this one."
-            ),
-            OpenApiParameter(
-                "by",
-                str,
-                enum=["pair", "player"],
-                description="Rank pairs or players (individual tournaments always rank "
-                "players).",
-            ),
-        ],
-        responses=StandingsSerializer,
-        summary="Standings",
-    )
-    @action(detail=True, methods=["get"])
-    def standings(self, request: Request, pk: str | None = None) -> Response:
-        """The standings after any round, in the regulations' order; equal entrants share."""
-        tournament = self.get_object()
-        if not can_see_public_page(request.user, tournament, "standings"):
-            raise NotFound
-        after_round = number_parameter(request.query_params, "after_round")
-        per_player = (
-            tournament.format == Tournament.Format.INDIVIDUAL
-            or request.query_params.get("by") == "player"
-        )
-        table = standings_table(tournament, per_player=per_player, after_round=after_round)
-        return Response(standings_data(table, tournament))
-
-    @extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "after_round", int, description="Count only the rounds up to this one."
-            ),
-        ],
-        responses=TeamStandingsSerializer,
-        summary="Team standings (team events)",
-    )
-    @action(detail=True, methods=["get"], url_path="team-standings")
-    def team_standings(self, request: Request, pk: str | None = None) -> Response:
-        """Teams ranked by the team score, then the tournament's team tie-breaks; equal teams
-        share a rank. Only decided team matches of published rounds count."""
-        tournament = self.get_object()
-        if not can_see_public_page(request.user, tournament, "standings"):
-            raise NotFound
-        after_round = number_parameter(request.query_params, "after_round")
-        return Response(team_standings_data(tournament, after_round))
 
     @extend_schema(
         request=TakeRatingsSerializer,
