@@ -32,7 +32,7 @@ from scoring.stages.sheet import match_title
 from tournaments.pages import tournament_for
 from tournaments.public.history import HistoryRow, player_history
 from tournaments.public.table_map import absolute, qr_svgs
-from tournaments.public.teams import team_match_line
+from tournaments.public.team_rows import team_match_line
 from tournaments.registration.services import renew_personal_link
 
 PRIVATE_HEADERS = {

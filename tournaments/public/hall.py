@@ -19,7 +19,8 @@ from tournaments.public.bracket import tournament_bracket
 from tournaments.public.common import current_round
 from tournaments.public.load import public_load
 from tournaments.public.table_map import map_tables
-from tournaments.public.teams import SCORE_ABBRS, is_team_event, round_matches, team_lines
+from tournaments.public.team_rows import SCORE_ABBRS, round_matches, team_lines
+from tournaments.rounds.team_draws import is_team_event
 
 HALL_TABLES_PER_PAGE = 12
 HALL_LINES_PER_PAGE = 12

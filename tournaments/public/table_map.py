@@ -23,7 +23,8 @@ from scoring.totals.stored import deal_and_fine_rows
 from tournaments.pages import LIVE, url_root
 from tournaments.public.common import current_round, public_tournament, seats_of
 from tournaments.public.load import PublicRequest, public_load
-from tournaments.public.teams import is_team_event, round_matches
+from tournaments.public.team_rows import round_matches
+from tournaments.rounds.team_draws import is_team_event
 
 QR_CACHE_SECONDS = 30 * 24 * 3600
 
