@@ -29,7 +29,7 @@ from scoring.models import (
 from scoring.protocols import ProtocolSignature, protocol_payload
 from scoring.protocols.figures import signed_points
 from scoring.protocols.fingerprint import CanonicalForm
-from scoring.protocols.team_sheet import (
+from scoring.protocols.team_sheet_data import (
     SheetBoard,
     SheetTeam,
     TeamSheetData,
