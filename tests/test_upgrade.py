@@ -50,8 +50,15 @@ COMMAND_TIMEOUT = 900
 # carry each at the value shown (the migration's default), then the files compare as before.
 ADDED_FIELDS: dict[str, dict[str, Any]] = {
     "regulations": {"lone_zero_zero_in_fish": False, "match_format": "to_wins",
-                    "latin_individual": False},
-    "parties": {"first_mover": "", "match": None},
+                    "latin_individual": False, "club_best_results": 2},
+    "tournament": {"team_squad_pairs": 2, "team_lineup_changes": False, "team_halves": False,
+                   "team_scoring": "match_points",
+                   "team_tie_breaks": ["party_wins", "point_difference", "head_to_head",
+                                       "buchholz"]},
+    "players": {"country": ""},
+    "pairs": {"team": None},
+    "parties": {"first_mover": "", "match": None, "team_match": None, "board": None,
+                "half": 1},
     "rounds": {"stage": 0, "bracket_round": None, "match_game": None},
     "deals": {"play_ended_before_time_up": False, "fish_by": "", "entered_at": None},
     "protocols": {"unverified": "", "unverified_parts": []},
@@ -282,13 +289,14 @@ def without_added_fields(doc: dict[str, Any]) -> dict[str, Any]:
     """An upgraded export without the fields added since the old schema, each checked first."""
     result = dict(doc)
     for section, added in ADDED_FIELDS.items():
+        single = isinstance(doc.get(section), dict)  # the tournament: one record, no list
         records = []
-        for raw in doc.get(section, []):
+        for raw in [doc[section]] if single else doc.get(section, []):
             record = dict(raw)
             for name, value in added.items():
                 assert record.pop(name) == value, f"{section}.{name}: {raw.get(name)!r}"
             records.append(record)
-        result[section] = records
+        result[section] = records[0] if single else records
     return result
 
 
