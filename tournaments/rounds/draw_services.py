@@ -27,15 +27,14 @@ from tournaments.pairing import (
     validate_manual,
     validate_manual_individual,
 )
+from tournaments.rounds.draw_notes import fixed_table_warnings, warnings_data
 from tournaments.rounds.draws import (
     DrawField,
     Seating,
-    fixed_table_warnings,
     load_field,
     run_engine,
     seat,
     table_numbers,
-    warnings_data,
     write_draw,
 )
 from tournaments.rounds.finals import groups_round

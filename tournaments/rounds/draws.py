@@ -25,7 +25,6 @@ from scoring.models import Pair, Party, Player, Regulations, Round, Table, TeamM
 from scoring.ranking.results import ranked_entrants, standings_rows
 from tournaments.pairing import (
     Draw,
-    DrawUserError,
     DrawWarning,
     Entrant,
     IndividualDraw,
@@ -42,7 +41,6 @@ from tournaments.setup.services import format_conflict
 
 Seating = list[tuple[int, Pairing | IndividualTable]]
 _shuffle = random.SystemRandom().shuffle
-_NAMED_PARAMS = ("a", "b", "entrant")
 
 
 @dataclass
@@ -273,43 +271,6 @@ def seat(draw: Draw | IndividualDraw, draw_field: DrawField, tables: dict[int, i
     if isinstance(draw, IndividualDraw):
         return list(assign_tables(draw.tables, list(tables), fixed))
     return list(assign_tables(draw.parties, list(tables), fixed))
-
-
-def fixed_table_warnings(seating: Seating, draw_field: DrawField) -> list[DrawWarning]:
-    """Warn about entrants seated away from their fixed table (after a manual edit or swap)."""
-    fixed = fixed_tables(draw_field.entrants)
-    out = []
-    for table, party in seating:
-        for entrant in party.entrants:
-            if entrant in fixed and fixed[entrant] != table:
-                out.append(
-                    DrawWarning(
-                        _("%(entrant)s has fixed table %(table)s but sits at table %(other)s."),
-                        entrant=entrant,
-                        table=fixed[entrant],
-                        other=table,
-                    )
-                )
-    return out
-
-
-def warnings_data(warnings: Sequence[str | DrawUserError], names: dict[int, str]
-                  ) -> list[dict[str, Any]]:
-    """The engine's warnings (or error) as JSON for the round, entrant ids replaced by names."""
-    out = []
-    for warning in warnings:
-        message = getattr(warning, "message", str(warning))
-        params = dict(getattr(warning, "params", {}) or {})
-        for key in _NAMED_PARAMS:
-            if isinstance(params.get(key), int) and params[key] in names:
-                params[key] = names[params[key]]
-        if isinstance(params.get("entrants"), str):  # ids joined by the engine
-            params["entrants"] = ", ".join(
-                names.get(int(x), x) if x.strip().isdigit() else x
-                for x in params["entrants"].split(", ")
-            )
-        out.append({"message": message, "params": params})
-    return out
 
 
 def _formed_pair(rnd: Round, players: Sequence[int], ratings: dict[int, int]) -> Pair:

@@ -196,6 +196,28 @@ class RosterReport:
         }
 
 
+@dataclass(frozen=True)
+class _PairPlan:
+    """A pair to register: its first row, the second row or a registered player, its name."""
+
+    first: RosterRow
+    second: RosterRow | None
+    player: Player | None
+    name: str
+    team: str = ""
+    """The team the pair plays for, as the file names it (team tournaments)."""
+
+    @property
+    def rows(self) -> tuple[RosterRow, ...]:
+        """The rows of the file the pair is made of."""
+        return (self.first,) if self.second is None else (self.first, self.second)
+
+    @property
+    def owner(self) -> RosterRow:
+        """The row its errors are shown on: the later of its rows."""
+        return self.rows[-1]
+
+
 # -- reading -------------------------------------------------------------------------------
 
 
