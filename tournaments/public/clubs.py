@@ -13,7 +13,7 @@ from scoring.core.web import page_or_fragment
 from scoring.models import Pair, Player
 from scoring.ranking.clubs import By, ClubStandingsTable, club_standings_table
 from tournaments.pages import LIVE
-from tournaments.public.load import public_load
+from tournaments.public.load import asked_round, public_load
 from tournaments.public.standings import cell_text, standings_tabs
 
 
@@ -92,12 +92,7 @@ def _club_page(request: HttpRequest, slug: str, by: By) -> HttpResponse:
     tournament = load.tournament
     published = [(rnd.number, rnd.status) for rnd in load.published]
     numbers = [n for n, _status in published]
-    try:
-        after = int(request.GET["after"]) if request.GET.get("after") else None
-    except ValueError:
-        after = None
-    if after not in numbers:
-        after = None
+    after = asked_round(request, load)
     table = club_standings_table(tournament, by=by, after_round=after, version=load.version)
     context = {
         "tournament": tournament,

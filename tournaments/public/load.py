@@ -85,3 +85,11 @@ def public_load(request: HttpRequest, slug: str, page: str) -> PublicLoad:
     return load_public(request, slug, page)
 
 
+def asked_round(request: HttpRequest, load: PublicLoad) -> int | None:
+    """The round a standings page is asked for (``?after=``) when it is one of the published
+    rounds, else None: the latest (a bad or unknown number is no error, only the default)."""
+    try:
+        after = int(request.GET["after"]) if request.GET.get("after") else None
+    except ValueError:
+        return None
+    return after if after in {rnd.number for rnd in load.published} else None

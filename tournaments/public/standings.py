@@ -18,7 +18,7 @@ from scoring.models.entrants import PLAYERS_SEPARATOR
 from scoring.ranking.clubs import has_countries
 from scoring.ranking.results import StandingsTable, standings_table
 from tournaments.pages import LIVE, url_root
-from tournaments.public.load import public_load
+from tournaments.public.load import asked_round, public_load
 from tournaments.rounds.draws import is_individual
 
 
@@ -97,12 +97,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = load.tournament
     published = [(rnd.number, rnd.status) for rnd in load.published]
     numbers = [n for n, _status in published]
-    try:
-        after = int(request.GET["after"]) if request.GET.get("after") else None
-    except ValueError:
-        after = None
-    if after not in numbers:
-        after = None
+    after = asked_round(request, load)
     per_player = is_individual(tournament) or request.GET.get("by") == "player"
     table = standings_table(
         tournament, per_player=per_player, after_round=after, version=load.version

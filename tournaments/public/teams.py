@@ -17,7 +17,7 @@ from scoring.access import permissions
 from scoring.core.web import page_or_fragment
 from scoring.models import Team
 from tournaments.pages import LIVE, url_root
-from tournaments.public.load import public_load, public_tournament
+from tournaments.public.load import asked_round, public_load, public_tournament
 from tournaments.public.team_rows import (
     OUTCOME_LABELS,
     SCORE_ABBRS,
@@ -97,12 +97,7 @@ def team_standings(request: HttpRequest, slug: str) -> HttpResponse:
     if not is_team_event(tournament):
         raise Http404
     numbers = [rnd.number for rnd in load.published]
-    try:
-        after = int(request.GET["after"]) if request.GET.get("after") else None
-    except ValueError:
-        after = None
-    if after not in numbers:
-        after = None
+    after = asked_round(request, load)
     live = after is None and any(rnd.status in LIVE for rnd in load.published)
     playing = load.published[-1] if live else None
     context = {
