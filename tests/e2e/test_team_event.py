@@ -9,17 +9,15 @@ area. Screenshots: tests/e2e/screenshots/team-*.png.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
-from django.db import connection
 from playwright.sync_api import Page, expect
 
 from scoring.models import Party, Team, TeamMatch
 from tests.e2e.a11y import describe, serious_here
 from tests.e2e.desk_helpers import open_screen, pick_winner
-from tests.e2e.helpers import PHONE, page_width
+from tests.e2e.helpers import PHONE, in_own_thread, page_width
 from tests.factories import TableFactory, TournamentFactory, TournamentRoleFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -117,21 +115,11 @@ def play_in_a_thread(party_id: int, winner: str) -> None:
     from referee.services.clock import start_party
     from tests.tournaments.play import play
 
-    errors: list[BaseException] = []
+    def work() -> None:
+        start_party(party_id)
+        play(party_id, winner)
 
-    def run() -> None:
-        try:
-            start_party(party_id)
-            play(party_id, winner)
-        except BaseException as exc:  # reported in the test's thread
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join()
-    assert not errors, errors
+    in_own_thread(work)
 
 
 def standings_rows(page: Page) -> dict[str, list[str]]:
