@@ -23,13 +23,19 @@ NAMES = ["Вячеслав Преображенский", "Александра 
          "Константин Верхнеднепровский", "Евгения Голенищева-Кутузова"]
 
 
-def _qualified(organizer):
-    """Eight pairs (rated best first) whose qualifying round is closed."""
-    t = TournamentFactory(name="Кубок города", slug="cup-finals", organizer=organizer)
-    for k, name in enumerate(NAMES):
-        PairFactory(tournament=t, rating=2000 - k, name=name,
+def eight_pairs(organizer, name: str, slug: str):
+    """A tournament of eight pairs with long Cyrillic names (rated best first), four tables."""
+    t = TournamentFactory(name=name, slug=slug, organizer=organizer)
+    for k, pair_name in enumerate(NAMES):
+        PairFactory(tournament=t, rating=2000 - k, name=pair_name,
                     player1=PlayerFactory(tournament=t), player2=PlayerFactory(tournament=t))
     TableFactory.create_batch(4, tournament=t)
+    return t
+
+
+def _qualified(organizer):
+    """Eight pairs (rated best first) whose qualifying round is closed."""
+    t = eight_pairs(organizer, "Кубок города", "cup-finals")
     Round.objects.create(tournament=t, number=1, stage=first_stage(t),
                          status=Round.Status.FINISHED)
     return t

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from scoring.models import Party, Round
 from tests.e2e.a11y import describe, serious_here
 from tests.e2e.helpers import page_width
-from tests.factories import PairFactory, PlayerFactory, TableFactory, TournamentFactory
+from tests.e2e.test_finals_pages import eight_pairs
 from tests.tournaments.play import play
 from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
@@ -18,18 +18,9 @@ from tournaments.rounds.finals import start_groups
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-NAMES = ["Вячеслав Преображенский", "Александра Константинопольская", "Святослав Мухоморов",
-         "Анастасия Воскресенская", "Владимир Рождественский", "Екатерина Ли",
-         "Константин Верхнеднепровский", "Евгения Голенищева-Кутузова"]
-
-
 def _groups_after_a_round(organizer):
     """Eight pairs in two groups of four, the groups' first round played (side A wins)."""
-    t = TournamentFactory(name="Кубок групп", slug="cup-groups", organizer=organizer)
-    for k, name in enumerate(NAMES):
-        PairFactory(tournament=t, rating=2000 - k, name=name,
-                    player1=PlayerFactory(tournament=t), player2=PlayerFactory(tournament=t))
-    TableFactory.create_batch(4, tournament=t)
+    t = eight_pairs(organizer, "Кубок групп", "cup-groups")
     start_groups(t.pk, group_count=2)
     rnd = rounds.create_round(t.pk)
     draw_services.generate_draw(rnd.pk)
