@@ -21,6 +21,7 @@ from scoring.signoff.api import router as protocols_router
 from scoring.signoff.team_sheets.api import router as team_sheets_router
 from tournaments.api import router as tournaments_router
 from tournaments.api.careers import ProfileRecordView
+from tournaments.checkin.api import router as checkin_router
 from tournaments.tokens.api import router as tokens_router
 from tournaments.webhooks.api import router as webhooks_router
 
@@ -54,7 +55,7 @@ class V1Router(DefaultRouter):
 
 router = V1Router()
 for app_router in (tournaments_router, webhooks_router, referee_router, protocols_router,
-                   team_sheets_router, tokens_router):
+                   team_sheets_router, tokens_router, checkin_router):
     router.registry.extend(app_router.registry)
 """One router of every resource of v1: its root lists them all."""
 

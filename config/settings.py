@@ -345,3 +345,10 @@ WEBHOOK_SENDER_THREAD = env_bool("WEBHOOK_SENDER_THREAD", True)
 CELERY_BEAT_SCHEDULE["sweep-webhooks"] = {
     "task": "scoring.tasks.sweep_webhooks", "schedule": WEBHOOK_SWEEP_SECONDS,
 }
+
+# Check-in (tournaments.checkin): how long a printed check-in QR code stays valid, and how often
+# the beat closes the windows past their end (each sends the webhook checkin.closed).
+CHECKIN_QR_MAX_AGE_HOURS = env_int("CHECKIN_QR_MAX_AGE_HOURS", 48)
+CELERY_BEAT_SCHEDULE["close-checkin-windows"] = {
+    "task": "tournaments.tasks.close_checkin_windows", "schedule": 30.0,
+}

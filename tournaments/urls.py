@@ -3,6 +3,8 @@
 from django.urls import include, path
 
 from tournaments import public as public_views
+from tournaments.checkin import scan_views as checkin_scan
+from tournaments.checkin import views as checkin_views
 from tournaments.players import lockout_views
 from tournaments.players import views as player_views
 from tournaments.public import bracket as bracket_views
@@ -71,6 +73,14 @@ urlpatterns = [
     path("t/<str:slug>/hall/",
          conditional_public("hall", live_panels=("running",))(public_views.hall), name="hall"),
     path("t/<str:slug>/me/", player_views.tournament_area, name="player_area"),
+    path("t/<str:slug>/me/checkin/", checkin_scan.checkin_me, name="checkin_me"),
+    path("p/<str:token>/checkin/", checkin_scan.checkin_personal, name="checkin_personal"),
+    path("t/<str:slug>/checkin/", checkin_views.checkin_page, name="checkin"),
+    path("t/<str:slug>/checkin/<int:pk>/close/", checkin_views.window_close,
+         name="checkin_close"),
+    path("t/<str:slug>/checkin/<int:pk>/tick/", checkin_views.window_tick, name="checkin_tick"),
+    path("t/<str:slug>/checkin/<int:pk>/qr/", checkin_views.window_qr, name="checkin_qr"),
+    path("t/<str:slug>/checkin/scan/<str:token>/", checkin_scan.scan, name="checkin_scan"),
     path("t/<str:slug>/people/", people_views.people, name="people"),
     path("t/<str:slug>/links/", player_views.personal_links, name="personal_links"),
     path("me/", player_views.my_tournaments, name="my_area"),

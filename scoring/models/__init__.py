@@ -5,6 +5,7 @@ apps they were first created in.
 """
 
 from .access import IssuedAccount, ReadOnlyToken
+from .checkin import CheckIn, CheckInWindow
 from .deals import MAX_DEAL_POINTS, Deal
 from .entrants import Pair, Player, Table
 from .lockouts import Lockout
@@ -58,6 +59,8 @@ __all__ = [
     "SIDE_CHOICES",
     "WEBHOOK_EVENTS",
     "AppendOnlyError",
+    "CheckIn",
+    "CheckInWindow",
     "Deal",
     "IdempotencyKey",
     "Group",

@@ -19,6 +19,7 @@ WEBHOOK_EVENTS = (
     ("match.decided", _("Knockout match decided")),
     ("stage.finished", _("Stage finished")),
     ("team_match.decided", _("Team match decided")),
+    ("checkin.closed", _("Check-in closed")),
 )
 
 

@@ -29,6 +29,7 @@ from scoring.core.timezones import activate_tournament_zone
 from scoring.models import Match, Party, Player, Profile, Protocol, SigningPin, Tournament
 from scoring.stages.knockout import rounds_of
 from scoring.stages.sheet import match_title
+from tournaments.checkin.scan_views import area_state
 from tournaments.pages import tournament_for
 from tournaments.public.history import HistoryRow, player_history
 from tournaments.public.table_map import absolute, qr_svgs
@@ -130,6 +131,9 @@ def _area(request: HttpRequest, tournament: Tournament, player: Player, *,
         "Status": Party.Status,
         "live": tournament.status == Tournament.Status.RUNNING,
         "profile_id": player.profile_id,
+        "checkin": area_state(tournament, player),
+        "checkin_url": reverse("tournaments:checkin_personal", args=[player.access_token])
+        if via_link else reverse("tournaments:checkin_me", args=[tournament.slug]),
     }))
 
 

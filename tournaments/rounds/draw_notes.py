@@ -29,6 +29,20 @@ def fixed_table_warnings(seating: Seating, draw_field: DrawField) -> list[DrawWa
     return out
 
 
+def checkin_notes(draw_field: DrawField) -> list[DrawWarning]:
+    """The draw's notes on check-in: who was left out of this round, and a window still open."""
+    notes = []
+    if draw_field.left_out:
+        notes.append(DrawWarning(
+            _("Not checked in, left out of this round: %(entrants)s."),
+            entrants=", ".join(str(pk) for pk in draw_field.left_out)))
+    if draw_field.checkin_open:
+        notes.append(DrawWarning(_(
+            "Check-in was still open when the round was drawn: draw again to seat a late "
+            "arrival.")))
+    return notes
+
+
 def warnings_data(warnings: Sequence[str | DrawUserError], names: dict[int, str]
                   ) -> list[dict[str, Any]]:
     """The engine's warnings (or error) as JSON for the round, entrant ids replaced by names."""

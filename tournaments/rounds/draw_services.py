@@ -27,7 +27,7 @@ from tournaments.pairing import (
     validate_manual,
     validate_manual_individual,
 )
-from tournaments.rounds.draw_notes import fixed_table_warnings, warnings_data
+from tournaments.rounds.draw_notes import checkin_notes, fixed_table_warnings, warnings_data
 from tournaments.rounds.draws import (
     DrawField,
     Seating,
@@ -98,7 +98,8 @@ def generate_draw(round_id: int, *, seed: int | None = None, actor: Any = None) 
     logger.info("round drawn: tournament=%s round=%s seed=%s parties=%s byes=%s actor=%s",
                 rnd.tournament_id, rnd.pk, draw.seed, len(seating), len(draw.byes),
                 actor_id(actor))
-    return _save_draw(rnd, draw.warnings, draw_field.names, draw.seed)
+    return _save_draw(rnd, [*draw.warnings, *checkin_notes(draw_field)], draw_field.names,
+                      draw.seed)
 
 
 def _check_tables(numbers: Sequence[int], tables: dict[int, int]) -> None:
@@ -158,7 +159,7 @@ def edit_draw(
     except DrawUserError as err:
         raise _engine_error(err, draw_field) from err
     seating.sort(key=lambda item: item[0])
-    warnings += fixed_table_warnings(seating, draw_field)
+    warnings += fixed_table_warnings(seating, draw_field) + checkin_notes(draw_field)
     write_draw(rnd, seating, list(byes), draw_field.individual)
     logger.info("round draw edited: tournament=%s round=%s parties=%s byes=%s actor=%s",
                 rnd.tournament_id, rnd.pk, len(seating), len(byes), actor_id(actor))

@@ -23,6 +23,7 @@ from scoring.core.bulk import insert_rows
 from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Player, Regulations, Round, Table, TeamMatch, Tournament
 from scoring.ranking.results import ranked_entrants, standings_rows
+from tournaments.checkin.services import checked_in_ids, window_for_round
 from tournaments.pairing import (
     Draw,
     DrawWarning,
@@ -63,6 +64,10 @@ class DrawField:
     """Every registered entrant (withdrawn ones too), in seeding order."""
     alone: int | None = None
     """Players at a table where each plays for himself in an individual event (else None)."""
+    left_out: list[int] = field(default_factory=list)
+    """Available entrants not checked in to the round's check-in window: not seated."""
+    checkin_open: bool = False
+    """Whether the round's check-in window was still open when the field was read."""
 
     @property
     def ids(self) -> set[int]:
@@ -149,7 +154,12 @@ def _pair_club(club1: str, club2: str) -> str:
 
 
 def load_field(tournament: Tournament, rnd: Round) -> DrawField:
-    """The available entrants of ``rnd`` ranked by the standings, with their history."""
+    """The available entrants of ``rnd`` ranked by the standings, with their history.
+
+    Once a check-in window before the round has opened, only the entrants checked in to it
+    are in the field (open or closed: drawing while it is open seats those in so far); the
+    others are ``left_out`` of this round only.
+    """
     individual = is_individual(tournament)
     history = load_history(tournament, rnd.number)
     if individual:
@@ -171,10 +181,16 @@ def load_field(tournament: Tournament, rnd: Round) -> DrawField:
         }
     everyone = list(info)
     rows = standings_rows(tournament, everyone, per_player=individual)
+    window = window_for_round(tournament, rnd.number)
+    present = checked_in_ids(window) if window is not None and window.has_opened() else None
     entrants: list[Entrant | PlayerEntrant] = []
+    left_out: list[int] = []
     for row in rows:
         _name, rating, club, table, available = info[row.entrant]
         if not available:
+            continue
+        if present is not None and row.entrant not in present:
+            left_out.append(row.entrant)
             continue
         common = {
             "id": row.entrant,
@@ -192,7 +208,8 @@ def load_field(tournament: Tournament, rnd: Round) -> DrawField:
         else:
             entrants.append(Entrant(**common))
     names = {pk: item[0] for pk, item in info.items()}
-    return DrawField(individual, entrants, names, everyone, players_alone(tournament))
+    return DrawField(individual, entrants, names, everyone, players_alone(tournament),
+                     left_out, present is not None and window is not None and window.is_open())
 
 
 def _round_robin(
