@@ -13,6 +13,8 @@ from django.db import models
 
 from scoring.core.errors import ServiceError
 from scoring.models import (
+    CheckIn,
+    CheckInWindow,
     Deal,
     Group,
     IdempotencyKey,
@@ -80,6 +82,9 @@ LEFT_OUT: dict[type[models.Model], str] = {
     Season: "groups tournaments of this installation; not one tournament's data",
     TournamentPlacing: "stored for the season tables, derived from the standings: refreshed "
                        "when a season counts the tournament",
+    CheckInWindow: "who came to the hall before a round, on this installation: the draws it "
+                   "fed are carried; a window is opened here again if needed",
+    CheckIn: "who came to the hall before a round, on this installation (with its logins)",
 }
 #: Fields the file does not carry, and why (the importing installation makes new values).
 LEFT_OUT_FIELDS: dict[type[models.Model], dict[str, str]] = {
