@@ -159,6 +159,56 @@ def _webhook(w: Any) -> Any:
         defaults={"events": ["round.closed"], "created_by": w.users["organizer"]})[0]
 
 
+def _checkin_window(w: Any) -> Any:
+    """Our tournament's check-in window before round 9, open now (made on first use)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from scoring.models import CheckInWindow
+
+    now = timezone.now()
+    return CheckInWindow.objects.get_or_create(
+        tournament=w.tournament, round_number=9,
+        defaults={"opens_at": now - timedelta(minutes=1), "closes_at": now + timedelta(hours=1)})[0]
+
+
+def _checkin(w: Any) -> int:
+    """The spare pair's check-in (ticked off on first use)."""
+    from scoring.models import CheckIn
+
+    return CheckIn.objects.get_or_create(window=_checkin_window(w), pair=w.spare_pair,
+                                         defaults={"how": "organizer"})[0].pk
+
+
+def _window_body(w: Any) -> dict[str, Any]:
+    """A new check-in window before round 7 of our tournament."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    return {"tournament": w.tournament.pk, "round_number": 7,
+            "closes_at": (timezone.now() + timedelta(hours=1)).isoformat()}
+
+
+def _window_form(w: Any) -> dict[str, Any]:
+    """The organizer's form opening a window before round 7 (local times)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    now = timezone.localtime()
+    return {"round_number": 7, "opens_at": now.strftime("%Y-%m-%dT%H:%M"),
+            "closes_at": (now + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")}
+
+
+def _card(w: Any) -> str:
+    """The spare pair's check-in card (a signed token) for our window."""
+    from tournaments.checkin.tokens import entrant_token
+
+    return f"/t/{_slug(w)}/checkin/scan/{entrant_token(_checkin_window(w), w.spare_pair.pk)}/"
+
+
 def _read_only_token(w: Any) -> int:
     """Our organizer's read-only API token (issued on first use)."""
     from scoring.access.api_tokens import issue_token
@@ -479,6 +529,21 @@ OPS = [
     Op("DELETE", "/api/v1/seasons/{}/", ORGANIZER, 204, lambda w: _season(w).slug),
     Op("POST", "/api/v1/signing-pins/", ORGANIZER | {"party_player"}, 204,
        body=lambda w: {"player": _side_a(w), "pin": "4321"}),
+    # Check-in: the organizer runs the windows and ticks anyone off; a player checks in only
+    # himself (the organizer, who plays in no pair, must name one: 400 on the field).
+    Op("POST", "/api/v1/checkin-windows/", ORGANIZER, 201, body=_window_body),
+    Op("PATCH", "/api/v1/checkin-windows/{}/", ORGANIZER, 200, lambda w: _checkin_window(w).pk,
+       lambda w: {"closes_at": _window_body(w)["closes_at"]}),
+    Op("DELETE", "/api/v1/checkin-windows/{}/", ORGANIZER, 204,
+       lambda w: _checkin_window(w).pk),
+    Op("POST", "/api/v1/checkin-windows/{}/close/", ORGANIZER, 200,
+       lambda w: _checkin_window(w).pk),
+    Op("POST", "/api/v1/checkins/", frozenset({"party_player", "player"}), 201,
+       body=lambda w: {"window": _checkin_window(w).pk},
+       special={"organizer": 400, "superuser": 400}, case="himself"),
+    Op("POST", "/api/v1/checkins/", ORGANIZER, 201,
+       body=lambda w: {"window": _checkin_window(w).pk, "pair": w.spare_pair.pk}),
+    Op("DELETE", "/api/v1/checkins/{}/", ORGANIZER, 204, _checkin),
 ]
 
 
@@ -820,6 +885,22 @@ PAGES = [
     Page("t/<str:slug>/deliveries/<int:pk>/replay/",
          lambda w: f"/t/{_slug(w)}/deliveries/{_delivery(w)}/replay/",
          twin="POST /api/v1/webhook-deliveries/{}/replay/"),
+    # -- check-in: the organizer's page; the player's "I'm here"; a card's token and the
+    # personal link are the permission of their pages
+    Page("t/<str:slug>/checkin/", lambda w: f"/t/{_slug(w)}/checkin/", _window_form,
+         "POST /api/v1/checkin-windows/"),
+    Page("t/<str:slug>/checkin/<int:pk>/close/",
+         lambda w: f"/t/{_slug(w)}/checkin/{_checkin_window(w).pk}/close/",
+         twin="POST /api/v1/checkin-windows/{}/close/"),
+    Page("t/<str:slug>/checkin/<int:pk>/tick/",
+         lambda w: f"/t/{_slug(w)}/checkin/{_checkin_window(w).pk}/tick/",
+         lambda w: {"entrant": w.spare_pair.pk}, "POST /api/v1/checkins/"),
+    Page("t/<str:slug>/me/checkin/", lambda w: f"/t/{_slug(w)}/me/checkin/",
+         allowed=frozenset({"party_player", "player"})),
+    Page("p/<str:token>/checkin/",
+         lambda w: (_checkin_window(w), f"/p/{w.spare_pair.player1.access_token}/checkin/")[1],
+         allowed=EVERYONE),
+    Page("t/<str:slug>/checkin/scan/<str:token>/", _card, allowed=EVERYONE),
     # -- read-only API tokens
     Page("api-tokens/", lambda w: "/api-tokens/", lambda w: {"name": "Табло"},
          "POST /api/v1/auth/read-only-tokens/"),
@@ -863,6 +944,7 @@ READ_ONLY_PAGES = {
     "profiles/search/",
     "t/<str:slug>/team-matches/<int:pk>/sheet/", "t/<str:slug>/team-matches/<int:pk>/sheet.pdf",
     "t/<str:slug>/rounds/<int:number>/team-sheets.pdf",
+    "t/<str:slug>/checkin/<int:pk>/qr/",
 }
 """Pages that only show: a POST to them changes nothing."""
 
@@ -1042,6 +1124,8 @@ READ_ONLY_URLS: dict[str, Callable[[Any], str]] = {
     "t/<str:slug>/rounds/<int:number>/team-sheets.pdf":
         lambda w: f"/t/{_slug(w)}/rounds/{_number(w)}/team-sheets.pdf",
     "t/<str:slug>/team/<int:pk>/": lambda w: f"/t/{_slug(w)}/team/1/",
+    "t/<str:slug>/checkin/<int:pk>/qr/":
+        lambda w: f"/t/{_slug(w)}/checkin/{_checkin_window(w).pk}/qr/",
 }
 
 

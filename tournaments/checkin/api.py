@@ -80,14 +80,19 @@ class CheckInWindowViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ModelViewS
     filterset_fields = ["tournament"]
 
     def get_queryset(self) -> QuerySet[CheckInWindow]:
-        """Windows of managed tournaments and of those the user plays in."""
+        """Listed: windows of managed tournaments and of those the user plays in; one window:
+        of any tournament he may see (a write is then refused with 403, not hidden)."""
         user = self.request.user
         if getattr(self, "swagger_fake_view", False) or not user.is_authenticated:
             return CheckInWindow.objects.none()
-        return (CheckInWindow.objects.filter(
-            Q(tournament__in=permissions.managed_tournaments(user))
-            | Q(tournament__players__user=user)).distinct()
-            .select_related("tournament").order_by("tournament_id", "round_number"))
+        if self.action != "list":
+            found = CheckInWindow.objects.filter(
+                tournament__in=permissions.visible_tournaments(user))
+        else:
+            found = CheckInWindow.objects.filter(
+                Q(tournament__in=permissions.managed_tournaments(user))
+                | Q(tournament__players__user=user)).distinct()
+        return found.select_related("tournament").order_by("tournament_id", "round_number")
 
     def _manage(self, tournament: Tournament) -> None:
         """Organizers of the tournament only."""
@@ -146,14 +151,17 @@ class CheckInViewSet(KnownQueryMixin, IdempotentMixin, mixins.ListModelMixin,
     filterset_fields = ["window"]
 
     def get_queryset(self) -> QuerySet[CheckIn]:
-        """Check-ins of managed tournaments, and the user's own entrant's."""
+        """Check-ins of managed tournaments, and the user's own entrant's (to take one back:
+        any of a tournament he may see, refused with 403 unless he organizes it)."""
         user = self.request.user
         if getattr(self, "swagger_fake_view", False) or not user.is_authenticated:
             return CheckIn.objects.none()
         own = Q(player__user=user) | Q(pair__player1__user=user) | Q(pair__player2__user=user)
-        return (CheckIn.objects.filter(
-            Q(window__tournament__in=permissions.managed_tournaments(user)) | own)
-            .select_related("window").order_by("pk"))
+        managed = Q(window__tournament__in=permissions.managed_tournaments(user))
+        if self.action == "destroy":
+            managed = Q(window__tournament__in=permissions.visible_tournaments(user))
+        return (CheckIn.objects.filter(managed | own)
+                .select_related("window__tournament").order_by("pk"))
 
     def _entrant(self, window: CheckInWindow, data: dict[str, Any]) -> Pair | Player:
         """The entrant to check in: the one named (organizers: any; a player: his own),
