@@ -247,6 +247,7 @@ def refusals(scene: Scene) -> None:
 def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     """The whole scenario, in order."""
     from tournaments.api_examples import seasons
+    from tournaments.api_examples.checkin import checkin
     from tournaments.api_examples import tournament as event
     from tournaments.api_examples.ratings import rating_lists
     from tournaments.api_examples.stages import finals
@@ -277,4 +278,5 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     teams(scene)  # after the rest: the ids and times of the calls before stay as they were
     team_rounds(scene)
     team_sheet(scene)  # it adds records, no call before it changes
+    checkin(scene)  # last: the ids and times of the calls before stay as they were
     return scene.rec.written()

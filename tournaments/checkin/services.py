@@ -234,7 +234,8 @@ def check_in(window_id: int, entrant: Pair | Player, *, how: str, by: Any = None
     user = by if getattr(by, "is_authenticated", False) else None
     try:
         with transaction.atomic():
-            record = CheckIn.objects.create(window=window, how=how, by=user, **fields)
+            record = CheckIn.objects.create(window=window, how=how, by=user,
+                                            at=timezone.now(), **fields)
     except IntegrityError:  # another request won the race (the window lock makes it rare)
         return CheckedIn(CheckIn.objects.get(window=window, **fields), created=False)
     logger.info("checked in: window=%s entrant=%s how=%s by=%s", window.pk,
