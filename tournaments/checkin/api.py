@@ -48,7 +48,7 @@ class CheckInWindowSerializer(serializers.ModelSerializer):
         return window.checkins.count()
 
 
-class CheckInSerializer(serializers.ModelSerializer):
+class HallCheckInSerializer(serializers.ModelSerializer):
     """A check-in: the window, the entrant (``pair``, or ``player`` in an individual event),
     how, when and by whom. A player may leave the entrant out: his own is meant."""
 
@@ -146,7 +146,7 @@ class CheckInViewSet(KnownQueryMixin, IdempotentMixin, mixins.ListModelMixin,
                      mixins.DestroyModelMixin, viewsets.GenericViewSet):
     """Check-ins: the organizer's tournaments' all, a player's his own."""
 
-    serializer_class = CheckInSerializer
+    serializer_class = HallCheckInSerializer
     permission_classes = [IsAuthenticated]
     filterset_fields = ["window"]
 
@@ -201,8 +201,8 @@ class CheckInViewSet(KnownQueryMixin, IdempotentMixin, mixins.ListModelMixin,
         serializer.instance = done.checkin
         self._created = done.created
 
-    @extend_schema(responses={201: CheckInSerializer, 200: OpenApiResponse(
-        CheckInSerializer, description="Already checked in: the first record.")})
+    @extend_schema(responses={201: HallCheckInSerializer, 200: OpenApiResponse(
+        HallCheckInSerializer, description="Already checked in: the first record.")})
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Check an entrant in (201), or answer his check-in of before (200)."""
         serializer = self.get_serializer(data=request.data)
