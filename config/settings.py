@@ -206,7 +206,8 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "") or REDIS_URL
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "") or REDIS_URL or None
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
-CELERY_IMPORTS = ["scoring.core.heartbeat"]  # the heartbeat task, outside the apps' tasks modules
+# Tasks outside the apps' tasks modules: the heartbeat, check-in's sweep.
+CELERY_IMPORTS = ["scoring.core.heartbeat", "tournaments.checkin.tasks"]
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -350,5 +351,5 @@ CELERY_BEAT_SCHEDULE["sweep-webhooks"] = {
 # the beat closes the windows past their end (each sends the webhook checkin.closed).
 CHECKIN_QR_MAX_AGE_HOURS = env_int("CHECKIN_QR_MAX_AGE_HOURS", 48)
 CELERY_BEAT_SCHEDULE["close-checkin-windows"] = {
-    "task": "tournaments.tasks.close_checkin_windows", "schedule": 30.0,
+    "task": "tournaments.checkin.close_windows", "schedule": 30.0,
 }

@@ -26,7 +26,7 @@ TASK_NAMES = {
     "scoring.tasks.sweep_missed_sends",
     "scoring.tasks.sweep_webhooks",
     "scoring.webhook_delivery.deliver_webhooks",
-    "tournaments.tasks.close_checkin_windows",
+    "tournaments.checkin.close_windows",
     "tournaments.tasks.warm_standings",
 }
 """The names queued messages and the beat carry: a module may move, its tasks' names stay."""

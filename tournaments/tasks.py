@@ -1,5 +1,4 @@
-"""Background work of tournaments: standings computed ahead of the pages and the next draw,
-check-in windows closed at their end."""
+"""Background work of tournaments: standings computed ahead of the pages and the next draw."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from celery import shared_task
 from scoring.core.background import RecordTask
 from scoring.models import Tournament
 from scoring.ranking.results import warm_standings as compute_into_cache
-from tournaments.checkin.services import close_due_windows
 
 logger = logging.getLogger(__name__)
 
@@ -27,11 +25,3 @@ def warm_standings(tournament_id: int) -> int:
     logger.info("standings warmed: tournament=%s lines=%s", tournament_id, lines)
     return lines
 
-
-@shared_task(base=RecordTask, name="tournaments.tasks.close_checkin_windows")
-def close_checkin_windows() -> int:
-    """Close the check-in windows past their end (the beat's sweep); the number closed."""
-    closed = close_due_windows()
-    if closed:
-        logger.info("check-in windows closed by the sweep: %s", closed)
-    return closed

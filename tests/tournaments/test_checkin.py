@@ -15,10 +15,10 @@ from django.utils import timezone
 from scoring.models import CheckIn, CheckInWindow, Party, WebhookDelivery, WebhookSubscription
 from tests.factories import TournamentFactory
 from tournaments.checkin import services
+from tournaments.checkin.tasks import close_windows as close_checkin_windows
 from tournaments.checkin.tokens import SALT, door_token, entrant_token
 from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
-from tournaments.tasks import close_checkin_windows
 
 pytestmark = pytest.mark.django_db
 

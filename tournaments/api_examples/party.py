@@ -247,8 +247,8 @@ def refusals(scene: Scene) -> None:
 def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     """The whole scenario, in order."""
     from tournaments.api_examples import seasons
-    from tournaments.api_examples.checkin import checkin
     from tournaments.api_examples import tournament as event
+    from tournaments.api_examples.checkin import checkin
     from tournaments.api_examples.ratings import rating_lists
     from tournaments.api_examples.stages import finals
     from tournaments.api_examples.team_sheets import team_sheet

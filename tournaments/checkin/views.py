@@ -23,7 +23,7 @@ from scoring.models import CheckIn, CheckInWindow, Tournament
 from tournaments.checkin import services
 from tournaments.checkin.tokens import door_token, entrant_token
 from tournaments.pages import show_refusal, tournament_for
-from tournaments.public.table_map import absolute, qr_svgs
+from tournaments.qr import absolute, qr_svgs
 
 LOCAL = "%Y-%m-%dT%H:%M"
 

@@ -32,8 +32,8 @@ from scoring.stages.sheet import match_title
 from tournaments.checkin.scan_views import area_state
 from tournaments.pages import tournament_for
 from tournaments.public.history import HistoryRow, player_history
-from tournaments.public.table_map import absolute, qr_svgs
 from tournaments.public.team_rows import team_match_line
+from tournaments.qr import absolute, qr_svgs
 from tournaments.registration.services import renew_personal_link
 
 PRIVATE_HEADERS = {

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
 from typing import Any
 
-import segno
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from scoring.core.site import site_url
 from scoring.core.web import vary_on_htmx
 from scoring.models import Deal, Pair, Party, Penalty, Round, Tournament
 from scoring.rules import Layout, Totals
@@ -24,46 +19,8 @@ from tournaments.pages import LIVE, url_root
 from tournaments.public.common import current_round, public_tournament, seats_of
 from tournaments.public.load import PublicRequest, public_load
 from tournaments.public.team_rows import round_matches
+from tournaments.qr import absolute, qr_svgs
 from tournaments.rounds.team_draws import is_team_event
-
-QR_CACHE_SECONDS = 30 * 24 * 3600
-
-
-# -- QR codes of the tables --------------------------------------------------------------
-
-_qr_memo: dict[str, str] = {}
-QR_MEMO_MOST = 5000  # codes kept in a process (about 2 KB each)
-
-
-def _make_qr_svg(url: str) -> str:
-    """An inline SVG QR code of ``url`` that scales with its box (no size, no inline style)."""
-    return segno.make(url, error="m", micro=False).svg_inline(
-        border=2, omitsize=True, svgclass="qr", lineclass="qr-line"
-    )
-
-
-def qr_svgs(urls: Iterable[str]) -> dict[str, SafeString]:
-    """Inline SVG QR codes, made once and kept in this process and in the shared cache."""
-    wanted = list(dict.fromkeys(urls))
-    missing = [url for url in wanted if url not in _qr_memo]
-    if missing:
-        if len(_qr_memo) + len(missing) > QR_MEMO_MOST:
-            _qr_memo.clear()
-        keys = {f"qr-svg:{hashlib.sha256(url.encode()).hexdigest()}": url for url in missing}
-        found = {keys[key]: svg for key, svg in cache.get_many(list(keys)).items()}
-        made = {url: _make_qr_svg(url) for url in missing if url not in found}
-        if made:
-            cache.set_many(
-                {key: made[url] for key, url in keys.items() if url in made}, QR_CACHE_SECONDS
-            )
-        _qr_memo.update(found | made)
-    return {url: mark_safe(_qr_memo[url]) for url in wanted}  # noqa: S308 - made by segno
-
-
-def absolute(path: str) -> str:
-    """The address of a path on the site's public host (what a QR code must hold)."""
-    return f"{site_url()}{path}"
-
 
 # -- the draw as a table map -------------------------------------------------------------
 
