@@ -12,13 +12,24 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.models import CheckIn, CheckInWindow, Party, WebhookDelivery, WebhookSubscription
+from scoring.models import (
+    CheckIn,
+    CheckInWindow,
+    Pair,
+    Party,
+    Player,
+    Table,
+    Tournament,
+    WebhookDelivery,
+    WebhookSubscription,
+)
 from tests.factories import TournamentFactory
 from tournaments.checkin import services
 from tournaments.checkin.tasks import close_windows as close_checkin_windows
 from tournaments.checkin.tokens import SALT, door_token, entrant_token
 from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
+from tournaments.setup.services import create_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -195,6 +206,34 @@ def test_the_sweep_closes_windows_past_their_end(tournament):
     window.refresh_from_db()
     assert window.closed and window.closed_at is not None
     assert close_checkin_windows() == 0
+
+
+def test_an_individual_draw_seats_only_the_checked_in_players(organizer):
+    t = create_tournament(name="Личный турнир", slug="solo-checkin", organizer=organizer,
+                          format=Tournament.Format.INDIVIDUAL)
+    players = [Player.objects.create(tournament=t, name=f"Игрок {k}", rating=2000 - 10 * k)
+               for k in range(9)]
+    for n in (1, 2):
+        Table.objects.create(tournament=t, number=n)
+    window = _window(t)
+    for player in players[:8]:
+        services.check_in(window.pk, player, how=CheckIn.How.ORGANIZER, by=organizer)
+    with pytest.raises(services.ServiceError, match="entrant"):  # a pair is not its entrant
+        services.check_in(window.pk, Pair(tournament=t, player1=players[8]), how="phone")
+    rnd = draw_services.generate_draw(rounds.create_round(t.pk).pk)
+    seated = {pk for a1, a2, b1, b2 in Party.objects.filter(round=rnd).values_list(
+        "pair_a__player1", "pair_a__player2", "pair_b__player1", "pair_b__player2")
+        for pk in (a1, a2, b1, b2)}
+    assert seated == {p.pk for p in players[:8]}
+    note = next(w for w in rnd.draw_warnings if "left out" in w["message"])
+    assert note["params"]["entrants"] == "Игрок 8"
+
+
+def test_a_team_event_has_no_check_in(organizer):
+    t = create_tournament(name="Кубок клубов", slug="clubs-checkin", organizer=organizer,
+                          format=Tournament.Format.TEAMS)
+    with pytest.raises(services.ServiceError, match="team"):
+        _window(t)
 
 
 def test_one_window_per_round(tournament):

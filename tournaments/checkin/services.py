@@ -93,6 +93,9 @@ def open_window(tournament: Tournament, *, round_number: int = 1,
                 actor: Any = None) -> CheckInWindow:
     """Open (or plan) the check-in window before a round: one per round, before its draw
     is published."""
+    if tournament.format == Tournament.Format.TEAMS:
+        raise ServiceError("tournament", _(
+            "A team event's draw seats teams: check-in is for pairs and individual events."))
     opens_at = opens_at or timezone.now()
     _check_times(opens_at, closes_at)
     if round_number < 1:
