@@ -28,9 +28,7 @@ def area_state(tournament: Tournament, player: Player) -> dict[str, Any] | None:
     entrant = services.own_entrant(tournament, player)
     if window is None or entrant is None or not entrant.available:
         return None
-    kind = "player" if isinstance(entrant, Player) else "pair"
-    done = CheckIn.objects.filter(window=window, **{kind: entrant}).first()
-    return {"window": window, "entrant": entrant, "done": done}
+    return {"window": window, "entrant": entrant, "done": services.checkin_of(window, entrant)}
 
 
 def _record(request: HttpRequest, window_id: int, entrant: Pair | Player, how: str) -> None:
@@ -113,9 +111,8 @@ def scan(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     if request.method == "POST":
         _record(request, window.pk, entrant, CheckIn.How.QR)
         return redirect(request.path)
-    kind = "player" if isinstance(entrant, Player) else "pair"
     return render(request, "checkin/scan.html", {
         "tournament": tournament, "window": window, "entrant": entrant,
-        "done": CheckIn.objects.filter(window=window, **{kind: entrant}).first(),
+        "done": services.checkin_of(window, entrant),
         "open": window.is_open(),
     })

@@ -69,6 +69,12 @@ def current_window(tournament: Tournament) -> CheckInWindow | None:
             .order_by("round_number").first())
 
 
+def checkin_of(window: CheckInWindow, entrant: Pair | Player) -> CheckIn | None:
+    """The entrant's check-in to the window, if he has checked in."""
+    field = "player" if isinstance(entrant, Player) else "pair"
+    return CheckIn.objects.filter(window=window, **{field: entrant}).first()
+
+
 def checked_in_ids(window: CheckInWindow) -> set[int]:
     """Ids of the entrants checked in to the window (pairs, or players)."""
     rows = CheckIn.objects.filter(window=window).values_list("pair_id", "player_id")
@@ -228,7 +234,7 @@ def check_in(window_id: int, entrant: Pair | Player, *, how: str, by: Any = None
     """Check an entrant in to an open window, once: a repeated tap returns the first record."""
     window = _locked(window_id)
     fields = _entrant_fields(window, entrant)
-    found = CheckIn.objects.filter(window=window, **fields).first()
+    found = checkin_of(window, entrant)
     if found is not None:
         return CheckedIn(found, created=False)
     if not window.is_open():
