@@ -345,3 +345,10 @@ WEBHOOK_SENDER_THREAD = env_bool("WEBHOOK_SENDER_THREAD", True)
 CELERY_BEAT_SCHEDULE["sweep-webhooks"] = {
     "task": "scoring.tasks.sweep_webhooks", "schedule": WEBHOOK_SWEEP_SECONDS,
 }
+# Online entries (tournaments.entries): how long a mailed link (address or partner
+# confirmation, the entry's page) works, and how many sign-ups one address or client makes.
+ENTRY_LINK_HOURS = float(os.environ.get("ENTRY_LINK_HOURS", "168"))
+ENTRY_SIGNUP_RATE = os.environ.get("ENTRY_SIGNUP_RATE", "5/hour").strip()
+CELERY_BEAT_SCHEDULE["sweep-entries"] = {
+    "task": "tournaments.entries.sweep_expired_entries", "schedule": 300.0,
+}

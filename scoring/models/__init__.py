@@ -7,6 +7,7 @@ apps they were first created in.
 from .access import IssuedAccount, ReadOnlyToken
 from .deals import MAX_DEAL_POINTS, Deal
 from .entrants import Pair, Player, Table
+from .entries import MAIL_KINDS, Entry, EntrySettings
 from .lockouts import Lockout
 from .party import PARTY_RELATED, Party, Round
 from .people import Profile, ProfileMerge
@@ -46,6 +47,9 @@ from .webhooks import (
 from .who import side_and_seat, who
 
 __all__ = [
+    "MAIL_KINDS",
+    "Entry",
+    "EntrySettings",
     "BOARDS",
     "Team",
     "TeamMatch",

@@ -19,6 +19,8 @@ WEBHOOK_EVENTS = (
     ("match.decided", _("Knockout match decided")),
     ("stage.finished", _("Stage finished")),
     ("team_match.decided", _("Team match decided")),
+    ("entry.created", _("Entry made")),
+    ("entry.decided", _("Entry decided")),
 )
 
 

@@ -1,0 +1,22 @@
+"""The entries' periodic sweep (the beat): entries whose partner never confirmed expire."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from scoring.core.background import RecordTask
+from tournaments.entries.decisions import expire_entries
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(base=RecordTask, name="tournaments.entries.sweep_expired_entries")
+def sweep_expired_entries() -> int:
+    """Expire the entries past their partner's hours (their places move the waiting list up)
+    and the sign-ups never confirmed; how many expired."""
+    expired = expire_entries()
+    if expired:
+        logger.info("entries expired: %s", len(expired))
+    return len(expired)
