@@ -9,11 +9,6 @@ from celery import shared_task
 from scoring.core.background import RecordTask
 from scoring.models import Tournament
 from scoring.ranking.results import warm_standings as compute_into_cache
-from tournaments.entries.mail import send_tournament_mail
-from tournaments.entries.tasks import sweep_expired_entries
-
-__all__ = ["send_tournament_mail", "sweep_expired_entries", "warm_standings"]
-"""The entries' tasks are registered with the tournaments' (their names are fixed in them)."""
 
 logger = logging.getLogger(__name__)
 

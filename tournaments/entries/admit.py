@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError
 from scoring.models import Entry, Profile
-from tournaments.entries.rules import person_rating
+from scoring.people.entries import person_rating
 from tournaments.registration.entry import register_pair_with_players
 from tournaments.registration.services import register_player
 

@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError
 from scoring.models import Entry, EntrySettings, Profile, Tournament
-from tournaments.entries import notify, rules
+from scoring.people import entries as rules
+from tournaments.entries import notify
 from tournaments.entries.admit import admit_entry
 from tournaments.entries.services import lock_tournament
 from tournaments.registration.services import withdraw_pair, withdraw_player

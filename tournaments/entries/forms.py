@@ -63,11 +63,13 @@ class EntrySettingsForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["season"].queryset = Season.objects.order_by("-pk")
+        season = self.fields["season"]
+        assert isinstance(season, forms.ModelChoiceField)
+        season.queryset = Season.objects.order_by("-pk")
 
     def clean(self) -> dict[str, Any]:
         """The window's end after its start; the lowest rating not above the highest."""
-        data = super().clean()
+        data = super().clean() or {}
         start, end = data.get("opens_at"), data.get("closes_at")
         if start and end and end <= start:
             self.add_error("closes_at", _("Entries close after they open."))
@@ -94,7 +96,9 @@ class EntryEditForm(forms.ModelForm):
         for field in ("profile", "partner_profile"):
             offered = candidates.get(field)
             if offered:
-                self.fields[f"{field}_choice"].choices = [
+                choice = self.fields[f"{field}_choice"]
+                assert isinstance(choice, forms.ChoiceField)
+                choice.choices = [
                     ("", _("— choose —")), ("new", _("A new profile")), *offered]
             else:
                 del self.fields[f"{field}_choice"]

@@ -11,8 +11,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.core.errors import ServiceError
 from scoring.models import Entry
+from scoring.people import entries as rules
 from scoring.people.profiles import describe, seen_by
-from tournaments.entries import rules
 from tournaments.entries.decisions import (
     DECISIONS,
     decide_entry,

@@ -18,8 +18,9 @@ from django.utils.translation import gettext as _
 from scoring.core.errors import ServiceError
 from scoring.models import Entry, EntrySettings, Profile, Tournament
 from scoring.models.people import clean_text
+from scoring.people import entries as rules
 from scoring.people.profiles import match_profiles
-from tournaments.entries import notify, rules
+from tournaments.entries import notify
 from tournaments.entries.tokens import link, read_token
 
 logger = logging.getLogger(__name__)

@@ -35,6 +35,6 @@ def signup_allowed(request: HttpRequest, email: str) -> tuple[bool, str]:
     field to name ("email" or "__all__")."""
     for field, value in (("email", f"mail:{email}"),
                          ("__all__", f"ip:{client_address(request) or 'unknown'}")):
-        if not SignupThrottle(value).allow_request(request, None):
+        if not SignupThrottle(value).allow_request(request, None):  # type: ignore[arg-type]
             return False, field
     return True, ""

@@ -3,6 +3,8 @@ the partner's confirmation and the entry's own page. A forged or expired link is
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.core import signing
 from django.urls import reverse
@@ -27,7 +29,7 @@ def read_token(purpose: str, token: str, max_hours: float | None = None) -> int:
     """The entry id of a token of ``purpose``; ServiceError("token") when forged or expired."""
     hours = settings.ENTRY_LINK_HOURS if max_hours is None else max_hours
     try:
-        data = signing.loads(token, salt=PURPOSES[purpose], max_age=hours * 3600)
+        data = signing.loads(token, salt=PURPOSES[purpose], max_age=timedelta(hours=hours))
     except signing.SignatureExpired as exc:
         raise ServiceError("token", _("This link has expired.")) from exc
     except signing.BadSignature as exc:

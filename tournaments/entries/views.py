@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 from scoring.core.errors import ServiceError
 from scoring.core.timezones import activate_tournament_zone
 from scoring.models import Entry
-from tournaments.entries import rules
+from scoring.people import entries as rules
 from tournaments.entries.decisions import withdraw_own_entry
 from tournaments.entries.forms import EntryForm
 from tournaments.entries.services import (

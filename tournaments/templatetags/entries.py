@@ -7,7 +7,7 @@ from typing import Any
 from django import template
 
 from scoring.models import Tournament
-from tournaments.entries import rules
+from scoring.people import entries as rules
 
 register = template.Library()
 

@@ -1,5 +1,6 @@
-"""What an entry must respect: the entry window, the places, one entry per person, the rating
-and season limits. Each check refuses with ``ServiceError`` naming the field at fault."""
+"""What an online entry must respect (``tournaments.entries``): the entry window, the places, one
+entry per person, the rating and season limits. Each check refuses with ``ServiceError`` naming
+the field at fault; the reads (places taken, the waiting list) serve the pages too."""
 
 from __future__ import annotations
 
@@ -98,7 +99,7 @@ def check_not_entered(tournament: Tournament, field: str, *, email: str = "",
         registered |= Q(user_id=user_id)
     playing = bool(registered) and Player.objects.filter(
         registered, tournament=tournament).exclude(
-        pk__in=Entry.objects.filter(pk=exclude).values("player")).exists()
+        pk__in=Entry.objects.filter(pk=exclude or 0).values("player")).exists()
     if live.exists() or playing:
         raise ServiceError(field, _("This person has already entered this tournament."))
 
