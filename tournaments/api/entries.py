@@ -187,11 +187,6 @@ class EntryViewSet(KnownQueryMixin, IdempotentMixin, mixins.CreateModelMixin,
         entry = edit_entry(entry.pk, actor=request.user, **data)
         return Response(EntrySerializer(entry).data)
 
-    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Only PATCH changes an entry."""
-        kwargs["partial"] = True
-        return self.partial_update(request, *args, **kwargs)
-
     @action(detail=True, methods=["post"])
     def decide(self, request: Request, pk: str | None = None) -> Response:
         """The organizer's decision; the entrant's own withdrawal."""
