@@ -14,6 +14,8 @@ from django.db import models
 from scoring.core.errors import ServiceError
 from scoring.models import (
     Deal,
+    Entry,
+    EntrySettings,
     Group,
     IdempotencyKey,
     IssuedAccount,
@@ -80,6 +82,10 @@ LEFT_OUT: dict[type[models.Model], str] = {
     Season: "groups tournaments of this installation; not one tournament's data",
     TournamentPlacing: "stored for the season tables, derived from the standings: refreshed "
                        "when a season counts the tournament",
+    Entry: "the sign-up's working state on this installation (players' addresses, confirmations, "
+           "signed links); accepted entries travel as the pairs and players they became",
+    EntrySettings: "how this installation takes entries and mails players (its window and "
+                   "mail switches), set again by the importing organizer",
 }
 #: Fields the file does not carry, and why (the importing installation makes new values).
 LEFT_OUT_FIELDS: dict[type[models.Model], dict[str, str]] = {
