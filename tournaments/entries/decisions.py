@@ -238,6 +238,9 @@ def update_entry_settings(tournament_id: int, *, actor: Any = None,
                            % {"kinds": ", ".join(sorted(unknown))})
     if conf.opens_at and conf.closes_at and conf.closes_at <= conf.opens_at:
         raise ServiceError("closes_at", _("Entries close after they open."))
+    if conf.rating_min is not None and conf.rating_max is not None and (
+            conf.rating_min > conf.rating_max):
+        raise ServiceError("rating_max", _("The highest rating is not below the lowest."))
     try:
         conf.full_clean(exclude=["tournament"])
     except ValidationError as exc:

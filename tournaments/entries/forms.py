@@ -67,17 +67,6 @@ class EntrySettingsForm(forms.ModelForm):
         assert isinstance(season, forms.ModelChoiceField)
         season.queryset = Season.objects.order_by("-pk")
 
-    def clean(self) -> dict[str, Any]:
-        """The window's end after its start; the lowest rating not above the highest."""
-        data = super().clean() or {}
-        start, end = data.get("opens_at"), data.get("closes_at")
-        if start and end and end <= start:
-            self.add_error("closes_at", _("Entries close after they open."))
-        low, high = data.get("rating_min"), data.get("rating_max")
-        if low is not None and high is not None and low > high:
-            self.add_error("rating_max", _("The highest rating is not below the lowest."))
-        return data
-
 
 class EntryEditForm(forms.ModelForm):
     """The organizer changes an entry: names, addresses, note; the doubtful profiles."""
