@@ -140,3 +140,21 @@ def test_an_individual_entry_becomes_a_player(open_cup, make_user,
     assert entry.status == "received" and entry.partner_name == ""
     entry, _ = decide_entry(entry.pk, "accept")
     assert entry.player is not None and entry.player.name == "Одиночка" and entry.pair is None
+
+
+def test_the_partner_found_by_profile_search(client, open_cup, make_user,
+                                             django_capture_on_commit_callbacks):
+    mate_login = make_user("mate", email="mate@example.org")
+    mate = Profile.objects.create(name="Семён Дежнёв", club="Якутск", user=mate_login)
+    PlayerFactory(tournament=TournamentFactory(slug="earlier"), name="Семён Дежнёв",
+                  profile=mate)
+    client.force_login(make_user("seeker", email="seeker@example.org"))
+    url = reverse("tournaments:enter", args=[open_cup.slug])
+    page = client.post(url, {"name": "Искатель", "partner_search": "дежнев", "find": "1"})
+    assert "Семён Дежнёв — Якутск" in page.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"name": "Искатель", "partner_search": "дежнев",
+                          "partner_profile": str(mate.pk)})
+    entry = Entry.objects.get(email="seeker@example.org")
+    assert entry.partner_profile == mate and entry.partner_email == "mate@example.org"
+    assert any(m.to == ["mate@example.org"] for m in mail.outbox)

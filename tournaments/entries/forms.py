@@ -20,17 +20,29 @@ class EntryForm(forms.Form):
     city = forms.CharField(label=_("City"), max_length=100, required=False)
     birth_year = forms.IntegerField(label=_("Birth year"), required=False, min_value=1900,
                                     max_value=2100)
+    partner_search = forms.CharField(
+        label=_("Find your partner"), max_length=200, required=False,
+        help_text=_("A player who played here before: type his name and press Find."))
+    partner_profile = forms.TypedChoiceField(label=_("Your partner is"), required=False,
+                                             coerce=int, empty_value=None,
+                                             widget=forms.RadioSelect)
     partner_name = forms.CharField(label=_("Partner's name"), max_length=200, required=False)
     partner_email = forms.EmailField(
         label=_("Partner's email"), required=False,
         help_text=_("He gets a link to confirm that he plays with you."))
 
-    def __init__(self, *args: Any, pairs: bool, user: Any = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, pairs: bool, user: Any = None,
+                 found: list[tuple[int, str]] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not pairs:
-            del self.fields["partner_name"], self.fields["partner_email"]
+            for name in ("partner_search", "partner_profile", "partner_name", "partner_email"):
+                del self.fields[name]
+        elif found:
+            choice = self.fields["partner_profile"]
+            assert isinstance(choice, forms.ChoiceField)
+            choice.choices = [("", _("Not among them: by name and email")), *found]
         else:
-            self.fields["partner_name"].required = True
+            del self.fields["partner_profile"]
         if user is not None and user.is_authenticated:
             self.fields["email"].required = False
             self.fields["email"].disabled = True
@@ -43,6 +55,15 @@ class EntryForm(forms.Form):
                     self.fields[field].disabled = True
                     self.fields[field].required = False
                     self.fields[field].initial = getattr(profile, field)
+
+
+    def clean(self) -> dict[str, Any]:
+        """A pair names the partner: a profile found, or his name."""
+        data = super().clean() or {}
+        if "partner_name" in self.fields and not (data.get("partner_profile")
+                                                  or data.get("partner_name")):
+            self.add_error("partner_name", _("Name your partner: a pair enters together."))
+        return data
 
 
 class EntrySettingsForm(forms.ModelForm):

@@ -11,8 +11,9 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.core.errors import ServiceError
 from scoring.core.timezones import activate_tournament_zone
-from scoring.models import Entry
+from scoring.models import Entry, Profile
 from scoring.people import entries as rules
+from scoring.people.profiles import describe, search_profiles
 from tournaments.entries.decisions import withdraw_own_entry
 from tournaments.entries.forms import EntryForm
 from tournaments.entries.services import (
@@ -39,9 +40,14 @@ def enter(request: HttpRequest, slug: str) -> HttpResponse:
     conf = rules.settings_of(tournament)
     pairs = rules.enters_as_pair(tournament, conf)
     user = request.user if request.user.is_authenticated else None
-    form = EntryForm(request.POST or None, pairs=pairs, user=user)
+    text = request.POST.get("partner_search", "").strip() if pairs else ""
+    found = [(p.pk, describe(p, private=False))
+             for p in search_profiles(text, limit=10, viewer=request.user)] if text else []
+    form = EntryForm(request.POST or None, pairs=pairs, user=user, found=found)
     state = rules.window_state(conf)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and "find" in request.POST:
+        form.errors.clear()  # a search, not an entry: nothing is checked yet
+    elif request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         allowed, field = (True, "") if user else signup_allowed(request, data["email"])
         if not allowed:
@@ -53,8 +59,7 @@ def enter(request: HttpRequest, slug: str) -> HttpResponse:
                     Person(name=data["name"], email=data.get("email") or "",
                            club=data.get("club") or "", city=data.get("city") or "",
                            birth_year=data.get("birth_year")),
-                    Person(name=data.get("partner_name", ""),
-                           email=data.get("partner_email", "")) if pairs else None,
+                    _partner(data) if pairs else None,
                     user=user)
             except ServiceError as err:
                 show_refusal(form, err)
@@ -68,6 +73,15 @@ def enter(request: HttpRequest, slug: str) -> HttpResponse:
         "taken": (taken := rules.places_taken(tournament, conf)),
         "places_left": max(conf.capacity - taken, 0), "waiting": rules.waiting_count(tournament),
     })
+
+
+def _partner(data: dict) -> Person:
+    """The partner named on the form: the profile found, or his name (and his address)."""
+    profile = None
+    if data.get("partner_profile"):
+        profile = Profile.objects.filter(pk=data["partner_profile"]).first()
+    return Person(name=data.get("partner_name", ""), email=data.get("partner_email", ""),
+                  profile=profile)
 
 
 def _refused(request: HttpRequest, err: ServiceError) -> HttpResponse:
