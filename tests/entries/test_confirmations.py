@@ -64,6 +64,10 @@ def test_an_expired_entrys_partner_link_is_refused(client, open_cup, enter_pair)
 def test_a_visitor_signs_up_confirms_his_address_and_is_matched(
         client, open_cup, django_capture_on_commit_callbacks):
     known = Profile.objects.create(name="Анна Каренина", club="Москва", birth_year=1990)
+    PlayerFactory(tournament=TournamentFactory(slug="before"), name=known.name, profile=known)
+    hidden = Profile.objects.create(name="Алексей Вронский", club="Полк")  # hidden only
+    PlayerFactory(tournament=TournamentFactory(slug="secret", public=False), name=hidden.name,
+                  profile=hidden)
     form = {"name": "анна каренина", "email": "anna@example.org", "club": "Москва",
             "birth_year": "1990", "partner_name": "Алексей Вронский",
             "partner_email": "vronsky@example.org"}
@@ -72,6 +76,7 @@ def test_a_visitor_signs_up_confirms_his_address_and_is_matched(
     assert answer.status_code == 200 and "anna@example.org" in answer.content.decode()
     entry = Entry.objects.get(email="anna@example.org")
     assert entry.status == "signup" and entry.profile == known  # matched as the roster is
+    assert entry.partner_profile is None and entry.doubts == {}  # never a hidden person
     assert [m.to for m in mail.outbox] == [["anna@example.org"]]  # no place yet: no partner mail
     path = _link(mail.outbox[0], "confirm")
     with django_capture_on_commit_callbacks(execute=True):
@@ -88,8 +93,10 @@ def test_a_visitor_signs_up_confirms_his_address_and_is_matched(
 
 def test_a_doubtful_match_is_left_to_the_organizer(client, open_cup, organizer,
                                                    django_capture_on_commit_callbacks):
-    Profile.objects.create(name="Иван Иванов", club="Тула")
-    Profile.objects.create(name="Иван Иванов", club="Орёл")
+    earlier = TournamentFactory(slug="earlier")
+    for club in ("Тула", "Орёл"):
+        profile = Profile.objects.create(name="Иван Иванов", club=club)
+        PlayerFactory(tournament=earlier, name=profile.name, profile=profile)
     form = {"name": "Иван Иванов", "email": "ivan@example.org",
             "partner_name": "Пётр Петров", "partner_email": "petr@example.org"}
     client.post(reverse("tournaments:enter", args=[open_cup.slug]), form)

@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -46,11 +47,13 @@ def lock_tournament(tournament_id: int) -> tuple[Tournament, EntrySettings]:
 
 
 def _match(person: Person, tournament: Tournament) -> tuple[Profile | None, list[int]]:
-    """The person's profile as the roster import matches it, or the doubtful candidates."""
+    """The person's profile as the roster import matches it, or the doubtful candidates:
+    among the people anyone may see (playing in a public tournament), so that an entry never
+    links, nor shows its organizer, a person of a hidden tournament."""
     if person.profile is not None:
         return person.profile, []
     found = match_profiles([{"name": person.name, "club": person.club,
-                             "birth_year": person.birth_year}], viewer=None,
+                             "birth_year": person.birth_year}], viewer=AnonymousUser(),
                            exclude_tournament=tournament.pk)[0]
     return found.profile, [p.pk for p in found.candidates]
 
