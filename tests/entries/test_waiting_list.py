@@ -65,3 +65,18 @@ def test_an_entry_waiting_cannot_be_accepted_over_the_places(open_cup, enter_pai
     waiting = enter_pair(open_cup, 2)
     with pytest.raises(ServiceError, match="waiting list"):
         decide_entry(waiting.pk, "accept")
+
+
+def test_the_promotion_mail_lands_in_the_file_backend(open_cup, enter_pair, settings, tmp_path,
+                                                      django_capture_on_commit_callbacks):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"  # the default
+    settings.EMAIL_FILE_PATH = str(tmp_path)
+    update_entry_settings(open_cup.pk, capacity=1)
+    first, waiting = enter_pair(open_cup, 1), enter_pair(open_cup, 2)
+    for written in tmp_path.iterdir():
+        written.unlink()
+    with django_capture_on_commit_callbacks(execute=True):
+        withdraw_own_entry(first.pk)
+    text = "".join(f.read_text(encoding="utf-8") for f in tmp_path.iterdir())
+    assert "player2@example.org" in text and "partner2@example.org" in text
+    assert Entry.objects.get(pk=waiting.pk).status == "received"
