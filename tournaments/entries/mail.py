@@ -4,6 +4,10 @@ language and sent through Django's mail by a task queued when the caller's trans
 ``send_mail_to(tournament, kind, recipients, context)`` is the one call: a kind switched off in
 the tournament's entry settings (``EntrySettings.disabled_mails``) sends nothing. A kind is
 ``templates/entries/mail/<kind>.txt``, its first line the subject.
+
+Another feature's mail (the check-in's "check-in open", say) is one more kind: a line in
+``scoring.models.entries.MAIL_KINDS`` (the organizer's switch comes with it), its template,
+and a call of ``send_mail_to``.
 """
 
 from __future__ import annotations
