@@ -29,3 +29,5 @@ app.conf.update(
     redis_socket_keepalive=True,
 )
 app.autodiscover_tasks()
+# The online entries' tasks (a package of the tournaments app, not an app of its own).
+app.autodiscover_tasks(["tournaments.entries"])

@@ -353,3 +353,11 @@ CHECKIN_QR_MAX_AGE_HOURS = env_int("CHECKIN_QR_MAX_AGE_HOURS", 48)
 CELERY_BEAT_SCHEDULE["close-checkin-windows"] = {
     "task": "tournaments.checkin.close_windows", "schedule": 30.0,
 }
+
+# Online entries (tournaments.entries): how long a mailed link (address or partner
+# confirmation, the entry's page) works, and how many sign-ups one address or client makes.
+ENTRY_LINK_HOURS = float(os.environ.get("ENTRY_LINK_HOURS", "168"))
+ENTRY_SIGNUP_RATE = os.environ.get("ENTRY_SIGNUP_RATE", "5/hour").strip()
+CELERY_BEAT_SCHEDULE["sweep-entries"] = {
+    "task": "tournaments.entries.sweep_expired_entries", "schedule": 300.0,
+}

@@ -27,6 +27,8 @@ TASK_NAMES = {
     "scoring.tasks.sweep_webhooks",
     "scoring.webhook_delivery.deliver_webhooks",
     "tournaments.checkin.close_windows",
+    "tournaments.entries.send_tournament_mail",
+    "tournaments.entries.sweep_expired_entries",
     "tournaments.tasks.warm_standings",
 }
 """The names queued messages and the beat carry: a module may move, its tasks' names stay."""

@@ -5,6 +5,8 @@ from django.urls import include, path
 from tournaments import public as public_views
 from tournaments.checkin import scan_views as checkin_scan
 from tournaments.checkin import views as checkin_views
+from tournaments.entries import organizer_views as entry_manage_views
+from tournaments.entries import views as entry_views
 from tournaments.players import lockout_views
 from tournaments.players import views as player_views
 from tournaments.public import bracket as bracket_views
@@ -35,6 +37,18 @@ urlpatterns = [
     path("profiles/merge/", profile_views.merge_page, name="profile_merge"),
     path("profiles/<int:pk>/unmerge/", profile_views.unmerge_page, name="profile_unmerge"),
     path("t/new/", views.tournament_create, name="create"),
+    path("entries/<str:token>/", entry_views.entry_page, name="entry_page"),
+    path("entries/<str:token>/confirm/", entry_views.signup_confirm,
+         name="entry_signup_confirm"),
+    path("entries/<str:token>/partner/", entry_views.partner_confirm,
+         name="entry_partner_confirm"),
+    path("t/<str:slug>/enter/", entry_views.enter, name="enter"),
+    path("t/<str:slug>/entries/", entry_manage_views.entries_manage, name="entries_manage"),
+    path("t/<str:slug>/entries/settings/", entry_manage_views.entry_settings,
+         name="entry_settings"),
+    path("t/<str:slug>/entries/<int:pk>/", entry_manage_views.entry_edit, name="entry_edit"),
+    path("t/<str:slug>/entries/<int:pk>/decide/", entry_manage_views.entry_decide,
+         name="entry_decide"),
     path("t/<str:slug>/", views.tournament_detail, name="detail"),
     path("t/<str:slug>/edit/", views.tournament_edit, name="edit"),
     path("t/<str:slug>/regulations/", views.regulations_edit, name="regulations"),

@@ -8,6 +8,7 @@ from .access import IssuedAccount, ReadOnlyToken
 from .checkin import CheckIn, CheckInWindow
 from .deals import MAX_DEAL_POINTS, Deal
 from .entrants import Pair, Player, Table
+from .entries import MAIL_KINDS, Entry, EntrySettings
 from .lockouts import Lockout
 from .party import PARTY_RELATED, Party, Round
 from .people import Profile, ProfileMerge
@@ -47,6 +48,9 @@ from .webhooks import (
 from .who import side_and_seat, who
 
 __all__ = [
+    "MAIL_KINDS",
+    "Entry",
+    "EntrySettings",
     "BOARDS",
     "Team",
     "TeamMatch",

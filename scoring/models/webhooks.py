@@ -20,6 +20,8 @@ WEBHOOK_EVENTS = (
     ("stage.finished", _("Stage finished")),
     ("team_match.decided", _("Team match decided")),
     ("checkin.closed", _("Check-in closed")),
+    ("entry.created", _("Entry made")),
+    ("entry.decided", _("Entry decided")),
 )
 
 

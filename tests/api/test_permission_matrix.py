@@ -345,9 +345,60 @@ def _team_body(w: Any) -> dict[str, Any]:
                 "id", flat=True)], "captain": None}
 
 
+def _entries_open(w: Any) -> int:
+    """Our tournament takes entries; every user has an address (what an entry is sent to)."""
+    from scoring.models import EntrySettings
+
+    EntrySettings.objects.update_or_create(tournament=w.tournament, defaults={"open": True})
+    for user in w.users.values():
+        if user is not None and not user.email:
+            user.email = f"{user.username}@example.org"
+            user.save(update_fields=["email"])
+    return w.tournament.pk
+
+
+def _entry(w: Any, own: bool = False) -> int:
+    """An entry of our tournament holding a place (the player's own when ``own``)."""
+    from django.utils import timezone
+
+    from scoring.models import Entry
+
+    _entries_open(w)
+    user = w.users["player"] if own else None
+    entry, _new = Entry.objects.get_or_create(
+        tournament=w.tournament, email="own@example.org" if own else "entrant@example.org",
+        defaults={"name": "Заявка Первая", "partner_name": "Заявка Вторая", "user": user,
+                  "partner_email": "second@example.org", "status": "received",
+                  "partner_confirmed_at": timezone.now(), "queued_at": timezone.now()})
+    return entry.pk
+
+
+ENTRANTS = LOGGED_IN - {"party_player", "player"}
+"""Who may enter our tournament: every login but those playing in it already (400)."""
+
 DEAL_BODY = {"outcome": "domino", "side": "a", "seat": "a1", "points": {"a": 30, "b": 0}}
 
 OPS = [
+    # -- online entries: a player enters only himself; organizers decide their tournaments'
+    Op("POST", "/api/v1/entries/", ENTRANTS, 201,
+       body=lambda w: {"tournament": _entries_open(w), "partner_name": "Партнёр Заявкин",
+                       "partner_email": "partner-entry@example.org"},
+       refused=400, special={"anonymous": 403}),
+    Op("POST", "/api/v1/entries/", frozenset(), 201, case="someone else",
+       body=lambda w: {"tournament": _entries_open(w), "email": "someone@example.org",
+                       "partner_name": "Партнёр", "partner_email": "p-2@example.org"},
+       refused=400, special={"anonymous": 403}),
+    Op("PATCH", "/api/v1/entries/{}/", ORGANIZER, 200, _entry, lambda w: {"note": "Проверено"},
+       refused=404, special={"anonymous": 403}),
+    Op("POST", "/api/v1/entries/{}/decide/", ORGANIZER, 200, _entry,
+       lambda w: {"decision": "accept"}, refused=404, special={"anonymous": 403}),
+    Op("POST", "/api/v1/entries/{}/decide/", ORGANIZER | {"player"}, 200,
+       lambda w: _entry(w, own=True), lambda w: {"decision": "withdraw"}, refused=404,
+       special={"anonymous": 403}, case="the entrant's own"),
+    Op("PUT", "/api/v1/tournaments/{}/entry-settings/", ORGANIZER, 200,
+       lambda w: w.tournament.pk, lambda w: {"open": True, "capacity": 20, "mode": "pairs"}),
+    Op("PATCH", "/api/v1/tournaments/{}/entry-settings/", ORGANIZER, 200,
+       lambda w: w.tournament.pk, lambda w: {"capacity": 24}),
     Op("POST", "/api/v1/auth/token/", frozenset(), 400,
        body=lambda w: {"username": "org", "password": "wrong"}, refused=400),
     Op("POST", "/api/v1/tournaments/", ORGANIZERS, 201,
@@ -726,6 +777,27 @@ def _season_form(w: Any) -> dict[str, Any]:
 
 
 PAGES = [
+    # -- online entries: the form and the signed links are open to whoever holds them
+    Page("t/<str:slug>/enter/", lambda w: f"/t/{_slug(w)}/enter/",
+         lambda w: {"tournament": _entries_open(w), "name": "Гость", "email": "g@example.org",
+                    "partner_name": "Друг", "partner_email": "d@example.org"},
+         allowed=EVERYONE),
+    Page("entries/<str:token>/", lambda w: f"/entries/{_token('entry', _entry(w))}/",
+         allowed=EVERYONE),
+    Page("entries/<str:token>/confirm/",
+         lambda w: f"/entries/{_token('signup', _entry(w))}/confirm/", allowed=EVERYONE),
+    Page("entries/<str:token>/partner/",
+         lambda w: f"/entries/{_token('partner', _entry(w))}/partner/", allowed=EVERYONE),
+    Page("t/<str:slug>/entries/settings/", lambda w: f"/t/{_slug(w)}/entries/settings/",
+         lambda w: {"capacity": 24, "mode": "pairs", "confirm_hours": 48},
+         "PATCH /api/v1/tournaments/{}/entry-settings/"),
+    Page("t/<str:slug>/entries/<int:pk>/", lambda w: f"/t/{_slug(w)}/entries/{_entry(w)}/",
+         lambda w: {"name": "Заявка Первая", "email": "entrant@example.org",
+                    "partner_name": "Заявка Вторая", "partner_email": "second@example.org",
+                    "note": "Проверено"}, "PATCH /api/v1/entries/{}/"),
+    Page("t/<str:slug>/entries/<int:pk>/decide/",
+         lambda w: f"/t/{_slug(w)}/entries/{_entry(w)}/decide/",
+         lambda w: {"decision": "accept"}, "POST /api/v1/entries/{}/decide/"),
     Page("accounts/login/", lambda w: "/accounts/login/",
          lambda w: {"username": "org", "password": "wrong"}, "POST /api/v1/auth/token/"),
     # -- tournaments and their entrants
@@ -945,6 +1017,7 @@ READ_ONLY_PAGES = {
     "t/<str:slug>/team-matches/<int:pk>/sheet/", "t/<str:slug>/team-matches/<int:pk>/sheet.pdf",
     "t/<str:slug>/rounds/<int:number>/team-sheets.pdf",
     "t/<str:slug>/checkin/<int:pk>/qr/",
+    "t/<str:slug>/entries/",
 }
 """Pages that only show: a POST to them changes nothing."""
 
@@ -1127,6 +1200,13 @@ READ_ONLY_URLS: dict[str, Callable[[Any], str]] = {
     "t/<str:slug>/checkin/<int:pk>/qr/":
         lambda w: f"/t/{_slug(w)}/checkin/{_checkin_window(w).pk}/qr/",
 }
+
+
+def _token(purpose: str, entry_id: int) -> str:
+    """An entry's signed link of ``purpose``."""
+    from tournaments.entries.tokens import make_token
+
+    return make_token(purpose, entry_id)
 
 
 def _profile(world: World) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from rest_framework.routers import DefaultRouter
 
 from tournaments.api.entrants import PairViewSet, PlayerViewSet, TableViewSet
+from tournaments.api.entries import EntryViewSet
 from tournaments.api.parties import DealViewSet, PartyViewSet, PenaltyViewSet, RulingViewSet
 from tournaments.api.profiles import ProfileViewSet
 from tournaments.api.ratings import RatingListViewSet
@@ -42,5 +43,6 @@ router.register("stages", StageViewSet, basename="stage")
 router.register("matches", MatchViewSet, basename="match")
 router.register("teams", TeamViewSet, basename="team")
 router.register("team-matches", TeamMatchViewSet, basename="team-match")
+router.register("entries", EntryViewSet, basename="entry")
 
 urlpatterns = router.urls

@@ -26,6 +26,7 @@ from scoring.rules.game_settings import BOOL, CHOICE, DECLARATIONS, GameSetting
 from scoring.standings import METRICS
 from tournaments.api.club_standings import ClubStandingsMixin
 from tournaments.api.common import REFUSED, require_manage, updated_record, valid
+from tournaments.api.entry_settings import EntrySettingsMixin
 from tournaments.api.standings import StandingsMixin
 from tournaments.registration.services import rate_teams
 from tournaments.rounds import services as rounds
@@ -210,6 +211,7 @@ class TournamentViewSet(
     KnownQueryMixin,
     IdempotentMixin,
     ClubStandingsMixin,
+    EntrySettingsMixin,
     StandingsMixin,
     mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet
 ):

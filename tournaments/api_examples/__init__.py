@@ -71,6 +71,7 @@ def record(version: str = "v1") -> dict[str, Any]:
         WEBHOOK_ALLOW_PRIVATE_NETWORKS=True,
         WEBHOOK_SENDER_THREAD=False,  # the scenario sends the outbox itself, at one moment
         PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+        EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",  # the entries' mails
     ), translation.override("en"), webhook_receiver() as receiver_url:
         celery_app.conf.task_always_eager = True
         try:

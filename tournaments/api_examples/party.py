@@ -249,6 +249,7 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     from tournaments.api_examples import seasons
     from tournaments.api_examples import tournament as event
     from tournaments.api_examples.checkin import checkin
+    from tournaments.api_examples.entries import entries
     from tournaments.api_examples.ratings import rating_lists
     from tournaments.api_examples.stages import finals
     from tournaments.api_examples.team_sheets import team_sheet
@@ -279,4 +280,5 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     team_rounds(scene)
     team_sheet(scene)  # it adds records, no call before it changes
     checkin(scene)  # last: the ids and times of the calls before stay as they were
+    entries(scene)  # last too: it adds records only
     return scene.rec.written()

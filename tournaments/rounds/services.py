@@ -34,6 +34,7 @@ from scoring.ranking.seasons import schedule_refresh
 from scoring.stages.common import current_stage, knockout_stage
 from scoring.stages.groups import group_rounds
 from scoring.webhooks import services as webhooks
+from tournaments.entries.draw_mail import mail_draw
 from tournaments.rounds.draws import clear_draw
 from tournaments.setup.services import actor_id
 from tournaments.tasks import warm_standings
@@ -204,6 +205,7 @@ def publish_round(round_id: int, *, actor: Any = None) -> Round:
         logger.info("tournament running: tournament=%s", rnd.tournament_id)
     schedule_refresh(tournament_id=rnd.tournament_id)  # its byes count from now
     webhooks.round_changed(rnd, "round.published")
+    mail_draw(rnd)
     return rnd
 
 

@@ -94,6 +94,7 @@ def manage_groups(tournament: Tournament, step: NextStep, *, pairs: bool, latest
         setup.links.append(link("teams", _("Teams"), "tournaments:teams"))
     setup.links += [
         link("tables", _("Add tables"), "tournaments:table_create"),
+        link("entries", _("Online entries"), "tournaments:entries_manage"),
         link("import", _("Import players") if not pairs or tournament.singles
              else _("Import players and pairs"), "tournaments:import"),
         link("referees", _("Referees"), "referee:referees"),

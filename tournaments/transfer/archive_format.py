@@ -16,6 +16,8 @@ from scoring.models import (
     CheckIn,
     CheckInWindow,
     Deal,
+    Entry,
+    EntrySettings,
     Group,
     IdempotencyKey,
     IssuedAccount,
@@ -85,6 +87,10 @@ LEFT_OUT: dict[type[models.Model], str] = {
     CheckInWindow: "who came to the hall before a round, on this installation: the draws it "
                    "fed are carried; a window is opened here again if needed",
     CheckIn: "who came to the hall before a round, on this installation (with its logins)",
+    Entry: "the sign-up's working state on this installation (players' addresses, confirmations, "
+           "signed links); accepted entries travel as the pairs and players they became",
+    EntrySettings: "how this installation takes entries and mails players (its window and "
+                   "mail switches), set again by the importing organizer",
 }
 #: Fields the file does not carry, and why (the importing installation makes new values).
 LEFT_OUT_FIELDS: dict[type[models.Model], dict[str, str]] = {
