@@ -7,7 +7,7 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
-from config.env import env_bool, env_int
+from config.env import env_bool, env_int, live_redis
 from config.observability import logging_settings
 
 # The API's settings live beside (REST framework, the OpenAPI schema); Django reads them here.
@@ -276,6 +276,12 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Live updates (config.live, scoring.live): server-sent events under ASGI; across web nodes
+# through Redis pub/sub when the site has a Redis, in the process's memory without one.
+EVENTSTREAM_CHANNELMANAGER_CLASS = "config.live.ChannelManager"
+if _live_redis := live_redis(REDIS_URL, CELERY_BROKER_URL, CACHE_TIMEOUT_SECONDS):
+    EVENTSTREAM_REDIS = _live_redis
 
 # Protocol signing: a key and certificate of the installation (created on first use).
 PROTOCOL_SIGNING_DIR = Path(os.environ.get("PROTOCOL_SIGNING_DIR", BASE_DIR / "var" / "signing"))
