@@ -62,14 +62,14 @@ class ChannelManager:
 def stream(request: HttpRequest) -> HttpResponse:
     """The event stream of the channels asked (403 for one the visitor may not read; 204
     when not served under ASGI: the page polls)."""
-    if not isinstance(request, ASGIRequest):
-        return HttpResponse(status=204)
     channels = request.GET.getlist("channel")
     if not channels or len(channels) > MAX_CHANNELS:
         return HttpResponse(status=400)
     user = request.user if request.user.is_authenticated else None
     if not all(readable(user, channel) for channel in channels):
         return HttpResponse(status=403)
+    if not isinstance(request, ASGIRequest):
+        return HttpResponse(status=204)
     from django_eventstream.views import events
 
     response: HttpResponse = events(request)

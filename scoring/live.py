@@ -67,6 +67,7 @@ class _Batch:
         self.marker = marker  # the connection's list of commit callbacks this batch is in
         self.events: dict[str, Event] = {}
         self.counts: dict[str, int] = {}
+        self.sent = False
 
     def add(self, channel: str, event: Event) -> None:
         """Keep ``event`` (built at commit) as the channel's latest change."""
@@ -75,6 +76,7 @@ class _Batch:
 
     def flush(self) -> None:
         """Send each channel's latest event, with how many changes it stands for."""
+        self.sent = True
         for channel, event in self.events.items():
             send([channel], {**event(), "changes": self.counts[channel]})
 
@@ -96,7 +98,7 @@ def _publish(channels: list[str], event: Event) -> None:
         return
     marker = getattr(connection, "run_on_commit", None)
     batch: _Batch | None = getattr(_local, "batch", None)
-    if batch is None or marker is None or batch.marker is not marker:
+    if batch is None or batch.sent or marker is None or batch.marker is not marker:
         batch = _Batch(marker)
         _local.batch = batch
         transaction.on_commit(batch.flush, robust=True)
