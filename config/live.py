@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
@@ -21,6 +22,15 @@ from scoring.access import permissions
 from scoring.models import Party, Tournament
 
 MAX_CHANNELS = 8
+
+
+def offered(request: HttpRequest) -> dict[str, bool]:
+    """Context: ``live_updates``, whether the page opens the stream (``LIVE_UPDATES``: "auto"
+    when served under ASGI, "1" always, "0" never); without it the page only polls."""
+    setting = str(getattr(settings, "LIVE_UPDATES", "auto"))
+    if setting == "auto":
+        return {"live_updates": isinstance(request, ASGIRequest)}
+    return {"live_updates": setting in ("1", "true", "yes", "on")}
 
 
 def readable(user: Any, channel: str) -> bool:

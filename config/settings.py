@@ -101,6 +101,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "tournaments.public.home.nav_roles",
+                "config.live.offered",
             ],
         },
     },
@@ -280,6 +281,9 @@ else:
 # Live updates (config.live, scoring.live): server-sent events under ASGI; across web nodes
 # through Redis pub/sub when the site has a Redis, in the process's memory without one.
 EVENTSTREAM_CHANNELMANAGER_CLASS = "config.live.ChannelManager"
+# Whether pages open the stream: "auto" when this process serves them under ASGI (it serves the
+# stream too), "1" always (WSGI nodes whose proxy sends /live/ to ASGI nodes), "0" never.
+LIVE_UPDATES = os.environ.get("LIVE_UPDATES", "auto").strip().lower()
 if _live_redis := live_redis(REDIS_URL, CELERY_BROKER_URL, CACHE_TIMEOUT_SECONDS):
     EVENTSTREAM_REDIS = _live_redis
 

@@ -89,14 +89,19 @@ def test_under_asgi_a_private_channel_is_refused_to_an_anonymous_visitor(tournam
     assert response.status_code == 403
 
 
-def test_a_live_page_keeps_its_poll_and_names_its_channel(client, played):  # noqa: F811
+def test_a_live_page_keeps_its_poll_and_names_its_channel(client, played, settings):  # noqa: F811
     """The fallback: the standings, draw and hall still poll (htmx "every"); live.js stops
-    that only while the stream is open."""
+    that only while the stream is open. Served under WSGI a page does not open the stream
+    (``LIVE_UPDATES`` "auto"), under ASGI or with "1" it does."""
     channel = f'data-live="tournament-{played.pk}"'
     for page in ("standings", "draw", "hall"):
         html = client.get(f"/t/{played.slug}/{page}/").content.decode()
         assert channel in html and 'hx-trigger="every ' in html, page
-        assert "js/live.js" in html
+        assert "js/live.js" not in html
+    under_asgi = async_to_sync(AsyncClient().get)(f"/t/{played.slug}/standings/")
+    assert "js/live.js" in under_asgi.content.decode()
+    settings.LIVE_UPDATES = "1"
+    assert "js/live.js" in client.get(f"/t/{played.slug}/standings/").content.decode()
 
 
 def test_a_fetch_after_an_event_is_not_answered_from_the_etag_before_it(
