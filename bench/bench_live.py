@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hall import HOST, bench, free_port, note, percentile, prepare, server_env  # noqa: E402
 from live_proxy import BufferingProxy  # noqa: E402 - beside this script
+from processes import _cpu_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -108,9 +109,12 @@ def streams_and_fanout(port: int, pid: int, slug_id: int, token: str, party_id: 
     bench(f"live_connections_{count}_rss_mb", rss_mb(pid), "MB")
     sent = {}
     for _ in range(3):
+        cpu = _cpu_of(pid), _cpu_of(clients.pid)
         at = record_deal(port, token, party_id)
         sent[party_token(party_id)] = at
         time.sleep(2.0)
+        note(f"CPU seconds of the fan-out: node {_cpu_of(pid) - cpu[0]:.2f}, load generator "
+             f"{_cpu_of(clients.pid) - cpu[1]:.2f}; load average {os.getloadavg()[0]:.1f}")
     clients.stdin.close()
     result = json.loads(clients.stdout.readline())
     clients.wait(timeout=60)

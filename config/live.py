@@ -1,8 +1,9 @@
 """The live updates' stream: the `/live/` endpoint, who may read which channel, its settings.
 
-Served by django-eventstream under ASGI (uvicorn: ``make run``, gunicorn with uvicorn workers
-in production); under WSGI the endpoint answers 204, which tells a browser's EventSource not
-to come back, and the page keeps polling. Channels (``scoring.live``): ``tournament-<id>``
+Served with django-eventstream's fan-out (each stream's loop: ``config.live_stream``) under
+ASGI (uvicorn: ``make run``, gunicorn with uvicorn workers in production); under WSGI the
+endpoint answers 204, which tells a browser's EventSource not to come back, and the page
+keeps polling. Channels (``scoring.live``): ``tournament-<id>``
 for whoever may see the tournament, ``party-<id>`` for whoever may see the party's
 tournament. What is published is in ``scoring.live``.
 """
@@ -17,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
+from config.live_stream import open_stream
 from scoring import live
 from scoring.access import permissions
 from scoring.models import Party, Tournament
@@ -80,7 +82,4 @@ def stream(request: HttpRequest) -> HttpResponse:
         return HttpResponse(status=403)
     if not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)
-    from django_eventstream.views import events
-
-    response: HttpResponse = events(request)
-    return response
+    return open_stream(request, channels)
