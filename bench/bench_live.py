@@ -34,7 +34,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hall import HOST, bench, free_port, note, percentile, prepare, server_env  # noqa: E402
+from hall import (  # noqa: E402 - beside this script
+    HOST,
+    bench,
+    free_port,
+    note,
+    percentile,
+    prepare,
+    server_env,
+    stop,
+)
 from live_proxy import BufferingProxy  # noqa: E402 - beside this script
 from processes import _cpu_of  # noqa: E402
 
@@ -125,6 +134,9 @@ def streams_and_fanout(port: int, pid: int, slug_id: int, token: str, party_id: 
         delays += [(t - at) * 1000 for t in arrivals]
         delays += [float("inf")] * (opened - len(arrivals))  # a stream that missed it
     p95 = percentile(delays, 0.95) if delays else float("inf")
+    if delays:
+        note(f"arrivals after the deal's POST: first {min(delays):.0f} ms, median "
+             f"{percentile(delays, 0.5):.0f} ms, p95 {p95:.0f} ms")
     bench(f"live_fanout_{count}_p95_ms", p95 if p95 != float("inf") else -1, "ms")
 
 
@@ -198,11 +210,7 @@ def main() -> int:
         ok = fallback(port, tournament.slug, token, party_ids[1])
         bench("live_fallback_ok", int(ok), "bool")
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
     return 0
 
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
@@ -48,8 +49,6 @@ def readable(user: Any, channel: str) -> bool:
         tournament = Tournament.objects.filter(pk=pk).first()
     if tournament is None:
         return False
-    from django.contrib.auth.models import AnonymousUser
-
     return permissions.can_view(user if user is not None else AnonymousUser(), tournament)
 
 
@@ -71,7 +70,7 @@ class ChannelManager:
 
 @csrf_exempt
 @require_GET
-def stream(request: HttpRequest) -> HttpResponse:
+def stream(request: HttpRequest) -> HttpResponseBase:
     """The event stream of the channels asked (403 for one the visitor may not read; 204
     when not served under ASGI: the page polls)."""
     channels = request.GET.getlist("channel")
