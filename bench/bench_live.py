@@ -8,12 +8,14 @@ bounded in count and time) holding 10,000 streams of the tournament's channel. T
 - ``live_connections_10000_rss_mb``: the node's resident memory holding them (target <= 1024);
 - ``live_fanout_10000_p95_ms``: a deal recorded through the API (its POST sent) -> 95 % of the
   streams have the event (target <= 1000); three deals, 2 s apart, all their arrivals counted;
+- ``live_fanout_10000_node_cpu_s``: the node's CPU seconds for one such fan-out (median);
 - ``live_fallback_ok``: Chromium opens the public standings through a proxy that buffers each
   whole response (the stream never comes through); 1 when the page polls its fragment instead,
   shows a deal recorded meanwhile, and never believed its stream open.
 
     .venv/bin/python bench/bench_live.py              # 10,000 streams
     .venv/bin/python bench/bench_live.py --quick      # 1,000 streams (a smoke test)
+    .venv/bin/python bench/bench_live.py --renice -15  # the fan-out on a machine shared with others
 
 The file-descriptor limit is raised to the hard limit in both processes (``ulimit -n``).
 """
@@ -101,8 +103,9 @@ def party_token(party_id: int) -> str:
 
 
 def streams_and_fanout(port: int, pid: int, slug_id: int, token: str, party_id: int,
-                       count: int) -> None:
-    """Hold ``count`` streams, measure the node's memory, then three deals' fan-out."""
+                       count: int, niceness: int | None) -> None:
+    """Hold ``count`` streams, measure the node's memory, then three deals' fan-out (with
+    ``niceness``, the node and the load generator get that priority for the fan-out only)."""
     path = f"/live/?channel=tournament-{slug_id}"
     seconds = 300.0 if count > 2000 else 90.0
     before = rss_mb(pid)
@@ -116,14 +119,22 @@ def streams_and_fanout(port: int, pid: int, slug_id: int, token: str, party_id: 
          f"node RSS before {before:.0f} MB")
     time.sleep(2)  # settled
     bench(f"live_connections_{count}_rss_mb", rss_mb(pid), "MB")
-    sent = {}
+    if niceness is not None:
+        for process in (pid, clients.pid, os.getpid()):
+            os.setpriority(os.PRIO_PROCESS, process, niceness)
+        note(f"the fan-out at priority {niceness} (a measuring aid on a shared machine)")
+    sent, spent = {}, []
     for _ in range(3):
         cpu = _cpu_of(pid), _cpu_of(clients.pid)
         at = record_deal(port, token, party_id)
         sent[party_token(party_id)] = at
         time.sleep(2.0)
+        spent.append(_cpu_of(pid) - cpu[0])
         note(f"CPU seconds of the fan-out: node {_cpu_of(pid) - cpu[0]:.2f}, load generator "
              f"{_cpu_of(clients.pid) - cpu[1]:.2f}; load average {os.getloadavg()[0]:.1f}")
+    if niceness is not None:
+        for process in (pid, os.getpid()):
+            os.setpriority(os.PRIO_PROCESS, process, 0)
     clients.stdin.close()
     result = json.loads(clients.stdout.readline())
     clients.wait(timeout=60)
@@ -138,6 +149,9 @@ def streams_and_fanout(port: int, pid: int, slug_id: int, token: str, party_id: 
         note(f"arrivals after the deal's POST: first {min(delays):.0f} ms, median "
              f"{percentile(delays, 0.5):.0f} ms, p95 {p95:.0f} ms")
     bench(f"live_fanout_{count}_p95_ms", p95 if p95 != float("inf") else -1, "ms")
+    # the node's own work for one event to every stream (median of three): what a quiet
+    # machine's fan-out takes at most, where the p95 above also waits for a busy machine's CPU
+    bench(f"live_fanout_{count}_node_cpu_s", round(sorted(spent)[1], 2), "s")
 
 
 def fallback(port: int, slug: str, token: str, party_id: int) -> bool:
@@ -178,6 +192,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1,000 streams")
     parser.add_argument("--streams", type=int, default=None)
+    parser.add_argument("--renice", type=int, default=None,
+                        help="priority of the node and the load generator during the fan-out "
+                             "(e.g. -15 on a shared machine; needs root)")
     args = parser.parse_args()
     count = args.streams or (1000 if args.quick else 10_000)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -206,7 +223,8 @@ def main() -> int:
     try:
         note(f"one uvicorn process (pid {server.pid}), load average "
              f"{os.getloadavg()[0]:.1f}")
-        streams_and_fanout(port, server.pid, tournament.pk, token, party_ids[0], count)
+        streams_and_fanout(port, server.pid, tournament.pk, token, party_ids[0], count,
+                           args.renice)
         ok = fallback(port, tournament.slug, token, party_ids[1])
         bench("live_fallback_ok", int(ok), "bool")
     finally:
