@@ -3,9 +3,14 @@
 The library's listener manager (and, with ``EVENTSTREAM_REDIS``, its Redis subscriber) hands
 each event to the listeners of its channel and wakes them; this loop writes what it was
 handed. It replaces the library's own per-stream loop, which makes a task, a timer and an
-``asyncio.wait`` at every wake-up (about 1 ms of a loaded core per stream and event: 10 s
-for 10,000 streams). Keep-alives come from one ticker per event loop for all its streams, not
-a timer in each. An event is encoded once for all the streams it reaches.
+``asyncio.wait`` at every wake-up. Keep-alives come from one ticker per event loop for all its
+streams, not a timer in each. An event is encoded once for all the streams it reaches.
+
+``LoopListenerManager`` (installed as the library's listener manager when this module is
+imported) hands an event sent from another thread (a request's or a task's commit) to the
+streams' event loop in one call, which then queues it for each of its listeners: the library
+would queue and wake them one by one from the sending thread, under a lock the woken streams
+wait for (a convoy of thread switches: about 0.75 s of a loaded machine for 10,000 streams).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from django.http import HttpRequest, StreamingHttpResponse
+from django_eventstream import views
 
 KEEP_ALIVE_SECONDS = 20.0
 OPENING = ":" + " " * 2048 + "\n\nevent: stream-open\ndata:\n\n"
@@ -24,6 +30,45 @@ OVERFLOW = 'event: message\ndata: {"channel": "", "token": "overflow"}\n\n'
 """More events came than a listener keeps (the library's ``MAX_PENDING``): refresh all."""
 
 _tickers: dict[int, asyncio.Task] = {}
+
+
+class LoopListenerManager(views.ListenerManager):
+    """The library's listener manager, queueing an event in its listeners' own loop."""
+
+    def add_to_queues(self, channel: str, event: Any) -> None:
+        """Queue the event for the channel's listeners: here when this is their loop, else
+        handed to each of their loops in one call."""
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        with self.lock:
+            loops = {listener.loop for listener in self.listeners_by_channel.get(channel, ())
+                     if listener.loop is not None}
+        for loop in loops:
+            if loop is running:
+                self._add_here(channel, event, loop)
+            elif not loop.is_closed():
+                loop.call_soon_threadsafe(self._add_here, channel, event, loop)
+
+    def _add_here(self, channel: str, event: Any, loop: Any) -> None:
+        """Queue the event for the channel's listeners of ``loop`` and wake them (in it)."""
+        with self.lock:
+            woken = []
+            for listener in self.listeners_by_channel.get(channel, ()):
+                if listener.loop is not loop:
+                    continue
+                items = listener.channel_items.setdefault(channel, [])
+                if len(items) < views.MAX_PENDING:
+                    items.append(event)
+                    woken.append(listener)
+                else:
+                    listener.overflow = True
+        for listener in woken:
+            listener.aevent.set()
+
+
+views.listener_manager = LoopListenerManager()
 
 
 def _encoded(item: Any) -> str:
@@ -87,12 +132,11 @@ async def _events(listener: Any, manager: Any) -> AsyncIterator[str]:
 def open_stream(request: HttpRequest, channels: list[str]) -> StreamingHttpResponse:
     """The streaming answer of the channels (already checked readable)."""
     from django_eventstream.utils import add_default_headers
-    from django_eventstream.views import Listener, get_listener_manager
 
-    listener = Listener()
+    listener = views.Listener()
     listener.user_id = request.user.pk if request.user.is_authenticated else "anonymous"
     listener.channels = set(channels)
-    response = StreamingHttpResponse(_events(listener, get_listener_manager()),
+    response = StreamingHttpResponse(_events(listener, views.get_listener_manager()),
                                      content_type="text/event-stream")
     add_default_headers(response, request=request)
     return response
