@@ -84,6 +84,12 @@ class _Batch:
 _local = threading.local()
 
 
+def forget_batch() -> None:
+    """Drop this thread's batch as if its transaction were over (the tests' fixtures change
+    records in a transaction that never commits)."""
+    _local.batch = None
+
+
 def _publish(channels: list[str], event: Event) -> None:
     """Send ``event`` to the channels when the transaction commits (now, outside one).
 

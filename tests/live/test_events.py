@@ -20,7 +20,7 @@ def sent(monkeypatch):
     """What ``scoring.live`` sends: (channel, data) in order. Asked after the fixtures that
     change records: their changes count as committed (in a test everything runs in one
     transaction that never commits, so their batch would otherwise stay open)."""
-    live._local.batch = None
+    live.forget_batch()
     out: list[tuple[str, dict]] = []
     monkeypatch.setattr(live, "send", lambda channels, data: out.extend(
         (channel, data) for channel in channels))

@@ -4,6 +4,7 @@ polling, and the fetch an event makes (its token passes the ETag remembered befo
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -62,15 +63,17 @@ def test_odd_channels_are_refused(tournament, users):
 
 
 def test_under_asgi_the_stream_opens_and_carries_an_event(tournament):
-    """The stream's first words (stream-open), then an event sent to its channel."""
+    """The stream's first words (stream-open), then an event sent to its channel from another
+    thread (handed to the stream's event loop: ``config.live_stream.LoopListenerManager``)."""
     channel = live.tournament_channel(tournament.pk)
 
     async def hear() -> tuple[int, str, str, bytes]:
         response = await AsyncClient().get("/live/", {"channel": channel})
         chunks = response.streaming_content
         first = await anext(chunks)
-        asyncio.get_running_loop().call_later(0.1, live.send, [channel], {
-            "kind": "deal_recorded", "party": 7, "token": "p7.2"})  # while the stream waits
+        sender = threading.Thread(target=live.send, args=([channel], {
+            "kind": "deal_recorded", "party": 7, "token": "p7.2"}))  # as a request's commit
+        asyncio.get_running_loop().call_later(0.1, sender.start)  # while the stream waits
         second = await asyncio.wait_for(anext(chunks), 5)
         await chunks.aclose()
         return response.status_code, response["Content-Type"], first, second
