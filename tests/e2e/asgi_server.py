@@ -33,8 +33,8 @@ def asgi_live_server(transactional_db: None) -> Iterator[str]:
 
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(
-        ASGIStaticFilesHandler(application), host="127.0.0.1", port=port, lifespan="off", log_level="warning",
-        loop="asyncio", http="h11", timeout_graceful_shutdown=1))
+        ASGIStaticFilesHandler(application), host="127.0.0.1", port=port, lifespan="off",
+        log_level="warning", loop="asyncio", http="h11", timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, name="asgi-live-server", daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
