@@ -69,7 +69,7 @@ def test_under_asgi_the_stream_opens_and_carries_an_event(tournament):
 
     async def hear() -> tuple[int, str, str, bytes]:
         response = await AsyncClient().get("/live/", {"channel": channel})
-        chunks = response.streaming_content
+        chunks = response.streaming_content  # type: ignore[attr-defined]  # a stream
         first = await anext(chunks)
         sender = threading.Thread(target=live.send, args=([channel], {
             "kind": "deal_recorded", "party": 7, "token": "p7.2"}))  # as a request's commit
