@@ -23,10 +23,10 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django_eventstream import views
 
 KEEP_ALIVE_SECONDS = 20.0
-OPENING = ":" + " " * 2048 + "\n\nevent: stream-open\ndata:\n\n"
+OPENING = (":" + " " * 2048 + "\n\nevent: stream-open\ndata:\n\n").encode()
 """The first words: padding past what some proxies hold back, then ``stream-open``."""
-KEEP_ALIVE = "event: keep-alive\ndata:\n\n"
-OVERFLOW = 'event: message\ndata: {"channel": "", "token": "overflow"}\n\n'
+KEEP_ALIVE = b"event: keep-alive\ndata:\n\n"
+OVERFLOW = b'event: message\ndata: {"channel": "", "token": "overflow"}\n\n'
 """More events came than a listener keeps (the library's ``MAX_PENDING``): refresh all."""
 
 _tickers: dict[int, asyncio.Task] = {}
@@ -71,14 +71,15 @@ class LoopListenerManager(views.ListenerManager):
 views.listener_manager = LoopListenerManager()
 
 
-def _encoded(item: Any) -> str:
-    """An event as the stream sends it, encoded once for every stream it reaches."""
-    text = getattr(item, "sse_text", None)
+def _encoded(item: Any) -> bytes:
+    """An event as the stream sends it, encoded once for every stream it reaches (bytes: the
+    streaming answer passes them on as they are)."""
+    text = getattr(item, "sse_bytes", None)
     if text is None:
         from django_eventstream.utils import sse_encode_event
 
-        text = sse_encode_event(item.type, item.data)
-        item.sse_text = text
+        text = sse_encode_event(item.type, item.data).encode()
+        item.sse_bytes = text
     return text
 
 
@@ -103,7 +104,7 @@ def _ensure_ticker(manager: Any) -> None:
         _tickers[id(loop)] = loop.create_task(_tick(manager))
 
 
-async def _events(listener: Any, manager: Any) -> AsyncIterator[str]:
+async def _events(listener: Any, manager: Any) -> AsyncIterator[bytes]:
     """The stream: its opening, then what the listener is handed, until the client leaves."""
     listener.assign_loop()
     listener.keep_alive = False
@@ -117,7 +118,7 @@ async def _events(listener: Any, manager: Any) -> AsyncIterator[str]:
                 items, overflow = listener.channel_items, listener.overflow
                 listener.channel_items, listener.overflow = {}, False
                 listener.aevent.clear()
-            body = "".join(_encoded(item) for group in items.values() for item in group)
+            body = b"".join(_encoded(item) for group in items.values() for item in group)
             if overflow:
                 body += OVERFLOW
             if not body and listener.keep_alive:
