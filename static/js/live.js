@@ -67,7 +67,8 @@
       state.heard = Date.now();
       var data;
       try { data = JSON.parse(event.data); } catch (e) { return; }
-      if (data && data.channel) { refresh(data.channel, String(data.token || "")); }
+      // no channel named (more came than the server keeps for a stream): every part
+      if (data) { refresh(data.channel || "", String(data.token || "")); }
     });
     source.addEventListener("stream-error", function () { close(); });
     source.onerror = function () {
