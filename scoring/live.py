@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -128,12 +129,12 @@ def party_changed(party: Any, kind: str) -> None:
 
 
 def round_changed(rnd: Any, kind: str) -> None:
-    """A round was published or closed (``kind``) on the tournament's pages."""
+    """A round was drawn (again), published or closed (``kind``): its tournament's pages."""
     tournament_id = rnd.tournament_id
 
     def event() -> dict[str, Any]:
         return {"kind": kind, "tournament": tournament_id, "round": rnd.pk,
                 "number": rnd.number, "status": rnd.status,
-                "token": f"r{rnd.pk}.{rnd.status}"}
+                "token": f"r{rnd.pk}.{rnd.status}.{time.time_ns() // 1_000_000}"}
 
     _publish([tournament_channel(tournament_id)], event)

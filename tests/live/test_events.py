@@ -8,7 +8,8 @@ from django.db import transaction
 from scoring import live
 from scoring.models import Party, Round
 from scoring.party.deals import record_deal
-from tournaments.rounds.services import publish_round
+from tournaments.rounds.draw_services import generate_draw
+from tournaments.rounds.services import create_round, publish_round
 
 pytestmark = pytest.mark.django_db
 
@@ -74,10 +75,21 @@ def test_a_published_round_is_sent_to_its_tournament(make_party, sent,
     Round.objects.filter(pk=party.round_id).update(status=Round.Status.DRAFT)
     with django_capture_on_commit_callbacks(execute=True):
         rnd = publish_round(party.round_id)
-    assert sent == [(f"tournament-{rnd.tournament_id}", {
+    [(channel, data)] = sent
+    token = data.pop("token")
+    assert channel == f"tournament-{rnd.tournament_id}" and data == {
         "kind": "round.published", "tournament": rnd.tournament_id, "round": rnd.pk,
-        "number": rnd.number, "status": "published", "token": f"r{rnd.pk}.published",
-        "changes": 1})]
+        "number": rnd.number, "status": "published", "changes": 1}
+    assert token.startswith(f"r{rnd.pk}.published.")  # a new one each time: its own ETag key
+
+
+def test_a_drawn_round_is_sent_to_its_tournament(tournament, sent,
+                                                 django_capture_on_commit_callbacks):
+    rnd = create_round(tournament.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        generate_draw(rnd.pk)
+    assert [(channel, data["kind"], data["status"]) for channel, data in sent] == [
+        (f"tournament-{tournament.pk}", "round.drawn", "draft")]
 
 
 def test_channels_and_tokens_are_read_strictly():
