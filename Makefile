@@ -40,11 +40,13 @@ lock: install
 	$(COMPILE) -o requirements.lock requirements.txt
 	$(COMPILE) -c requirements.lock -o $(LOCK) requirements-dev.txt
 
+# Served under ASGI (uvicorn), as production is: the pages' live updates stream from this one
+# process (in memory, no Redis), static files through WhiteNoise.
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	SITE_URL=$(SITE_URL) $(BIN)/python manage.py seed_demo --fresh
 	$(BIN)/python manage.py demo_banner --url $(SITE_URL)/
-	SITE_URL=$(SITE_URL) $(BIN)/python manage.py runserver --noreload $(HOST):$(PORT)
+	SITE_URL=$(SITE_URL) $(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --lifespan off
 
 # The system packages first: without root or apt-get it stops in seconds, before any install.
 system-packages:

@@ -7,7 +7,7 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
-from config.env import env_bool, env_int
+from config.env import env_bool, env_int, live_redis
 from config.observability import logging_settings
 
 # The API's settings live beside (REST framework, the OpenAPI schema); Django reads them here.
@@ -101,6 +101,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "tournaments.public.home.nav_roles",
+                "config.live.offered",
             ],
         },
     },
@@ -277,6 +278,15 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Live updates (config.live, scoring.live): server-sent events under ASGI; across web nodes
+# through Redis pub/sub when the site has a Redis, in the process's memory without one.
+EVENTSTREAM_CHANNELMANAGER_CLASS = "config.live.ChannelManager"
+# Whether pages open the stream: "auto" when this process serves them under ASGI (it serves the
+# stream too), "1" always (WSGI nodes whose proxy sends /live/ to ASGI nodes), "0" never.
+LIVE_UPDATES = os.environ.get("LIVE_UPDATES", "auto").strip().lower()
+if _live_redis := live_redis(REDIS_URL, CELERY_BROKER_URL, CACHE_TIMEOUT_SECONDS):
+    EVENTSTREAM_REDIS = _live_redis
 
 # Protocol signing: a key and certificate of the installation (created on first use).
 PROTOCOL_SIGNING_DIR = Path(os.environ.get("PROTOCOL_SIGNING_DIR", BASE_DIR / "var" / "signing"))

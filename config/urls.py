@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
 
-from config import health
+from config import health, live
 from referee.staff_views import InvitationView
 
 
@@ -21,6 +21,7 @@ urlpatterns = [
     path("healthz/live", health.live, name="healthz-live"),
     path("healthz/ready", health.ready, name="healthz-ready"),
     path("favicon.ico", favicon, name="favicon"),
+    path("live/", live.stream, name="live"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -54,7 +54,7 @@ PANEL_HEADER = "X-Desk-Panel"
 SHELL = (
     "css/app.css", "css/desk-offline.css", "css/desk-confirm.css", "css/desk-board.css",
     "img/favicon.svg", "js/htmx.min.js", "js/app.js", "js/desk-offline.js", "js/desk-decide.js",
-    "js/desk-confirm.js", "js/desk-board.js", "js/offline-pages.js",
+    "js/desk-confirm.js", "js/desk-board.js", "js/offline-pages.js", "js/live.js",
 )
 """The static files My tables and the party screen need, kept by the service worker when it
 installs (a party screen kept from My tables but never opened online finds them there)."""

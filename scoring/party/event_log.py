@@ -1,7 +1,8 @@
 """The party's event log: appending (the caller holds the party's row lock) and logging it.
 
 Every service that changes a party appends an event here, so this module's logger sees every
-change of the record (party, event number, kind, user) at INFO.
+change of the record (party, event number, kind, user) at INFO, and the open pages hear of it
+after commit (``scoring.live.party_changed``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
+from scoring import live
 from scoring.core.compiled import db_column
 from scoring.models import PartyEvent
 
@@ -26,7 +28,8 @@ def append_event(
     data: dict[str, Any] | None = None,
     reason: str = "",
 ) -> PartyEvent:
-    """Write one event with the next sequence number of the party (one INSERT … SELECT)."""
+    """Write one event with the next sequence number of the party (one INSERT … SELECT); the
+    pages showing the party are told after commit."""
     actor = actor if getattr(actor, "is_authenticated", False) else None
     event = PartyEvent(
         party=party, kind=kind, actor=actor, data=data or {}, reason=reason or "", at=timezone.now()
@@ -52,6 +55,7 @@ def append_event(
     event._state.db = connection.alias
     logger.info("party %s event %s: %s by user %s", event.party_id, event.seq, kind,
                 getattr(actor, "pk", None))
+    live.party_changed(party, kind)
     return event
 
 

@@ -1010,6 +1010,7 @@ READ_ONLY_PAGES = {
     "print/<int:pk>/", "print/<int:pk>/pdf/", "referee/t/<str:slug>/",
     "referee/party/<int:pk>/", "referee/party/<int:pk>/status/",
     "api/v1/schema/", "api/v1/docs/", "healthz", "healthz/live", "healthz/ready", "favicon.ico",
+    "live/",
     "seasons/", "season/<str:slug>/",
     "ratings/", "ratings/<str:slug>/", "ratings/<str:slug>/ratings.csv",
     "players/<int:pk>/",

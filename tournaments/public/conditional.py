@@ -5,7 +5,9 @@ changes, a poll is answered by ``PublicNotModifiedMiddleware`` from one cache re
 session, the user, the messages or the view are looked at. When the page's ETag is not in
 the cache (or the visitor has a session), ``conditional_public`` loads the tournament, its
 rounds and its results version once, answers 304 if the ETag holds, and otherwise hands that
-load to the view (``common.public_load``), which reads none of it again.
+load to the view (``common.public_load``), which reads none of it again. A page told of a
+change by the live stream (``scoring.live``) fetches with the event's token, which the cached
+ETag's key holds: the first such fetch computes the ETag afresh, the others read it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
+from scoring import live
 from scoring.ranking.clubs import roster_version
 from tournaments.public.load import PublicLoad, PublicRequest, load_public
 
@@ -41,8 +44,10 @@ def _request_key(request: PublicRequest, page: str) -> str:
                 request.get_full_path())
 
 
-def _cache_key(slug: str, request_key: str) -> str:
-    return f"public-etag:{slug}:{request_key}"
+def _cache_key(slug: str, request_key: str, request: HttpRequest) -> str:
+    """Where a page's ETag is remembered; a fetch after a live event (``Live-Version``: the
+    event's token) has its own, so the ETag remembered just before the change is not used."""
+    return f"public-etag:{slug}:{request_key}:{live.request_token(request.headers)}"
 
 
 def public_etag(request: PublicRequest, load: PublicLoad, page: str, *,
@@ -99,7 +104,7 @@ def conditional_public(page: str, *, live_panels: tuple[str, ...] = (),
             if not _polled(request, live_panels):
                 return view(request, slug, *args, **kwargs)
             seconds = settings.PUBLIC_ETAG_VERSION_SECONDS
-            key = _cache_key(slug, _request_key(request, page))
+            key = _cache_key(slug, _request_key(request, page), request)
             known = cache.get(key) if seconds > 0 and request.headers.get(
                 "If-None-Match") else None
             if known is not None:
@@ -170,7 +175,7 @@ class PublicNotModifiedMiddleware:
         language = translation.get_language_from_request(request)
         key = _key(page, None, language, request.headers.get("HX-Request") == "true",
                    request.headers.get("HX-Target", ""), request.get_full_path())
-        known = cache.get(_cache_key(slug, key))
+        known = cache.get(_cache_key(slug, key, request))
         if known is None:
             return None
         response = get_conditional_response(request, etag=known)

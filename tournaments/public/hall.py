@@ -117,6 +117,7 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
         "position": panels.index(panel) + 1,
         "dots": range(1, len(panels) + 1),
         "next_url": f"{request.path}?panel={following.key}&seconds={seconds}",
+        "live_url": f"{request.path}?panel={panel.key}&seconds={seconds}",
         "seconds": seconds,
         "rows": panel.window(rows, HALL_TABLES_PER_PAGE) if panel.kind == "draw" else [],
         "running": panel.window(running, HALL_LINES_PER_PAGE),

@@ -16,6 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring import live
 from scoring.core.errors import ServiceError, translate_engine_error
 from scoring.models import Party, Round, Stage
 from tournaments.pairing import (
@@ -55,11 +56,13 @@ def _engine_error(err: DrawUserError, draw_field: DrawField | None) -> ServiceEr
 
 
 def _save_draw(rnd: Round, warnings: Sequence[str], names: dict[int, str], seed: Any) -> Round:
-    """Record the draw's seed, warnings and time on the locked round."""
+    """Record the draw's seed, warnings and time on the locked round (its pages are told after
+    commit)."""
     rnd.seed = seed
     rnd.draw_warnings = warnings_data(warnings, names)
     rnd.drawn_at = timezone.now()
     rnd.save(update_fields=["seed", "draw_warnings", "drawn_at"])
+    live.round_changed(rnd, "round.drawn")
     return rnd
 
 
@@ -199,4 +202,5 @@ def swap_tables(round_id: int, first: int, second: int, *, actor: Any = None) ->
         Party.objects.filter(pk=pk).update(table_id=table_id, version=F("version") + 1)
     logger.info("tables swapped: tournament=%s round=%s tables=%s,%s parties=%s actor=%s",
                 rnd.tournament_id, rnd.pk, first, second, sorted(moves), actor_id(actor))
+    live.round_changed(rnd, "round.drawn")
     return rnd

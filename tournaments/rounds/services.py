@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from referee import services as referee_services
+from scoring import live
 from scoring.core.errors import ConflictError, ServiceError
 from scoring.models import Pair, Party, Player, Round, Stage, Tournament
 from scoring.ranking.seasons import schedule_refresh
@@ -206,6 +207,7 @@ def publish_round(round_id: int, *, actor: Any = None) -> Round:
     schedule_refresh(tournament_id=rnd.tournament_id)  # its byes count from now
     webhooks.round_changed(rnd, "round.published")
     mail_draw(rnd)
+    live.round_changed(rnd, "round.published")
     return rnd
 
 
@@ -289,6 +291,7 @@ def close_round(round_id: int, *, actor: Any = None) -> Round:
     warm_standings.delay_on_commit(tournament_id)
     schedule_refresh(tournament_id=tournament_id)
     webhooks.round_changed(rnd, "round.closed")
+    live.round_changed(rnd, "round.closed")
     return rnd
 
 
