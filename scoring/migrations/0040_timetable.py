@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
             name='TimetableItem',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('opening', 'The hall opens'), ('break', 'Break'), ('prizes', 'Prize-giving'), ('other', 'Other')], default='other', max_length=20, verbose_name='kind')),
+                ('kind', models.CharField(choices=[('opening', 'Opening of the hall'), ('break', 'Break'), ('prizes', 'Prize-giving'), ('other', 'Other')], default='other', max_length=20, verbose_name='kind')),
                 ('title', models.CharField(blank=True, help_text="Free text; empty: the kind's name (e.g. “Break”).", max_length=200, verbose_name='title')),
                 ('starts_at', models.DateTimeField(verbose_name='starts at')),
                 ('ends_at', models.DateTimeField(blank=True, null=True, verbose_name='ends at')),

@@ -10,10 +10,10 @@ from .tournament import Tournament
 
 
 class TimetableItem(models.Model):
-    """One entry of the timetable that is not a round (a round's start is its ``scheduled_start``)."""
+    """One entry of the timetable that is not a round (a round's start: ``scheduled_start``)."""
 
     class Kind(models.TextChoices):
-        OPENING = "opening", _("The hall opens")
+        OPENING = "opening", _("Opening of the hall")
         BREAK = "break", _("Break")
         PRIZES = "prizes", _("Prize-giving")
         OTHER = "other", _("Other")

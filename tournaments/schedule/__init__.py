@@ -1,1 +1,1 @@
-"""The schedule: the public calendar of tournaments, each tournament's timetable, iCalendar feeds."""
+"""The schedule: the public calendar of tournaments, the timetable's pages, iCalendar feeds."""

@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from scoring.core.errors import ServiceError
 from scoring.models import Round, TimetableItem, Tournament
 from tournaments.rounds import services as rounds
-from tournaments.schedule.timetable import NOT_STARTED
 from tournaments.setup.services import actor_id
+from tournaments.timetable import NOT_STARTED
 
 logger = logging.getLogger(__name__)
 
@@ -95,8 +95,9 @@ def move_round_start(
         .order_by("number")
     )
     for other in later:
-        other.scheduled_start += delta
-        other.save(update_fields=["scheduled_start"])
+        if other.scheduled_start is not None:  # so filtered; the field itself may be empty
+            other.scheduled_start += delta
+            other.save(update_fields=["scheduled_start"])
     items = list(TimetableItem.objects.select_for_update()
                  .filter(tournament_id=rnd.tournament_id, starts_at__gte=before)
                  .order_by("starts_at", "pk"))

@@ -1,4 +1,4 @@
-"""A tournament's timetable as its pages, feeds and API read it: the rounds' starts and the items."""
+"""A tournament's timetable as pages, feeds and the API read it: rounds' starts and items."""
 
 from __future__ import annotations
 
