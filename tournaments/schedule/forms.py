@@ -30,6 +30,14 @@ class TimetableItemForm(forms.ModelForm):
         model = TimetableItem
         fields = ["kind", "title", "starts_at", "ends_at"]
 
+    def clean(self) -> dict[str, Any]:
+        """An end before the start is named on the end (as the service names it)."""
+        data = super().clean() or {}
+        starts_at, ends_at = data.get("starts_at"), data.get("ends_at")
+        if starts_at and ends_at and ends_at < starts_at:
+            self.add_error("ends_at", _("It cannot end before it starts."))
+        return data
+
 
 class RoundStartForm(forms.Form):
     """A round's planned start, and whether the later ones move with it."""
