@@ -176,6 +176,8 @@ def test_the_rounds_api_moves_the_later_ones_when_asked(planned, organizer):
     assert answer.status_code == 200, answer.data
     assert answer.data["moved_rounds"] == [3] and len(answer.data["moved_items"]) == 2
     assert Round.objects.get(tournament=planned, number=3).scheduled_start == at(15)
-    lines = api.get(f"/api/v1/tournaments/{planned.pk}/timetable/").data
+    read = api.get(f"/api/v1/tournaments/{planned.pk}/timetable/").data
+    assert read["time_zone"] == "Asia/Yekaterinburg"
+    lines = read["lines"]
     assert [line["label"] for line in lines][:3] == ["Opening of the hall", "Round 1", "Round 2"]
     assert datetime.fromisoformat(lines[3]["starts_at"]) == at(13, 30)  # the break, moved

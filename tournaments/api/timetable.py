@@ -72,6 +72,14 @@ class TimetableEntrySerializer(serializers.Serializer):
     started = serializers.BooleanField(help_text="A round that has started or finished.")
 
 
+class TimetableSerializer(serializers.Serializer):
+    """A tournament's timetable: its zone and its lines in time order."""
+
+    tournament = serializers.IntegerField()
+    time_zone = serializers.CharField(help_text="The tournament's zone (the hall's clock).")
+    lines = TimetableEntrySerializer(many=True)
+
+
 class CalendarSerializer(serializers.ModelSerializer):
     """A tournament as the calendar lists it."""
 
@@ -173,12 +181,13 @@ class TimetableItemViewSet(
 class TimetableMixin:
     """The tournament's ``timetable/`` action (read)."""
 
-    @extend_schema(responses=TimetableEntrySerializer(many=True),
-                   summary="The tournament's timetable",
-                   description="Its rounds' planned starts and its items, in time order.")
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses=TimetableSerializer, summary="The tournament's timetable",
+                   description="Its rounds' planned starts and its items, in time order "
+                   "(the iCalendar feed of the same: `/t/{slug}/timetable.ics`).")
+    @action(detail=True, methods=["get"], pagination_class=None)
     def timetable(self, request: Request, pk: str | None = None) -> Response:
         """The rounds' planned starts and the items, in time order."""
         tournament = self.get_object()  # type: ignore[attr-defined]
-        lines = timetable(tournament)
-        return Response(TimetableEntrySerializer(lines, many=True).data)
+        return Response(TimetableSerializer({
+            "tournament": tournament.pk, "time_zone": tournament.time_zone,
+            "lines": timetable(tournament)}).data)

@@ -252,6 +252,7 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     from tournaments.api_examples.stages import finals
     from tournaments.api_examples.team_sheets import team_sheet
     from tournaments.api_examples.teams import team_rounds, teams
+    from tournaments.api_examples.timetable import calendar_and_timetable
 
     event.make_users(scene)
     event.tournament(scene)
@@ -277,4 +278,5 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     teams(scene)  # after the rest: the ids and times of the calls before stay as they were
     team_rounds(scene)
     team_sheet(scene)  # it adds records, no call before it changes
+    calendar_and_timetable(scene)  # last: it adds records of its own only
     return scene.rec.written()
