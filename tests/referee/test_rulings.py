@@ -171,7 +171,7 @@ def test_no_show_with_check_in_forfeits_to_the_present_pair(party, referee_user,
 
 
 def test_no_show_counts_from_the_rounds_actual_start_not_the_planned_one(make_party):
-    """rules.md S10: the five minutes count from the round's actual start (its first party's
+    """(rules.md S10) The five minutes count from the round's actual start (its first party's
     clock), not from its planned start: a round that begins late raises no no-show before."""
     party = make_party()
     party.round.scheduled_start = timezone.now() - timedelta(minutes=10)
