@@ -103,3 +103,21 @@ def test_the_calendar_api_lists_the_same_with_the_same_filters(events):
     refused = api.get("/api/v1/calendar/", {"when": "someday"})
     assert refused.status_code == 400 and "when" in refused.data
     assert api.get("/api/v1/calendar/", {"town": "x"}).status_code == 400
+
+
+def test_the_calendar_page_reads_as_many_queries_for_many_tournaments_as_for_few(client, events,
+                                                                              organizer):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as seen:
+            assert client.get(reverse("tournaments:calendar")).status_code == 200
+        return len(seen)
+
+    few = queries()
+    for k in range(12):
+        moscow = TournamentFactory(name=f"Вечер {k}", slug=f"evening-{k}", city="Москва",
+                                   organizer=organizer)
+        RoundFactory(tournament=moscow, number=1)
+    assert queries() == few == 3  # cities, seasons, the tournaments with their rounds counted

@@ -8,12 +8,18 @@ filters (``filter_calendar``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
+from functools import cache
 from typing import Any, cast
 
 from django import forms
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, QuerySet
+from django.urls import reverse
+from django.utils.dates import MONTHS_ALT
+from django.utils.encoding import iri_to_uri
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from scoring.access import permissions
 from scoring.models import Season, Tournament
@@ -60,31 +66,86 @@ def filter_calendar(qs: QuerySet[Tournament], chosen: dict[str, Any]) -> QuerySe
     return qs
 
 
-def calendar_rows(chosen: dict[str, Any]) -> list[Tournament]:
+def calendar_queryset(chosen: dict[str, Any]) -> QuerySet[Tournament]:
     """The listed tournaments with their rounds counted (``rounds_count``), soonest first:
     one query whatever their number."""
     qs = filter_calendar(public_calendar(), chosen).annotate(rounds_count=Count("rounds"))
-    return list(qs.order_by("start_date", "name", "pk"))
+    return qs.order_by("start_date", "name", "pk")
+
+
+def calendar_rows(chosen: dict[str, Any]) -> list[Tournament]:
+    """The listed tournaments (the feed's and the API's), as ``calendar_queryset``."""
+    return list(calendar_queryset(chosen))
+
+
+LINE_FIELDS = ("slug", "name", "status", "start_date", "end_date", "city", "venue", "rule_set",
+               "format", "rounds_count")
+"""What the page reads of each listed tournament (plain values: no model per row)."""
+
+
+def page_rows(chosen: dict[str, Any]) -> list[dict[str, Any]]:
+    """The calendar page's rows: ``LINE_FIELDS`` of each listed tournament (one query)."""
+    return list(calendar_queryset(chosen).values(*LINE_FIELDS))
+
+
+@dataclass(frozen=True)
+class Line:
+    """One tournament as the calendar page shows it, its words made once (200 rows of template
+    lookups, date formats and plurals would cost the page most of its time)."""
+
+    url: str
+    name: str
+    days: str
+    place: str
+    kind: str
 
 
 @dataclass(frozen=True)
 class Section:
-    """One part of the calendar page: its key, its heading and its tournaments."""
+    """One part of the calendar page: its key, its heading and its lines."""
 
     key: str
     title: Any
-    tournaments: list[Tournament]
+    lines: list[Line]
 
 
-def sections(rows: list[Tournament], when: str = "") -> list[Section]:
-    """The rows split into upcoming (soonest first), running and finished (latest first);
-    with ``when`` only that section."""
+def _lines(rows: list[dict[str, Any]]) -> list[Line]:
+    """The page's lines of these rows (each word translated and each month named once)."""
+    page = reverse("tournaments:detail", args=["-"])[:-2]
+    games = {code: str(name) for code, name in registered_rule_sets()}
+    kinds = {code: str(name) for code, name in Tournament.Format.choices}
+    months = {number: str(name) for number, name in MONTHS_ALT.items()}
+
+    def day(value: date) -> str:  # "j E Y": 14 декабря 2026
+        return f"{value.day} {months[value.month]} {value.year}"
+
+    @cache
+    def counted(rounds: int) -> str:
+        return ngettext("%(rounds)s round", "%(rounds)s rounds", rounds) % {"rounds": rounds}
+
+    lines = []
+    for row in rows:
+        days = day(row["start_date"])
+        if row["end_date"] and row["end_date"] != row["start_date"]:
+            days += " – " + day(row["end_date"])
+        kind = [games.get(row["rule_set"], row["rule_set"]), kinds.get(row["format"], "")]
+        if row["rounds_count"]:
+            kind.append(counted(row["rounds_count"]))
+        lines.append(Line(iri_to_uri(f"{page}{row['slug']}/"), row["name"], days,
+                          " · ".join(p for p in (row["city"], row["venue"]) if p),
+                          " · ".join(kind)))
+    return lines
+
+
+def sections(rows: list[dict[str, Any]], when: str = "") -> list[Section]:
+    """The rows (``page_rows``) split into upcoming (soonest first), running and finished
+    (latest first); with ``when`` only that section."""
     parts = []
     for key, title in WHEN_CHOICES:
         if when and key != when:
             continue
-        found = [t for t in rows if t.status == WHEN[key]]
-        parts.append(Section(key, title, found[::-1] if key == "finished" else found))
+        found = [row for row in rows if row["status"] == WHEN[key]]
+        parts.append(Section(key, title, _lines(found[::-1] if key == "finished" else found)))
     return parts
 
 

@@ -14,7 +14,12 @@ from scoring.core.errors import ServiceError
 from scoring.models import Round, TimetableItem
 from tournaments.pages import show_refusal, tournament_for
 from tournaments.schedule import services
-from tournaments.schedule.calendar import CalendarFilterForm, calendar_rows, sections
+from tournaments.schedule.calendar import (
+    CalendarFilterForm,
+    calendar_rows,
+    page_rows,
+    sections,
+)
 from tournaments.schedule.forms import RoundStartForm, TimetableItemForm
 from tournaments.schedule.ical import calendar_feed, timetable_feed
 from tournaments.timetable import timetable
@@ -31,7 +36,7 @@ def calendar_page(request: HttpRequest) -> HttpResponse:
     """The public calendar: upcoming, running and finished tournaments, filtered by GET."""
     form = CalendarFilterForm(request.GET or None)
     chosen = form.chosen() if request.GET else {}
-    rows = calendar_rows(chosen)
+    rows = page_rows(chosen)
     query = request.GET.urlencode()
     return render(request, "schedule/calendar.html", {
         "form": form, "sections": sections(rows, chosen.get("when", "")),
