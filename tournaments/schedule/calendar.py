@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.dates import MONTHS_ALT
 from django.utils.encoding import iri_to_uri
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 from scoring.access import permissions
 from scoring.models import Season, Tournament
@@ -34,8 +34,8 @@ WHEN = {
 
 WHEN_CHOICES = [
     ("upcoming", _("Upcoming")),
-    ("running", _("Running")),
-    ("finished", _("Finished")),
+    ("running", pgettext_lazy("calendar", "Running")),
+    ("finished", pgettext_lazy("calendar", "Finished")),
 ]
 FILTERS = ("when", "city", "rule_set", "format", "season")
 """The calendar's filters, the same GET parameters on the page, the feed and the API."""
