@@ -34,6 +34,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_draws_db as db_bench  # noqa: E402 - the bench folder is on the path now
+from bench_season import render  # noqa: E402 - one rendering: ms, queries, bytes
 
 db_bench.SQLITE_FILE = Path(tempfile.gettempdir()) / "domino_bench_calendar.sqlite3"
 CITIES = ("Москва", "Казань", "Екатеринбург", "Самара", "Пермь", "Уфа", "Омск", "Тверь")
@@ -65,20 +66,6 @@ def build(count: int, rounds: int) -> list[Any]:
     return made
 
 
-def render(client: Any, url: str) -> tuple[float, int]:
-    """One rendering: milliseconds and queries (the page must answer 200)."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    with CaptureQueriesContext(connection) as queries:
-        start = time.perf_counter()
-        response = client.get(url)
-        elapsed = (time.perf_counter() - start) * 1000
-    if response.status_code != 200:
-        raise RuntimeError(f"{url} answered {response.status_code}")
-    return elapsed, len(queries)
-
-
 def measure(url: str, repeat: int) -> tuple[float, int]:
     """The median of warm renderings (three first ones thrown away) and their queries."""
     from django.test import Client
@@ -86,7 +73,7 @@ def measure(url: str, repeat: int) -> tuple[float, int]:
     client = Client()
     for _ in range(3):
         render(client, url)
-    runs = [render(client, url) for _ in range(repeat)]
+    runs = [render(client, url)[:2] for _ in range(repeat)]
     return statistics.median(run[0] for run in runs), runs[-1][1]
 
 
