@@ -1,4 +1,4 @@
-"""A tournament's timetable: its feed, moving a round's start, the organizer's page, where it shows."""
+"""A tournament's timetable: its feed, a round's start moved, its organizer's page, its pages."""
 
 from __future__ import annotations
 
