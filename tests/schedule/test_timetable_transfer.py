@@ -27,3 +27,13 @@ def test_the_tournament_file_carries_the_timetable(tournament):
     assert items == [("break", "Обед", moment, moment.replace(hour=14)),
                      ("prizes", "", moment.replace(hour=18), None)]
     assert TimetableItem.objects.filter(tournament=tournament).count() == 2  # the source stays
+
+
+def test_a_file_of_before_timetables_still_imports(tournament):
+    import json
+
+    doc = json.loads(archive.export_bytes(tournament))
+    del doc["timetable"]  # a file written before the timetable existed
+    imported = import_tournament(json.dumps(doc).encode(), slug="older-file")
+    assert imported.timetable_items.count() == 0
+    assert imported.pairs.count() == tournament.pairs.count()
