@@ -239,19 +239,18 @@ def round_actual_start(round_id: int) -> datetime | None:
 def no_show_due_at(party: Party) -> datetime | None:
     """When a pair still absent is a no-show: the regulations' minutes after the ACTUAL start.
 
-    The start is when the round actually started (its first party's clock; a sweep annotates
-    it as ``round_started_at``), else the party's own clock start; a team match's second half
-    counts from its own start. The planned ``scheduled_start`` is not the start: a round that
-    begins late raises no no-show before it begins. None: nothing has started yet.
+    The start is the party's own clock start once it has started; before that, when its round
+    actually started (its first party's clock: a sweep annotates it as ``round_started_at``,
+    else one query); a team match's second half waits for its own start. The planned
+    ``scheduled_start`` is not the start: a round that begins late raises no no-show before it
+    begins. None: nothing has started yet.
     """
-    if party.half > 1:
-        start = party.started_at
-    else:
+    start = party.started_at
+    if start is None and party.half == 1:
         if hasattr(party, ROUND_STARTED_AT):
-            round_start = getattr(party, ROUND_STARTED_AT)
+            start = getattr(party, ROUND_STARTED_AT)
         else:
-            round_start = round_actual_start(party.round_id)
-        start = round_start or party.started_at
+            start = round_actual_start(party.round_id)
     if start is None:
         return None
     return start + timedelta(minutes=party.round.tournament.regulations.no_show_minutes)

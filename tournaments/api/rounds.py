@@ -36,7 +36,7 @@ class RoundSerializer(serializers.ModelSerializer):
     starts_at = serializers.DateTimeField(
         source="scheduled_start", read_only=True, allow_null=True,
         help_text="When the round is planned to start (the timetable; the no-show wait counts "
-        "from the actual start, its first party's clock).",
+        "from the actual start: the party's clock, else its round's first party's).",
     )
 
     class Meta:
