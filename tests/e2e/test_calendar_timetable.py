@@ -12,7 +12,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from scoring.models import Round
-from tests.e2e.a11y import in_language, open_page
+from tests.e2e.a11y import in_language, log_in, open_page
 from tests.e2e.helpers import PHONE, page_width
 from tournaments.schedule.services import create_item
 from tournaments.setup.services import create_tournament
@@ -74,5 +74,36 @@ def test_a_visitor_finds_the_tournament_and_its_timetable(browser, live_server, 
     page.evaluate("""() => { const el = document.querySelector('#hall-coming [data-starts-at]');
         el.dataset.startsAt = String(Math.floor(Date.now() / 1000) + 170); }""")
     expect(coming).to_contain_text("через 3 мин")
+    assert page.errors == []
+    context.close()
+
+
+def test_the_organizer_moves_a_round_and_the_later_ones_follow(browser, live_server, organizer,
+                                                               screenshot):
+    start = timezone.now().replace(hour=10, minute=0, second=0, microsecond=0)
+    cup = create_tournament(name="Кубок Казани", slug="kubok-kazani-2", organizer=organizer,
+                            city="Казань", time_zone="Europe/Moscow")
+    for number in (1, 2):
+        Round.objects.create(tournament=cup, number=number, status=Round.Status.DRAFT,
+                             scheduled_start=start + timedelta(hours=2 * (number - 1)))
+    create_item(cup, kind="prizes", starts_at=start + timedelta(hours=5))
+    context = browser.new_context(locale="ru-RU", viewport=PHONE, is_mobile=True,
+                                  has_touch=True)
+    context.set_default_timeout(10_000)
+    page = open_page(context)
+    log_in(page, live_server.url, organizer.username, "pw")
+    page.goto(f"{live_server.url}/t/{cup.slug}/timetable/")
+    in_language(page, "ru")
+    form = page.locator("#round-start-1")
+    local = timezone.localtime(start + timedelta(minutes=20))
+    form.locator("input[type=datetime-local]").fill(local.strftime("%Y-%m-%dT%H:%M"))
+    form.get_by_label("Сдвинуть последующие на то же время").check()
+    screenshot(page, "timetable_edit_phone_ru")
+    assert page_width(page) <= PHONE["width"], f"the page is {page_width(page)} px wide"
+    form.get_by_role("button", name="Сохранить начало").click()
+    expect(page.locator("ul.messages")).to_contain_text(
+        "2 последующих пункта")
+    second = Round.objects.get(tournament=cup, number=2).scheduled_start
+    assert second == start + timedelta(hours=2, minutes=20)
     assert page.errors == []
     context.close()
