@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
 from referee import services
@@ -60,7 +60,12 @@ def flag_no_show(party_id: int) -> bool:
 
 @shared_task(base=RecordTask, name="referee.tasks.sweep_no_shows")
 def sweep_no_shows() -> list[int]:
-    """Raise no-show candidates of every party whose wait is over (the beat runs this often)."""
+    """Raise no-show candidates of every party whose wait is over (the beat runs this often):
+    the wait counts from the round's actual start, not its planned one (``no_show_due_at``)."""
+    first_started = (
+        Party.objects.filter(round_id=OuterRef("round_id"), started_at__isnull=False)
+        .order_by("started_at").values("started_at")[:1]
+    )
     waiting = (
         Party.objects.filter(
             status__in=[Party.Status.SCHEDULED, Party.Status.IN_PROGRESS],
@@ -69,6 +74,7 @@ def sweep_no_shows() -> list[int]:
         )
         .filter(Q(desk__isnull=True) | Q(desk__no_show_raised_at__isnull=True))
         .select_related("round__tournament__regulations")
+        .annotate(**{services.ROUND_STARTED_AT: Subquery(first_started)})
     )
     now = timezone.now()
     raised = []

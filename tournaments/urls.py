@@ -21,6 +21,7 @@ from tournaments.registration import people_views, profile_fields, profile_views
 from tournaments.registration import views as registration_views
 from tournaments.rounds import list_views, party_views
 from tournaments.rounds import views as round_views
+from tournaments.schedule import views as schedule_views
 from tournaments.setup import views
 from tournaments.tokens import views as token_views
 from tournaments.webhooks import views as webhook_views
@@ -30,6 +31,8 @@ app_name = "tournaments"
 urlpatterns = [
     path("", views.tournament_list, name="list"),
     path("home/", home.home, name="home"),
+    path("calendar/", schedule_views.calendar_page, name="calendar"),
+    path("calendar.ics", schedule_views.calendar_ics, name="calendar_ics"),
     path("lockouts/", lockout_views.lockout_log, name="lockouts"),
     path("api-tokens/", token_views.token_list, name="api_tokens"),
     path("api-tokens/<int:pk>/revoke/", token_views.token_revoke, name="api_token_revoke"),
@@ -95,6 +98,13 @@ urlpatterns = [
     path("t/<str:slug>/checkin/<int:pk>/tick/", checkin_views.window_tick, name="checkin_tick"),
     path("t/<str:slug>/checkin/<int:pk>/qr/", checkin_views.window_qr, name="checkin_qr"),
     path("t/<str:slug>/checkin/scan/<str:token>/", checkin_scan.scan, name="checkin_scan"),
+    path("t/<str:slug>/timetable.ics", schedule_views.timetable_ics, name="timetable_ics"),
+    path("t/<str:slug>/timetable/", schedule_views.timetable_edit, name="timetable"),
+    path("t/<str:slug>/timetable/round/<int:number>/", schedule_views.round_start,
+         name="timetable_round"),
+    path("t/<str:slug>/timetable/<int:pk>/", schedule_views.item_edit, name="timetable_item"),
+    path("t/<str:slug>/timetable/<int:pk>/delete/", schedule_views.item_delete,
+         name="timetable_item_delete"),
     path("t/<str:slug>/people/", people_views.people, name="people"),
     path("t/<str:slug>/links/", player_views.personal_links, name="personal_links"),
     path("me/", player_views.my_tournaments, name="my_area"),

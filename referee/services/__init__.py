@@ -6,6 +6,7 @@ of every module are exported here.
 """
 
 from referee.services.clock import (
+    ROUND_STARTED_AT,
     check_in,
     explain_pause,
     finish_party,
@@ -54,6 +55,7 @@ from referee.services.undo import (
 )
 
 __all__ = [
+    "ROUND_STARTED_AT",
     "SIDES",
     "UNDO_RECORDS",
     "WARNING_CATEGORIES",

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Min
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -224,12 +225,32 @@ def forfeit_party(
 # -- check-in and no-show -------------------------------------------------------------------
 
 
-def no_show_due_at(party: Party) -> datetime | None:
-    """When a pair still absent is a no-show: the regulations' minutes after the start.
+ROUND_STARTED_AT = "round_started_at"
+"""The annotation a sweep gives each party: its round's actual start (``round_actual_start``)."""
 
-    The start is the round's scheduled start, else the moment the party's clock started.
+
+def round_actual_start(round_id: int) -> datetime | None:
+    """When the round actually started: the first of its parties' clocks to start (one query)."""
+    found = Party.objects.filter(round_id=round_id, started_at__isnull=False).aggregate(
+        first=Min("started_at"))
+    return found["first"]
+
+
+def no_show_due_at(party: Party) -> datetime | None:
+    """When a pair still absent is a no-show: the regulations' minutes after the ACTUAL start.
+
+    The start is the party's own clock start once it has started; before that, when its round
+    actually started (its first party's clock: a sweep annotates it as ``round_started_at``,
+    else one query); a team match's second half waits for its own start. The planned
+    ``scheduled_start`` is not the start: a round that begins late raises no no-show before it
+    begins. None: nothing has started yet.
     """
-    start = party.round.scheduled_start or party.started_at
+    start = party.started_at
+    if start is None and party.half == 1:
+        if hasattr(party, ROUND_STARTED_AT):
+            start = getattr(party, ROUND_STARTED_AT)
+        else:
+            start = round_actual_start(party.round_id)
     if start is None:
         return None
     return start + timedelta(minutes=party.round.tournament.regulations.no_show_minutes)

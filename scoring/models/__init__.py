@@ -37,6 +37,7 @@ from .seasons import Season, TournamentPlacing
 from .stages import Group, Match, Stage
 from .team_sheets import TeamSheet, TeamSheetSignature
 from .teams import BOARDS, Team, TeamMatch
+from .timetable import TimetableItem
 from .totals import PartyTotals
 from .tournament import Tournament, TournamentRole, new_access_token
 from .webhooks import (
@@ -56,6 +57,7 @@ __all__ = [
     "TeamMatch",
     "TeamSheet",
     "TeamSheetSignature",
+    "TimetableItem",
     "GAME_SETTINGS",
     "SEATING_SETTINGS",
     "MAX_DEAL_POINTS",

@@ -31,6 +31,22 @@
   document.addEventListener("htmx:afterSwap", tick);
 })();
 
+// The hall screen's and the player's countdown to the next start ("in 12 min"): the element
+// carries the start (data-starts-at, seconds since the epoch) and its words with {n}; it is
+// recounted every second, so the minutes run down between the panel's polls.
+(function () {
+  function tick() {
+    document.querySelectorAll("[data-starts-at][data-countdown]").forEach(function (el) {
+      var left = parseFloat(el.dataset.startsAt) * 1000 - Date.now();
+      var minutes = Math.max(0, Math.ceil(left / 60000));
+      el.textContent = left <= 0 && el.dataset.countdownNow ? el.dataset.countdownNow
+        : el.dataset.countdown.replace("{n}", String(minutes));
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { tick(); setInterval(tick, 1000); });
+  document.addEventListener("htmx:afterSwap", tick);
+})();
+
 // Referee desk: htmx without inline styles (strict CSP), and no tile picked for two hands.
 (function () {
   if (window.htmx) {

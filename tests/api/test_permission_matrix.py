@@ -207,6 +207,16 @@ def _card(w: Any) -> str:
     from tournaments.checkin.tokens import entrant_token
 
     return f"/t/{_slug(w)}/checkin/scan/{entrant_token(_checkin_window(w), w.spare_pair.pk)}/"
+def _item(w: Any) -> int:
+    """A break of our tournament's timetable (made on first use)."""
+    from scoring.models import TimetableItem
+
+    return TimetableItem.objects.get_or_create(
+        tournament=w.tournament, kind="break",
+        defaults={"starts_at": "2026-12-14T13:00:00+03:00"})[0].pk
+
+
+ITEM = "/api/v1/timetable-items/{}/"
 
 
 def _read_only_token(w: Any) -> int:
@@ -554,6 +564,15 @@ OPS = [
     Op("DELETE", "/api/v1/webhooks/{}/", ORGANIZER, 204, lambda w: _webhook(w).pk),
     Op("POST", "/api/v1/webhooks/{}/renew-secret/", ORGANIZER, 200, lambda w: _webhook(w).pk),
     Op("POST", "/api/v1/webhook-deliveries/{}/replay/", ORGANIZER, 201, _delivery),
+    # The timetable's items: only the tournament's organizers add, change and delete them.
+    Op("POST", "/api/v1/timetable-items/", ORGANIZER, 201,
+       body=lambda w: {"tournament": w.tournament.pk, "kind": "break",
+                       "starts_at": "2026-12-14T13:00:00+03:00"}),
+    Op("PUT", ITEM, ORGANIZER, 200, _item,
+       lambda w: {"kind": "prizes", "title": "Награждение",
+                  "starts_at": "2026-12-14T17:00:00+03:00", "ends_at": None}),
+    Op("PATCH", ITEM, ORGANIZER, 200, _item, lambda w: {"title": "Обед"}),
+    Op("DELETE", ITEM, ORGANIZER, 204, _item),
     # Read-only API tokens: any organizer issues his own; only their owner revokes one.
     Op("POST", "/api/v1/auth/read-only-tokens/", ORGANIZERS, 201,
        body=lambda w: {"name": "Табло"}),
@@ -973,6 +992,18 @@ PAGES = [
          lambda w: (_checkin_window(w), f"/p/{w.spare_pair.player1.access_token}/checkin/")[1],
          allowed=EVERYONE),
     Page("t/<str:slug>/checkin/scan/<str:token>/", _card, allowed=EVERYONE),
+    # -- the timetable: its items, and a round's start (refused: the round has started)
+    Page("t/<str:slug>/timetable/", lambda w: f"/t/{_slug(w)}/timetable/",
+         lambda w: {"kind": "break", "starts_at": "2026-12-14T13:00"},
+         "POST /api/v1/timetable-items/"),
+    Page("t/<str:slug>/timetable/<int:pk>/", lambda w: f"/t/{_slug(w)}/timetable/{_item(w)}/",
+         lambda w: {"kind": "break", "title": "Обед", "starts_at": "2026-12-14T13:30"},
+         f"PATCH {ITEM}"),
+    Page("t/<str:slug>/timetable/<int:pk>/delete/",
+         lambda w: f"/t/{_slug(w)}/timetable/{_item(w)}/delete/", twin=f"DELETE {ITEM}"),
+    Page("t/<str:slug>/timetable/round/<int:number>/",
+         lambda w: f"/t/{_slug(w)}/timetable/round/{_number(w)}/",
+         lambda w: {f"r{_number(w)}-starts_at": "2026-12-14T13:00"}, f"PATCH {ROUND}"),
     # -- read-only API tokens
     Page("api-tokens/", lambda w: "/api-tokens/", lambda w: {"name": "Табло"},
          "POST /api/v1/auth/read-only-tokens/"),
@@ -1012,6 +1043,7 @@ READ_ONLY_PAGES = {
     "api/v1/schema/", "api/v1/docs/", "healthz", "healthz/live", "healthz/ready", "favicon.ico",
     "live/",
     "seasons/", "season/<str:slug>/",
+    "calendar/", "calendar.ics", "t/<str:slug>/timetable.ics",
     "ratings/", "ratings/<str:slug>/", "ratings/<str:slug>/ratings.csv",
     "players/<int:pk>/",
     "profiles/search/",

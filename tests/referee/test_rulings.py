@@ -14,6 +14,7 @@ from scoring.core.errors import ServiceError
 from scoring.models import Deal, Pair, Party, PartyDesk, PartyEvent, Penalty, Player, Ruling
 from scoring.party.deals import record_deal
 from scoring.totals.compute import party_totals
+from tests.factories import PairFactory, PartyFactory, TableFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -169,10 +170,21 @@ def test_no_show_with_check_in_forfeits_to_the_present_pair(party, referee_user,
     assert ruling.kind == "no_show" and ruling.side == "b"
 
 
-def test_no_show_counts_from_the_rounds_scheduled_start(make_party):
+def test_no_show_counts_from_the_rounds_actual_start_not_the_planned_one(make_party):
+    """(rules.md S10) The five minutes count from the round's actual start (its first party's
+    clock), not from its planned start: a round that begins late raises no no-show before."""
     party = make_party()
     party.round.scheduled_start = timezone.now() - timedelta(minutes=10)
     party.round.save()
+    assert sweep_no_shows() == []  # planned ten minutes ago, but the round has not begun
+    other = PartyFactory(round=party.round, table=TableFactory(tournament=party.round.tournament),
+                         pair_a=PairFactory(tournament=party.round.tournament),
+                         pair_b=PairFactory(tournament=party.round.tournament))
+    services.check_in(other.pk, side="a")
+    services.check_in(other.pk, side="b")
+    started_minutes_ago(other, 3)  # the round began three minutes ago: the wait is not over
+    assert sweep_no_shows() == []
+    started_minutes_ago(other, 6)
     assert sweep_no_shows() == [party.pk]
     assert PartyDesk.objects.get(party=party).no_show_sides == "ab"
     services.rule_no_show(party.pk, absent_side="a")

@@ -80,8 +80,7 @@ def test_the_sweep_marks_a_resumed_clock_only_when_its_time_is_over(party, refer
 @pytest.mark.django_db(transaction=True)
 def test_real_worker_raises_no_show_candidates(make_party, real_worker):
     party = make_party()
-    party.round.scheduled_start = timezone.now() - timedelta(minutes=6)
-    party.round.save()
+    Party.objects.filter(pk=party.pk).update(started_at=timezone.now() - timedelta(minutes=6))
     tasks.sweep_no_shows.delay()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not PartyDesk.objects.filter(party=party).exists():

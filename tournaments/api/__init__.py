@@ -1,5 +1,6 @@
 """API of tournaments: tournaments, standings, players, pairs, tables, rounds, draws, parties,
-player profiles, stages and knockout matches, teams and team matches.
+player profiles, stages and knockout matches, teams and team matches, the calendar and the
+timetables.
 
 One module per resource; this package's URLs are the router's.
 """
@@ -18,6 +19,7 @@ from tournaments.api.seasons import SeasonViewSet
 from tournaments.api.stages import MatchViewSet, StageViewSet
 from tournaments.api.team_matches import TeamMatchViewSet
 from tournaments.api.teams import TeamViewSet
+from tournaments.api.timetable import CalendarViewSet, TimetableItemViewSet
 from tournaments.api.tournaments import (
     RegulationsSerializer,
     TournamentSerializer,
@@ -44,5 +46,7 @@ router.register("matches", MatchViewSet, basename="match")
 router.register("teams", TeamViewSet, basename="team")
 router.register("team-matches", TeamMatchViewSet, basename="team-match")
 router.register("entries", EntryViewSet, basename="entry")
+router.register("calendar", CalendarViewSet, basename="calendar")
+router.register("timetable-items", TimetableItemViewSet, basename="timetable-item")
 
 urlpatterns = router.urls

@@ -14,7 +14,6 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from referee.serializers.inputs import AwareDateTimeField
 from referee.serializers.outputs import PairsSerializer, WhoField
 from referee.sides import pairs_of
 from scoring.access.idempotency import IdempotentMixin
@@ -24,8 +23,10 @@ from scoring.core.errors import ServiceError
 from scoring.models import Pair, Party, Round, Tournament
 from scoring.rules import SEATS
 from tournaments.api.common import REFUSED, published_q, require_manage, valid
+from tournaments.api.timetable import RoundScheduleSerializer
 from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
+from tournaments.schedule.services import move_round_start
 
 
 class RoundSerializer(serializers.ModelSerializer):
@@ -34,7 +35,8 @@ class RoundSerializer(serializers.ModelSerializer):
     warnings = serializers.SerializerMethodField()
     starts_at = serializers.DateTimeField(
         source="scheduled_start", read_only=True, allow_null=True,
-        help_text="When the round is scheduled to start (the no-show wait counts from it).",
+        help_text="When the round is planned to start (the timetable; the no-show wait counts "
+        "from the actual start: the party's clock, else its round's first party's).",
     )
 
     class Meta:
@@ -48,14 +50,19 @@ class RoundSerializer(serializers.ModelSerializer):
         return rnd.warning_texts()
 
 
-class RoundScheduleSerializer(serializers.Serializer):
-    """When the round starts."""
+class RoundMovedSerializer(RoundSerializer):
+    """The round, and what moved with its start."""
 
-    starts_at = AwareDateTimeField(
-        allow_null=True,
-        help_text="ISO 8601 with the time zone; null to clear. The referees' no-show wait "
-        "counts from it (the parties' own start otherwise).",
-    )
+    moved_rounds = serializers.ListField(
+        child=serializers.IntegerField(), read_only=True,
+        help_text="The numbers of the later rounds moved with it.")
+    moved_items = serializers.ListField(
+        child=serializers.IntegerField(), read_only=True,
+        help_text="The ids of the timetable items moved with it.")
+
+    class Meta(RoundSerializer.Meta):
+        fields = [*RoundSerializer.Meta.fields, "moved_rounds", "moved_items"]
+        read_only_fields = fields
 
 
 class RoundCreateSerializer(serializers.Serializer):
@@ -271,18 +278,24 @@ class RoundViewSet(
 
     @extend_schema(
         request=RoundScheduleSerializer,
-        responses={200: RoundSerializer, **REFUSED},
-        summary="Set the round's scheduled start",
-        description="The no-show wait of the referee desk counts from it. Refused (400 naming "
-        "`starts_at`) once the round or one of its parties has started, or for a time "
-        "without its time zone.",
+        responses={200: RoundMovedSerializer, **REFUSED},
+        summary="Set the round's planned start (and move the later ones)",
+        description="The timetable's start of the round; with `shift_later` every later round "
+        "not started yet and every timetable item from the old start on move by as much "
+        "(`moved_rounds`, `moved_items`). The no-show wait of the referee desk counts from the "
+        "round's actual start, not this one. Refused (400 naming `starts_at`) once the round "
+        "or one of its parties has started, or for a time without its time zone.",
     )
     def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Set or clear the scheduled start of a round that has not started."""
+        """Set or clear the planned start of a round that has not started."""
         rnd = self._managed()
         data = valid(RoundScheduleSerializer, request.data)
-        rnd = rounds.schedule_round(rnd.pk, data["starts_at"], actor=request.user)
-        return Response(RoundSerializer(rnd).data)
+        shift = move_round_start(rnd.pk, data["starts_at"], shift_later=data["shift_later"],
+                                 actor=request.user)
+        answer = RoundSerializer(shift.round).data
+        answer["moved_rounds"] = [later.number for later in shift.rounds]
+        answer["moved_items"] = [item.pk for item in shift.items]
+        return Response(answer)
 
     @extend_schema(
         responses={204: None, **REFUSED},

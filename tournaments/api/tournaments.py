@@ -28,6 +28,7 @@ from tournaments.api.club_standings import ClubStandingsMixin
 from tournaments.api.common import REFUSED, require_manage, updated_record, valid
 from tournaments.api.entry_settings import EntrySettingsMixin
 from tournaments.api.standings import StandingsMixin
+from tournaments.api.timetable import TimetableMixin
 from tournaments.registration.services import rate_teams
 from tournaments.rounds import services as rounds
 from tournaments.setup.forms import RegulationsForm, TournamentForm
@@ -213,6 +214,7 @@ class TournamentViewSet(
     ClubStandingsMixin,
     EntrySettingsMixin,
     StandingsMixin,
+    TimetableMixin,
     mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet
 ):
     """Tournaments the user may see; organizers create them and change their own."""

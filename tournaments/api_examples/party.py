@@ -254,6 +254,7 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     from tournaments.api_examples.stages import finals
     from tournaments.api_examples.team_sheets import team_sheet
     from tournaments.api_examples.teams import team_rounds, teams
+    from tournaments.api_examples.timetable import calendar_and_timetable
 
     event.make_users(scene)
     event.tournament(scene)
@@ -281,4 +282,5 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     team_sheet(scene)  # it adds records, no call before it changes
     checkin(scene)  # last: the ids and times of the calls before stay as they were
     entries(scene)  # last too: it adds records only
+    calendar_and_timetable(scene)  # last too: it adds records of its own only
     return scene.rec.written()

@@ -35,6 +35,7 @@ from tournaments.public.history import HistoryRow, player_history
 from tournaments.public.team_rows import team_match_line
 from tournaments.qr import absolute, qr_svgs
 from tournaments.registration.services import renew_personal_link
+from tournaments.timetable import minutes_until, next_round_start, timetable
 
 PRIVATE_HEADERS = {
     "Cache-Control": "private, no-store",
@@ -115,7 +116,10 @@ def _area(request: HttpRequest, tournament: Tournament, player: Player, *,
     waiting = awaiting_signature(player, rows)
     signs_here = permissions.can_use_player_area(request.user, player)
     following = next_party(ahead)
+    coming = next_round_start(timetable(tournament))
     return _private(render(request, "player/area.html", {
+        "coming": coming,
+        "coming_minutes": minutes_until(coming.starts_at) if coming else None,
         "knockout": knockout_match(following.party) if following else "",
         "team_match": team_match_line(following) if following else None,
         "tournament": tournament,

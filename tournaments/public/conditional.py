@@ -26,6 +26,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from scoring import live
 from scoring.ranking.clubs import roster_version
 from tournaments.public.load import PublicLoad, PublicRequest, load_public
+from tournaments.timetable import next_start
 
 VARY = ("Accept-Language", "Cookie", "HX-Request")
 
@@ -50,6 +51,13 @@ def _cache_key(slug: str, request_key: str, request: HttpRequest) -> str:
     return f"public-etag:{slug}:{request_key}:{live.request_token(request.headers)}"
 
 
+def _coming(load: PublicLoad) -> str:
+    """What the hall's countdown names: the next start of the timetable (one query), which
+    changes as the clock passes a start, not only when a record does."""
+    coming = next_start(load.timetable_lines())
+    return "" if coming is None else f"{coming.uid} {coming.label} {coming.starts_at}"
+
+
 def public_etag(request: PublicRequest, load: PublicLoad, page: str, *,
                 roster: bool = False) -> str:
     """The ETag of a public page: what it shows is a function of these parts.
@@ -57,16 +65,18 @@ def public_etag(request: PublicRequest, load: PublicLoad, page: str, *,
     The results version (a team event: its teams' too), the tournament and its regulations,
     the rounds and their states, the visitor (what he may see), the language, an htmx
     fragment or the page, the address; with ``roster``, the players' clubs and countries too
-    (``roster_version``: one query).
+    (``roster_version``: one query); the hall, its timetable's items too (one query).
     """
     tournament = load.tournament
     regulations = tournament.regulations
     parts = (
-        load.version, load.teams, [(rnd.number, rnd.status) for rnd in load.rounds],
+        load.version, load.teams,
+        [(rnd.number, rnd.status, rnd.scheduled_start) for rnd in load.rounds],
         sorted((k, repr(v)) for k, v in vars(tournament).items() if not k.startswith("_")),
         sorted((k, repr(v)) for k, v in vars(regulations).items() if not k.startswith("_")),
         _request_key(request, page),
         roster_version(tournament) if roster else "",
+        _coming(load) if page == "hall" else "",
     )
     return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
 

@@ -21,6 +21,7 @@ from tournaments.public.load import public_load
 from tournaments.public.table_map import map_tables
 from tournaments.public.team_rows import SCORE_ABBRS, round_matches, team_lines
 from tournaments.rounds.team_draws import is_team_event
+from tournaments.timetable import minutes_until, next_start
 
 HALL_TABLES_PER_PAGE = 12
 HALL_LINES_PER_PAGE = 12
@@ -110,7 +111,10 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
         left = clock.seconds_left()  # None: the party has no clock
         row["seconds_left"] = None if left is None else int(left)
     bracket = tournament_bracket(tournament)[1] if panel.kind == "bracket" else None
+    coming = next_start(load.timetable_lines())
     context = {
+        "coming": coming,
+        "coming_minutes": minutes_until(coming.starts_at) if coming else None,
         "tournament": tournament,
         "round": rnd,
         "panel": panel,

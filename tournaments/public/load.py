@@ -8,7 +8,7 @@ again (``public_load``).
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.http import Http404, HttpRequest
 from django_htmx.middleware import HtmxDetails
@@ -17,6 +17,7 @@ from scoring.access import permissions
 from scoring.models import Pair, Round, Team, TeamMatch, Tournament
 from scoring.ranking.results import results_version
 from tournaments.pages import tournament_for
+from tournaments.timetable import Entry, timetable
 
 
 def public_tournament(request: HttpRequest, slug: str, page: str) -> Tournament:
@@ -45,6 +46,15 @@ class PublicLoad:
     rounds: list[Round]
     version: str
     teams: str = ""
+
+    lines: list[Entry] | None = field(default=None, repr=False)
+    """The timetable, read once (``timetable_lines``)."""
+
+    def timetable_lines(self) -> list[Entry]:
+        """The tournament's timetable (its items: one query, the first time only)."""
+        if self.lines is None:
+            self.lines = timetable(self.tournament, self.rounds)
+        return self.lines
 
     @property
     def published(self) -> list[Round]:

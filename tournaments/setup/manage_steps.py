@@ -102,7 +102,8 @@ def manage_groups(tournament: Tournament, step: NextStep, *, pairs: bool, latest
         link("take_ratings", _("Take ratings from a list"), "tournaments:take_ratings"),
     ]
     rounds = Group(_("Rounds"), [link("rounds", _("Manage rounds"), "tournaments:rounds"),
-                                 link("checkin", _("Check-in"), "tournaments:checkin")])
+                                 link("checkin", _("Check-in"), "tournaments:checkin"),
+                                 link("timetable", _("Timetable"), "tournaments:timetable")])
     if latest is not None:
         rounds.links.append(Link("round", str(latest), latest.get_absolute_url()))
     rounds.links.append(link("overview", _("Referee overview"), "referee:overview"))

@@ -34,6 +34,7 @@ from tournaments.setup.services import (
     update_regulations,
     update_tournament,
 )
+from tournaments.timetable import timetable
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -95,6 +96,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         formed_in_round__isnull=True
     ).select_related("player1", "player2", "fixed_table")
     rounds = list(tournament.rounds.order_by("number"))
+    lines = timetable(tournament, rounds)  # a draft's planned start is no secret, its draw is
     if not can_manage:
         rounds = [rnd for rnd in rounds if rnd.status != Round.Status.DRAFT]
     latest = rounds[-1] if rounds else None
@@ -128,6 +130,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "next_step": step,
             "manage_groups": groups,
             "rounds": rounds,
+            "timetable_lines": lines,
             "latest": latest,
             "latest_parties": parties,
             "has_bracket": any(rnd.bracket_round for rnd in rounds),

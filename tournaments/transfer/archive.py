@@ -2,8 +2,9 @@
 
 The file (``"format": "domino-tournament", "version": 2``) holds the tournament and one list
 per kind of record, in the order they are imported (``SECTIONS``): regulations, referee
-settings, tables, roles, players, rounds, pairs, parties, party desks (check-ins), deals,
-penalties, rulings, the party event log, protocols (each signed PDF in base64) and signatures.
+settings, tables, roles, players, rounds, the timetable's items, pairs, parties, party desks
+(check-ins), deals, penalties, rulings, the party event log, protocols (each signed PDF in
+base64) and signatures.
 
 * Every field of a model is carried, so a field added later travels without changes here; a
   file naming a field this installation does not know is refused (it would be lost).

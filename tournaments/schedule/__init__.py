@@ -1,0 +1,1 @@
+"""The schedule: the public calendar of tournaments, the timetable's pages, iCalendar feeds."""
