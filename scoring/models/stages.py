@@ -85,6 +85,10 @@ class Group(models.Model):
         Pair, db_table="scoring_group_entrants", verbose_name=_("entrants"),
         related_name="stage_groups",
     )
+    teams = models.ManyToManyField(
+        "Team", db_table="scoring_group_teams", verbose_name=_("teams"), blank=True,
+        related_name="stage_groups", help_text=_("A team event's groups draw teams."),
+    )
 
     class Meta:
         db_table = "scoring_group"
