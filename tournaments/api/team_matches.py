@@ -212,11 +212,14 @@ class TeamMatchViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ReadOnlyModelV
 
     def get_queryset(self) -> QuerySet[TeamMatch]:
         """Visible team matches with their teams, round and parties."""
+        return self._matches().filter(published_q(self.request.user, "round__"))
+
+    def _matches(self) -> QuerySet[TeamMatch]:
+        """The team matches of the tournaments whose draw the user sees, drafts' too."""
         parties = Party.objects.select_related("table").order_by("half", "board", "id")
         return (
             TeamMatch.objects.filter(
                 round__tournament__in=visible_tournaments(self.request.user, "draw"))
-            .filter(published_q(self.request.user, "round__"))
             .select_related("round__tournament__regulations", "team_a", "team_b")
             .prefetch_related(Prefetch("parties", queryset=parties))
             .order_by("round__tournament", "round__number", "first_table", "id")
@@ -244,9 +247,7 @@ class TeamMatchViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ReadOnlyModelV
         needs the regulations' ``team_lineup_changes``) or, for a team of players, four
         players paired for the match; its parties are made again. The organizers, or the
         team's captain for his own team."""
-        tm = (TeamMatch.objects.filter(
-            pk=pk, round__tournament__in=visible_tournaments(request.user, "draw"))
-            .select_related("round__tournament").first())  # a draft's: its captains' too
+        tm = self._matches().filter(pk=pk).first()  # a draft's: its captains' too
         if tm is None:
             raise NotFound
         data = valid(LineupSerializer, request.data)
@@ -254,12 +255,14 @@ class TeamMatchViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ReadOnlyModelV
         if team is None or team.pk not in (tm.team_a_id, tm.team_b_id):
             raise ServiceError("team", _("The team does not play this team match."))
         if not may_name_lineup(request.user, tm, team):
-            if not self.get_queryset().filter(pk=tm.pk).exists():
-                raise NotFound
-            raise PermissionDenied
+            other = Team.objects.filter(pk__in=[tm.team_a_id, tm.team_b_id]).exclude(
+                pk=team.pk).first()
+            seen = self.get_queryset().filter(pk=tm.pk).exists() or (
+                other is not None and may_name_lineup(request.user, tm, other))
+            raise PermissionDenied if seen else NotFound
         set_lineup(tm.pk, team.pk, data.get("pairs", ()), data.get("players", ()),
                    actor=request.user)
-        return Response(team_matches_data([self.get_queryset().get(pk=tm.pk)])[0])
+        return Response(team_matches_data([self._matches().get(pk=tm.pk)])[0])
 
 
 def team_standings_data(tournament: Tournament, after_round: int | None) -> dict[str, Any]:
