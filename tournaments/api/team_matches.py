@@ -250,16 +250,17 @@ class TeamMatchViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ReadOnlyModelV
         tm = self._matches().filter(pk=pk).first()  # a draft's: its captains' too
         if tm is None:
             raise NotFound
+        sides = list(Team.objects.filter(pk__in=[tm.team_a_id, tm.team_b_id]))
+        mine = [t for t in sides if may_name_lineup(request.user, tm, t)]
+        if not mine:
+            raise PermissionDenied if self.get_queryset().filter(pk=tm.pk).exists() \
+                else NotFound
         data = valid(LineupSerializer, request.data)
-        team = Team.objects.filter(pk=data["team"]).first()
-        if team is None or team.pk not in (tm.team_a_id, tm.team_b_id):
+        team = next((t for t in sides if t.pk == data["team"]), None)
+        if team is None:
             raise ServiceError("team", _("The team does not play this team match."))
-        if not may_name_lineup(request.user, tm, team):
-            other = Team.objects.filter(pk__in=[tm.team_a_id, tm.team_b_id]).exclude(
-                pk=team.pk).first()
-            seen = self.get_queryset().filter(pk=tm.pk).exists() or (
-                other is not None and may_name_lineup(request.user, tm, other))
-            raise PermissionDenied if seen else NotFound
+        if team not in mine:
+            raise PermissionDenied
         set_lineup(tm.pk, team.pk, data.get("pairs", ()), data.get("players", ()),
                    actor=request.user)
         return Response(team_matches_data([self._matches().get(pk=tm.pk)])[0])

@@ -50,15 +50,17 @@ class LineupForm(forms.Form):
                       _("Board 2: first player"), _("Board 2: second player")]
             seated = [pk for pair in Pair.objects.filter(pk__in=current).order_by("id")
                       for pk in (pair.player1_id, pair.player2_id)]
-            for name, label, initial in zip(SEATS, labels, seated or [None] * 4, strict=True):
+            seats = [*seated, None, None, None, None][:4]
+            for name, label, initial in zip(SEATS, labels, seats, strict=True):
                 self.fields[name] = forms.TypedChoiceField(
                     label=label, choices=choices, coerce=int, initial=initial)
         else:
             choices = [(p.pk, p.display_name) for p in Pair.objects.filter(
                 team=team, formed_in_round__isnull=True, withdrawn=False,
                 disqualified=False).select_related("player1", "player2").order_by("id")]
-            for name, label, initial in zip(BOARDS, [_("Board 1"), _("Board 2")],
-                                            current or [None] * 2, strict=True):
+            boards = [*current, None, None][:2]
+            for name, label, initial in zip(BOARDS, [_("Board 1"), _("Board 2")], boards,
+                                            strict=True):
                 self.fields[name] = forms.TypedChoiceField(
                     label=label, choices=choices, coerce=int, initial=initial)
 
