@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from scoring.models import Party, Team, TeamMatch, Tournament
+from scoring.models import Party, Stage, Team, TeamMatch, Tournament
+from scoring.stages.team_groups import team_group_rows
 from tests.factories import PairFactory, PlayerFactory, TableFactory, TournamentFactory
 from tests.tournaments.play import play
 
@@ -22,7 +23,7 @@ def api(organizer):
     return client
 
 
-def _team_event(organizer) -> Tournament:
+def _team_event(organizer):
     """8 teams of two pairs (Команда 1 the strongest: ratings 1800, 1700 …), two halves, 8
     tables."""
     t = TournamentFactory(slug="team-groups", organizer=organizer,
@@ -38,12 +39,12 @@ def _team_event(organizer) -> Tournament:
     return t
 
 
-def number(team_id: int) -> int:
+def number(team_id):
     """A team's number (1 is the strongest)."""
     return int(Team.objects.get(pk=team_id).name.split()[-1])
 
 
-def winner(a: int, b: int) -> int:
+def winner(a, b):
     """Which team (by number) wins the team match of teams numbered ``a`` and ``b``: the
     stronger, except that 5 beats 4."""
     if {a, b} == {4, 5}:
@@ -51,7 +52,7 @@ def winner(a: int, b: int) -> int:
     return min(a, b)
 
 
-def play_half(api, rnd_id: int) -> None:
+def play_half(api, rnd_id):
     """Start the round's waiting parties and play them: the winning team (``winner``) takes
     every party 240:60 except board 2 of the second half, lost 120:240 — 3 parties to 1."""
     assert api.post(f"/api/v1/rounds/{rnd_id}/start/").status_code == 200
@@ -65,7 +66,7 @@ def play_half(api, rnd_id: int) -> None:
             play(party.pk, side, loser_deals=1)
 
 
-def play_round(api, rid: int) -> None:
+def play_round(api, rid):
     """Both halves of a published round, then close it."""
     play_half(api, rid)
     play_half(api, rid)
@@ -108,8 +109,6 @@ def test_groups_of_teams_then_a_team_knockout(api, organizer):
     assert page.status_code == 200
     html = page.content.decode()
     assert "Команда 5" in html and html.index("Команда 5") < html.index("Команда 4")
-    from scoring.models import Stage
-    from scoring.stages.team_groups import team_group_rows
     rows = {group.name: [(number(r.team), r.score, r.party_wins, r.point_difference)
                          for r in rs] for group, rs in team_group_rows(Stage.objects.get(
                              pk=stage_id))}

@@ -28,7 +28,7 @@ def api(organizer):
 
 
 @pytest.fixture
-def event(organizer) -> Tournament:
+def event(organizer):
     """A team tournament of players (squad of 5 at most), two halves, 4 tables."""
     t = TournamentFactory(slug="squads", organizer=organizer, format=Tournament.Format.TEAMS)
     Tournament.objects.filter(pk=t.pk).update(
@@ -54,11 +54,11 @@ def _two_teams(api, t):
     return red.data, blue.data
 
 
-def _ids(team: dict) -> list[int]:
+def _ids(team):
     return [p["id"] for p in team["players"]]
 
 
-def _seated(tm: TeamMatch, team: Team) -> list[tuple[str, str]]:
+def _seated(tm, team):
     """The team's players at board 1 and board 2 of the first half, by name."""
     side = "pair_a" if tm.team_a_id == team.pk else "pair_b"
     out = []

@@ -247,7 +247,7 @@ class TeamMatchViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ReadOnlyModelV
         needs the regulations' ``team_lineup_changes``) or, for a team of players, four
         players paired for the match; its parties are made again. The organizers, or the
         team's captain for his own team."""
-        tm = self._matches().filter(pk=pk).first()  # a draft's: its captains' too
+        tm = self._matches().filter(pk=int(pk or 0)).first()  # a draft's: its captains' too
         if tm is None:
             raise NotFound
         sides = list(Team.objects.filter(pk__in=[tm.team_a_id, tm.team_b_id]))

@@ -22,7 +22,12 @@ from scoring.core.errors import ServiceError
 from scoring.models import Pair, Player, Team, Tournament
 from tournaments.api.common import require_manage, valid
 from tournaments.api.entrants import MEMBER_REFUSED, WithdrawSerializer
-from tournaments.registration.team_players import SquadEntry, register_squad, update_squad
+from tournaments.registration.team_players import (
+    SquadCaptain,
+    SquadEntry,
+    register_squad,
+    update_squad,
+)
 from tournaments.registration.teams import (
     Captain,
     NewPair,
@@ -196,6 +201,12 @@ def _squad(tournament: Tournament, given: list[dict[str, Any]], club: str
     return entries
 
 
+def _squad_captain(tournament: Tournament, data: dict[str, Any]) -> SquadCaptain:
+    """The captain of a team of players as the service takes it."""
+    captain = _captain(tournament, data)
+    return None if isinstance(captain, tuple) else captain
+
+
 def _by_players(tournament: Tournament) -> bool:
     """Whether the tournament's teams are players paired for each team match."""
     return tournament.team_members == Tournament.TeamMembers.PLAYERS
@@ -296,7 +307,7 @@ class TeamViewSet(
                 tournament, name=data["name"], club=data.get("club", ""),
                 country=data.get("country", ""),
                 players=_squad(tournament, data["players"], data.get("club", "")),
-                captain=_captain(tournament, data), actor=request.user)
+                captain=_squad_captain(tournament, data), actor=request.user)
             return self._answer(squad.team, status.HTTP_201_CREATED)
         if "pairs" not in data:
             raise ValidationError({"pairs": [_("Give the team's pairs.")]})
@@ -320,7 +331,8 @@ class TeamViewSet(
         tournament = team.tournament
         changes: dict[str, Any] = {k: data[k] for k in ("name", "club", "country") if k in data}
         if "captain" in data or "captain_name" in data:
-            changes["captain"] = _captain(tournament, data)
+            changes["captain"] = (_squad_captain if _by_players(tournament) else _captain)(
+                tournament, data)
         if _by_players(tournament):
             if "players" in data:
                 changes["players"] = _squad(tournament, data["players"],

@@ -251,7 +251,7 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     from tournaments.api_examples.ratings import rating_lists
     from tournaments.api_examples.stages import finals
     from tournaments.api_examples.team_sheets import team_sheet
-    from tournaments.api_examples.teams import team_rounds, teams
+    from tournaments.api_examples.teams import team_rounds, team_squads, teams
 
     event.make_users(scene)
     event.tournament(scene)
@@ -277,4 +277,5 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     teams(scene)  # after the rest: the ids and times of the calls before stay as they were
     team_rounds(scene)
     team_sheet(scene)  # it adds records, no call before it changes
+    team_squads(scene)  # last: the ids of the calls before stay as they were
     return scene.rec.written()

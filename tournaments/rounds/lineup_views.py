@@ -77,9 +77,11 @@ class LineupForm(forms.Form):
         seen: set[int] = set()
         for name in SEATS if self.players else BOARDS:
             value = data.get(name)
-            if value is not None and value in seen:
+            if value is None:
+                continue
+            if value in seen:
                 self.add_error(name, _("Named twice in the line-up."))
-            seen.add(value)
+            seen.add(int(value))
         return data
 
     def save(self, actor: Any) -> None:
