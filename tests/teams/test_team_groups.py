@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from scoring.models import Party, Stage, Team, TeamMatch, Tournament
+from scoring.models import Party, Stage, Team, TeamMatch
 from scoring.stages.team_groups import team_group_rows
-from tests.factories import PairFactory, PlayerFactory, TableFactory, TournamentFactory
+from tests.teams.test_team_swiss import _team_event as swiss_event
 from tests.tournaments.play import play
 
 pytestmark = pytest.mark.django_db
@@ -25,18 +25,8 @@ def api(organizer):
 
 def _team_event(organizer):
     """8 teams of two pairs (Команда 1 the strongest: ratings 1800, 1700 …), two halves, 8
-    tables."""
-    t = TournamentFactory(slug="team-groups", organizer=organizer,
-                          format=Tournament.Format.TEAMS)
-    Tournament.objects.filter(pk=t.pk).update(team_halves=True)
-    t.refresh_from_db()
-    for k in range(8):
-        team = Team.objects.create(tournament=t, name=f"Команда {k + 1}", rating=1800 - 100 * k)
-        for board in range(2):
-            PairFactory(tournament=t, team=team, rating=1800 - 100 * k - board,
-                        player1=PlayerFactory(tournament=t), player2=PlayerFactory(tournament=t))
-    TableFactory.create_batch(8, tournament=t)
-    return t
+    tables (the Swiss test's event)."""
+    return swiss_event(organizer, slug="team-groups")
 
 
 def number(team_id):

@@ -24,7 +24,7 @@ from scoring.core.errors import ServiceError
 from scoring.models import Party, Player, Team, Tournament
 from scoring.teams.seating import PLAYERS_PER_MATCH
 from tournaments.registration.services import register_player, squad_rating
-from tournaments.registration.teams import check_team_name, require_teams
+from tournaments.registration.teams import changed_team, check_team_name, require_teams
 from tournaments.setup.services import actor_id, validated
 
 logger = logging.getLogger(__name__)
@@ -185,20 +185,7 @@ def update_squad(team_id: int, *, actor: Any = None,
     """Change a team of players: its ``name``, ``club``, ``country``, its players (the whole
     list, new ones registered, those left out leave the team unless they have played for it)
     and its captain; refused like a new team."""
-    team = Team.objects.select_for_update(of=("self",)).select_related("captain").filter(
-        pk=team_id).first()
-    if team is None:
-        raise ServiceError("team", _("No such team."))
-    tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
-    _require_players(tournament)
-    unknown = set(fields) - {"name", "club", "country"}
-    if unknown:
-        raise ServiceError(sorted(unknown)[0], _("Not a field of a team."))
-    if "name" in fields:
-        team.name = check_team_name(tournament, fields["name"], team)
-    for key in ("club", "country"):
-        if key in fields:
-            setattr(team, key, " ".join((fields[key] or "").split()))
+    team, tournament = changed_team(team_id, fields, _require_players)
     entries: Sequence[SquadEntry] = (list(Player.objects.filter(team=team).order_by("id"))
                                      if players is None else players)
     done = _set_players(tournament, team, entries, captain)

@@ -12,7 +12,7 @@ a ``ServiceError`` naming the field at fault, and nothing is written.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -262,21 +262,17 @@ def register_team(tournament: Tournament, *, name: str, pairs: Sequence[PairEntr
     return done
 
 
-@transaction.atomic
-def update_team(team_id: int, *, actor: Any = None, pairs: Sequence[PairEntry] | None = None,
-                captain: Captain = _KEEP, **fields: Any) -> TeamChange:
-    """Change a team: its ``name``, ``club``, ``country``, its pairs (the whole list, new ones
-    registered, those left out leave the team) and its captain; refused like a new team.
-
-    A pair that has played a party for the team stays in it (``pairs``).
-    """
-    try:
-        team = Team.objects.select_for_update(of=("self",)).select_related("captain").get(
-            pk=team_id)
-    except Team.DoesNotExist as exc:
-        raise ServiceError("team", _("No such team.")) from exc
+def changed_team(team_id: int, fields: dict[str, Any],
+                 require: Callable[[Tournament], None]) -> tuple[Team, Tournament]:
+    """The team to change, locked with its tournament (which ``require`` checks), its
+    ``name``, ``club`` and ``country`` set from ``fields`` (unsaved); refused on an unknown
+    team (``team``), field or name taken."""
+    team = Team.objects.select_for_update(of=("self",)).select_related("captain").filter(
+        pk=team_id).first()
+    if team is None:
+        raise ServiceError("team", _("No such team."))
     tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
-    _require_pairs(tournament)
+    require(tournament)
     unknown = set(fields) - {"name", "club", "country"}
     if unknown:
         raise ServiceError(sorted(unknown)[0], _("Not a field of a team."))
@@ -285,6 +281,18 @@ def update_team(team_id: int, *, actor: Any = None, pairs: Sequence[PairEntry] |
     for key in ("club", "country"):
         if key in fields:
             setattr(team, key, " ".join((fields[key] or "").split()))
+    return team, tournament
+
+
+@transaction.atomic
+def update_team(team_id: int, *, actor: Any = None, pairs: Sequence[PairEntry] | None = None,
+                captain: Captain = _KEEP, **fields: Any) -> TeamChange:
+    """Change a team: its ``name``, ``club``, ``country``, its pairs (the whole list, new ones
+    registered, those left out leave the team) and its captain; refused like a new team.
+
+    A pair that has played a party for the team stays in it (``pairs``).
+    """
+    team, tournament = changed_team(team_id, fields, _require_pairs)
     entries: Sequence[PairEntry] = list(team.pairs.select_related(
         "player1", "player2").order_by("id")) if pairs is None else pairs
     done = _set_pairs(tournament, team, entries, None if captain is _KEEP else captain,

@@ -77,6 +77,17 @@ def proposed_qualifiers(tournament: Tournament, size: int) -> list[int]:
     return [pk for pk in standings_order(tournament) if pk in free][:size]
 
 
+def _groups_cross_over(previous: Stage, free: set[int], size: int) -> list[Opening]:
+    """The bracket's first round from the groups' places (pairs, or a team event's teams,
+    that may still play): as many from each group, crossed over."""
+    groups = [[pk for pk in g if pk in free] for _g, g in group_standings(previous)]
+    if not groups or size % len(groups):
+        raise ServiceError("bracket_size", _(
+            "The bracket of %(size)s does not take as many from each of the %(groups)s "
+            "groups.") % {"size": size, "groups": len(groups)})
+    return cross_over(groups, size // len(groups))
+
+
 def _openings(tournament: Tournament, previous: Stage, size: int,
               qualifiers: Sequence[int] | None) -> tuple[list[Opening], list[int]]:
     """The bracket's first round and its seeds, from the list given, the groups or the
@@ -92,12 +103,7 @@ def _openings(tournament: Tournament, previous: Stage, size: int,
             check_field(len(qualifiers), len(free))
             return seed_bracket(list(qualifiers)), list(qualifiers)
         if previous.format == Stage.Format.GROUPS:
-            groups = [[pk for pk in g if pk in free] for _g, g in group_standings(previous)]
-            if not groups or size % len(groups):
-                raise ServiceError("bracket_size", _(
-                    "The bracket of %(size)s does not take as many from each of the "
-                    "%(groups)s groups.") % {"size": size, "groups": len(groups)})
-            openings = cross_over(groups, size // len(groups))
+            openings = _groups_cross_over(previous, free, size)
         else:
             ranked = [pk for pk in standings_order(tournament) if pk in free]
             check_field(size, len(ranked))
@@ -193,12 +199,7 @@ def _team_openings(tournament: Tournament, previous: Stage, size: int,
             ranked = list(qualifiers)
             openings = seed_bracket(ranked)
         elif previous.format == Stage.Format.GROUPS:
-            groups = [[pk for pk in g if pk in free] for _g, g in group_standings(previous)]
-            if not groups or size % len(groups):
-                raise ServiceError("bracket_size", _(
-                    "The bracket of %(size)s does not take as many from each of the "
-                    "%(groups)s groups.") % {"size": size, "groups": len(groups)})
-            openings = cross_over(groups, size // len(groups))
+            openings = _groups_cross_over(previous, free, size)
             ranked = [side.entrant for side in sorted(
                 (s for o in openings for s in (o.a, o.b) if s is not None),
                 key=lambda side: side.seed)]
