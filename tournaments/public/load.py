@@ -64,8 +64,9 @@ def load_public(request: HttpRequest, slug: str, page: str) -> PublicLoad:
 
 
 def teams_version(tournament: Tournament) -> str:
-    """A team event's teams and their pairs (or players) as a digest (their names, what they are, who
-    plays for whom), which its pages show besides the results; empty for other events."""
+    """A team event's teams and their pairs (or players) as a digest (their names, what they
+    are, who plays for whom), which its pages show besides the results; empty for other
+    events."""
     if tournament.format != Tournament.Format.TEAMS:
         return ""
     teams = list(Team.objects.filter(tournament=tournament).order_by("pk").values_list(
