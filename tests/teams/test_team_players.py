@@ -146,6 +146,8 @@ def test_default_pairing_then_the_captain_pairs_his_players(api, event, make_use
     assert all(name in page for name in RED)
     sheet = build_sheet_content(tm)
     assert RED[4] in str(sheet) and BLUE[0] in str(sheet)
+    for path in ("standings/", "draw/", "team-standings/", "hall/", "results/"):
+        assert api.get(f"/t/{event.slug}/{path}").status_code == 200, path
     team_api = api.get(f"/api/v1/teams/{team.pk}/").data
     assert team_api["pairs"] == [] and len(team_api["players"]) == 5
 
