@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.models import Player, Team, Tournament
 from scoring.teams.seating import PLAYERS_PER_MATCH
+from tournaments.registration.team_forms import PairChoice, add_team_fields
 from tournaments.registration.team_players import (
     SquadCaptain,
     SquadChange,
@@ -32,14 +33,6 @@ def free_players(tournament: Tournament, team: Team | None = None) -> QuerySet[P
             .order_by("id"))
 
 
-class PlayerChoice(forms.ModelMultipleChoiceField):
-    """Registered players as checkboxes, each by name and rating."""
-
-    def label_from_instance(self, obj: Any) -> str:
-        """"Name · rating 1500"."""
-        return _("%(pair)s · rating %(rating)s") % {"pair": obj.name, "rating": obj.rating}
-
-
 class SquadForm(forms.Form):
     """A team of players on one page: registered players ticked, new ones by name and
     rating (registered with the team, the team's club theirs), the captain among them."""
@@ -54,14 +47,11 @@ class SquadForm(forms.Form):
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tournament, self.team = tournament, team
-        self.fields["name"] = forms.CharField(label=_("Team name"), max_length=200)
-        self.fields["club"] = forms.CharField(label=_("Club"), max_length=200, required=False)
-        self.fields["country"] = forms.CharField(label=_("Country"), max_length=100,
-                                                 required=False)
+        add_team_fields(self, team)
         offered = list(free_players(tournament, team))
         current = list(team.players.order_by("id")) if team is not None else []
         if offered:
-            self.fields["players"] = PlayerChoice(
+            self.fields["players"] = PairChoice(
                 label=_("Registered players"), required=False,
                 queryset=free_players(tournament, team), widget=forms.CheckboxSelectMultiple,
                 help_text=_("Players registered already and in no other team."))
@@ -83,11 +73,7 @@ class SquadForm(forms.Form):
             help_text=_("One of the team's players; he pairs its players for each match and "
                         "signs its team match sheets."))
         if team is not None:
-            self.initial.update({
-                "name": team.name, "club": team.club, "country": team.country,
-                "players": [p.pk for p in current],
-                "captain": f"player:{team.captain_id}" if team.captain_id else "",
-            })
+            self.initial["players"] = [p.pk for p in current]
 
     def sections(self) -> list[tuple[StrOrPromise, list[forms.BoundField]]]:
         """The team, its registered players, the new ones, the captain."""
