@@ -19,7 +19,7 @@ from tournaments.public.conditional import conditional_public
 from tournaments.ranking import season_views
 from tournaments.registration import people_views, profile_fields, profile_views, team_views
 from tournaments.registration import views as registration_views
-from tournaments.rounds import list_views, party_views
+from tournaments.rounds import lineup_views, list_views, party_views
 from tournaments.rounds import views as round_views
 from tournaments.schedule import views as schedule_views
 from tournaments.setup import views
@@ -75,6 +75,8 @@ urlpatterns = [
     path("t/<str:slug>/team-standings/",
          conditional_public("standings")(public_teams.team_standings), name="team_standings"),
     path("t/<str:slug>/team/<int:pk>/", public_teams.team_page, name="team"),
+    path("t/<str:slug>/team-matches/<int:pk>/lineup/", lineup_views.lineup_page,
+         name="team_lineup"),
     path("t/<str:slug>/bracket/", conditional_public("standings")(bracket_views.bracket),
          name="bracket"),
     path("t/<str:slug>/groups/", conditional_public("standings")(groups_views.groups),

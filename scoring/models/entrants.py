@@ -61,6 +61,11 @@ class Player(models.Model):
         related_name="+",
         help_text=_("Individual tournaments, for accessibility: always at this table."),
     )
+    team = models.ForeignKey(
+        "Team", verbose_name=_("team"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="players",
+        help_text=_("Team events of players: the team he plays for (paired for each match)."),
+    )
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     disqualified = models.BooleanField(_("disqualified"), default=False)
     access_token = models.CharField(

@@ -3,6 +3,8 @@ matches of a knockout bracket."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -84,6 +86,10 @@ class Group(models.Model):
     entrants = models.ManyToManyField(
         Pair, db_table="scoring_group_entrants", verbose_name=_("entrants"),
         related_name="stage_groups",
+    )
+    teams: models.ManyToManyField[Any, Any] = models.ManyToManyField(
+        "Team", db_table="scoring_group_teams", verbose_name=_("teams"), blank=True,
+        related_name="stage_groups", help_text=_("A team event's groups draw teams."),
     )
 
     class Meta:

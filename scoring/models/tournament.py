@@ -52,6 +52,10 @@ class Tournament(models.Model):
         POINTS = "points", _("Points over the boards")
         EFECTIVENESS = "efectiveness", _("Efectiveness over the boards")
 
+    class TeamMembers(models.TextChoices):
+        PAIRS = "pairs", _("Fixed pairs")
+        PLAYERS = "players", _("Players the captain pairs for each match")
+
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Registration")
         RUNNING = "running", _("Running")
@@ -116,6 +120,15 @@ class Tournament(models.Model):
     team_squad_pairs = models.PositiveSmallIntegerField(
         _("pairs in a team"), default=2, validators=[MinValueValidator(2), MaxValueValidator(6)],
         help_text=_("Team events: two play each match; more are substitutes."),
+    )
+    team_members = models.CharField(
+        _("team members"), max_length=10, choices=TeamMembers.choices,
+        default=TeamMembers.PAIRS,
+        help_text=_("Team events: fixed pairs, or players the captain pairs for each match."),
+    )
+    team_squad_players = models.PositiveSmallIntegerField(
+        _("players in a team"), default=6, validators=[MinValueValidator(4), MaxValueValidator(12)],
+        help_text=_("Team events of players: four play each match; more are substitutes."),
     )
     team_lineup_changes = models.BooleanField(
         _("line-up may change between matches"), default=False,

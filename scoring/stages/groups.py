@@ -13,11 +13,14 @@ from scoring.ranking.results import ranked_entrants, results_version, standings_
 from scoring.standings import StandingRow
 from scoring.standings.types import PartyResult, PlainResult
 
+from .team_groups import is_team_stage, team_group_standings
+
 
 def group_rounds(stage: Stage) -> int:
     """The rounds the stage's round robins take: its largest group's (one more when odd)."""
     largest = max(
-        (g.size for g in Group.objects.filter(stage=stage).annotate(size=Count("entrants"))),
+        (max(g.size, g.teams_size) for g in Group.objects.filter(stage=stage).annotate(
+            size=Count("entrants", distinct=True), teams_size=Count("teams", distinct=True))),
         default=0,
     )
     return largest if largest % 2 else max(0, largest - 1)
@@ -60,5 +63,8 @@ def group_rows(stage: Stage, version: str | None = None) -> list[tuple[Group, li
 
 def group_standings(stage: Stage) -> list[tuple[Group, list[int]]]:
     """Each group with its pairs ranked by the group's own parties (the tournament's order and
-    tie-breaks), best first."""
+    tie-breaks), best first; a team event's with its teams
+    (:func:`scoring.stages.team_groups.team_group_standings`)."""
+    if is_team_stage(stage):
+        return team_group_standings(stage)
     return [(group, [row.entrant for row in rows]) for group, rows in group_rows(stage)]

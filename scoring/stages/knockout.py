@@ -18,7 +18,7 @@ from scoring.models import Match, Pair, Party, Round, Stage, Table, TeamMatch, T
 from scoring.stages.common import next_round_number
 from scoring.standings.knockout import loser_goes, rounds_for, slots_for, winner_goes
 from scoring.teams.results import TeamMatchResult
-from scoring.teams.seating import default_lineup, seat_team_match, team_pairs
+from scoring.teams.seating import round_lineups, seat_team_match
 from scoring.teams.seats import TablesError, adjacent_tables
 from scoring.webhooks.services import emit, tournament_ref
 
@@ -96,7 +96,7 @@ def _free_adjacent_tables(rnd: Round) -> int:
 def open_team_match(match: Match) -> list[Party]:
     """Make the team match of a knockout match whose two teams are known (a team event's
     knockout): in its round, at two free adjacent tables, each team's first two pairs able
-    to play. Its parties."""
+    to play (a team of players: its first four, paired in registration order). Its parties."""
     if match.team_a_id is None or match.team_b_id is None:
         raise ValueError("a match's team match needs both teams")
     rnd = _round_for(match, 1)
@@ -104,11 +104,11 @@ def open_team_match(match: Match) -> list[Party]:
     tm = TeamMatch.objects.create(
         round=rnd, team_a_id=match.team_a_id, team_b_id=match.team_b_id,
         first_table=_free_adjacent_tables(rnd), knockout_match=match)
-    pairs = team_pairs([match.team_a_id, match.team_b_id])
+    lineups = round_lineups(tournament, rnd, [match.team_a_id, match.team_b_id])
     tables = dict(Table.objects.filter(tournament_id=rnd.tournament_id)
                   .values_list("number", "pk"))
-    parties = seat_team_match(tournament, tm, default_lineup(pairs, match.team_a_id),
-                              default_lineup(pairs, match.team_b_id), tables)
+    parties = seat_team_match(tournament, tm, lineups[match.team_a_id],
+                              lineups[match.team_b_id], tables)
     if match.status != Match.Status.READY:
         match.status = Match.Status.READY
         match.save(update_fields=["status"])

@@ -481,9 +481,11 @@ OPS = [
        body=lambda w: {"tournament": w.tournament.pk, "group_count": 2}),
     Op("POST", "/api/v1/stages/finals/", ORGANIZER, 400,
        body=lambda w: {"tournament": w.tournament.pk, "bracket_size": 4}),
-    # The round has started: a team's line-up no longer changes (400).
-    Op("POST", "/api/v1/team-matches/{}/lineup/", ORGANIZER, 400, _team_match,
-       lambda w: {"team": w.field.party.pair_a_id, "pairs": [1, 2]}),
+    # The round has started: a team's line-up no longer changes (400); the organizers and
+    # team A's captain (the party's player) may name it.
+    Op("POST", "/api/v1/team-matches/{}/lineup/", ORGANIZER | {"party_player"}, 400,
+       lambda w: _sheet_match(w).pk, lambda w: {"team": _sheet_match(w).team_a_id,
+                                                 "pairs": [1, 2]}),
     Op("DELETE", ROUND, ORGANIZER, 400, _round),
     # The round has started: its scheduled start is refused by its state (400).
     Op("PATCH", ROUND, ORGANIZER, 400, _round,
@@ -931,6 +933,9 @@ PAGES = [
     Page("verify/", lambda w: "/verify/", lambda w: {"code": "ABCD-EFGH"}, allowed=EVERYONE),
     # -- team match sheets: team A's captain signs on his login, a referee countersigns (the
     # match is not decided: a page that lets the user act says so, and nothing is written)
+    Page("t/<str:slug>/team-matches/<int:pk>/lineup/",
+         lambda w: f"/t/{w.tournament.slug}/team-matches/{_sheet_match(w).pk}/lineup/",
+         lambda w: {"board1": 1, "board2": 2}, "POST /api/v1/team-matches/{}/lineup/"),
     Page("t/<str:slug>/team-matches/<int:pk>/sheet/sign/", lambda w: _sheet(w, "sign/"),
          lambda w: {"team": _sheet_match(w).team_a_id, "player": _side_a(w)},
          allowed=frozenset({"party_player"})),

@@ -11,7 +11,7 @@ from tests.teams.test_results import _teams
 from tests.tournaments.play import play
 from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
-from tournaments.rounds.team_draws import set_lineup
+from tournaments.rounds.team_lineups import set_lineup
 
 pytestmark = pytest.mark.django_db
 

@@ -107,3 +107,44 @@ def test_a_file_whose_party_points_at_another_team_match_is_refused(organizer):
     with pytest.raises(archive.ArchiveError, match=r"parties\[0\]\.team_match"):
         import_tournament(doc)
     assert not Team.objects.exists() and not Player.objects.exists()
+
+
+def test_teams_of_players_and_groups_of_teams_survive_the_round_trip(organizer):
+    from scoring.models import Group
+    from tournaments.registration.team_players import register_squad
+    from tournaments.rounds import draw_services
+    from tournaments.rounds import services as rounds
+    from tournaments.rounds.finals import start_groups
+
+    cup = create_tournament(name="Кубок четвёрок", slug="squad-trip", organizer=organizer,
+                            format="teams", team_members="players", team_squad_players=5)
+    for k in range(4):
+        register_squad(cup, name=f"Четвёрка {k + 1}", captain=1,
+                       players=[{"name": f"Игрок {k + 1}.{n}", "rating": 1600 - 100 * k}
+                                for n in range(4 + k % 2)])
+    for number in range(1, 5):
+        Table.objects.create(tournament=cup, number=number)
+    start_groups(cup.pk, group_count=2)
+    draw_services.generate_draw(rounds.create_round(cup.pk).pk)
+
+    def shape(t):
+        return {
+            "players": sorted((p.team.name, p.name) for p in Player.objects.filter(
+                tournament=t, team__isnull=False)),
+            "groups": sorted((g.name, sorted(x.name for x in g.teams.all()))
+                             for g in Group.objects.filter(stage__tournament=t)),
+            "formed": sorted((p.team.name, p.players_label) for p in Pair.objects.filter(
+                tournament=t, formed_in_round__isnull=False)),
+            "captains": sorted((x.name, x.captain.name) for x in Team.objects.filter(
+                tournament=t)),
+        }
+
+    before = shape(cup)
+    assert len(before["players"]) == 18 and len(before["formed"]) == 8
+    assert before["groups"] == [("A", ["Четвёрка 1", "Четвёрка 4"]),
+                                ("B", ["Четвёрка 2", "Четвёрка 3"])]
+    data = archive.export_bytes(cup)
+    wipe(cup)
+    imported = import_tournament(data)
+    assert imported.team_members == "players" and imported.team_squad_players == 5
+    assert shape(imported) == before

@@ -49,11 +49,11 @@ class KnockoutMatchSerializer(serializers.ModelSerializer):
 
 
 class StageGroupSerializer(serializers.ModelSerializer):
-    """A group of a groups stage: its name and pairs (ids)."""
+    """A group of a groups stage: its name and pairs (ids), or a team event's teams (ids)."""
 
     class Meta:
         model = Group
-        fields = ["id", "name", "entrants"]
+        fields = ["id", "name", "entrants", "teams"]
         read_only_fields = fields
 
 
@@ -102,7 +102,8 @@ class DrawGroupsSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.IntegerField()),
         required=False, allow_empty=False, max_length=64,
         help_text="The groups by hand: per group (named A, B … in this order) its pairs' ids; "
-        "every pair that may still play in exactly one group, two or more a group.")
+        "every pair that may still play in exactly one group, two or more a group. A team event "
+        "splits its teams: team ids.")
 
 
 class QualifiersSerializer(serializers.Serializer):
@@ -154,7 +155,7 @@ class StageViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ReadOnlyModelViewS
         """Stages of the tournaments the user sees."""
         return Stage.objects.filter(
             tournament__in=visible_tournaments(self.request.user)
-        ).prefetch_related("groups__entrants").order_by("tournament", "order")
+        ).prefetch_related("groups__entrants", "groups__teams").order_by("tournament", "order")
 
     @extend_schema(request=StartFinalsSerializer,
                    responses={201: KnockoutBracketSerializer, **REFUSED},
@@ -213,7 +214,8 @@ class StageViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ReadOnlyModelViewS
         return Response(self._bracket(stage))
 
     @extend_schema(responses={200: {
-        "type": "object", "description": "Per group's name, its pairs' ids, best first.",
+        "type": "object", "description": "Per group's name, its pairs' ids (a team event's: "
+        "its teams' ids, ranked by the group's own team matches), best first.",
         "additionalProperties": {"type": "array", "items": {"type": "integer"}}}},
         summary="A groups stage's standings per group")
     @action(detail=True, methods=["get"], url_path="group-standings")

@@ -3,8 +3,9 @@ for one team match, and the team standings.
 
 ``/api/v1/team-matches/`` lists the team matches of the tournaments the user sees (a draft
 round's only for its organizers), filtered by ``tournament`` or ``round``;
-``POST /team-matches/{id}/lineup/`` names a team's two pairs for the match (organizers, before
-the round is published, when the regulations let line-ups change). The team standings are
+``POST /team-matches/{id}/lineup/`` names a team's line-up for the match before the round is
+published (organizers, or the team's captain): two pairs when the regulations let line-ups
+change, or, for a team of players, four players paired for the match. The team standings are
 ``GET /api/v1/tournaments/{id}/team-standings/`` (:func:`team_standings_data`).
 """
 
@@ -15,20 +16,23 @@ from typing import Any
 
 import django_filters
 from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.access.idempotency import IdempotentMixin
 from scoring.access.permissions import visible_tournaments
 from scoring.access.query import KnownQueryMixin
-from scoring.models import Party, TeamMatch, Tournament
+from scoring.core.errors import ServiceError
+from scoring.models import Party, Team, TeamMatch, Tournament
 from scoring.teams.results import TeamMatchResult, team_match_results
 from scoring.teams.standings import TIE_BREAK_METRICS, team_standings
-from tournaments.api.common import REFUSED, published_q, require_manage, valid
-from tournaments.rounds.team_draws import set_lineup
+from tournaments.api.common import REFUSED, published_q, valid
+from tournaments.rounds.team_lineups import may_name_lineup, set_lineup
 
 
 class TeamRefSerializer(serializers.Serializer):
@@ -96,11 +100,16 @@ class TeamMatchSerializer(serializers.Serializer):
 
 
 class LineupSerializer(serializers.Serializer):
-    """A team's two pairs for one team match: board 1's, then board 2's."""
+    """A team's line-up for one team match: two pairs (board 1's, then board 2's) of a team
+    of fixed pairs, or four players of a team of players (board 1's pair, then board 2's)."""
 
     team = serializers.IntegerField()
-    pairs = serializers.ListField(child=serializers.IntegerField(), min_length=2,
-                                 max_length=2)
+    pairs = serializers.ListField(
+        child=serializers.IntegerField(), required=False,
+        help_text="A team of fixed pairs: two of its pairs, board 1's first.")
+    players = serializers.ListField(
+        child=serializers.IntegerField(), required=False,
+        help_text="A team of players: four of its players — board 1's two, then board 2's.")
 
 
 class TeamStandingRowSerializer(serializers.Serializer):
@@ -203,11 +212,14 @@ class TeamMatchViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ReadOnlyModelV
 
     def get_queryset(self) -> QuerySet[TeamMatch]:
         """Visible team matches with their teams, round and parties."""
+        return self._matches().filter(published_q(self.request.user, "round__"))
+
+    def _matches(self) -> QuerySet[TeamMatch]:
+        """The team matches of the tournaments whose draw the user sees, drafts' too."""
         parties = Party.objects.select_related("table").order_by("half", "board", "id")
         return (
             TeamMatch.objects.filter(
                 round__tournament__in=visible_tournaments(self.request.user, "draw"))
-            .filter(published_q(self.request.user, "round__"))
             .select_related("round__tournament__regulations", "team_a", "team_b")
             .prefetch_related(Prefetch("parties", queryset=parties))
             .order_by("round__tournament", "round__number", "first_table", "id")
@@ -228,16 +240,30 @@ class TeamMatchViewSet(KnownQueryMixin, IdempotentMixin, viewsets.ReadOnlyModelV
         return Response(team_matches_data([self.get_object()])[0])
 
     @extend_schema(request=LineupSerializer, responses={200: TeamMatchSerializer, **REFUSED},
-                   summary="Set a team's line-up for the team match (organizers)")
+                   summary="Set a team's line-up for the team match (organizers, captains)")
     @action(detail=True, methods=["post"])
     def lineup(self, request: Request, pk: str | None = None) -> Response:
-        """Name a team's two pairs (board 1, board 2) before the round is published; the
-        match's parties are made again. Needs the regulations' ``team_lineup_changes``."""
-        tm = self.get_object()
-        require_manage(request, tm.round.tournament)
+        """Name a team's line-up before the round is published: two pairs (board 1, board 2;
+        needs the regulations' ``team_lineup_changes``) or, for a team of players, four
+        players paired for the match; its parties are made again. The organizers, or the
+        team's captain for his own team."""
+        tm = self._matches().filter(pk=int(pk or 0)).first()  # a draft's: its captains' too
+        if tm is None:
+            raise NotFound
+        sides = list(Team.objects.filter(pk__in=[tm.team_a_id, tm.team_b_id]))
+        mine = [t for t in sides if may_name_lineup(request.user, tm, t)]
+        if not mine:
+            raise PermissionDenied if self.get_queryset().filter(pk=tm.pk).exists() \
+                else NotFound
         data = valid(LineupSerializer, request.data)
-        set_lineup(tm.pk, data["team"], data["pairs"], actor=request.user)
-        return Response(team_matches_data([self.get_queryset().get(pk=tm.pk)])[0])
+        team = next((t for t in sides if t.pk == data["team"]), None)
+        if team is None:
+            raise ServiceError("team", _("The team does not play this team match."))
+        if team not in mine:
+            raise PermissionDenied
+        set_lineup(tm.pk, team.pk, data.get("pairs", ()), data.get("players", ()),
+                   actor=request.user)
+        return Response(team_matches_data([self._matches().get(pk=tm.pk)])[0])
 
 
 def team_standings_data(tournament: Tournament, after_round: int | None) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
@@ -22,11 +22,16 @@ from scoring.core.errors import ServiceError
 from scoring.models import Pair, Player, Team, Tournament
 from tournaments.api.common import require_manage, valid
 from tournaments.api.entrants import MEMBER_REFUSED, WithdrawSerializer
+from tournaments.registration.team_players import (
+    SquadCaptain,
+    SquadEntry,
+    register_squad,
+    update_squad,
+)
 from tournaments.registration.teams import (
     Captain,
     NewPair,
     PairEntry,
-    TeamChange,
     register_team,
     remove_team,
     update_team,
@@ -57,15 +62,17 @@ class TeamPairSerializer(serializers.ModelSerializer):
 
 
 class TeamSerializer(serializers.ModelSerializer):
-    """A team: its name, club, country, captain (a player id), rating (its pairs' mean, rounded
-    down) and pairs."""
+    """A team: its name, club, country, captain (a player id), rating (its pairs' mean, or its
+    players', rounded down), its pairs (a team of fixed pairs) or players (a team of
+    players, paired for each team match)."""
 
     pairs = TeamPairSerializer(many=True, read_only=True)
+    players = TeamPlayerSerializer(many=True, read_only=True)
 
     class Meta:
         model = Team
         fields = ["id", "tournament", "name", "club", "country", "captain", "rating",
-                  "withdrawn", "disqualified", "pairs"]
+                  "withdrawn", "disqualified", "pairs", "players"]
         read_only_fields = fields
 
 
@@ -99,8 +106,23 @@ class TeamPairEntrySerializer(serializers.Serializer):
         return attrs
 
 
+class SquadEntrySerializer(NewPlayerSerializer):
+    """One of a team of players: a registered player (``player``), or a new one's fields."""
+
+    player = serializers.IntegerField(required=False, help_text="A registered player's id.")
+    name = serializers.CharField(max_length=200, required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """Either a registered player or a new one's name."""
+        if ("player" in attrs) == bool(attrs.get("name")):
+            raise ValidationError(_("Give either a registered player's id or a new player's "
+                                    "name."))
+        return attrs
+
+
 class TeamWriteSerializer(serializers.Serializer):
-    """A team as registered or changed: its fields, its pairs (the whole list) and captain."""
+    """A team as registered or changed: its fields, its pairs or players (the whole list) and
+    captain."""
 
     tournament = serializers.IntegerField(
         help_text="A team tournament the caller organizes (when creating; fixed after).")
@@ -108,9 +130,16 @@ class TeamWriteSerializer(serializers.Serializer):
     club = serializers.CharField(max_length=200, required=False, allow_blank=True)
     country = serializers.CharField(max_length=100, required=False, allow_blank=True)
     pairs = TeamPairEntrySerializer(
-        many=True, help_text="Two pairs at least, up to the tournament's squad size; each a "
-        "registered pair of no other team, or two new players. Changing: the whole list (pairs "
-        "left out leave the team).")
+        many=True, required=False,
+        help_text="A team of fixed pairs: two pairs at least, up to the tournament's squad "
+        "size; each a registered pair of no other team, or two new players. Changing: the "
+        "whole list (pairs left out leave the team).")
+    players = SquadEntrySerializer(
+        many=True, required=False,
+        help_text="A team of players (`team_members` \"players\"): four players at least, up "
+        "to `team_squad_players`; each a registered player of no other team "
+        "(`{\"player\": id}`) or a new one (`{\"name\": …, \"rating\": …}`). Changing: the "
+        "whole list.")
     captain = serializers.IntegerField(
         required=False, allow_null=True,
         help_text="One of the team's players, by id (null: no captain). Changing and left "
@@ -155,6 +184,34 @@ def _captain(tournament: Tournament, data: dict[str, Any]) -> Captain:
     return player
 
 
+def _squad(tournament: Tournament, given: list[dict[str, Any]], club: str
+           ) -> list[SquadEntry]:
+    """The players as the squad service takes them (an unknown one: 400 naming
+    ``players``)."""
+    entries: list[SquadEntry] = []
+    for item in given:
+        if "player" in item:
+            player = Player.objects.filter(pk=item["player"], tournament=tournament).first()
+            if player is None:
+                raise ServiceError("players", _("No player %(id)s in this tournament.")
+                                   % {"id": item["player"]})
+            entries.append(player)
+        else:
+            entries.append({"club": club, **item})
+    return entries
+
+
+def _squad_captain(tournament: Tournament, data: dict[str, Any]) -> SquadCaptain:
+    """The captain of a team of players as the service takes it."""
+    captain = _captain(tournament, data)
+    return None if isinstance(captain, tuple) else captain
+
+
+def _by_players(tournament: Tournament) -> bool:
+    """Whether the tournament's teams are players paired for each team match."""
+    return tournament.team_members == Tournament.TeamMembers.PLAYERS
+
+
 def _in_api(err: ServiceError) -> ServiceError:
     """A refusal of one pair (``pair2``, ``pair2_player1_name``) names ``pairs`` in the API."""
     if err.field.startswith("pair") and err.field != "pairs":
@@ -176,7 +233,11 @@ TEAM_REFUSED = {**MEMBER_REFUSED}
     create=extend_schema(
         request=TeamWriteSerializer, responses={201: TeamSerializer, **TEAM_REFUSED},
         summary="Register a team (organizers)",
-        description="With its pairs: registered ones (`{\"pair\": id}`) or new ones with their "
+        description="A team of players (`team_members` \"players\"): with its `players`, "
+        "registered ones (`{\"player\": id}`) or new ones (`{\"name\": …}`), from four to "
+        "`team_squad_players`; refused with 400 naming `players`: fewer than four or more "
+        "than the squad, a player in another team or given twice. A team of fixed pairs: "
+        "with its pairs: registered ones (`{\"pair\": id}`) or new ones with their "
         "two new players (`{\"players\": [{\"name\": …}, {\"name\": …}]}`), from two to the "
         "squad size. Refused with 400 naming the field, nothing written: not a team "
         "tournament (`tournament`), a name taken (`name`), too few or too many pairs, a pair "
@@ -213,9 +274,12 @@ class TeamViewSet(
 
     def get_queryset(self) -> QuerySet[Team]:
         """Teams of visible tournaments, with their pairs and players."""
+        pairs = Pair.objects.filter(formed_in_round__isnull=True).select_related(
+            "player1", "player2").order_by("id")
         return (Team.objects.filter(tournament__in=visible_tournaments(
             self.request.user, "entrants")).prefetch_related(
-            "pairs__player1", "pairs__player2").order_by("id"))
+            Prefetch("pairs", queryset=pairs),
+            Prefetch("players", queryset=Player.objects.order_by("id"))).order_by("id"))
 
     def get_object(self) -> Team:
         """The team of the URL; a change only by its tournament's organizers (403)."""
@@ -224,9 +288,9 @@ class TeamViewSet(
             require_manage(self.request, team.tournament)
         return team
 
-    def _answer(self, done: TeamChange, code: int = status.HTTP_200_OK) -> Response:
+    def _answer(self, changed: Team, code: int = status.HTTP_200_OK) -> Response:
         """The team as it is now."""
-        team = self.get_queryset().get(pk=done.team.pk)
+        team = self.get_queryset().get(pk=changed.pk)
         return Response(TeamSerializer(team).data, status=code)
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -236,6 +300,17 @@ class TeamViewSet(
         if tournament is None:
             raise ValidationError({"tournament": [_("No such tournament.")]})
         require_manage(request, tournament)
+        if _by_players(tournament):
+            if "players" not in data:
+                raise ValidationError({"players": [_("Give the team's players.")]})
+            squad = register_squad(
+                tournament, name=data["name"], club=data.get("club", ""),
+                country=data.get("country", ""),
+                players=_squad(tournament, data["players"], data.get("club", "")),
+                captain=_squad_captain(tournament, data), actor=request.user)
+            return self._answer(squad.team, status.HTTP_201_CREATED)
+        if "pairs" not in data:
+            raise ValidationError({"pairs": [_("Give the team's pairs.")]})
         try:
             done = register_team(
                 tournament, name=data["name"], club=data.get("club", ""),
@@ -244,7 +319,7 @@ class TeamViewSet(
                 captain=_captain(tournament, data), actor=request.user)
         except ServiceError as err:
             raise _in_api(err) from err
-        return self._answer(done, status.HTTP_201_CREATED)
+        return self._answer(done.team, status.HTTP_201_CREATED)
 
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Change a team through the service (PATCH: only the fields given)."""
@@ -255,16 +330,22 @@ class TeamViewSet(
         data = serializer.validated_data
         tournament = team.tournament
         changes: dict[str, Any] = {k: data[k] for k in ("name", "club", "country") if k in data}
+        if "captain" in data or "captain_name" in data:
+            changes["captain"] = (_squad_captain if _by_players(tournament) else _captain)(
+                tournament, data)
+        if _by_players(tournament):
+            if "players" in data:
+                changes["players"] = _squad(tournament, data["players"],
+                                            data.get("club", team.club))
+            return self._answer(update_squad(team.pk, actor=request.user, **changes).team)
         if "pairs" in data:
             changes["pairs"] = _entries(tournament, data["pairs"],
                                         data.get("club", team.club))
-        if "captain" in data or "captain_name" in data:
-            changes["captain"] = _captain(tournament, data)
         try:
             done = update_team(team.pk, actor=request.user, **changes)
         except ServiceError as err:
             raise _in_api(err) from err
-        return self._answer(done)
+        return self._answer(done.team)
 
     def perform_destroy(self, instance: Team) -> None:
         """Delete the team unless it has played."""

@@ -105,8 +105,14 @@ class TournamentSerializer(serializers.ModelSerializer):
         extra_kwargs = {
             "team_squad_pairs": {"help_text": "A team tournament: pairs in a team (2–6); two "
                                  "play each team match, the others are substitutes."},
-            "team_lineup_changes": {"help_text": "A team tournament: the captain names the two "
-                                    "pairs of each team match."},
+            "team_lineup_changes": {"help_text": "A team tournament of fixed pairs: the captain "
+                                    "names the two pairs of each team match."},
+            "team_members": {"help_text": "A team tournament: `pairs` (each team registers "
+                             "fixed pairs) or `players` (each team registers players; the "
+                             "captain pairs four of them for each team match)."},
+            "team_squad_players": {"help_text": "A team tournament of players: players in a "
+                                   "team (4–12); four play each team match, the others are "
+                                   "substitutes."},
             "team_halves": {"help_text": "A team tournament: a second half in which the pairs "
                             "swap opponents (A1–B2, A2–B1)."},
             "team_scoring": {"help_text": "A team tournament: how a team match is scored."},

@@ -253,7 +253,7 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     from tournaments.api_examples.ratings import rating_lists
     from tournaments.api_examples.stages import finals
     from tournaments.api_examples.team_sheets import team_sheet
-    from tournaments.api_examples.teams import team_rounds, teams
+    from tournaments.api_examples.teams import team_rounds, team_squads, teams
     from tournaments.api_examples.timetable import calendar_and_timetable
 
     event.make_users(scene)
@@ -283,4 +283,5 @@ def run(scene: Scene, receiver_url: str) -> dict[str, Any]:
     checkin(scene)  # last: the ids and times of the calls before stay as they were
     entries(scene)  # last too: it adds records only
     calendar_and_timetable(scene)  # last too: it adds records of its own only
+    team_squads(scene)  # last too: the ids of the calls before stay as they were
     return scene.rec.written()

@@ -88,3 +88,41 @@ def team_rounds(scene: Scene) -> None:
     scene.call("org", "post", f"/rounds/{rid}/publish/", keep=False)
     scene.call("anonymous", "get", f"/team-matches/{match['id']}/")
     scene.call("anonymous", "get", f"/tournaments/{tid}/team-standings/")
+
+
+SQUADS = {"Ладья": ("Алла Ветрова", "Борис Громов", "Валентин Дёмин", "Галина Ершова",
+                    "Дмитрий Жуков"),
+          "Ферзь": ("Евгения Зайцева", "Жанна Ильина", "Зиновий Клюев", "Игорь Лаптев")}
+
+
+def team_squads(scene: Scene) -> None:
+    """A team event of players: two teams registered by their players, their groups drawn
+    (one group of teams), the round drawn, the captain's pairing of four players (a refusal:
+    a player named twice), read."""
+    cup = scene.call("org", "post", "/tournaments/", {
+        "name": "Кубок четвёрок", "rule_set": "sport", "format": "teams",
+        "start_date": "2026-05-23", "time_zone": "Europe/Moscow", "language": "ru",
+        "team_members": "players", "team_squad_players": 5,
+    }, expect=201, keep=False)
+    tid = cup["id"]
+    made = [scene.call("org", "post", "/teams/", {
+        "tournament": tid, "name": name, "captain_name": squad[0],
+        "players": [{"name": player, "rating": 1600 - 10 * n}
+                    for n, player in enumerate(squad)]}, expect=201, keep=n > 0)
+        for n, (name, squad) in enumerate(SQUADS.items())]
+    for number in (1, 2):
+        scene.call("org", "post", "/tables/", {"tournament": tid, "number": number},
+                   expect=201, keep=False)
+    scene.call("org", "post", "/stages/groups/", {"tournament": tid, "group_count": 1},
+               expect=201)
+    rid = scene.call("org", "post", "/rounds/", {"tournament": tid}, expect=201,
+                     keep=False)["id"]
+    scene.call("org", "post", f"/rounds/{rid}/generate/", {}, keep=False)
+    match = scene.call("org", "get", "/team-matches/", query={"round": rid},
+                       keep=False)["results"][0]
+    own = [p["id"] for p in made[0]["players"]]
+    scene.call("org", "post", f"/team-matches/{match['id']}/lineup/",
+               {"team": made[0]["id"], "players": [own[4], own[4], own[0], own[1]]},
+               expect=400, error=True)
+    scene.call("org", "post", f"/team-matches/{match['id']}/lineup/",
+               {"team": made[0]["id"], "players": [own[4], own[0], own[2], own[1]]})

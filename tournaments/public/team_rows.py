@@ -10,10 +10,10 @@ from django.utils import formats
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Pair, Round, Team, TeamMatch, Tournament
+from scoring.models import Pair, Player, Round, Team, TeamMatch, Tournament
 from scoring.ranking.results import standings_table
 from scoring.teams.results import TeamMatchResult, team_match_results
-from scoring.teams.standings import TIE_BREAK_METRICS, team_order
+from scoring.teams.standings import TIE_BREAK_METRICS, TeamStandingRow, team_order
 from scoring.teams.standings import team_standings as team_standings_rows
 from tournaments.pages import url_root
 from tournaments.public.history import HistoryRow, history
@@ -229,9 +229,11 @@ def team_history(tournament: Tournament, team: Team) -> list[MatchView]:
 
 @dataclass
 class MemberRecord:
-    """One pair of a team with its record in the pairs' standings."""
+    """One member of a team (a pair, or a player of a team of players) with its record in
+    the standings of pairs (of players)."""
 
-    pair: Pair
+    name: str
+    detail: str
     url: str
     rank: str
     values: list[tuple[Any, str]]
@@ -240,19 +242,29 @@ class MemberRecord:
 def member_records(
     tournament: Tournament, team: Team, links: bool
 ) -> tuple[list[Any], list[MemberRecord]]:
-    """The team's pairs with their figures from the pairs' standings (the first columns)."""
-    pairs = list(Pair.objects.filter(team=team).select_related("player1", "player2")
-                 .order_by("pk"))
-    table = standings_table(tournament)
+    """The team's members with their figures (the first columns): its pairs from the pairs'
+    standings, or, for a team of players (paired anew for each match), its players from the
+    standings of players."""
+    players = tournament.team_members == Tournament.TeamMembers.PLAYERS
+    table = standings_table(tournament, per_player=players)
     columns = list(table.columns[:3])
     rows = {row.entrant: row for row in table.rows}
-    root = url_root("tournaments:pair", tournament.slug) if links else ""
+    root = url_root("tournaments:player" if players else "tournaments:pair",
+                    tournament.slug) if links else ""
+    members: list[tuple[int, str, str]]
+    if players:
+        members = [(p.pk, p.name, p.club) for p in Player.objects.filter(team=team)
+                   .order_by("pk")]
+    else:
+        members = [(p.pk, p.display_name, p.players_label if p.name else "")
+                   for p in Pair.objects.filter(team=team, formed_in_round__isnull=True)
+                   .select_related("player1", "player2").order_by("pk")]
     records = []
-    for pair in pairs:
-        row = rows.get(pair.pk)
+    for pk, name, detail in members:
+        row = rows.get(pk)
         records.append(MemberRecord(
-            pair=pair,
-            url=f"{root}{pair.pk}/" if links else "",
+            name=name, detail=detail,
+            url=f"{root}{pk}/" if links else "",
             rank=("" if row is None else f"{row.rank}=" if row.shared else str(row.rank)),
             values=[(m, number_text(row.metrics[m.key]) if row else "–") for m in columns],
         ))
@@ -284,13 +296,20 @@ def standings_order(tournament: Tournament) -> list[str]:
     return [str(SCORE_NAMES[tournament.team_scoring]), *(str(names[m]) for m in chosen)]
 
 
-def team_lines(tournament: Tournament, after_round: int | None = None) -> list[dict[str, Any]]:
+def team_lines(tournament: Tournament, after_round: int | None = None,
+               rows: list[TeamStandingRow] | None = None) -> list[dict[str, Any]]:
     """The team standings' lines ready to print, from ``scoring.teams.standings`` (three
-    queries besides it): rank, team, its club or country and pairs, its figures."""
-    rows = team_standings_rows(tournament, after_round=after_round)
+    queries besides it) or the ``rows`` given (a group's): rank, team, its club or country
+    and members (its pairs, or its players), its figures."""
+    if rows is None:
+        rows = team_standings_rows(tournament, after_round=after_round)
     teams = {team.pk: team for team in Team.objects.filter(tournament=tournament)}
     pairs: dict[int, list[str]] = {}
-    for pair in (Pair.objects.filter(team__tournament=tournament)
+    if tournament.team_members == Tournament.TeamMembers.PLAYERS:
+        for team_id, name in (Player.objects.filter(team__tournament=tournament)
+                              .order_by("pk").values_list("team_id", "name")):
+            pairs.setdefault(team_id, []).append(name)
+    for pair in (Pair.objects.filter(team__tournament=tournament, formed_in_round__isnull=True)
                  .select_related("player1", "player2").order_by("pk")):
         if pair.team_id is not None:
             pairs.setdefault(pair.team_id, []).append(pair.display_name)

@@ -53,6 +53,7 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "team": team,
         "columns": columns,
         "members": members,
+        "by_players": tournament.team_members == tournament.TeamMembers.PLAYERS,
         "matches": [_match_item(view, team.pk, team_root) for view in matches],
         "standing": standing,
         "standing_size": len(lines),

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
-from django.db.models import ProtectedError, Q, QuerySet
+from django.db.models import Prefetch, ProtectedError, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError
@@ -60,15 +60,25 @@ def team_rating(pairs: Iterable[Pair]) -> int:
     return sum(ratings) // len(ratings) if ratings else 0
 
 
+def squad_rating(players: Iterable[Player]) -> int:
+    """A team of players' seeding rating: the mean of its players' ratings, rounded down (0
+    without players)."""
+    ratings = [player.rating for player in players]
+    return sum(ratings) // len(ratings) if ratings else 0
+
+
 def rate_teams(tournament_id: int, team_ids: Iterable[int] | None = None) -> int:
-    """Rate the tournament's teams (or those of ``team_ids``) anew from their pairs' ratings;
-    how many changed."""
-    teams = Team.objects.filter(tournament_id=tournament_id).prefetch_related("pairs")
+    """Rate the tournament's teams (or those of ``team_ids``) anew from their pairs' ratings
+    (a team of players: its players'); how many changed."""
+    teams = Team.objects.filter(tournament_id=tournament_id).prefetch_related(
+        Prefetch("pairs", queryset=Pair.objects.filter(formed_in_round__isnull=True)),
+        "players")
     if team_ids is not None:
         teams = teams.filter(pk__in=list(team_ids))
     changed = 0
     for team in teams:
-        rating = team_rating(team.pairs.all())
+        pairs = list(team.pairs.all())
+        rating = team_rating(pairs) if pairs else squad_rating(team.players.all())
         if rating != team.rating:
             Team.objects.filter(pk=team.pk).update(rating=rating)
             changed += 1
@@ -147,7 +157,7 @@ def update_member(member: Player | Pair | Table, *, actor: Any = None, **fields:
     for name, value in fields.items():
         setattr(member, name, value)
     member = validated(member)
-    if isinstance(member, Pair) and member.team_id is not None:
+    if isinstance(member, Pair | Player) and member.team_id is not None:
         rate_teams(member.tournament_id, [member.team_id])
     logger.info("%s changed: tournament=%s id=%s fields=%s actor=%s",
                 type(member).__name__.lower(), member.tournament_id, member.pk, sorted(fields),

@@ -35,12 +35,26 @@ def free_pairs(tournament: Tournament, team: Team | None = None) -> QuerySet[Pai
 
 
 class PairChoice(forms.ModelMultipleChoiceField):
-    """Registered pairs as checkboxes, each by its players' names and rating."""
+    """Registered pairs (or players) as checkboxes, each by its name and rating."""
 
     def label_from_instance(self, obj: Any) -> str:
         """"Name · rating 1500"."""
-        return _("%(pair)s · rating %(rating)s") % {"pair": obj.display_name,
-                                                   "rating": obj.rating}
+        name = obj.display_name if isinstance(obj, Pair) else obj.name
+        return _("%(pair)s · rating %(rating)s") % {"pair": name, "rating": obj.rating}
+
+
+def add_team_fields(form: forms.Form, team: Team | None) -> None:
+    """A team form's own fields: the team's name, club and country (a changed team's values
+    and captain as the initial ones)."""
+    form.fields["name"] = forms.CharField(label=_("Team name"), max_length=200)
+    form.fields["club"] = forms.CharField(label=_("Club"), max_length=200, required=False)
+    form.fields["country"] = forms.CharField(label=_("Country"), max_length=100,
+                                             required=False)
+    if team is not None:
+        form.initial.update({
+            "name": team.name, "club": team.club, "country": team.country,
+            "captain": f"player:{team.captain_id}" if team.captain_id else "",
+        })
 
 
 class TeamForm(forms.Form):
@@ -56,10 +70,7 @@ class TeamForm(forms.Form):
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tournament, self.team = tournament, team
-        self.fields["name"] = forms.CharField(label=_("Team name"), max_length=200)
-        self.fields["club"] = forms.CharField(label=_("Club"), max_length=200, required=False)
-        self.fields["country"] = forms.CharField(label=_("Country"), max_length=100,
-                                                 required=False)
+        add_team_fields(self, team)
         self.offered = list(free_pairs(tournament, team))
         current = list(team.pairs.order_by("id")) if team is not None else []
         if self.offered:
@@ -87,11 +98,7 @@ class TeamForm(forms.Form):
             label=_("Captain"), choices=choices, required=False,
             help_text=_("One of the team's players; he signs its team match sheets."))
         if team is not None:
-            self.initial.update({
-                "name": team.name, "club": team.club, "country": team.country,
-                "pairs": [p.pk for p in current],
-                "captain": f"player:{team.captain_id}" if team.captain_id else "",
-            })
+            self.initial["pairs"] = [p.pk for p in current]
 
     def sections(self) -> list[tuple[StrOrPromise, list[forms.BoundField]]]:
         """The team, its registered pairs, each new pair, the captain."""

@@ -12,7 +12,7 @@ a ``ServiceError`` naming the field at fault, and nothing is written.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,13 +64,22 @@ class TeamChange:
     released: list[Pair] = field(default_factory=list)
 
 
-def _require_teams(tournament: Tournament) -> None:
+def require_teams(tournament: Tournament) -> None:
     """Only a team tournament registers teams."""
     if tournament.format != Tournament.Format.TEAMS:
         raise ServiceError("tournament", _("Only a team tournament has teams."))
 
 
-def _check_name(tournament: Tournament, name: str, team: Team | None) -> str:
+def _require_pairs(tournament: Tournament) -> None:
+    """Only a team tournament of fixed pairs registers teams of pairs."""
+    require_teams(tournament)
+    if tournament.team_members == Tournament.TeamMembers.PLAYERS:
+        raise ServiceError("pairs", _(
+            "This tournament's teams are players the captain pairs for each match: register "
+            "the team's players."))
+
+
+def check_team_name(tournament: Tournament, name: str, team: Team | None) -> str:
     """A team's name: required, and once in the tournament (case does not matter)."""
     name = " ".join((name or "").split())
     if not name:
@@ -240,10 +249,10 @@ def register_team(tournament: Tournament, *, name: str, pairs: Sequence[PairEntr
     is not one of its players (``captain``).
     """
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    _require_teams(tournament)
+    _require_pairs(tournament)
     team = Team(tournament=tournament, club=" ".join((club or "").split()),
                 country=" ".join((country or "").split()))
-    team.name = _check_name(tournament, name, None)
+    team.name = check_team_name(tournament, name, None)
     _check_count(tournament, len(pairs))
     _check_existing(tournament, pairs, None)
     validated(team)
@@ -251,6 +260,28 @@ def register_team(tournament: Tournament, *, name: str, pairs: Sequence[PairEntr
     logger.info("team registered: tournament=%s team=%s pairs=%s actor=%s", tournament.pk,
                 team.pk, [p.pk for p in done.pairs], actor_id(actor))
     return done
+
+
+def changed_team(team_id: int, fields: dict[str, Any],
+                 require: Callable[[Tournament], None]) -> tuple[Team, Tournament]:
+    """The team to change, locked with its tournament (which ``require`` checks), its
+    ``name``, ``club`` and ``country`` set from ``fields`` (unsaved); refused on an unknown
+    team (``team``), field or name taken."""
+    team = Team.objects.select_for_update(of=("self",)).select_related("captain").filter(
+        pk=team_id).first()
+    if team is None:
+        raise ServiceError("team", _("No such team."))
+    tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
+    require(tournament)
+    unknown = set(fields) - {"name", "club", "country"}
+    if unknown:
+        raise ServiceError(sorted(unknown)[0], _("Not a field of a team."))
+    if "name" in fields:
+        team.name = check_team_name(tournament, fields["name"], team)
+    for key in ("club", "country"):
+        if key in fields:
+            setattr(team, key, " ".join((fields[key] or "").split()))
+    return team, tournament
 
 
 @transaction.atomic
@@ -261,21 +292,7 @@ def update_team(team_id: int, *, actor: Any = None, pairs: Sequence[PairEntry] |
 
     A pair that has played a party for the team stays in it (``pairs``).
     """
-    try:
-        team = Team.objects.select_for_update(of=("self",)).select_related("captain").get(
-            pk=team_id)
-    except Team.DoesNotExist as exc:
-        raise ServiceError("team", _("No such team.")) from exc
-    tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
-    _require_teams(tournament)
-    unknown = set(fields) - {"name", "club", "country"}
-    if unknown:
-        raise ServiceError(sorted(unknown)[0], _("Not a field of a team."))
-    if "name" in fields:
-        team.name = _check_name(tournament, fields["name"], team)
-    for key in ("club", "country"):
-        if key in fields:
-            setattr(team, key, " ".join((fields[key] or "").split()))
+    team, tournament = changed_team(team_id, fields, _require_pairs)
     entries: Sequence[PairEntry] = list(team.pairs.select_related(
         "player1", "player2").order_by("id")) if pairs is None else pairs
     done = _set_pairs(tournament, team, entries, None if captain is _KEEP else captain,

@@ -74,13 +74,13 @@ def generate_draw(round_id: int, *, seed: int | None = None, actor: Any = None) 
     The same ``seed`` (recorded on the round) reproduces a draw by lot. Parties are seated
     in standings order; byes are finished at once. Warnings are kept for the preview. A team
     event's round draws teams and seats each team match at two tables
-    (``tournaments.rounds.team_draws``).
+    (``tournaments.rounds.team_draws``; in a groups stage each group's round robin of teams).
     """
     rnd = lock_round(round_id)
     require_status(rnd, Round.Status.DRAFT)
     require_previous_finished(rnd)
     tournament = rnd.tournament
-    if is_team_event(tournament) and (rnd.stage is None or rnd.stage.format != Stage.Format.GROUPS):
+    if is_team_event(tournament):
         team_draw, team_field = generate_team_draw(rnd, seed)
         logger.info("team round drawn: tournament=%s round=%s seed=%s matches=%s byes=%s "
                     "actor=%s", rnd.tournament_id, rnd.pk, team_draw.seed,

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError, translate_engine_error
-from scoring.models import BOARDS, Group, Match, Pair, Party, Round, Stage, Team, Tournament
+from scoring.models import Group, Match, Pair, Party, Round, Stage, Tournament
 from scoring.ranking.results import ranked_entrants
 from scoring.stages.common import (
     available_pairs,
@@ -35,10 +35,9 @@ from scoring.stages.knockout import (
     open_party,
     open_team_match,
 )
-from scoring.teams.seating import team_pairs
 from scoring.teams.seats import TablesError, adjacent_tables
 from scoring.teams.standings import team_standings
-from tournaments.pairing import Draw, Pairing, get_generator
+from tournaments.pairing import Draw
 from tournaments.pairing.errors import FieldError
 from tournaments.pairing.groups import GroupEntrant, group_names, hand_groups, snake_groups
 from tournaments.pairing.knockout import (
@@ -50,6 +49,14 @@ from tournaments.pairing.knockout import (
     slots_for,
 )
 from tournaments.rounds.draws import table_numbers
+from tournaments.rounds.team_draws import refuse_short_teams
+from tournaments.rounds.team_groups import (
+    groups_draw,
+    stage_round_number,
+    team_group_seeding,
+    team_hand_split,
+    team_snake,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +77,17 @@ def proposed_qualifiers(tournament: Tournament, size: int) -> list[int]:
     return [pk for pk in standings_order(tournament) if pk in free][:size]
 
 
+def _groups_cross_over(previous: Stage, free: set[int], size: int) -> list[Opening]:
+    """The bracket's first round from the groups' places (pairs, or a team event's teams,
+    that may still play): as many from each group, crossed over."""
+    groups = [[pk for pk in g if pk in free] for _g, g in group_standings(previous)]
+    if not groups or size % len(groups):
+        raise ServiceError("bracket_size", _(
+            "The bracket of %(size)s does not take as many from each of the %(groups)s "
+            "groups.") % {"size": size, "groups": len(groups)})
+    return cross_over(groups, size // len(groups))
+
+
 def _openings(tournament: Tournament, previous: Stage, size: int,
               qualifiers: Sequence[int] | None) -> tuple[list[Opening], list[int]]:
     """The bracket's first round and its seeds, from the list given, the groups or the
@@ -85,12 +103,7 @@ def _openings(tournament: Tournament, previous: Stage, size: int,
             check_field(len(qualifiers), len(free))
             return seed_bracket(list(qualifiers)), list(qualifiers)
         if previous.format == Stage.Format.GROUPS:
-            groups = [[pk for pk in g if pk in free] for _g, g in group_standings(previous)]
-            if not groups or size % len(groups):
-                raise ServiceError("bracket_size", _(
-                    "The bracket of %(size)s does not take as many from each of the "
-                    "%(groups)s groups.") % {"size": size, "groups": len(groups)})
-            openings = cross_over(groups, size // len(groups))
+            openings = _groups_cross_over(previous, free, size)
         else:
             ranked = [pk for pk in standings_order(tournament) if pk in free]
             check_field(size, len(ranked))
@@ -168,11 +181,10 @@ def start_finals(
 def _team_openings(tournament: Tournament, previous: Stage, size: int,
                    qualifiers: Sequence[int] | None, best_of: int,
                    ) -> tuple[list[Opening], list[int]]:
-    """A team event's bracket: the qualifiers given (team ids, best first) or the best
-    ``size`` teams of the team standings; refused after groups, for a best of N, or when the
-    first round's team matches lack two adjacent tables each."""
-    if previous.format == Stage.Format.GROUPS:
-        raise ServiceError("stage", _("A team knockout follows Swiss or round robin rounds."))
+    """A team event's bracket: the qualifiers given (team ids, best first), the groups'
+    cross-over (each group ranked by its own team matches) or the best ``size`` teams of
+    the team standings; refused for a best of N, or when the first round's team matches
+    lack two adjacent tables each."""
     if best_of != 1:
         raise ServiceError("best_of", _("A team knockout match is one team match."))
     free = {row.team for row in team_standings(tournament) if not row.withdrawn}
@@ -185,11 +197,17 @@ def _team_openings(tournament: Tournament, previous: Stage, size: int,
                 ) % {"ids": ", ".join(map(str, unknown))})
             check_field(len(qualifiers), len(free))
             ranked = list(qualifiers)
+            openings = seed_bracket(ranked)
+        elif previous.format == Stage.Format.GROUPS:
+            openings = _groups_cross_over(previous, free, size)
+            ranked = [side.entrant for side in sorted(
+                (s for o in openings for s in (o.a, o.b) if s is not None),
+                key=lambda side: side.seed)]
         else:
             ranked = [row.team for row in team_standings(tournament) if row.team in free]
             check_field(size, len(ranked))
             ranked = ranked[:size]
-        openings = seed_bracket(ranked)
+            openings = seed_bracket(ranked)
     except FieldError as err:
         raise engine_error(err) from err
     playing = sum(1 for o in openings if not o.bye)
@@ -197,12 +215,7 @@ def _team_openings(tournament: Tournament, previous: Stage, size: int,
         adjacent_tables(list(table_numbers(tournament)), playing)
     except TablesError as err:
         raise translate_engine_error(err) from err
-    lineups = team_pairs(ranked)
-    short = [pk for pk in ranked if len(lineups.get(pk, [])) < BOARDS]
-    if short:
-        name = Team.objects.get(pk=short[0]).name
-        raise ServiceError("qualifiers", _(
-            "Team %(team)s has fewer than two pairs able to play.") % {"team": name})
+    refuse_short_teams(tournament, ranked, "qualifiers")
     return openings, ranked
 
 
@@ -233,7 +246,10 @@ def _bracket(stage: Stage, openings: Sequence[Opening], teams: bool = False) -> 
 
 def group_seeding(tournament: Tournament) -> list[int]:
     """The pairs that may still play in the groups' seeding order, best first: the qualifying
-    standings when rounds were played, else rating."""
+    standings when rounds were played, else rating (a team event's teams:
+    ``team_group_seeding``)."""
+    if tournament.format == Tournament.Format.TEAMS:
+        return team_group_seeding(tournament)
     free = available_pairs(tournament)
     if tournament.rounds.exists():
         order = standings_order(tournament)
@@ -259,6 +275,9 @@ def proposed_groups(tournament: Tournament, group_count: int, *, avoid_same_club
     organizer to confirm or change before the draw; ``order``: ``group_seeding``'s, when
     the caller has it. ``ServiceError`` on "group_count" when a group would have fewer than
     two pairs."""
+    if tournament.format == Tournament.Format.TEAMS:
+        return team_snake(tournament, team_group_seeding(tournament) if order is None
+                          else order, group_count, avoid_same_club)
     return _snake(group_seeding(tournament) if order is None else order, group_count,
                   avoid_same_club)
 
@@ -281,7 +300,8 @@ def start_groups(
     tournament_id: int, *, group_count: int | None = None, avoid_same_club: bool = False,
     groups: Sequence[Sequence[int]] | None = None, actor: Any = None,
 ) -> list[Group]:
-    """Split the field into round-robin groups, each drawn round by round: ``groups`` as the
+    """Split the field into round-robin groups, each drawn round by round (a team event's
+    field is its teams: ``tournaments.rounds.team_groups``): ``groups`` as the
     organizer made them by hand (pair ids per group, named A, B … in that order; each group's
     round robin takes its pairs in the tie order, as ``group_members`` gives them), else
     ``group_count`` groups by snake seeding (the qualifying standings when rounds were played,
@@ -296,7 +316,7 @@ def start_groups(
     tournament = Tournament.objects.select_for_update(of=("self",)).select_related(
         "regulations").get(pk=tournament_id)
     if tournament.format == Tournament.Format.INDIVIDUAL:
-        raise ServiceError("format", _("Groups are for tournaments of pairs."))
+        raise ServiceError("format", _("Groups are for tournaments of pairs or of teams."))
     if knockout_stage(tournament) is not None:
         raise ServiceError("stage", _("The finals have started already."))
     stage = current_stage(tournament)
@@ -305,11 +325,15 @@ def start_groups(
     played = tournament.rounds.exists()
     if played:
         require_all_finished(tournament)
-    order = group_seeding(tournament)
+    teams = tournament.format == Tournament.Format.TEAMS
+    order = team_group_seeding(tournament) if teams else group_seeding(tournament)
     if groups is not None:
-        split = _hand_split(tournament, order, groups, group_count)
+        split = (team_hand_split(tournament, order, groups, group_count) if teams
+                 else _hand_split(tournament, order, groups, group_count))
     elif group_count is None:
         raise ServiceError("group_count", _("Say how many groups to draw."))
+    elif teams:
+        split = team_snake(tournament, order, group_count, avoid_same_club)
     else:
         split = _snake(order, group_count, avoid_same_club)
     count = len(split)
@@ -327,7 +351,7 @@ def start_groups(
     made = []
     for name, members in zip(group_names(count), split, strict=True):
         group = Group.objects.create(stage=stage, name=name)
-        group.entrants.set(members)
+        (group.teams if teams else group.entrants).set(members)
         made.append(group)
     logger.info("groups drawn: tournament=%s stage=%s groups=%s by_hand=%s actor=%s",
                 tournament.pk, stage.pk, count, groups is not None, getattr(actor, "pk", None))
@@ -335,20 +359,10 @@ def start_groups(
 
 
 def groups_round(rnd: Round, present: set[int]) -> Draw:
-    """A round of a groups stage: round ``n`` of the stage of every group's round robin
-    (each group's Berger schedule in its seeding order), the groups' parties in group order;
-    ``present``: the pairs that play (the others are absent from their schedules)."""
-    stage = rnd.stage
-    if stage is None:
+    """A round of a groups stage: every group's round robin of pairs in the tie order, as
+    ``group_members`` gives them (:func:`~tournaments.rounds.team_groups.groups_draw`);
+    ``present``: the pairs that play."""
+    if rnd.stage is None:
         raise TypeError("A round of a groups stage has its stage")
-    number = Round.objects.filter(stage=stage, number__lte=rnd.number).count()
-    parties: list[Pairing] = []
-    byes: list[int] = []
-    for _group, members in group_members(stage):
-        absent = [pk for pk in members if pk not in present]
-        draw = get_generator("round_robin", absent=absent).generate(members, round_number=number)
-        if not isinstance(draw, Draw):
-            raise TypeError("The round robin gave a draw of an individual event")
-        parties += draw.parties
-        byes += draw.byes
-    return Draw(parties=parties, byes=byes)
+    members = [ids for _group, ids in group_members(rnd.stage)]
+    return groups_draw(members, stage_round_number(rnd), present)

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.access import permissions
 from scoring.core.errors import ServiceError
-from scoring.models import Pair, Round, Stage, Tournament
+from scoring.models import Pair, Round, Stage, Team, Tournament
 from scoring.stages.common import current_stage, knockout_stage
 from scoring.stages.knockout import rounds_of
 from scoring.stages.sheet import round_title
@@ -45,11 +45,14 @@ def _entrants(tournament: Tournament, stage: Stage) -> list[tuple[int, str]]:
 
 
 def _group_entrants(tournament: Tournament) -> list[tuple[int, str]]:
-    """The pairs that may still play in the groups' seeding order, each labelled with its
-    seed ("3. Name")."""
+    """The pairs (a team event's teams) that may still play in the groups' seeding order, each
+    labelled with its seed ("3. Name")."""
     order = finals.group_seeding(tournament)
-    names = {p.pk: p.display_name for p in Pair.objects.filter(pk__in=order).select_related(
-        "player1", "player2")}
+    if tournament.format == Tournament.Format.TEAMS:
+        names = dict(Team.objects.filter(pk__in=order).values_list("pk", "name"))
+    else:
+        names = {p.pk: p.display_name for p in Pair.objects.filter(
+            pk__in=order).select_related("player1", "player2")}
     return [(pk, f"{seed}. {names[pk]}") for seed, pk in enumerate(order, start=1)]
 
 

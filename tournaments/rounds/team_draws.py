@@ -5,10 +5,12 @@ standings (``scoring.teams.standings``: rank, team score, the teams met), or the
 Berger schedule over the teams in registration order. Each team match then gets two tables
 next to each other (:func:`~tournaments.pairing.teams.adjacent_tables`) and its ordinary
 parties from the two line-ups (:func:`~tournaments.pairing.teams.team_seats`). A team's
-line-up is by default its first two available pairs (registration order); with
-``Tournament.team_lineup_changes`` it can be set per team match until the round is published
-(:func:`set_lineup`). An odd number of teams gives one a bye: a team match without team B and
-without parties, counted as a win (``scoring.teams.results``).
+line-up is by default its first two available pairs (registration order), or for a team of
+players the pairs formed of its first four (``scoring.teams.seating``); the captain or the
+organizer changes it per team match until the round is published
+(``tournaments.rounds.team_lineups``). A round of a groups stage draws each group's round
+robin of teams (``tournaments.rounds.team_groups``). An odd number of teams gives one a bye:
+a team match without team B and without parties, counted as a win (``scoring.teams.results``).
 """
 
 from __future__ import annotations
@@ -17,20 +19,23 @@ import logging
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError, translate_engine_error
-from scoring.models import Pair, Party, Regulations, Round, Team, TeamMatch, Tournament
-from scoring.teams.seating import default_lineup, seat_team_match, team_pairs
+from scoring.models import Regulations, Round, Stage, Team, TeamMatch, Tournament
+from scoring.teams.seating import (
+    by_players,
+    round_lineups,
+    seat_team_match,
+    short_teams,
+    team_pairs,
+)
 from scoring.teams.standings import team_standings
 from tournaments.pairing import Draw, DrawUserError, Entrant, get_generator
-from tournaments.pairing.teams import BOARDS, TablesError, adjacent_tables
+from tournaments.pairing.teams import TablesError, adjacent_tables
 from tournaments.rounds.draws import clear_draw, table_numbers
-from tournaments.rounds.services import lock_round, require_status
-from tournaments.setup.services import actor_id
+from tournaments.rounds.team_groups import team_groups_round
 
 logger = logging.getLogger(__name__)
 
@@ -62,10 +67,7 @@ def load_team_field(tournament: Tournament, rnd: Round) -> TeamField:
     info = {pk: (rating, club or country, not (w or d))
             for pk, _name, rating, club, country, w, d in teams}
     pairs = team_pairs(names)
-    for pk, name, *_rest in teams:
-        if info[pk][2] and len(pairs[pk]) < BOARDS:
-            raise ServiceError("draw", _(
-                "Team %(team)s has fewer than two pairs able to play.") % {"team": name})
+    refuse_short_teams(tournament, [pk for pk in names if info[pk][2]], "draw")
     opponents: dict[int, set[int]] = defaultdict(set)
     byes: dict[int, int] = defaultdict(int)
     for a, b in (TeamMatch.objects.filter(round__tournament=tournament,
@@ -89,11 +91,27 @@ def load_team_field(tournament: Tournament, rnd: Round) -> TeamField:
     return TeamField(entrants, names, dict(pairs), absent, [pk for pk, *_rest in teams])
 
 
+def refuse_short_teams(tournament: Tournament, team_ids: Sequence[int], field_name: str) -> None:
+    """Refuse (on ``field_name``) when one of the teams cannot fill a team match's boards."""
+    short = short_teams(tournament, team_ids)
+    if not short:
+        return
+    name = Team.objects.get(pk=short[0]).name
+    if by_players(tournament):
+        raise ServiceError(field_name, _(
+            "Team %(team)s has fewer than four players able to play.") % {"team": name})
+    raise ServiceError(field_name, _(
+        "Team %(team)s has fewer than two pairs able to play.") % {"team": name})
+
+
 def run_team_engine(tournament: Tournament, rnd: Round, team_field: TeamField,
                     seed: int | None) -> Draw:
     """Draw the teams with the regulations' system: Swiss, or the round robin."""
     regulations = tournament.regulations
     system = regulations.pairing_system
+    if rnd.stage is not None and rnd.stage.format == Stage.Format.GROUPS:
+        present = {e.id for e in team_field.entrants}
+        return team_groups_round(rnd, present)
     if system == Regulations.PairingSystem.ROUND_ROBIN:
         draw = get_generator("round_robin", absent=team_field.absent).generate(
             team_field.everyone, round_number=rnd.number)
@@ -115,11 +133,6 @@ def run_team_engine(tournament: Tournament, rnd: Round, team_field: TeamField,
     return draw
 
 
-def lineup_of(team_field: TeamField, team: int) -> list[int]:
-    """A team's line-up when none is set (:func:`scoring.teams.seating.default_lineup`)."""
-    return default_lineup(team_field.pairs, team)
-
-
 def write_team_draw(rnd: Round, draw: Draw, team_field: TeamField) -> list[TeamMatch]:
     """Replace the round's draw with the team matches of ``draw`` and their parties; nothing
     is written when the tables are too few."""
@@ -130,12 +143,13 @@ def write_team_draw(rnd: Round, draw: Draw, team_field: TeamField) -> list[TeamM
     except TablesError as err:
         raise translate_engine_error(err) from err
     clear_draw(rnd)
+    playing = [team for p in draw.parties for team in (p.a, p.b) if team is not None]
+    lineups = round_lineups(tournament, rnd, playing)
     made: list[TeamMatch] = []
     for first, pairing in zip(firsts, draw.parties, strict=False):
         tm = TeamMatch.objects.create(round=rnd, team_a_id=pairing.a, team_b_id=pairing.b,
                                       first_table=first)
-        seat_team_match(tournament, tm, lineup_of(team_field, pairing.a),
-                        lineup_of(team_field, pairing.b), tables)
+        seat_team_match(tournament, tm, lineups[pairing.a], lineups[pairing.b], tables)
         made.append(tm)
     for team in draw.byes:
         made.append(TeamMatch.objects.create(round=rnd, team_a_id=team, team_b=None))
@@ -156,54 +170,3 @@ def generate_team_draw(rnd: Round, seed: int | None) -> tuple[Draw, TeamField]:
         raise error from err
     write_team_draw(rnd, draw, team_field)
     return draw, team_field
-
-
-@dataclass(frozen=True)
-class LineupSet:
-    """What :func:`set_lineup` did: the team match, the team and its two pairs by board."""
-
-    team_match: int
-    team: int
-    pairs: tuple[int, ...]
-
-
-@transaction.atomic
-def set_lineup(team_match_id: int, team_id: int, pairs: Sequence[int], *,
-               actor: Any = None) -> LineupSet:
-    """Name a team's two pairs (board 1, board 2) for one team match of a draft round; the
-    team match's parties are made again. Needs ``team_lineup_changes``."""
-    tm = TeamMatch.objects.select_related("round").filter(pk=team_match_id).first()
-    if tm is None:
-        raise ServiceError("team_match", _("No such team match."))
-    rnd = lock_round(tm.round_id)
-    tournament = rnd.tournament
-    require_status(rnd, Round.Status.DRAFT)
-    if not tournament.team_lineup_changes:
-        raise ServiceError("pairs", _(
-            "The regulations keep each team's line-up: its first two pairs play every match."))
-    if tm.is_bye or team_id not in (tm.team_a_id, tm.team_b_id):
-        raise ServiceError("team", _("The team does not play this team match."))
-    chosen = [int(pk) for pk in pairs]
-    if len(chosen) != BOARDS or len(set(chosen)) != BOARDS:
-        raise ServiceError("pairs", _("Name two different pairs: board 1's and board 2's."))
-    team = Team.objects.get(pk=team_id)
-    able = set(Pair.objects.filter(team=team, withdrawn=False, disqualified=False)
-               .values_list("id", flat=True))
-    if not set(chosen) <= able:
-        raise ServiceError("pairs", _("Team %(team)s has no such pair able to play.")
-                           % {"team": team.name})
-    current = {
-        (half, board): (a, b) for half, board, a, b in
-        Party.objects.filter(team_match=tm).values_list("half", "board", "pair_a_id",
-                                                        "pair_b_id")
-    }
-    lineup_a = [current[(1, 1)][0], current[(1, 2)][0]]
-    lineup_b = [current[(1, 1)][1], current[(1, 2)][1]]
-    if team_id == tm.team_a_id:
-        lineup_a = chosen
-    else:
-        lineup_b = chosen
-    seat_team_match(tournament, tm, lineup_a, lineup_b, table_numbers(tournament))
-    logger.info("team line-up set: tournament=%s team_match=%s team=%s pairs=%s actor=%s",
-                tournament.pk, tm.pk, team_id, chosen, actor_id(actor))
-    return LineupSet(tm.pk, team_id, tuple(chosen))

@@ -22,7 +22,12 @@ from tournaments.setup.services import (
     plays_in_pairs_option,
     table_size,
 )
-from tournaments.setup.team_settings import TEAM_FIELDS, TieBreakOrderField, tie_break_name
+from tournaments.setup.team_settings import (
+    KEPT_TEAM_FIELDS,
+    TEAM_FIELDS,
+    TieBreakOrderField,
+    tie_break_name,
+)
 from tournaments.setup.typed_fields import form_field, model_field
 
 if TYPE_CHECKING:
@@ -145,7 +150,7 @@ class TournamentForm(forms.ModelForm):
         ) % {"order": ", ".join(tie_break_name(key) for key in TEAM_TIE_BREAKS)}
         self.fields["team_tie_breaks"].initial = (
             self.instance.team_tie_breaks if self.instance.pk else None)
-        for name in ("team_squad_pairs", "team_scoring"):  # left out: kept as they are
+        for name in KEPT_TEAM_FIELDS:  # left out: kept as they are
             self.fields[name].required = False
         if not self.instance.pk:
             self.fields["slug"].required = False
@@ -204,7 +209,7 @@ class TournamentForm(forms.ModelForm):
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("The end date is before the start date."))
-        for name in ("team_squad_pairs", "team_scoring"):
+        for name in KEPT_TEAM_FIELDS:
             if data.get(name) in (None, "") and name in data:
                 data[name] = getattr(self.instance, name)
         return data

@@ -6,17 +6,21 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.db.models import Count
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.core.errors import ServiceError
-from scoring.models import Tournament
+from scoring.models import Pair, Player, Tournament
 from scoring.models.tournament import TEAM_TIE_BREAKS
 from tournaments.setup.metric_order import MetricOrderWidget
 
-TEAM_FIELDS = ("team_squad_pairs", "team_lineup_changes", "team_halves", "team_scoring",
-               "team_tie_breaks")
+TEAM_FIELDS = ("team_members", "team_squad_pairs", "team_squad_players", "team_lineup_changes",
+               "team_halves", "team_scoring", "team_tie_breaks")
 """The tournament's fields that only a team tournament uses."""
+
+KEPT_TEAM_FIELDS = ("team_members", "team_squad_pairs", "team_squad_players", "team_scoring")
+"""The team settings a form may leave out: kept as they are."""
 
 TIE_BREAK_NAMES = {
     "party_wins": gettext_lazy("Parties won"),
@@ -53,8 +57,9 @@ def check_tie_breaks(value: Any) -> list[str]:
 
 
 def check_team_settings(tournament: Tournament) -> None:
-    """The team settings agree with the teams registered: no team has more pairs than the
-    squad size, and a tournament with teams stays a team tournament."""
+    """The team settings agree with the teams registered: no team has more pairs (players)
+    than the squad size, teams registered keep their kind of members (fixed pairs or
+    players), and a tournament with teams stays a team tournament."""
     tournament.team_tie_breaks = check_tie_breaks(tournament.team_tie_breaks)
     if not tournament.pk:
         return
@@ -62,11 +67,21 @@ def check_team_settings(tournament: Tournament) -> None:
     if tournament.format != Tournament.Format.TEAMS and teams.exists():
         raise ServiceError("format", _("Teams are registered: remove them before the tournament "
                                        "stops being a team tournament."))
-    for team in teams:
-        if team.pairs.count() > tournament.team_squad_pairs:
+    by_players = tournament.team_members == Tournament.TeamMembers.PLAYERS
+    fixed = Pair.objects.filter(team__tournament=tournament, formed_in_round__isnull=True)
+    if (Player.objects.filter(team__tournament=tournament).exists() if not by_players
+            else fixed.exists()):
+        raise ServiceError("team_members", _(
+            "Teams are registered with their members: the kind of members stays."))
+    for team in teams.annotate(size=Count("players")):
+        if team.size > tournament.team_squad_players:
+            raise ServiceError("team_squad_players", _(
+                "The team %(team)s has %(count)s players already.")
+                % {"team": team.name, "count": team.size})
+        if fixed.filter(team=team).count() > tournament.team_squad_pairs:
             raise ServiceError("team_squad_pairs", _(
                 "The team %(team)s has %(count)s pairs already.")
-                % {"team": team.name, "count": team.pairs.count()})
+                % {"team": team.name, "count": fixed.filter(team=team).count()})
 
 
 class TieBreakOrderField(forms.Field):

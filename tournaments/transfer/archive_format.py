@@ -148,6 +148,8 @@ SECTIONS = (
     Section("team_sheet_signatures", TeamSheetSignature, "sheet__team_match__round__tournament"),
 )
 SECTION_OF: dict[type[models.Model], str] = {s.model: s.name for s in SECTIONS}
+ORDER: dict[str, int] = {s.name: n for n, s in enumerate(SECTIONS)}
+"""Each section's place in the file's import order (a reference to a later one waits)."""
 RETIRED: dict[type[models.Model], frozenset[str]] = {
     RefereeSettings: frozenset({"slow_play_points"}),  # the regulations' udl_slow_play_points
 }

@@ -34,6 +34,7 @@ from tournaments.transfer.archive_checks import (
 )
 from tournaments.transfer.archive_format import (
     ID_LISTS,
+    ORDER,
     RETIRED,
     SECTION_OF,
     SECTIONS,
@@ -63,6 +64,9 @@ class _Importer:
         self.tournament: Tournament | None = None
         self.lists: dict[str, Any] = {}
         self.profiles: dict[int, int] = {}
+        self.forward: list[tuple[models.Model, str, str, Any, str]] = []
+        """References to a later section (a team of players' ``Player.team``): the object,
+        its field, the section, the file's id and where; set once every section is in."""
 
     # errors and values
 
@@ -184,6 +188,10 @@ class _Importer:
                 target = _section_of(field)
                 if target == SECTION_OF.get(model) and raw is not None:
                     deferred.append((field.attname, raw))  # set once the section is in
+                    continue
+                later = ORDER[target] > ORDER.get(SECTION_OF.get(model, ""), -1)
+                if raw is not None and field.null and later:
+                    self.forward.append((obj, field.attname, target, raw, at))
                     continue
                 setattr(obj, field.attname, self.ref(target, raw, at, field.null))
             elif kind == "file":
@@ -315,6 +323,9 @@ class _Importer:
         tournament = self.tournament_record(slug)
         for section in SECTIONS:
             self.section(section)
+        for obj, attname, target, raw, at in self.forward:
+            type(obj)._default_manager.filter(pk=obj.pk).update(
+                **{attname: self.ref(target, raw, at, True)})
         self.remap_lists()
         mark_imported(tournament)
         give_missing_profiles(tournament.pk)

@@ -11,7 +11,8 @@ The file has a header row naming its columns (English or Russian, any order):
 * ``team`` — team tournaments: the team the row's pair plays for (either partner's row may give
   it). The pairs of the rows naming one team join it, a new team made of them (from two pairs)
   or one registered already (up to the squad size), through ``registration.teams``
-  (``roster_teams``).
+  (``roster_teams``). In a team tournament of players each row naming a team is one of its
+  players (no partner): from four, up to ``team_squad_players`` (``registration.team_players``).
 
 Each row is linked to the person's profile (``roster_profiles``): on the federation id, else on
 name + birth year + club agreeing with exactly one profile; a doubtful row waits for the
@@ -53,7 +54,7 @@ from tournaments.transfer.roster_rows import (
     parse_rating,
     parse_roster,
 )
-from tournaments.transfer.roster_teams import _check_teams, _join_teams
+from tournaments.transfer.roster_teams import _check_teams, _join_squads, _join_teams
 from tournaments.transfer.sheets import Cell, SheetError, table_bytes
 
 __all__ = ["COLUMNS", "RosterReport", "RosterRow", "import_roster", "name_key", "parse_rating",
@@ -222,7 +223,11 @@ def _attempt(tournament: Tournament, rows: list[RosterRow], plans: list[_PairPla
         except ServiceError as err:
             errors[plan.owner.number].setdefault(PAIR_FIELDS.get(err.field, "partner"), []).append(
                 str(err.message))
-    teams = _join_teams(tournament, made, errors) if not errors else 0
+    teams = 0
+    if not errors and tournament.team_members == Tournament.TeamMembers.PLAYERS:
+        teams = _join_squads(tournament, rows, created, errors)
+    elif not errors:
+        teams = _join_teams(tournament, made, errors)
     return errors, len(created), len(made), teams
 
 
