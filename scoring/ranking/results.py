@@ -184,17 +184,21 @@ def standings_table(
     per_player: bool | None = None,
     after_round: int | None = None,
     version: str | None = None,
+    entrants: dict[int, Pair | Player] | None = None,
 ) -> StandingsTable:
     """Standings with the pairs or players they rank, for pages and the API.
 
     ``per_player`` defaults to the tournament's format; individual events always rank
     players (their pairs change every round). A constant number of queries, whatever the
     number of entrants. ``version``: the results version, when the request has read it (a
-    public page's ETag); the table carries it for what is cached beside it.
+    public page's ETag); the table carries it for what is cached beside it. ``entrants``:
+    every ranked entrant by id in ranking order, when the caller has loaded them
+    (``ranked_entrants``).
     """
     version = results_version(tournament) if version is None else version
     per_player = bool(per_player) or tournament.format == Tournament.Format.INDIVIDUAL
-    entrants = {e.pk: e for e in ranked_entrants(tournament, per_player)}
+    if entrants is None:
+        entrants = {e.pk: e for e in ranked_entrants(tournament, per_player)}
     rows = standings_rows(
         tournament, list(entrants), per_player=per_player, after_round=after_round,
         version=version,
