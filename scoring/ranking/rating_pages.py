@@ -82,13 +82,15 @@ def found_lines(rating_list: RatingList, shown: list[tuple[int, int]]) -> list[R
 
 
 def place_of(rating_list: RatingList, user: Any) -> tuple[int, RatingEntry] | None:
-    """A logged-in player's best place in the list (his own line, or his pair's) and its
-    row; None for a visitor or a player the list does not rank."""
+    """A logged-in player's best place in the list (his own line, or his pair's: his profile,
+    or the profile of a player he entered as) and its row; None for a visitor or a player
+    the list does not rank."""
     if not getattr(user, "is_authenticated", False):
         return None
     profiles = Player.objects.filter(user=user, profile__isnull=False).values("profile_id")
     entry = _current(rating_list).filter(
-        Q(profile__in=profiles) | Q(partner__in=profiles)).first()
+        Q(profile__user=user) | Q(partner__user=user)
+        | Q(profile__in=profiles) | Q(partner__in=profiles)).first()
     if entry is None:
         return None
     ahead = _current(rating_list).filter(

@@ -2,7 +2,7 @@
 rendered table kept in Django's cache under the page's ETag.
 
 A field of 20,000 pairs (or a federation's rating list) is not sent whole to every visitor:
-the standings and rating-list pages show ``PAGE_SIZE`` rows at a time, with links that work
+the standings and rating-list pages show :func:`page_size` rows at a time, with links that work
 without JavaScript (``?page=``), a search by name (``?q=``, on the server) and a "my place"
 link for a logged-in player. A table of at most one page looks as it always did. The rendered
 table is cached under the ETag of the page (which changes with every result, the visitor,
@@ -16,16 +16,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils import translation
 
-PAGE_SIZE = 150
-"""Rows on a page; a table of at most this many rows is not paginated."""
 CACHE_SECONDS = 600
 """How long a rendered table stays cached (a new result gives a new ETag, so a new key)."""
 MAX_QUERY = 100
 """The longest search kept (longer ones are cut)."""
+
+
+def page_size() -> int:
+    """Rows on a page (``PUBLIC_TABLE_PAGE_SIZE``, 150); a table of at most this many rows
+    is not paginated."""
+    return max(1, int(settings.PUBLIC_TABLE_PAGE_SIZE))
 
 
 def asked_query(request: HttpRequest) -> str:
@@ -43,7 +48,7 @@ def asked_page(request: HttpRequest) -> int:
 
 def page_of(position: int) -> int:
     """The page holding the row at ``position`` (0 for the first row)."""
-    return position // PAGE_SIZE + 1
+    return position // page_size() + 1
 
 
 def page_url(request: HttpRequest, number: int, *, query: bool = True, anchor: str = "") -> str:
@@ -62,23 +67,24 @@ def page_url(request: HttpRequest, number: int, *, query: bool = True, anchor: s
 @dataclass(frozen=True)
 class Paging:
     """Where a page is in a table: its number, the number of pages, the rows (those found by
-    the search, when there is one) and the page links (None for a gap)."""
+    the search, when there is one), the page links (None for a gap) and the rows a page."""
 
     number: int
     count: int
     total: int
     query: str
     links: list[dict[str, Any] | None]
+    size: int
 
     @property
     def start(self) -> int:
         """The index of the page's first row."""
-        return (self.number - 1) * PAGE_SIZE
+        return (self.number - 1) * self.size
 
     @property
     def end(self) -> int:
         """The index after the page's last row."""
-        return min(self.start + PAGE_SIZE, self.total)
+        return min(self.start + self.size, self.total)
 
     @property
     def paginated(self) -> bool:
@@ -89,7 +95,8 @@ class Paging:
 def paging(request: HttpRequest, total: int, query: str = "") -> Paging:
     """The page asked for (the last when beyond it) of ``total`` rows, with its links:
     the first, the last, and two on either side of the current one."""
-    count = max(1, -(-total // PAGE_SIZE))
+    size = page_size()
+    count = max(1, -(-total // size))
     number = min(asked_page(request), count)
     shown = sorted({1, count, *range(max(1, number - 2), min(count, number + 2) + 1)})
     links: list[dict[str, Any] | None] = []
@@ -97,7 +104,7 @@ def paging(request: HttpRequest, total: int, query: str = "") -> Paging:
         if links and links[-1] is not None and n > links[-1]["number"] + 1:
             links.append(None)
         links.append({"number": n, "url": page_url(request, n), "current": n == number})
-    return Paging(number, count, total, query, links)
+    return Paging(number, count, total, query, links, size)
 
 
 def cached_render(request: HttpRequest, scope: str, etag: str,

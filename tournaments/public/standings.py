@@ -23,10 +23,10 @@ from scoring.ranking.results import StandingsTable, standings_table
 from tournaments.pages import LIVE, url_root
 from tournaments.public.load import PublicLoad, PublicRequest, asked_round, public_load
 from tournaments.public.paging import (
-    PAGE_SIZE,
     asked_query,
     cached_render,
     page_of,
+    page_size,
     page_url,
     paging,
 )
@@ -118,7 +118,7 @@ def _section(request: HttpRequest, load: PublicLoad, after: int | None, per_play
     links = permissions.can_see_public_page(request.user, tournament, "entrants")
     query = asked_query(request)
     context: dict[str, Any] = {"after": after, "live": live, "paging": None, "mine": None}
-    short = None if query else paged.first_entrants(tournament, per_player, PAGE_SIZE)
+    short = None if query else paged.first_entrants(tournament, per_player, page_size())
     if short is not None:  # a field of one page: the whole table, as it always was
         table = standings_table(tournament, per_player=per_player, after_round=after,
                                 version=load.version, entrants=short)
@@ -141,7 +141,7 @@ def _section(request: HttpRequest, load: PublicLoad, after: int | None, per_play
             context["mine"] = {"rank": row.rank, "url": page_url(
                 request, page_of(index), query=False, anchor=anchor)}
         context["paging"] = page
-        context["searchable"] = len(rows) > PAGE_SIZE or bool(query)
+        context["searchable"] = len(rows) > page_size() or bool(query)
     context.update(table=table, lines=standings_lines(tournament, table, links))
     html = render_to_string("tournaments/_standings.html", context, request=request)
     return {"html": html, "countries": countries}

@@ -31,10 +31,10 @@ from scoring.ranking.rating_runs import RatingLine, rating_lines
 from tournaments.pages import show_refusal, tournament_for
 from tournaments.public.conditional import conditional_headers
 from tournaments.public.paging import (
-    PAGE_SIZE,
     asked_query,
     cached_render,
     page_of,
+    page_size,
     page_url,
     paging,
 )
@@ -102,9 +102,9 @@ def _section(request: HttpRequest, rating_list: RatingList) -> dict[str, object]
         "pairs": rating_list.subject == RatingList.Subject.PAIRS,
         "glicko": rating_list.system == RatingList.System.GLICKO2,
         "paging": None,
-        "searchable": total > PAGE_SIZE or bool(query),
+        "searchable": total > page_size() or bool(query),
     }
-    if total <= PAGE_SIZE and not query:
+    if total <= page_size() and not query:
         lines = rating_lines(rating_list)
     else:
         if query:
