@@ -17,6 +17,8 @@ every cache emptied (the standings computed too).
 
     .venv/bin/python bench/bench_full_field.py
     .venv/bin/python bench/bench_full_field.py --quick    # 600 pairs, a smoke test
+    .venv/bin/python bench/bench_full_field.py --keep     # keep the data; the next run with
+        --keep measures it again without building (to compare two versions of the code)
 
 Target on a 2-core machine: both <= 300 ms cold at 20,000.
 """
@@ -107,6 +109,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="600 pairs, a smoke test")
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the data, and measure kept data instead of building")
     args = parser.parse_args()
     database = db_bench.setup_django()
     print(f"# database: {database}", flush=True)
@@ -114,15 +118,25 @@ def main() -> None:
     from django.test import Client
     from django.urls import reverse
 
-    from scoring.models import RatingList
+    from scoring.models import RatingList, Tournament
     from tournaments.setup.services import create_tournament
 
     n, rounds, repeat = (600, 3, 3) if args.quick else (20000, 5, 9)
     started = time.perf_counter()
-    tournament = build_field(n, rounds, args.seed)
-    periods = [create_tournament(name=f"Period {k}", slug=f"period-{k}-{time.time_ns()}")
-               for k in range(3)]
-    rating_list = build_rating_list(n, periods, args.seed)
+    kept = f"bench-full-field-{n}"
+    tournament = Tournament.objects.filter(slug=kept).first() if args.keep else None
+    rating_list = RatingList.objects.filter(slug=kept).first() if args.keep else None
+    if tournament is None or rating_list is None:
+        tournament = build_field(n, rounds, args.seed)
+        periods = [create_tournament(name=f"Period {k}", slug=f"period-{k}-{time.time_ns()}")
+                   for k in range(3)]
+        rating_list = build_rating_list(n, periods, args.seed)
+        if args.keep:
+            Tournament.objects.filter(pk=tournament.pk).update(slug=kept)
+            RatingList.objects.filter(pk=rating_list.pk).update(slug=kept)
+            tournament.refresh_from_db()
+            rating_list.refresh_from_db()
+    periods = list(rating_list.tournaments.all())
     print(f"# {n} pairs x {rounds} rounds and a list of {n} players: built in "
           f"{time.perf_counter() - started:.1f} s", flush=True)
     client = Client()
@@ -150,10 +164,11 @@ def main() -> None:
                                              for k in range(repeat)])
         print(f"BENCH rating_list_page_{n}_ms {listed:.1f} ms", flush=True)
     finally:
-        RatingList.objects.filter(pk=rating_list.pk).delete()
-        for period in periods:
-            period.delete()
-        db_bench.delete_tournament(tournament)
+        if not args.keep:
+            RatingList.objects.filter(pk=rating_list.pk).delete()
+            for period in periods:
+                period.delete()
+            db_bench.delete_tournament(tournament)
     if database.startswith("sqlite"):
         db_bench.SQLITE_FILE.unlink(missing_ok=True)
 
