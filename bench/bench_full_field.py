@@ -104,6 +104,19 @@ def report(name: str, runs: list[tuple[float, int, int]]) -> float:
     return median
 
 
+def measure(client: Any, name: str, url: str, pages: list[int], repeat: int) -> float:
+    """Render a table's first page (cold, then warm), ``pages`` cold and searches; print
+    ``#`` lines; return the cold pages' median milliseconds."""
+    first = render(client, url)
+    print(f"# {name} first page (cold): {first[0]:.1f} ms, {first[1]} queries, "
+          f"{first[2] // 1024} KiB", flush=True)
+    cold = report(f"{name} pages cold", cold_pages(client, url, pages))
+    report(f"{name} first page warm", [render(client, url) for _ in range(repeat)])
+    report(f"{name} search (cold)", [render(client, f"{url}?q=Игрок {k}7")
+                                     for k in range(repeat)])
+    return cold
+
+
 def main() -> None:
     """Build the field and the list, render the pages, print the BENCH lines."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -144,24 +157,12 @@ def main() -> None:
         url = reverse("tournaments:standings", args=[tournament.slug])
         last = -(-n // 150)
         pages = random.Random(args.seed).sample(range(2, last + 1), min(repeat, last - 1))
-        first = render(client, url)
-        print(f"# standings first page (cold): {first[0]:.1f} ms, {first[1]} queries, "
-              f"{first[2] // 1024} KiB", flush=True)
-        cold = report("standings pages cold", cold_pages(client, url, pages))
-        report("standings first page warm", [render(client, url) for _ in range(repeat)])
-        report("standings search (cold)", [render(client, f"{url}?q=Игрок {k}7")
-                                           for k in range(repeat)])
+        cold = measure(client, "standings", url, pages, repeat)
         cache.clear()
         report("standings page, every cache emptied", [render(client, url)])
         print(f"BENCH standings_page_{n}_cold_ms {cold:.1f} ms", flush=True)
         url = reverse("tournaments:rating_list", args=[rating_list.slug])
-        first = render(client, url)
-        print(f"# rating list first page (cold): {first[0]:.1f} ms, {first[1]} queries, "
-              f"{first[2] // 1024} KiB", flush=True)
-        listed = report("rating list pages cold", cold_pages(client, url, pages))
-        report("rating list first page warm", [render(client, url) for _ in range(repeat)])
-        report("rating list search (cold)", [render(client, f"{url}?q=Игрок {k}7")
-                                             for k in range(repeat)])
+        listed = measure(client, "rating list", url, pages, repeat)
         print(f"BENCH rating_list_page_{n}_ms {listed:.1f} ms", flush=True)
     finally:
         if not args.keep:

@@ -16,8 +16,8 @@ from scoring.models import Pair, Player, Tournament
 from scoring.ranking.results import (
     StandingsTable,
     ranked_entrants,
-    standings_config,
     standings_rows,
+    table_of,
 )
 from scoring.standings import StandingRow
 
@@ -85,14 +85,8 @@ def page_table(
     """A table of some rows of the standings, with only their entrants loaded (one query)."""
     ids = [row.entrant for row in rows]
     entrants = {e.pk: e for e in ranked_entrants(tournament, per_player).filter(pk__in=ids)}
-    return StandingsTable(
-        rows=rows,
-        entrants=entrants,
-        per_player=per_player,
-        order=tuple(standings_config(tournament).order),
-        after_round=after_round,
-        version=version,
-    )
+    return table_of(tournament, rows, entrants, per_player=per_player,
+                    after_round=after_round, version=version)
 
 
 def any_country(tournament: Tournament, per_player: bool) -> bool:

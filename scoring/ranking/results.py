@@ -203,6 +203,16 @@ def standings_table(
         tournament, list(entrants), per_player=per_player, after_round=after_round,
         version=version,
     )
+    return table_of(tournament, rows, entrants, per_player=per_player,
+                    after_round=after_round, version=version)
+
+
+def table_of(
+    tournament: Tournament, rows: list[StandingRow], entrants: dict[int, Pair | Player], *,
+    per_player: bool, after_round: int | None, version: str,
+) -> StandingsTable:
+    """Ranked ``rows`` and the ``entrants`` they name as a table in the tournament's order
+    (all of them, or one page's: ``scoring.ranking.paged``)."""
     return StandingsTable(
         rows=rows,
         entrants=entrants,
