@@ -96,7 +96,7 @@ def results_version(tournament: Tournament) -> str:
     return "-".join(str(agg[k] or 0) for k in ("n", "v", "m", "live", "done"))
 
 
-def _cache_key(
+def standings_cache_key(
     tournament: Tournament, entrant_ids: Sequence[int], per_player: bool, after_round: int | None,
     version: str,
 ) -> str:
@@ -136,7 +136,7 @@ def standings_rows(
     key = ""
     if use_cache:
         version = results_version(tournament) if version is None else version
-        key = _cache_key(tournament, entrant_ids, per_player, after_round, version)
+        key = standings_cache_key(tournament, entrant_ids, per_player, after_round, version)
     if use_cache:
         cached = cache.get(key)
         if cached is not None:

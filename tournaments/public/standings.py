@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -124,24 +125,25 @@ def _section(request: HttpRequest, load: PublicLoad, after: int | None, per_play
                                 version=load.version, entrants=short)
         countries = has_countries(table)
     else:  # a long table (or a search): one page of rows, only its entrants loaded
-        rows = paged.all_rows(tournament, per_player=per_player, after_round=after,
-                              version=load.version)
-        found = rows
+        columns = paged.ranked_columns(tournament, per_player=per_player, after_round=after,
+                                       version=load.version)
+        found: Sequence[int] = range(len(columns.entrants))
         if query:
             names = paged.named(tournament, per_player, query)
-            found = [row for row in rows if row.entrant in names]
+            found = [i for i, entrant in enumerate(columns.entrants) if entrant in names]
         page = paging(request, len(found), query)
-        table = paged.page_table(tournament, found[page.start:page.end], per_player=per_player,
-                                 after_round=after, version=load.version)
+        rows = columns.rows(found[page.start:page.end])
+        table = paged.page_table(tournament, rows, per_player=per_player, after_round=after,
+                                 version=load.version)
         countries = paged.any_country(tournament, per_player)
-        mine = paged.place_of(rows, paged.own_entrants(tournament, per_player, request.user))
+        mine = paged.place_of(columns, paged.own_entrants(tournament, per_player, request.user))
         if mine is not None:
             index, row = mine
             anchor = "#" + entrant_anchor(row.entrant)
             context["mine"] = {"rank": row.rank, "url": page_url(
                 request, page_of(index), query=False, anchor=anchor)}
         context["paging"] = page
-        context["searchable"] = len(rows) > page_size() or bool(query)
+        context["searchable"] = len(columns.entrants) > page_size() or bool(query)
     context.update(table=table, lines=standings_lines(tournament, table, links))
     html = render_to_string("tournaments/_standings.html", context, request=request)
     return {"html": html, "countries": countries}
