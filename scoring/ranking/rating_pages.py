@@ -25,10 +25,10 @@ def _current(rating_list: RatingList) -> QuerySet[RatingEntry]:
     return RatingEntry.objects.filter(rating_list=rating_list, current=True).order_by(*ORDER)
 
 
-def list_version(rating_list: RatingList) -> str:
+def list_version(rating_list: RatingList) -> tuple[str, int]:
     """A digest that changes whenever the list's page can change: its settings, its rated
     tournaments, and its current rows (their count, last id, ratings and parties: two
-    queries)."""
+    queries); and how many subjects the list ranks."""
     agg = RatingEntry.objects.filter(rating_list=rating_list, current=True).aggregate(
         n=Count("id"), m=Max("id"), r=Sum("rating"), g=Sum("games"), d=Sum("deviation"))
     tournaments = list(rating_list.tournaments.order_by("pk").values_list(
@@ -36,12 +36,7 @@ def list_version(rating_list: RatingList) -> str:
     settings = (rating_list.name, rating_list.system, rating_list.subject,
                 rating_list.public, repr(rating_list.parameters), rating_list.created_by_id)
     parts = (sorted(agg.items()), tournaments, settings)
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
-
-
-def line_count(rating_list: RatingList) -> int:
-    """How many subjects the list ranks (one query)."""
-    return _current(rating_list).count()
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32], agg["n"]
 
 
 def _lines(rating_list: RatingList, entries: list[RatingEntry], ranks: list[int]

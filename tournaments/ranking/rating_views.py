@@ -10,7 +10,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.cache import get_conditional_response
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
@@ -28,7 +27,7 @@ from scoring.ranking.rating_lists import (
     visible_lists,
 )
 from scoring.ranking.rating_runs import RatingLine, rating_lines
-from tournaments.pages import show_refusal, tournament_for
+from tournaments.pages import show_refusal, tournament_for, url_root
 from tournaments.public.conditional import conditional_headers
 from tournaments.public.paging import (
     asked_query,
@@ -41,11 +40,6 @@ from tournaments.public.paging import (
 from tournaments.ranking.rating_forms import RatingListForm, TakeRatingsForm
 from tournaments.registration.services import rate_teams
 from tournaments.transfer.sheets import CSV_TYPE, Sheet, to_csv
-
-
-def profile_url(profile_id: int | None) -> str:
-    """The profile's record page ("" for no profile)."""
-    return "" if profile_id is None else reverse("tournaments:profile", args=[profile_id])
 
 
 def _list_for(request: HttpRequest, slug: str, edit: bool = False) -> RatingList:
@@ -67,7 +61,9 @@ def rating_list_index(request: HttpRequest) -> HttpResponse:
 
 
 def _rows(rating_list: RatingList, lines: list[RatingLine]) -> list[dict[str, object]]:
-    """The lines for the page: names, links and the figures shown."""
+    """The lines for the page: names, links and the figures shown (one ``reverse`` for all
+    the profiles' addresses)."""
+    root = url_root("tournaments:profile")
     rows = []
     for line in lines:
         entry = line.entry
@@ -75,9 +71,9 @@ def _rows(rating_list: RatingList, lines: list[RatingLine]) -> list[dict[str, ob
             "anchor": subject_anchor(entry.subject),
             "rank": line.rank,
             "name": entry.profile.name,
-            "url": profile_url(entry.profile_id),
+            "url": f"{root}{entry.profile_id}/",
             "partner": entry.partner.name if entry.partner else "",
-            "partner_url": profile_url(entry.partner_id),
+            "partner_url": "" if entry.partner_id is None else f"{root}{entry.partner_id}/",
             "club": entry.profile.club,
             "rating": round(entry.rating),
             "deviation": None if entry.deviation is None else round(entry.deviation),
@@ -92,11 +88,10 @@ def subject_anchor(subject: str) -> str:
     return f"s-{subject}"
 
 
-def _section(request: HttpRequest, rating_list: RatingList) -> dict[str, object]:
-    """The list's table rendered: every line of a short list, one page of a long one (or of
-    a search by name), with the visitor's place."""
+def _section(request: HttpRequest, rating_list: RatingList, total: int) -> dict[str, object]:
+    """The list's table rendered: every line of a short list (``total`` lines), one page of a
+    long one (or of a search by name), with the visitor's place."""
     query = asked_query(request)
-    total = rating_pages.line_count(rating_list)
     context: dict[str, object] = {
         "rating_list": rating_list,
         "pairs": rating_list.subject == RatingList.Subject.PAIRS,
@@ -130,13 +125,14 @@ def rating_list_page(request: HttpRequest, slug: str) -> HttpResponse:
     long list in pages with a search by name. Answered 304 while its ETag holds; the table
     is cached under it (``paging.cached_render``)."""
     rating_list = _list_for(request, slug)
-    parts = (rating_pages.list_version(rating_list), request.user.pk,
+    version, total = rating_pages.list_version(rating_list)
+    parts = (version, request.user.pk,
              getattr(request, "LANGUAGE_CODE", ""), request.get_full_path())
     etag = '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
     response = get_conditional_response(request, etag=etag)
     if response is None:
         section = cached_render(request, f"rating:{rating_list.pk}", etag,
-                                lambda: _section(request, rating_list))
+                                lambda: _section(request, rating_list, total))
         response = render(request, "tournaments/rating_list.html", {
             "rating_list": rating_list,
             "section": mark_safe(section["html"]),  # noqa: S308 - rendered by a template
