@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Subquery, Sum
 
 from scoring.models import Player, RatingEntry, RatingList
 from scoring.ranking.rating_runs import RatingLine
@@ -55,7 +55,8 @@ def _lines(rating_list: RatingList, entries: list[RatingEntry], ranks: list[int]
 
 def page_lines(rating_list: RatingList, start: int, stop: int) -> list[RatingLine]:
     """The lines ranked ``start + 1`` to ``stop`` (two queries)."""
-    entries = list(_current(rating_list).select_related("profile", "partner")[start:stop])
+    page = Subquery(_current(rating_list).values("pk")[start:stop])  # sorted before the joins
+    entries = list(_current(rating_list).filter(pk__in=page).select_related("profile", "partner"))
     return _lines(rating_list, entries, list(range(start + 1, start + 1 + len(entries))))
 
 
