@@ -93,10 +93,10 @@ def named(tournament: Tournament, per_player: bool, query: str) -> set[int]:
     if per_player:
         return set(Player.objects.filter(tournament=tournament, name__icontains=query)
                    .values_list("pk", flat=True))
-    return set(
+    players = Player.objects.filter(tournament=tournament, name__icontains=query).values("pk")
+    return set(  # the players found first: one scan of the names, not one per side
         Pair.objects.filter(tournament=tournament, formed_in_round__isnull=True)
-        .filter(Q(name__icontains=query) | Q(player1__name__icontains=query)
-                | Q(player2__name__icontains=query))
+        .filter(Q(name__icontains=query) | Q(player1__in=players) | Q(player2__in=players))
         .values_list("pk", flat=True)
     )
 
