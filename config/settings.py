@@ -252,6 +252,8 @@ CELERY_BEAT_SCHEDULE = {
 HEALTH_HEARTBEAT_MAX_AGE_SECONDS = env_int("HEALTH_HEARTBEAT_MAX_AGE_SECONDS", 90)
 # The public pages' ETag reads the results version kept this long in the shared cache.
 PUBLIC_ETAG_VERSION_SECONDS = float(os.environ.get("PUBLIC_ETAG_VERSION_SECONDS", "1"))
+# Rows on a page of a long public table (standings, rating lists); a shorter one is not paged.
+PUBLIC_TABLE_PAGE_SIZE = int(os.environ.get("PUBLIC_TABLE_PAGE_SIZE", "150"))
 # How long a stored response answers a retried request with the same Idempotency-Key.
 IDEMPOTENCY_KEY_HOURS = int(os.environ.get("IDEMPOTENCY_KEY_HOURS", "24"))
 # How long a change of a party waits for its row held by another change (PostgreSQL's

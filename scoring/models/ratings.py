@@ -114,6 +114,9 @@ class RatingEntry(models.Model):
             models.Index(fields=["rating_list", "sequence"], name="rating_entry_period_idx"),
             models.Index(fields=["profile"], name="rating_entry_profile_idx"),
             models.Index(fields=["rating_list", "current"], name="rating_entry_current_idx"),
+            # a page of a published list: its current rows, best first (rating_pages)
+            models.Index(fields=["rating_list", "current", "-rating", "subject"],
+                         name="rating_entry_rank_idx"),
         ]
 
     def __str__(self) -> str:

@@ -96,7 +96,7 @@ def results_version(tournament: Tournament) -> str:
     return "-".join(str(agg[k] or 0) for k in ("n", "v", "m", "live", "done"))
 
 
-def _cache_key(
+def standings_cache_key(
     tournament: Tournament, entrant_ids: Sequence[int], per_player: bool, after_round: int | None,
     version: str,
 ) -> str:
@@ -136,7 +136,7 @@ def standings_rows(
     key = ""
     if use_cache:
         version = results_version(tournament) if version is None else version
-        key = _cache_key(tournament, entrant_ids, per_player, after_round, version)
+        key = standings_cache_key(tournament, entrant_ids, per_player, after_round, version)
     if use_cache:
         cached = cache.get(key)
         if cached is not None:
@@ -184,21 +184,35 @@ def standings_table(
     per_player: bool | None = None,
     after_round: int | None = None,
     version: str | None = None,
+    entrants: dict[int, Pair | Player] | None = None,
 ) -> StandingsTable:
     """Standings with the pairs or players they rank, for pages and the API.
 
     ``per_player`` defaults to the tournament's format; individual events always rank
     players (their pairs change every round). A constant number of queries, whatever the
     number of entrants. ``version``: the results version, when the request has read it (a
-    public page's ETag); the table carries it for what is cached beside it.
+    public page's ETag); the table carries it for what is cached beside it. ``entrants``:
+    every ranked entrant by id in ranking order, when the caller has loaded them
+    (``ranked_entrants``).
     """
     version = results_version(tournament) if version is None else version
     per_player = bool(per_player) or tournament.format == Tournament.Format.INDIVIDUAL
-    entrants = {e.pk: e for e in ranked_entrants(tournament, per_player)}
+    if entrants is None:
+        entrants = {e.pk: e for e in ranked_entrants(tournament, per_player)}
     rows = standings_rows(
         tournament, list(entrants), per_player=per_player, after_round=after_round,
         version=version,
     )
+    return table_of(tournament, rows, entrants, per_player=per_player,
+                    after_round=after_round, version=version)
+
+
+def table_of(
+    tournament: Tournament, rows: list[StandingRow], entrants: dict[int, Pair | Player], *,
+    per_player: bool, after_round: int | None, version: str,
+) -> StandingsTable:
+    """Ranked ``rows`` and the ``entrants`` they name as a table in the tournament's order
+    (all of them, or one page's: ``scoring.ranking.paged``)."""
     return StandingsTable(
         rows=rows,
         entrants=entrants,

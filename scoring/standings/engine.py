@@ -6,15 +6,18 @@ import gc
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from itertools import groupby
+from itertools import groupby, repeat
 
 from .metrics import METRICS, Number
 from .types import OwnScore, PartyResult, PlainResult, Side, StandingRow, StandingsConfig
 
-Contribution = tuple[Number, int, int, int, Number, int, int, int, tuple[int, ...] | None]
+Contribution = tuple[
+    Number, int, int, int, Number, int, int, int, tuple[int, ...] | None, int | None
+]
 """What one party adds to an entrant in Tally.build: match points, won (0/1), points for,
 points against, efectiveness, fines, bye (0/1), game wins difference, the opponents' ids (None
-for a bye)."""
+for a bye), and the one opponent's id where a single entrant was met (else None: a bye, a side
+of several players), which lets the Buchholz sums look the opponents up in one C-level map."""
 
 
 def _members(side: Side) -> tuple[int, ...]:
@@ -96,7 +99,7 @@ class _OwnGames:
                 earned = self.add(x, own[x]) if x in own else cfg.bye_points
                 per[x].append((
                     earned, 1, r.points_a, r.points_b, half, r.fines_a, 1,
-                    r.games_a - r.games_b, None,
+                    r.games_a - r.games_b, None, None,
                 ))
             return
         side_b = _members(r.b)
@@ -109,7 +112,7 @@ class _OwnGames:
                 per[x].append((
                     self.add(x, score), not score.goat, score.points,
                     sum(own[o].points for o in opponents if o in own), 0, score.fines, 0, 0,
-                    opponents,
+                    opponents, None,
                 ))
 
 
@@ -132,6 +135,8 @@ class Tally:
         # per entrant, one (opponent ids, match points earned) per party played (byes excluded)
         self.parties: dict[int, list[tuple[tuple[int, ...], Number]]] = {}
         self._strengths: dict[int, list[Number]] = {}
+        # per entrant who met one single entrant in every party (pairs, no bye): their ids
+        self._single: dict[int, tuple[int, ...]] = {}
 
     @classmethod
     def build(
@@ -171,7 +176,7 @@ class Tally:
             if after_round is not None and _round > after_round:
                 continue
             if b is None:
-                bye_entry = (bye_points, 1, pa, pb, half, fa, 1, ga - gb, None)
+                bye_entry = (bye_points, 1, pa, pb, half, fa, 1, ga - gb, None, None)
                 if isinstance(a, tuple):
                     for x in a:
                         per[x].append(bye_entry)
@@ -198,14 +203,14 @@ class Tally:
             else:  # both sides forfeited
                 (mp_a, ef_a), (mp_b, ef_b), win_a, win_b = forfeit_loss, forfeit_loss, 0, 0
             if isinstance(a, int) and isinstance(b, int):
-                per[a].append((mp_a, win_a, pa, pb, ef_a, fa, 0, ga - gb, (b,)))
-                per[b].append((mp_b, win_b, pb, pa, ef_b, fb, 0, gb - ga, (a,)))
+                per[a].append((mp_a, win_a, pa, pb, ef_a, fa, 0, ga - gb, (b,), b))
+                per[b].append((mp_b, win_b, pb, pa, ef_b, fb, 0, gb - ga, (a,), a))
             else:  # the players of the pairs formed for the round
                 side_a, side_b = _members(a), _members(b)
-                entry = (mp_a, win_a, pa, pb, ef_a, fa, 0, ga - gb, side_b)
+                entry = (mp_a, win_a, pa, pb, ef_a, fa, 0, ga - gb, side_b, None)
                 for x in side_a:
                     per[x].append(entry)
-                entry = (mp_b, win_b, pb, pa, ef_b, fb, 0, gb - ga, side_a)
+                entry = (mp_b, win_b, pb, pa, ef_b, fb, 0, gb - ga, side_a, None)
                 for x in side_b:
                     per[x].append(entry)
         t = cls()
@@ -214,9 +219,9 @@ class Tally:
         t.points_taken = own_games.taken
         match_points, wins, points_for = t.match_points, t.wins, t.points_for
         points_against, efectiveness, fines = t.points_against, t.efectiveness, t.fines
-        byes, game_wins, parties = t.byes, t.game_wins, t.parties
+        byes, game_wins, parties, single = t.byes, t.game_wins, t.parties, t._single
         for x, contributions in per.items():
-            earned, won_, scored, conceded, effect, fined, bye, games, opponents = zip(
+            earned, won_, scored, conceded, effect, fined, bye, games, opponents, one = zip(
                 *contributions, strict=True
             )
             match_points[x] = sum(earned)
@@ -229,6 +234,8 @@ class Tally:
             game_wins[x] = sum(games)
             if not had_bye:
                 parties[x] = list(zip(opponents, earned, strict=True))
+                if None not in one:
+                    single[x] = one
             elif had_bye < len(bye):
                 pairs = zip(opponents, earned, strict=True)
                 parties[x] = [(o, e) for o, e in pairs if o is not None]
@@ -237,7 +244,10 @@ class Tally:
     def opponent_strengths(self, entrant: int) -> list[Number]:
         """Per party played, the sum of the opposing players' match points."""
         cached = self._strengths.get(entrant)
-        if cached is None:
+        if cached is None and entrant in self._single:
+            cached = list(map(self.match_points.get, self._single[entrant], repeat(0)))
+            self._strengths[entrant] = cached
+        elif cached is None:
             mp = self.match_points.get
             cached = [
                 mp(opps[0], 0) if len(opps) == 1 else sum(mp(o, 0) for o in opps)

@@ -81,7 +81,7 @@ def public_etag(request: PublicRequest, load: PublicLoad, page: str, *,
     return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
 
 
-def _conditional_headers(response: HttpResponse, etag: str) -> HttpResponse:
+def conditional_headers(response: HttpResponse, etag: str) -> HttpResponse:
     """The headers of a conditional answer (200 or 304): its ETag, revalidate, what varies."""
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True, private=True)
@@ -120,7 +120,7 @@ def conditional_public(page: str, *, live_panels: tuple[str, ...] = (),
             if known is not None:
                 response = get_conditional_response(request, etag=known)
                 if response is not None:
-                    return _conditional_headers(response, known)
+                    return conditional_headers(response, known)
             load = load_public(request, slug, page)  # 404 when hidden
             etag = public_etag(request, load, page, roster=roster)
             if seconds > 0:
@@ -128,9 +128,10 @@ def conditional_public(page: str, *, live_panels: tuple[str, ...] = (),
             response = get_conditional_response(request, etag=etag)
             if response is None:
                 request.public_load = load
+                request.public_etag = etag  # the page's cache key (``paging.cached_render``)
                 response = view(request, slug, *args, **kwargs)
             if response.status_code in (200, 304):
-                _conditional_headers(response, etag)
+                conditional_headers(response, etag)
             return response
 
         answer.conditional_page = (page, live_panels)  # type: ignore[attr-defined]
@@ -189,4 +190,4 @@ class PublicNotModifiedMiddleware:
         if known is None:
             return None
         response = get_conditional_response(request, etag=known)
-        return None if response is None else _conditional_headers(response, known)
+        return None if response is None else conditional_headers(response, known)

@@ -29,11 +29,13 @@ def public_tournament(request: HttpRequest, slug: str, page: str) -> Tournament:
 
 
 class PublicRequest(HttpRequest):
-    """A public page's request: django-htmx's ``htmx``, and ``public_load`` once the
-    conditional GET has made that load (read back with ``public_load``)."""
+    """A public page's request: django-htmx's ``htmx``, and ``public_load`` and
+    ``public_etag`` once the conditional GET has made that load and the page's ETag (read
+    back with ``public_load``)."""
 
     htmx: HtmxDetails
     public_load: PublicLoad
+    public_etag: str
 
 
 @dataclass

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.template.loader import render_to_string
+from django.utils.cache import get_conditional_response
+from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError
 from scoring.models import RatingList
+from scoring.ranking import rating_pages
 from scoring.ranking.rating_lists import (
     can_create_list,
     can_edit_list,
@@ -22,15 +27,19 @@ from scoring.ranking.rating_lists import (
     visible_lists,
 )
 from scoring.ranking.rating_runs import RatingLine, rating_lines
-from tournaments.pages import show_refusal, tournament_for
+from tournaments.pages import show_refusal, tournament_for, url_root
+from tournaments.public.conditional import conditional_headers
+from tournaments.public.paging import (
+    asked_query,
+    cached_render,
+    page_of,
+    page_size,
+    page_url,
+    paging,
+)
 from tournaments.ranking.rating_forms import RatingListForm, TakeRatingsForm
 from tournaments.registration.services import rate_teams
 from tournaments.transfer.sheets import CSV_TYPE, Sheet, to_csv
-
-
-def profile_url(profile_id: int | None) -> str:
-    """The profile's record page ("" for no profile)."""
-    return "" if profile_id is None else reverse("tournaments:profile", args=[profile_id])
 
 
 def _list_for(request: HttpRequest, slug: str, edit: bool = False) -> RatingList:
@@ -52,16 +61,19 @@ def rating_list_index(request: HttpRequest) -> HttpResponse:
 
 
 def _rows(rating_list: RatingList, lines: list[RatingLine]) -> list[dict[str, object]]:
-    """The lines for the page: names, links and the figures shown."""
+    """The lines for the page: names, links and the figures shown (one ``reverse`` for all
+    the profiles' addresses)."""
+    root = url_root("tournaments:profile")
     rows = []
     for line in lines:
         entry = line.entry
         rows.append({
+            "anchor": subject_anchor(entry.subject),
             "rank": line.rank,
             "name": entry.profile.name,
-            "url": profile_url(entry.profile_id),
+            "url": f"{root}{entry.profile_id}/",
             "partner": entry.partner.name if entry.partner else "",
-            "partner_url": profile_url(entry.partner_id),
+            "partner_url": "" if entry.partner_id is None else f"{root}{entry.partner_id}/",
             "club": entry.profile.club,
             "rating": round(entry.rating),
             "deviation": None if entry.deviation is None else round(entry.deviation),
@@ -71,17 +83,63 @@ def _rows(rating_list: RatingList, lines: list[RatingLine]) -> list[dict[str, ob
     return rows
 
 
-def rating_list_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """A list's public page: rank, name, club, rating, RD and parties of every subject."""
-    rating_list = _list_for(request, slug)
-    return render(request, "tournaments/rating_list.html", {
+def subject_anchor(subject: str) -> str:
+    """The id of a subject's row on the list's page ("my place" links to it)."""
+    return f"s-{subject}"
+
+
+def _section(request: HttpRequest, rating_list: RatingList, total: int) -> dict[str, object]:
+    """The list's table rendered: every line of a short list (``total`` lines), one page of a
+    long one (or of a search by name), with the visitor's place."""
+    query = asked_query(request)
+    context: dict[str, object] = {
         "rating_list": rating_list,
-        "rows": _rows(rating_list, rating_lines(rating_list)),
         "pairs": rating_list.subject == RatingList.Subject.PAIRS,
         "glicko": rating_list.system == RatingList.System.GLICKO2,
-        "tournaments": rating_list.tournaments.order_by("start_date", "id"),
-        "can_edit": can_edit_list(request.user, rating_list),
-    })
+        "paging": None,
+        "searchable": total > page_size() or bool(query),
+    }
+    if total <= page_size() and not query:
+        lines = rating_lines(rating_list)
+    else:
+        if query:
+            found = rating_pages.found(rating_list, query)
+            page = paging(request, len(found), query)
+            lines = rating_pages.found_lines(rating_list, found[page.start:page.end])
+        else:
+            page = paging(request, total)
+            lines = rating_pages.page_lines(rating_list, page.start, page.end)
+        context["paging"] = page
+        mine = rating_pages.place_of(rating_list, request.user)
+        if mine is not None:
+            rank, entry = mine
+            anchor = "#" + subject_anchor(entry.subject)
+            context["mine"] = {"rank": rank, "url": page_url(
+                request, page_of(rank - 1), query=False, anchor=anchor)}
+    context["rows"] = _rows(rating_list, lines)
+    return {"html": render_to_string("tournaments/_rating_table.html", context, request)}
+
+
+def rating_list_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """A list's public page: rank, name, club, rating, RD and parties of every subject; a
+    long list in pages with a search by name. Answered 304 while its ETag holds; the table
+    is cached under it (``paging.cached_render``)."""
+    rating_list = _list_for(request, slug)
+    version, total = rating_pages.list_version(rating_list)
+    parts = (version, request.user.pk,
+             getattr(request, "LANGUAGE_CODE", ""), request.get_full_path())
+    etag = '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        section = cached_render(request, f"rating:{rating_list.pk}", etag,
+                                lambda: _section(request, rating_list, total))
+        response = render(request, "tournaments/rating_list.html", {
+            "rating_list": rating_list,
+            "section": mark_safe(section["html"]),  # noqa: S308 - rendered by a template
+            "tournaments": rating_list.tournaments.order_by("start_date", "id"),
+            "can_edit": can_edit_list(request.user, rating_list),
+        })
+    return conditional_headers(response, etag)
 
 
 def csv_sheet(rating_list: RatingList) -> Sheet:
