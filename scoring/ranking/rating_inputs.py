@@ -1,0 +1,159 @@
+"""A rating list's input from the database: its tournaments in period order and their parties.
+
+The parties' winners come from :func:`scoring.ranking.loaders.load_party_results`, the function the
+standings use, so a list rates the results every page shows. One rating period is one
+tournament, in date order. A bye is no game; a forfeit is not rated (no game was played);
+entrants without a profile are not rated, nor are games against them. Pair lists rate the
+fixed pairs of pairs tournaments (an individual tournament's pairs change every round).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scoring.core.errors import ServiceError
+from scoring.models import Player, RatingEntry, RatingList, Tournament
+from scoring.ranking.loaders import load_party_results
+from scoring.ratings import (
+    HistoryRow,
+    RatedParty,
+    RatingParameters,
+    compute_history,
+    parameters_for,
+)
+from scoring.standings.types import Side
+
+
+@dataclass(frozen=True)
+class RatedField:
+    """A list's input: its tournaments in period order and the rated parties of each period
+    from ``first`` on (``periods[0]`` is period ``first``)."""
+
+    tournaments: list[Tournament]
+    periods: list[list[RatedParty]]
+    first: int = 1
+
+
+def list_parameters(rating_list: RatingList) -> RatingParameters:
+    """The engine's parameters of the list; bad JSON is a ServiceError on ``parameters``."""
+    try:
+        return parameters_for(rating_list.system, rating_list.parameters)
+    except ValueError as err:
+        raise ServiceError("parameters", str(err)) from err
+
+
+def rated_tournaments(rating_list: RatingList) -> list[Tournament]:
+    """The list's tournaments in rating-period order: by start date, then id."""
+    return list(
+        rating_list.tournaments.select_related("regulations").order_by("start_date", "id")
+    )
+
+
+def _players(side: Side) -> tuple[int, ...]:
+    """A side's player ids: results read ``per_player`` name every side by its players."""
+    if not isinstance(side, tuple):
+        raise TypeError(f"a side of players expected, got {side!r}")
+    return side
+
+
+def _side_index(winner: Side, sides: Sequence[tuple[int, ...]]) -> int | None:
+    """The index of the winning side: the standings name it by tuple or by a player in it."""
+    for index, side in enumerate(sides):
+        if winner == side or winner in side:
+            return index
+    return None
+
+
+def _subject_sides(
+    sides: Sequence[tuple[int, ...]], profile_of: dict[int, int], pairs: bool
+) -> list[tuple[str, ...] | None]:
+    """The sides as subject keys; None where a side cannot be rated (a player lacks a profile)."""
+    out: list[tuple[str, ...] | None] = []
+    for side in sides:
+        profiles = [profile_of.get(player) for player in side]
+        if pairs:
+            if None in profiles or not profiles:
+                out.append(None)
+            else:
+                out.append(("+".join(str(p) for p in sorted(profiles)),))  # type: ignore[type-var]
+        else:
+            known = tuple(str(p) for p in profiles if p is not None)
+            out.append(known or None)
+    return out
+
+
+def tournament_parties(
+    tournament: Tournament, profile_of: dict[int, int], *, pairs: bool
+) -> list[RatedParty]:
+    """The rated parties of one tournament (its counted parties, as the standings read them,
+    and its knockout parties)."""
+    if pairs and tournament.format == Tournament.Format.INDIVIDUAL:
+        return []
+    parties: list[RatedParty] = []
+    for result in load_party_results(tournament, per_player=True, knockout=True):
+        if result.b is None or result.forfeit:
+            continue
+        if result.solo and result.own:
+            sides: list[tuple[int, ...]] = [(entrant,) for entrant in sorted(result.own)]
+        else:
+            sides = [_players(result.a), _players(result.b)]
+        winner = None if result.winner is None else _side_index(result.winner, sides)
+        keyed = _subject_sides(sides, profile_of, pairs)
+        rated = [(side, i) for i, side in enumerate(keyed) if side is not None]
+        if len(rated) < 2 or (winner is not None and keyed[winner] is None):
+            continue
+        index = {i: n for n, (_side, i) in enumerate(rated)}
+        parties.append(RatedParty(
+            tuple(side for side, _i in rated), None if winner is None else index[winner]
+        ))
+    return parties
+
+
+def rated_field(rating_list: RatingList, tournaments: list[Tournament] | None = None,
+                first: int = 1) -> RatedField:
+    """Read the list's input from period ``first`` on: per tournament a constant number of
+    queries (``tournaments``: the list's, in period order, when read already)."""
+    if tournaments is None:
+        tournaments = rated_tournaments(rating_list)
+    read = tournaments[first - 1:]
+    profile_of = dict(
+        Player.objects.filter(tournament__in=read, profile__isnull=False)
+        .values_list("id", "profile_id")
+    )
+    pairs = rating_list.subject == RatingList.Subject.PAIRS
+    periods = [tournament_parties(t, profile_of, pairs=pairs) for t in read]
+    return RatedField(tournaments, periods, first)
+
+
+def compute_list(rating_list: RatingList) -> tuple[RatedField, list[HistoryRow]]:
+    """The list's history computed from scratch from the stored results (nothing written)."""
+    parameters = list_parameters(rating_list)
+    field = rated_field(rating_list)
+    return field, compute_history(rating_list.system, parameters, field.periods)
+
+
+def entry_rows(rating_list: RatingList, field: RatedField, rows: list[HistoryRow]
+               ) -> list[RatingEntry]:
+    """The history rows as unsaved ``RatingEntry`` objects; each subject's last is current."""
+    last = {row.subject: row.period for row in rows}
+    entries = []
+    for row in rows:
+        ids = [int(part) for part in row.subject.split("+")]
+        entries.append(RatingEntry(
+            rating_list=rating_list,
+            subject=row.subject,
+            profile_id=ids[0],
+            partner_id=ids[1] if len(ids) > 1 else None,
+            tournament_id=field.tournaments[row.period - 1].pk,
+            sequence=row.period,
+            rating=row.rating,
+            deviation=row.deviation,
+            volatility=row.volatility,
+            games=row.games,
+            score=row.score,
+            mu=row.mu,
+            phi=row.phi,
+            current=last[row.subject] == row.period,
+        ))
+    return entries
