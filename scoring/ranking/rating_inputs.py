@@ -14,7 +14,12 @@ from dataclasses import dataclass
 
 from scoring.core.errors import ServiceError
 from scoring.models import Player, RatingEntry, RatingList, Tournament
-from scoring.ranking.loaders import load_party_results
+from scoring.ranking.loaders import (
+    FORFEIT_REASONS,
+    counted_parties,
+    load_party_results,
+    two_sided,
+)
 from scoring.ratings import (
     HistoryRow,
     RatedParty,
@@ -22,6 +27,7 @@ from scoring.ratings import (
     compute_history,
     parameters_for,
 )
+from scoring.rules.config import party_side
 from scoring.standings.types import Side
 
 
@@ -112,8 +118,9 @@ def tournament_parties(
 
 def rated_field(rating_list: RatingList, tournaments: list[Tournament] | None = None,
                 first: int = 1) -> RatedField:
-    """Read the list's input from period ``first`` on: per tournament a constant number of
-    queries (``tournaments``: the list's, in period order, when read already)."""
+    """Read the list's input from period ``first`` on (``tournaments``: the list's, in period
+    order, when read already): the parties of two sides in one query, each tournament of
+    Kozel or each for himself as the standings read it."""
     if tournaments is None:
         tournaments = rated_tournaments(rating_list)
     read = tournaments[first - 1:]
@@ -122,8 +129,57 @@ def rated_field(rating_list: RatingList, tournaments: list[Tournament] | None = 
         .values_list("id", "profile_id")
     )
     pairs = rating_list.subject == RatingList.Subject.PAIRS
-    periods = [tournament_parties(t, profile_of, pairs=pairs) for t in read]
+    if pairs:
+        read = [t for t in read if t.format != Tournament.Format.INDIVIDUAL]
+    plain = _two_sided_parties([t for t in read if two_sided(t)], profile_of, pairs)
+    periods = [
+        plain[t.pk] if t.pk in plain else tournament_parties(t, profile_of, pairs=pairs)
+        for t in tournaments[first - 1:]
+    ]
     return RatedField(tournaments, periods, first)
+
+
+def _two_sided_parties(tournaments: list[Tournament], profile_of: dict[int, int], pairs: bool
+                       ) -> dict[int, list[RatedParty]]:
+    """The rated parties of tournaments of two sides (:func:`two_sided`) in one query, by
+    tournament: as :func:`tournament_parties` reads them, the winner from the winner field."""
+    out: dict[int, list[RatedParty]] = {t.pk: [] for t in tournaments}
+    if not tournaments:
+        return out
+    key_of = {} if pairs else {player: str(profile) for player, profile in profile_of.items()}
+    rows = (
+        counted_parties([t.pk for t in tournaments], knockout=True)
+        .filter(pair_b__isnull=False).exclude(end_reason__in=FORFEIT_REASONS).order_by()
+        .values_list("round__tournament_id", "pair_a__player1_id", "pair_a__player2_id",
+                     "pair_b__player1_id", "pair_b__player2_id", "winner")
+    )
+    won_of: dict[str, int | None] = {}
+    for tournament_id, a1, a2, b1, b2, winner in rows:
+        side_a: tuple[str, ...] | None
+        side_b: tuple[str, ...] | None
+        if pairs:
+            side_a = _pair_key(a1, a2, profile_of)
+            side_b = _pair_key(b1, b2, profile_of)
+        else:
+            side_a = tuple(key_of[p] for p in (a1, a2) if p in key_of) or None
+            side_b = tuple(key_of[p] for p in (b1, b2) if p in key_of) or None
+        if side_a is None or side_b is None:
+            continue
+        won = won_of.get(winner, -2)
+        if won == -2:
+            won = won_of[winner] = {"a": 0, "b": 1}.get(party_side(winner))
+        out[tournament_id].append(RatedParty((side_a, side_b), won))
+    return out
+
+
+def _pair_key(first: int | None, second: int | None, profile_of: dict[int, int]
+              ) -> tuple[str] | None:
+    """A fixed pair's subject key (its profiles, ascending, joined by "+"); None unless both
+    of its players have a profile."""
+    profiles = [profile_of.get(player) for player in (first, second) if player is not None]
+    if not profiles or None in profiles:
+        return None
+    return ("+".join(str(p) for p in sorted(profiles)),)  # type: ignore[type-var]
 
 
 def compute_list(rating_list: RatingList) -> tuple[RatedField, list[HistoryRow]]:

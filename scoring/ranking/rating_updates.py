@@ -19,7 +19,6 @@ from django.db import transaction
 
 from scoring.models import RatingEntry, RatingList
 from scoring.ranking.rating_inputs import (
-    entry_rows,
     list_parameters,
     rated_field,
     rated_tournaments,
@@ -132,14 +131,7 @@ def _recompute(rating_list: RatingList, tournaments: list[Any], first: int) -> R
     state, last_before = _state_before(rating_list, first, subjects)
     rows = compute_history(rating_list.system, list_parameters(rating_list), field.periods,
                            first=first, start=state)
-    created, stale = [], []
-    for entry in entry_rows(rating_list, field, rows):
-        found = old.pop((entry.subject, entry.tournament_id), None)
-        if found is not None and found[1] == tuple(getattr(entry, name) for name in VALUES):
-            continue
-        created.append(entry)
-        if found is not None:
-            stale.append(found[0])
+    created, stale = _changed(rating_list, field.tournaments, rows, old)
     stale.extend(pk for pk, _values in old.values())
     rated_now = {row.subject for row in rows}
     turn_on = [pk for subject, (pk, current) in last_before.items()
@@ -153,6 +145,33 @@ def _recompute(rating_list: RatingList, tournaments: list[Any], first: int) -> R
         entries.filter(pk__in=stale[start:start + CHUNK]).delete()
     RatingEntry.objects.bulk_create(created, batch_size=2000)
     return RatingRun(first, len(rows), len(created), len(stale), len(turn_on) + len(turn_off))
+
+
+def _changed(rating_list: RatingList, tournaments: list[Any], rows: list[HistoryRow],
+             old: dict[tuple[str, int], tuple[int, tuple[Any, ...]]]
+             ) -> tuple[list[RatingEntry], list[int]]:
+    """The rows to create (new, or differing from the stored row of their subject and
+    tournament) and the stored rows they replace; ``old`` keeps the stored rows not made."""
+    last = {row.subject: row.period for row in rows}
+    fields = [f.attname for f in RatingEntry._meta.concrete_fields]
+    assert fields == ["id", "rating_list_id", "subject", "profile_id", "partner_id",
+                      "tournament_id", *VALUES], fields
+    list_id = rating_list.pk
+    created, stale = [], []
+    for subject, period, rating, deviation, volatility, games, score, mu, phi in rows:
+        tournament = tournaments[period - 1].pk
+        values = (period, rating, deviation, volatility, games, score, mu, phi,
+                  last[subject] == period)
+        found = old.pop((subject, tournament), None)
+        if found is not None:
+            if found[1] == values:
+                continue
+            stale.append(found[0])
+        ids = subject.split("+")
+        made: list[Any] = [None, list_id, subject, int(ids[0]),
+                           int(ids[1]) if len(ids) > 1 else None, tournament, *values]
+        created.append(RatingEntry(*made))  # positional: the fields' order, checked above
+    return created, stale
 
 
 def _state_before(rating_list: RatingList, first: int, subjects: set[str]
