@@ -10,13 +10,15 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from scoring.models import Deal, Party, Profile, RatingEntry, RatingList
+from scoring.models import Deal, Party, Player, Profile, RatingEntry, RatingList
 from scoring.party.deals import correct_deal
 from scoring.ranking import rating_tasks
 from scoring.ranking.rating_runs import (
     compute_list,
     entry_rows,
+    rated_field,
     recompute_rating_list,
+    tournament_parties,
     update_rating_list,
 )
 from scoring.tasks import sweep_missed_sends
@@ -195,3 +197,26 @@ def test_a_tournament_dated_earlier_reorders_the_periods(three, sends):
     assert RatingEntry.objects.filter(rating_list=rating_list, sequence=1,
                                       tournament=autumn).count() == 8
 
+
+
+@pytest.mark.parametrize("subject", ["players", "pairs"])
+def test_two_sided_parties_read_in_one_query_as_the_standings_read_them(three, subject):
+    rating_list, winter, spring, autumn = three
+    RatingList.objects.filter(pk=rating_list.pk).update(subject=subject)
+    rating_list.refresh_from_db()
+    parties = list(Party.objects.filter(round__tournament=spring, status="finished")
+                   .order_by("id"))
+    Party.objects.filter(pk=parties[0].pk).update(end_reason="forfeit", winner="b")
+    Party.objects.filter(pk=parties[1].pk).update(winner="")
+    Player.objects.filter(pk=parties[2].pair_a.player1_id).update(profile=None)
+    field = rated_field(rating_list)
+    profile_of = dict(Player.objects.filter(profile__isnull=False)
+                      .values_list("id", "profile_id"))
+    one_by_one = [tournament_parties(t, profile_of, pairs=subject == "pairs")
+                  for t in (winter, spring, autumn)]
+    key = repr
+    assert [sorted(map(key, p)) for p in field.periods] == [
+        sorted(map(key, p)) for p in one_by_one]
+    assert len(field.periods[1]) < len(field.periods[0])  # the forfeit is not rated
+    if subject == "players":  # (the pair missing a profile may have played the draw)
+        assert any(party.winner is None for party in field.periods[1])  # the draw is rated
