@@ -14,8 +14,8 @@ Then prints the medians of:
     BENCH rating_party_update_10000_full_ms   what each finished party cost before the
         pending runs: a recompute from scratch deleting and creating every row
 
-and, with ``--big``, the same list at 20,000 players × 200 events, recomputed in a fresh
-process so its peak memory is the recompute's own:
+and (unless ``--quick`` or ``--no-big``) the same list at 20,000 players × 200 events,
+recomputed in a fresh process so its peak memory is the recompute's own:
 
     BENCH rating_recompute_20000_players_200_events_s   (≤ 5)
     BENCH rating_recompute_20000_peak_rss_mb   (≤ 1,024)
@@ -24,7 +24,7 @@ Runs against PostgreSQL when DATABASE_URL is set (it migrates that database and 
 own data at the end), otherwise against a throw-away SQLite file:
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/h_ratings .venv/bin/python \\
-        bench/bench_ratings_db.py [--big]
+        bench/bench_ratings_db.py [--no-big]
     .venv/bin/python bench/bench_ratings_db.py --quick   # 1,000 players × 10 events
 
 Targets on a 2-core machine: recompute ≤ 1.0 s, a party's update ≤ 100 ms.
@@ -194,7 +194,7 @@ def main() -> None:
     """Store the season, time the recomputes and the party updates, print the medians."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--big", action="store_true")
+    parser.add_argument("--no-big", action="store_true")
     parser.add_argument("--recompute-here", type=int)
     args, _rest = parser.parse_known_args()
     where = db_bench.setup_django() if args.recompute_here is None else _setup_only()
@@ -203,7 +203,7 @@ def main() -> None:
         return
     print(f"# {where}", flush=True)
     sizes = [(1000, 10)] if args.quick else [(10_000, 100)]
-    if args.big:
+    if not args.quick and not args.no_big:
         sizes.append((20_000, 200))
     runs = 2 if args.quick else 3
     for players, events in sizes:
