@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import transaction
 
+from scoring.core.bulk import insert_rows
 from scoring.models import RatingEntry, RatingList
 from scoring.ranking.rating_inputs import (
     list_parameters,
@@ -36,6 +37,9 @@ FEW_SUBJECTS = 2000
 
 CHUNK = 1000
 """Ids per ``IN (...)`` of a delete or an update."""
+
+INSERTED = 10_000
+"""Rows per statement of the rows created."""
 
 
 @dataclass(frozen=True)
@@ -143,19 +147,17 @@ def _recompute(rating_list: RatingList, tournaments: list[Any], first: int) -> R
             entries.filter(pk__in=ids[start:start + CHUNK]).update(current=value)
     for start in range(0, len(stale), CHUNK):
         entries.filter(pk__in=stale[start:start + CHUNK]).delete()
-    RatingEntry.objects.bulk_create(created, batch_size=2000)
+    for start in range(0, len(created), INSERTED):
+        insert_rows(RatingEntry, created[start:start + INSERTED])
     return RatingRun(first, len(rows), len(created), len(stale), len(turn_on) + len(turn_off))
 
 
 def _changed(rating_list: RatingList, tournaments: list[Any], rows: list[HistoryRow],
              old: dict[tuple[str, int], tuple[int, tuple[Any, ...]]]
-             ) -> tuple[list[RatingEntry], list[int]]:
+             ) -> tuple[list[dict[str, Any]], list[int]]:
     """The rows to create (new, or differing from the stored row of their subject and
     tournament) and the stored rows they replace; ``old`` keeps the stored rows not made."""
     last = {row.subject: row.period for row in rows}
-    fields = [f.attname for f in RatingEntry._meta.concrete_fields]
-    assert fields == ["id", "rating_list_id", "subject", "profile_id", "partner_id",
-                      "tournament_id", *VALUES], fields
     list_id = rating_list.pk
     created, stale = [], []
     for subject, period, rating, deviation, volatility, games, score, mu, phi in rows:
@@ -168,9 +170,10 @@ def _changed(rating_list: RatingList, tournaments: list[Any], rows: list[History
                 continue
             stale.append(found[0])
         ids = subject.split("+")
-        made: list[Any] = [None, list_id, subject, int(ids[0]),
-                           int(ids[1]) if len(ids) > 1 else None, tournament, *values]
-        created.append(RatingEntry(*made))  # positional: the fields' order, checked above
+        made: dict[str, Any] = dict(zip(VALUES, values, strict=True))
+        made.update(rating_list_id=list_id, subject=subject, profile_id=int(ids[0]),
+                    partner_id=int(ids[1]) if len(ids) > 1 else None, tournament_id=tournament)
+        created.append(made)
     return created, stale
 
 
