@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from scoring.core.errors import ServiceError
 from scoring.models import Player, RatingEntry, RatingList, Tournament
@@ -189,27 +190,33 @@ def compute_list(rating_list: RatingList) -> tuple[RatedField, list[HistoryRow]]
     return field, compute_history(rating_list.system, parameters, field.periods)
 
 
+VALUES = ("sequence", "rating", "deviation", "volatility", "games", "score", "mu", "phi",
+          "current")
+"""A stored row's values (its key: the subject and the tournament)."""
+
+
+def entry_values(row: HistoryRow, last: dict[str, int]) -> tuple[Any, ...]:
+    """A history row's :data:`VALUES` (``last``: each subject's last period, his current)."""
+    return (row.period, row.rating, row.deviation, row.volatility, row.games, row.score,
+            row.mu, row.phi, last[row.subject] == row.period)
+
+
+def entry_fields(list_id: int, subject: str, tournament_id: int, values: tuple[Any, ...]
+                 ) -> dict[str, Any]:
+    """A ``RatingEntry``'s fields: the subject is a profile, or two ("12+34", lower first)."""
+    ids = subject.split("+")
+    fields: dict[str, Any] = dict(zip(VALUES, values, strict=True))
+    fields.update(rating_list_id=list_id, subject=subject, profile_id=int(ids[0]),
+                  partner_id=int(ids[1]) if len(ids) > 1 else None, tournament_id=tournament_id)
+    return fields
+
+
 def entry_rows(rating_list: RatingList, field: RatedField, rows: list[HistoryRow]
                ) -> list[RatingEntry]:
     """The history rows as unsaved ``RatingEntry`` objects; each subject's last is current."""
     last = {row.subject: row.period for row in rows}
-    entries = []
-    for row in rows:
-        ids = [int(part) for part in row.subject.split("+")]
-        entries.append(RatingEntry(
-            rating_list=rating_list,
-            subject=row.subject,
-            profile_id=ids[0],
-            partner_id=ids[1] if len(ids) > 1 else None,
-            tournament_id=field.tournaments[row.period - 1].pk,
-            sequence=row.period,
-            rating=row.rating,
-            deviation=row.deviation,
-            volatility=row.volatility,
-            games=row.games,
-            score=row.score,
-            mu=row.mu,
-            phi=row.phi,
-            current=last[row.subject] == row.period,
-        ))
-    return entries
+    return [
+        RatingEntry(**entry_fields(rating_list.pk, row.subject,
+                                   field.tournaments[row.period - 1].pk, entry_values(row, last)))
+        for row in rows
+    ]

@@ -20,6 +20,9 @@ from django.db import transaction
 from scoring.core.bulk import insert_rows
 from scoring.models import RatingEntry, RatingList
 from scoring.ranking.rating_inputs import (
+    VALUES,
+    entry_fields,
+    entry_values,
     list_parameters,
     rated_field,
     rated_tournaments,
@@ -27,10 +30,6 @@ from scoring.ranking.rating_inputs import (
 from scoring.ratings import HistoryRow, compute_history, start_state
 
 logger = logging.getLogger(__name__)
-
-VALUES = ("sequence", "rating", "deviation", "volatility", "games", "score", "mu", "phi",
-          "current")
-"""A stored row's values a run compares (its key: the subject and the tournament)."""
 
 FEW_SUBJECTS = 2000
 """Up to this many subjects a run reads their earlier rows by name, else the whole list's."""
@@ -158,22 +157,16 @@ def _changed(rating_list: RatingList, tournaments: list[Any], rows: list[History
     """The rows to create (new, or differing from the stored row of their subject and
     tournament) and the stored rows they replace; ``old`` keeps the stored rows not made."""
     last = {row.subject: row.period for row in rows}
-    list_id = rating_list.pk
     created, stale = [], []
-    for subject, period, rating, deviation, volatility, games, score, mu, phi in rows:
-        tournament = tournaments[period - 1].pk
-        values = (period, rating, deviation, volatility, games, score, mu, phi,
-                  last[subject] == period)
-        found = old.pop((subject, tournament), None)
+    for row in rows:
+        tournament = tournaments[row.period - 1].pk
+        values = entry_values(row, last)
+        found = old.pop((row.subject, tournament), None)
         if found is not None:
             if found[1] == values:
                 continue
             stale.append(found[0])
-        ids = subject.split("+")
-        made: dict[str, Any] = dict(zip(VALUES, values, strict=True))
-        made.update(rating_list_id=list_id, subject=subject, profile_id=int(ids[0]),
-                    partner_id=int(ids[1]) if len(ids) > 1 else None, tournament_id=tournament)
-        created.append(made)
+        created.append(entry_fields(rating_list.pk, row.subject, tournament, values))
     return created, stale
 
 

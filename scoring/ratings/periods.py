@@ -91,54 +91,27 @@ def ranks(periods: Sequence[Sequence[RatedParty]]) -> list[str]:
     return sorted(found)
 
 
-def _glicko2_period(parties: Sequence[RatedParty], rank: Mapping[str, int]
-                    ) -> tuple[dict[int, list[int]], dict[int, list[float]]]:
-    """Each subject's games of a period as opponent × 4 + 2 × score (the weight does not
-    count in Glicko-2), and his party results (1, 0.5, 0), one per party."""
-    games: dict[int, list[int]] = {}
+def _period_games(parties: Sequence[RatedParty], rank: Mapping[str, int],
+                  keys_of: Callable[[list[int], float], list[Any]],
+                  key: Callable[[int, float, float], Any]
+                  ) -> tuple[dict[int, list[Any]], dict[int, list[float]]]:
+    """Each subject's games of a period as the kernel sorts them (``keys_of`` a side's
+    opponents at a score, ``key`` one game of a party of more sides), and his party results
+    (1, 0.5, 0), one per party."""
+    games: dict[int, list[Any]] = {}
     scores: dict[int, list[float]] = {}
     get = games.get
     for party in parties:
         sides = party.sides
         if len(sides) != 2:
-            _more_sides(party, rank, games, scores, lambda o, s, _w: o * 4 + int(s * 2))
-            continue
-        winner = party.winner
-        code_a = 1 if winner is None else (2 if winner == 0 else 0)
-        a = [rank[subject] for subject in sides[0]]
-        b = [rank[subject] for subject in sides[1]]
-        for side, opposite, code in ((a, b, code_a), (b, a, 2 - code_a)):
-            keys = [opponent * 4 + code for opponent in opposite]
-            score = code * 0.5
-            for subject in side:
-                row = get(subject)
-                if row is None:
-                    games[subject] = keys.copy()
-                    scores[subject] = [score]
-                else:
-                    row += keys
-                    scores[subject].append(score)
-    return games, scores
-
-
-def _elo_period(parties: Sequence[RatedParty], rank: Mapping[str, int]
-                ) -> tuple[dict[int, list[tuple[int, float, float]]], dict[int, list[float]]]:
-    """Each subject's games of a period as (opponent, score, weight), and his party results."""
-    games: dict[int, list[tuple[int, float, float]]] = {}
-    scores: dict[int, list[float]] = {}
-    get = games.get
-    for party in parties:
-        sides = party.sides
-        if len(sides) != 2:
-            _more_sides(party, rank, games, scores, lambda o, s, w: (o, s, w))
+            _more_sides(party, rank, games, scores, key)
             continue
         winner = party.winner
         sa = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
         a = [rank[subject] for subject in sides[0]]
         b = [rank[subject] for subject in sides[1]]
         for side, opposite, score in ((a, b, sa), (b, a, 1.0 - sa)):
-            weight = 1.0 / len(opposite)
-            keys = [(opponent, score, weight) for opponent in opposite]
+            keys = keys_of(opposite, score)
             for subject in side:
                 row = get(subject)
                 if row is None:
@@ -148,6 +121,18 @@ def _elo_period(parties: Sequence[RatedParty], rank: Mapping[str, int]
                     row += keys
                     scores[subject].append(score)
     return games, scores
+
+
+def _glicko2_keys(opposite: list[int], score: float) -> list[int]:
+    """Glicko-2's games against a side: opponent × 4 + 2 × score (the weight does not count)."""
+    code = int(score * 2)
+    return [opponent * 4 + code for opponent in opposite]
+
+
+def _elo_keys(opposite: list[int], score: float) -> list[tuple[int, float, float]]:
+    """Elo's games against a side: (opponent, score, weight)."""
+    weight = 1.0 / len(opposite)
+    return [(opponent, score, weight) for opponent in opposite]
 
 
 def _more_sides(party: RatedParty, rank: Mapping[str, int], games: dict[int, list[Any]],
@@ -176,7 +161,7 @@ def elo_history(p: EloParameters, periods: Sequence[Sequence[RatedParty]], first
     }
     rows: list[HistoryRow] = []
     for period, parties in enumerate(periods, start=first):
-        games, scores = _elo_period(parties, rank)
+        games, scores = _period_games(parties, rank, _elo_keys, lambda o, s, w: (o, s, w))
         updated: dict[int, tuple[float, int]] = {}
         before = {subject: state.get(subject, initial)[0] for subject in scores}
         for subject in sorted(scores):
@@ -211,7 +196,8 @@ def glicko2_history(p: Glicko2Parameters, periods: Sequence[Sequence[RatedParty]
     pi2 = math.pi * math.pi
     exp, sqrt = math.exp, math.sqrt
     for period, parties in enumerate(periods, start=first):
-        games, scores = _glicko2_period(parties, rank)
+        games, scores = _period_games(parties, rank, _glicko2_keys,
+                                      lambda o, s, _w: o * 4 + int(s * 2))
         before: dict[int, tuple[float, float, float]] = {}  # mu, phi, sigma
         opponents: dict[int, tuple[float, float, float]] = {}  # mu, g(phi), g²
         for subject in scores:
