@@ -126,6 +126,7 @@ def _recompute(rating_list: RatingList, tournaments: list[Any], first: int) -> R
         for row in entries.filter(sequence__gte=first).values_list(
             "id", "subject", "tournament_id", *VALUES)
     }
+    stored = len(old)
     subjects = {key[0] for key in old}
     for parties in field.periods:
         for party in parties:
@@ -144,7 +145,9 @@ def _recompute(rating_list: RatingList, tournaments: list[Any], first: int) -> R
     for ids, value in ((turn_on, True), (turn_off, False)):
         for start in range(0, len(ids), CHUNK):
             entries.filter(pk__in=ids[start:start + CHUNK]).update(current=value)
-    for start in range(0, len(stale), CHUNK):
+    if stale and len(stale) == stored:  # every row from ``first`` on changed: one DELETE
+        entries.filter(sequence__gte=first).delete()
+    for start in range(0, len(stale) if len(stale) < stored else 0, CHUNK):
         entries.filter(pk__in=stale[start:start + CHUNK]).delete()
     for start in range(0, len(created), INSERTED):
         insert_rows(RatingEntry, created[start:start + INSERTED])
