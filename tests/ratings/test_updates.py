@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+import threading
 from contextlib import contextmanager
 from datetime import date, timedelta
 from unittest import mock
 
 import pytest
+from django.db import connection, transaction
 from django.utils import timezone
 
 from scoring.models import Deal, Party, Player, Profile, RatingEntry, RatingList
@@ -220,3 +222,40 @@ def test_two_sided_parties_read_in_one_query_as_the_standings_read_them(three, s
     assert len(field.periods[1]) < len(field.periods[0])  # the forfeit is not rated
     if subject == "players":  # (the pair missing a profile may have played the draw)
         assert any(party.winner is None for party in field.periods[1])  # the draw is rated
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_party_finishing_during_a_run_sends_its_mark_with_a_task(make_field, organizer):
+    """PostgreSQL: the run holds the list's row, the mark cannot wait for it (skip_locked)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks: PostgreSQL")
+    profiles = [Profile.objects.create(name=f"Игрок {k}") for k in range(8)]
+    spring = linked_field(make_field, profiles, "spring", date(2026, 5, 1))
+    rating_list = RatingList.objects.create(name="Рейтинг", slug="rating", created_by=organizer)
+    rating_list.tournaments.set([spring])
+    recompute_rating_list(rating_list.pk)
+    locked, release = threading.Event(), threading.Event()
+
+    def run() -> None:
+        try:
+            with transaction.atomic():
+                RatingList.objects.select_for_update().get(pk=rating_list.pk)
+                locked.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=run)
+    holder.start()
+    try:
+        assert locked.wait(10)
+        with mock.patch.object(rating_tasks.recompute_rating_list_task, "apply_async") as sent:
+            assert rating_tasks.mark_lists([spring.pk]) == [rating_list.pk]
+        assert sent.call_args.args[0] == (rating_list.pk, [spring.pk])
+    finally:
+        release.set()
+        holder.join()
+    rating_list.refresh_from_db()
+    assert rating_list.recompute_queued_at is None  # the mark went with the task
+    run_ = update_rating_list(rating_list.pk, [spring.pk])
+    assert run_ is not None and run_.first == 1
