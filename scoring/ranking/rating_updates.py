@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import OuterRef, Subquery, Sum
 
 from scoring.core.bulk import insert_rows
 from scoring.models import RatingEntry, RatingList
@@ -182,11 +183,19 @@ def _state_before(rating_list: RatingList, first: int, subjects: set[str]
     earlier = RatingEntry.objects.filter(rating_list=rating_list, sequence__lt=first)
     fields = ("id", "subject", "sequence", "rating", "volatility", "games", "mu", "phi",
               "current")
-    if len(subjects) <= FEW_SUBJECTS:
+    if len(subjects) <= FEW_SUBJECTS:  # each one's last earlier row, and his parties so far
         names = sorted(subjects)
-        found = [row for start in range(0, len(names), CHUNK)
-                 for row in earlier.filter(subject__in=names[start:start + CHUNK])
-                 .values_list(*fields)]
+        last = earlier.filter(subject=OuterRef("subject")).order_by("-sequence")
+        found: list[tuple[Any, ...]] = []
+        played: dict[str, int] = {}
+        for start in range(0, len(names), CHUNK):
+            chunk = earlier.filter(subject__in=names[start:start + CHUNK])
+            found += chunk.filter(sequence=Subquery(last.values("sequence")[:1])).values_list(
+                *fields)
+            if rating_list.system == RatingList.System.ELO:
+                played.update(chunk.order_by().values("subject").annotate(n=Sum("games"))
+                              .values_list("subject", "n"))
+        found = [(*row[:5], played.get(row[1], row[5]), *row[6:]) for row in found]
     else:
         found = [row for row in earlier.values_list(*fields) if row[1] in subjects]
     found.sort(key=lambda row: (row[1], row[2]))
