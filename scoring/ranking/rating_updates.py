@@ -77,8 +77,9 @@ def update_rating_list(list_id: int, tournament_ids: Sequence[int] = ()) -> Rati
 
 def period_of(periods: Sequence[int], tournament_ids: Iterable[int]) -> int:
     """The first rating period of these tournaments in ``periods`` (tournament ids in period
-    order); 1 when one is not there (the stored rows do not know it)."""
-    found = [periods.index(t) + 1 if t in periods else 1 for t in tournament_ids]
+    order); those not there are another list's, or new to this one, which a run finds by
+    comparing ``periods`` with the list's tournaments (past the last period when none is)."""
+    found = [periods.index(t) + 1 for t in tournament_ids if t in periods]
     return min(found, default=len(periods) + 1)
 
 

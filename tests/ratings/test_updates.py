@@ -259,3 +259,12 @@ def test_a_party_finishing_during_a_run_sends_its_mark_with_a_task(make_field, o
     assert rating_list.recompute_queued_at is None  # the mark went with the task
     run_ = update_rating_list(rating_list.pk, [spring.pk])
     assert run_ is not None and run_.first == 1
+
+
+def test_a_merge_across_lists_marks_each_list_from_its_own_tournament(three, sends, make_field):
+    rating_list, winter, spring, autumn = three
+    other = make_field(4, finished=1, slug="elsewhere", start_date=date(2025, 1, 1))
+    with sends():
+        rating_tasks.tournaments_changed([other.pk, autumn.pk])  # as a merge of profiles
+    rating_list.refresh_from_db()
+    assert rating_list.recompute_from == 3  # the other tournament is not this list's
