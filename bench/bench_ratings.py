@@ -1,4 +1,4 @@
-"""Benchmark of the rating engine alone (no database): a list recomputed from scratch.
+"""Benchmark of the rating engine alone (no database): a list's history computed from scratch.
 
 A pool of 10,000 players of hidden strengths; 100 events, each of 200–1,000 of them (some
 players play often, some seldom) over 7–9 rounds of an individual format: four at a table,
@@ -9,7 +9,8 @@ time and this process's CPU time (the wall time on a busy machine is mostly wait
     .venv/bin/python bench/bench_ratings.py          # 10,000 players x 100 events, 5 runs
     .venv/bin/python bench/bench_ratings.py --quick  # 1,000 players x 10 events, a smoke test
 
-Target on a 2-core machine: rating_recompute_10000_players_100_events_s <= 2.
+The figures are ``rating_engine_*``: the same list through the database (reading the results,
+writing the rows) is ``bench_ratings_db.py``'s ``rating_recompute_*``.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def main() -> None:
             compute_history(system, params, history)
             times.append(time.perf_counter() - started)
             cpu.append(time.process_time() - started_cpu)
-        label = f"rating_recompute_{players}_players_{events}_events{name}"
+        label = f"rating_engine_{players}_players_{events}_events{name}"
         print(f"BENCH {label}_s {statistics.median(times):.3f} s", flush=True)
         # the CPU time of this process alone: what the wall time is on an idle machine
         print(f"BENCH {label}_cpu_s {statistics.median(cpu):.3f} s", flush=True)

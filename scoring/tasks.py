@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from scoring.core.background import RecordTask
 from scoring.models import PrintJob
+from scoring.ranking import rating_tasks
 from scoring.ranking.rating_tasks import recompute_rating_list_task
 from scoring.ranking.seasons import refresh_placings_task
 from scoring.signoff import printing
@@ -30,9 +31,10 @@ def purge_print_jobs() -> int:
 
 @shared_task(base=RecordTask, name="scoring.tasks.sweep_missed_sends")
 def sweep_missed_sends() -> dict[str, list[int]]:
-    """Send again the prints still waiting for a task (the beat runs it).
+    """Send again the prints and the rating lists' runs still waiting for a task (the beat
+    runs it).
 
-    The task is idempotent and takes its work under a row lock, so one sent twice (the first
+    The tasks are idempotent and take their work under a row lock, so one sent twice (the first
     message was only late) does nothing the second time.
     """
     now = timezone.now()
@@ -44,7 +46,7 @@ def sweep_missed_sends() -> dict[str, list[int]]:
     )
     for pk in jobs:
         render_print_job.send_quietly((pk,))
-    return {"print_jobs": jobs}
+    return {"print_jobs": jobs, "rating_lists": rating_tasks.queue_missed(now - MISSED_AFTER)}
 
 
 @shared_task(base=RecordTask, name="scoring.tasks.sweep_webhooks")

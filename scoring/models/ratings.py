@@ -49,6 +49,25 @@ class RatingList(models.Model):
         related_name="+",
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    periods = models.JSONField(
+        _("rated periods"),
+        default=list,
+        editable=False,
+        help_text=_("The tournaments' ids in rating-period order as the stored rows rate them."),
+    )
+    recompute_from = models.PositiveIntegerField(
+        _("recompute from period"),
+        null=True,
+        editable=False,
+        help_text=_("A result changed: the first rating period to recompute (lowered, never "
+                    "raised, until a run takes it)."),
+    )
+    recompute_queued_at = models.DateTimeField(
+        _("recompute queued at"),
+        null=True,
+        editable=False,
+        help_text=_("When the one pending recompute of the list was queued."),
+    )
 
     class Meta:
         verbose_name = _("rating list")
@@ -68,7 +87,9 @@ class RatingEntry(models.Model):
 
     The subject is a profile (players' lists) or two profiles (fixed pairs, ``profile`` the
     lower id); ``subject`` is their key ("12" or "12+34"). The rows are derived: recomputing
-    the list from the stored results rewrites them with the same numbers.
+    the list from the stored results rewrites them with the same numbers. ``mu`` and ``phi``
+    keep Glicko-2's state exactly as the engine does, so a recompute from a later period
+    starts from them and equals a recompute from scratch to the last bit.
     """
 
     rating_list = models.ForeignKey(
@@ -95,6 +116,8 @@ class RatingEntry(models.Model):
     volatility = models.FloatField(_("volatility"), null=True, blank=True)
     games = models.PositiveIntegerField(_("parties rated"), default=0)
     score = models.FloatField(_("score"), default=0)
+    mu = models.FloatField(_("Glicko-2 rating"), null=True, blank=True, editable=False)
+    phi = models.FloatField(_("Glicko-2 deviation"), null=True, blank=True, editable=False)
     current = models.BooleanField(
         _("current rating"),
         default=False,

@@ -210,6 +210,12 @@ def load_party_results(
     return results_from_rows(tournament, rows, per_player=per_player, tail=tail)
 
 
+def two_sided(tournament: Tournament) -> bool:
+    """Whether a party's result is its winner field alone: two sides, neither Kozel nor each
+    for himself (:func:`rows_for_engine` reads no totals to tell its winner)."""
+    return _layout(tournament) == (False, False)
+
+
 def _layout(tournament: Tournament) -> tuple[bool, bool]:
     """Whether the tournament plays Kozel, and whether three or four play each for himself."""
     cfg = tournament.regulations.rules_config()

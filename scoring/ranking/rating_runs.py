@@ -1,176 +1,26 @@
-"""Rating lists from the database: read the rated tournaments' results, run the engine, store.
+"""Rating lists from the database: the published list, a player's history, seeding ratings.
 
-The parties' winners come from :func:`scoring.ranking.loaders.load_party_results`, the function the
-standings use, so a list rates the results every page shows. One rating period is one
-tournament, in date order. A bye is no game; a forfeit is not rated (no game was played);
-entrants without a profile are not rated, nor are games against them. Pair lists rate the
-fixed pairs of pairs tournaments (an individual tournament's pairs change every round).
+Reading a list's input is :mod:`scoring.ranking.rating_inputs`; recomputing and storing it
+(from scratch, or from a changed tournament's period on) is :mod:`scoring.ranking.rating_updates`.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db import transaction
 from django.db.models import Count, Q, Sum
 
-from scoring.core.errors import ServiceError
-from scoring.models import Player, Profile, RatingEntry, RatingList, Tournament
-from scoring.ranking.loaders import load_party_results
-from scoring.ratings import (
-    HistoryRow,
-    RatedParty,
-    RatingParameters,
-    compute_history,
-    parameters_for,
+from scoring.models import Profile, RatingEntry, RatingList
+from scoring.ranking.rating_inputs import (
+    RatedField,
+    compute_list,
+    entry_rows,
+    list_parameters,
+    rated_field,
+    rated_tournaments,
+    tournament_parties,
 )
-from scoring.standings.types import Side
-
-logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class RatedField:
-    """A list's input: its tournaments in period order and each period's rated parties."""
-
-    tournaments: list[Tournament]
-    periods: list[list[RatedParty]]
-
-
-def list_parameters(rating_list: RatingList) -> RatingParameters:
-    """The engine's parameters of the list; bad JSON is a ServiceError on ``parameters``."""
-    try:
-        return parameters_for(rating_list.system, rating_list.parameters)
-    except ValueError as err:
-        raise ServiceError("parameters", str(err)) from err
-
-
-def rated_tournaments(rating_list: RatingList) -> list[Tournament]:
-    """The list's tournaments in rating-period order: by start date, then id."""
-    return list(
-        rating_list.tournaments.select_related("regulations").order_by("start_date", "id")
-    )
-
-
-def _players(side: Side) -> tuple[int, ...]:
-    """A side's player ids: results read ``per_player`` name every side by its players."""
-    if not isinstance(side, tuple):
-        raise TypeError(f"a side of players expected, got {side!r}")
-    return side
-
-
-def _side_index(winner: Side, sides: Sequence[tuple[int, ...]]) -> int | None:
-    """The index of the winning side: the standings name it by tuple or by a player in it."""
-    for index, side in enumerate(sides):
-        if winner == side or winner in side:
-            return index
-    return None
-
-
-def _subject_sides(
-    sides: Sequence[tuple[int, ...]], profile_of: dict[int, int], pairs: bool
-) -> list[tuple[str, ...] | None]:
-    """The sides as subject keys; None where a side cannot be rated (a player lacks a profile)."""
-    out: list[tuple[str, ...] | None] = []
-    for side in sides:
-        profiles = [profile_of.get(player) for player in side]
-        if pairs:
-            if None in profiles or not profiles:
-                out.append(None)
-            else:
-                out.append(("+".join(str(p) for p in sorted(profiles)),))  # type: ignore[type-var]
-        else:
-            known = tuple(str(p) for p in profiles if p is not None)
-            out.append(known or None)
-    return out
-
-
-def tournament_parties(
-    tournament: Tournament, profile_of: dict[int, int], *, pairs: bool
-) -> list[RatedParty]:
-    """The rated parties of one tournament (its counted parties, as the standings read them,
-    and its knockout parties)."""
-    if pairs and tournament.format == Tournament.Format.INDIVIDUAL:
-        return []
-    parties: list[RatedParty] = []
-    for result in load_party_results(tournament, per_player=True, knockout=True):
-        if result.b is None or result.forfeit:
-            continue
-        if result.solo and result.own:
-            sides: list[tuple[int, ...]] = [(entrant,) for entrant in sorted(result.own)]
-        else:
-            sides = [_players(result.a), _players(result.b)]
-        winner = None if result.winner is None else _side_index(result.winner, sides)
-        keyed = _subject_sides(sides, profile_of, pairs)
-        rated = [(side, i) for i, side in enumerate(keyed) if side is not None]
-        if len(rated) < 2 or (winner is not None and keyed[winner] is None):
-            continue
-        index = {i: n for n, (_side, i) in enumerate(rated)}
-        parties.append(RatedParty(
-            tuple(side for side, _i in rated), None if winner is None else index[winner]
-        ))
-    return parties
-
-
-def rated_field(rating_list: RatingList) -> RatedField:
-    """Read the list's input: per tournament a constant number of queries."""
-    tournaments = rated_tournaments(rating_list)
-    profile_of = dict(
-        Player.objects.filter(tournament__in=tournaments, profile__isnull=False)
-        .values_list("id", "profile_id")
-    )
-    pairs = rating_list.subject == RatingList.Subject.PAIRS
-    periods = [tournament_parties(t, profile_of, pairs=pairs) for t in tournaments]
-    return RatedField(tournaments, periods)
-
-
-def compute_list(rating_list: RatingList) -> tuple[RatedField, list[HistoryRow]]:
-    """The list's history computed from scratch from the stored results (nothing written)."""
-    parameters = list_parameters(rating_list)
-    field = rated_field(rating_list)
-    return field, compute_history(rating_list.system, parameters, field.periods)
-
-
-def entry_rows(rating_list: RatingList, field: RatedField, rows: list[HistoryRow]
-               ) -> list[RatingEntry]:
-    """The history rows as unsaved ``RatingEntry`` objects; each subject's last is current."""
-    last = {row.subject: row.period for row in rows}
-    entries = []
-    for row in rows:
-        ids = [int(part) for part in row.subject.split("+")]
-        entries.append(RatingEntry(
-            rating_list=rating_list,
-            subject=row.subject,
-            profile_id=ids[0],
-            partner_id=ids[1] if len(ids) > 1 else None,
-            tournament=field.tournaments[row.period - 1],
-            sequence=row.period,
-            rating=row.rating,
-            deviation=row.deviation,
-            volatility=row.volatility,
-            games=row.games,
-            score=row.score,
-            current=last[row.subject] == row.period,
-        ))
-    return entries
-
-
-def recompute_rating_list(list_id: int) -> int:
-    """Recompute a list from scratch and replace its entries in one transaction; their count.
-
-    The list's row is locked, so two recomputes of one list run one after the other.
-    """
-    with transaction.atomic():
-        rating_list = RatingList.objects.select_for_update().get(pk=list_id)
-        field, rows = compute_list(rating_list)
-        entries = entry_rows(rating_list, field, rows)
-        RatingEntry.objects.filter(rating_list=rating_list).delete()
-        RatingEntry.objects.bulk_create(entries, batch_size=2000)
-    logger.info("rating list recomputed: list=%s tournaments=%s entries=%s",
-                list_id, len(field.tournaments), len(entries))
-    return len(entries)
+from scoring.ranking.rating_updates import recompute_rating_list, update_rating_list
 
 
 @dataclass(frozen=True)
@@ -223,3 +73,10 @@ def current_rating_of(rating_list: RatingList) -> dict[int, float]:
         RatingEntry.objects.filter(rating_list=rating_list, current=True, partner__isnull=True)
         .values_list("profile_id", "rating")
     )
+
+
+__all__ = [
+    "RatedField", "RatingLine", "compute_list", "current_entries", "current_rating_of",
+    "entry_rows", "list_parameters", "rated_field", "rated_tournaments", "rating_history",
+    "rating_lines", "recompute_rating_list", "tournament_parties", "update_rating_list",
+]

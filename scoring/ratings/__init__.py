@@ -13,6 +13,7 @@ from scoring.ratings.history import (
     compute_history,
     pairwise_games,
     parameters_for,
+    start_state,
 )
 
 __all__ = [
@@ -28,4 +29,5 @@ __all__ = [
     "glicko2_update",
     "pairwise_games",
     "parameters_for",
+    "start_state",
 ]

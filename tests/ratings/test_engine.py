@@ -16,6 +16,7 @@ from scoring.ratings import (
     elo_period,
     glicko2_update,
     parameters_for,
+    start_state,
 )
 from scoring.ratings.elo import k_factor
 from scoring.ratings.glicko2 import idle
@@ -164,3 +165,35 @@ def test_recomputing_from_scratch_is_deterministic(history, system: str) -> None
     """Two computations of the same history give equal rows."""
     p = parameters_for(system, {})
     assert compute_history(system, p, history) == compute_history(system, p, history)
+
+
+@st.composite
+def mixed_periods(draw: st.DrawFn) -> list[list[RatedParty]]:
+    """Periods of pairs' parties, singles' and three-handed ones, draws among them."""
+    out = []
+    for _ in range(draw(st.integers(1, 6))):
+        parties = []
+        for _ in range(draw(st.integers(0, 5))):
+            chosen = draw(st.permutations(SUBJECTS))
+            shape = draw(st.sampled_from([(1, 1), (2, 2), (1, 1, 1), (2, 1)]))
+            sides, at = [], 0
+            for size in shape:
+                sides.append(tuple(chosen[at:at + size]))
+                at += size
+            winner = draw(st.sampled_from([*range(len(shape)), None]))
+            parties.append(RatedParty(tuple(sides), winner))
+        out.append(parties)
+    return out
+
+
+@settings(max_examples=80, deadline=None)
+@given(mixed_periods(), st.sampled_from(["elo", "glicko2"]), st.integers(1, 6))
+def test_a_run_from_a_stored_state_equals_the_run_from_scratch(history, system: str,
+                                                               first: int) -> None:
+    """Periods from ``first`` on, started from the rows before it, give the same rows."""
+    first = min(first, len(history))
+    p = parameters_for(system, {})
+    full = compute_history(system, p, history)
+    start = start_state(system, [row for row in full if row.period < first])
+    assert compute_history(system, p, history[first - 1:], first=first, start=start) == [
+        row for row in full if row.period >= first]
