@@ -73,7 +73,7 @@ _publishers: dict[tuple, Any] = {}
 _publishers_lock = threading.Lock()
 
 
-def _publisher(redis_options: dict) -> Any:
+def publisher(redis_options: dict) -> Any:
     """This process's client that publishes (a read times out as a connection does)."""
     import redis
 
@@ -87,17 +87,25 @@ def _publisher(redis_options: dict) -> Any:
     return client
 
 
+_down_until = 0.0
+"""After a failed publish, until when (monotonic) the others skip Redis (``DOWN_SECONDS``)."""
+DOWN_SECONDS = 2.0
+
+
 def publish(channel: str, event_type: str, data: str) -> None:
-    """Send an event (``data``: its JSON) to the streams of ``channel`` in every process."""
+    """Send an event (``data``: its JSON) to the streams of ``channel`` in every process (with
+    Redis down: this process's only, without waiting for Redis again for ``DOWN_SECONDS``)."""
+    global _down_until
     redis_options = options()
-    if redis_options is not None:
+    if redis_options is not None and time.monotonic() >= _down_until:
         import redis
 
         message = json.dumps({"channel": channel, "event_type": event_type, "data": data})
         try:
-            _publisher(redis_options).publish(pubsub_channel(redis_options), message)
+            publisher(redis_options).publish(pubsub_channel(redis_options), message)
             return
         except redis.RedisError:
+            _down_until = time.monotonic() + DOWN_SECONDS
             LOG.warning("live updates: Redis unreachable, event for %s sent here only",
                         channel, exc_info=True)
     deliver(channel, event_type, data)
