@@ -18,7 +18,7 @@ def env_int(name: str, default: int) -> int:
 
 
 def live_redis(redis_url: str, broker_url: str, connect_timeout: float) -> dict | None:
-    """``EVENTSTREAM_REDIS``, the live updates' fan-out across web nodes (Redis pub/sub): the
+    """``LIVE_REDIS``, the live updates' fan-out across web nodes (Redis pub/sub): the
     site's ``REDIS_URL``, else a ``redis://`` broker; None (in memory, one process) without.
 
     Only the connection's timeout is set: a read timeout would end the idle subscription.

@@ -1,7 +1,8 @@
 """One open stream's loop: django-eventstream's listener, woken by its fan-out, at little cost.
 
-The library's listener manager (and, with ``EVENTSTREAM_REDIS``, its Redis subscriber) hands
-each event to the listeners of its channel and wakes them; this loop writes what it was
+The library's listener manager (fed by ``scoring.live_fanout``: this process's events, or with
+``LIVE_REDIS`` its Redis subscriber, started when a stream opens) hands each event to the
+listeners of its channel and wakes them; this loop writes what it was
 handed. It replaces the library's own per-stream loop, which makes a task, a timer and an
 ``asyncio.wait`` at every wake-up. Keep-alives come from one ticker per event loop for all its
 streams, not a timer in each. An event is encoded once for all the streams it reaches.
@@ -21,6 +22,8 @@ from typing import Any
 
 from django.http import HttpRequest, StreamingHttpResponse
 from django_eventstream import views
+
+from scoring import live_fanout
 
 KEEP_ALIVE_SECONDS = 20.0
 OPENING = (":" + " " * 2048 + "\n\nevent: stream-open\ndata:\n\n").encode()
@@ -106,6 +109,7 @@ def _ensure_ticker(manager: Any) -> None:
 
 async def _events(listener: Any, manager: Any) -> AsyncIterator[bytes]:
     """The stream: its opening, then what the listener is handed, until the client leaves."""
+    live_fanout.ensure_subscriber()
     listener.assign_loop()
     listener.keep_alive = False
     manager.add_listener(listener)

@@ -288,7 +288,7 @@ EVENTSTREAM_CHANNELMANAGER_CLASS = "config.live.ChannelManager"
 # stream too), "1" always (WSGI nodes whose proxy sends /live/ to ASGI nodes), "0" never.
 LIVE_UPDATES = os.environ.get("LIVE_UPDATES", "auto").strip().lower()
 if _live_redis := live_redis(REDIS_URL, CELERY_BROKER_URL, CACHE_TIMEOUT_SECONDS):
-    EVENTSTREAM_REDIS = _live_redis
+    LIVE_REDIS = _live_redis  # scoring.live_fanout (not the library's EVENTSTREAM_REDIS)
 
 # Protocol signing: a key and certificate of the installation (created on first use).
 PROTOCOL_SIGNING_DIR = Path(os.environ.get("PROTOCOL_SIGNING_DIR", BASE_DIR / "var" / "signing"))

@@ -78,6 +78,7 @@ SPECTACULAR_SETTINGS = {
         "ProtocolStatusEnum": "scoring.models.Protocol.Status",
         "ProtocolProblemEnum": "scoring.models.Protocol.Problem",
         "ProtocolPartEnum": "scoring.signoff.snapshot.PART_KEYS",
+        "TimetableItemKindEnum": "scoring.models.TimetableItem.Kind",
     },
 }
 

@@ -8,19 +8,24 @@ party's, for the desk). It names what changed (ids, the party's version, the rou
 and a ``token``; the page fetches its fragment with its usual conditional GET, sending the
 token as ``Live-Version`` so that the cached ETag of the moment before is not answered.
 
-Fan-out: django-eventstream, in memory within one process; across web nodes through Redis
-pub/sub when ``EVENTSTREAM_REDIS`` is set (``config.settings``: from ``REDIS_URL``).
+Fan-out (``scoring.live_fanout``): to this process's streams (django-eventstream's listener
+manager); across web nodes through Redis pub/sub when ``LIVE_REDIS`` is set
+(``config.settings``: from ``REDIS_URL``).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
+
+from scoring import live_fanout
 
 EVENT_TYPE = "message"
 TOKEN_HEADER = "Live-Version"
@@ -54,10 +59,9 @@ def request_token(headers: Any) -> str:
 
 def send(channels: list[str], data: dict[str, Any]) -> None:
     """Send one event to the channels now (the services: after commit, through ``_publish``)."""
-    from django_eventstream import send_event  # its module reads the settings when imported
-
     for channel in channels:
-        send_event(channel, EVENT_TYPE, {**data, "channel": channel})
+        live_fanout.publish(channel, EVENT_TYPE,
+                            json.dumps({**data, "channel": channel}, cls=DjangoJSONEncoder))
 
 
 class _Batch:

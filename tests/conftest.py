@@ -89,6 +89,9 @@ def _isolate_parallel_worker(worker: str) -> None:
             os.environ[name] = moved(os.environ[name])
     if "LOCATION" in settings.CACHES["default"]:
         settings.CACHES["default"]["LOCATION"] = moved(settings.CACHES["default"]["LOCATION"])
+    if getattr(settings, "LIVE_REDIS", None):  # the live updates' pub/sub channel: per db
+        db = int(settings.LIVE_REDIS.get("db") or 0) - 2 * index
+        settings.LIVE_REDIS = {**settings.LIVE_REDIS, "db": db}
     celery_app.conf.result_backend = moved(celery_app.conf.result_backend or "") or None
     var = Path(settings.BASE_DIR) / "var" / f"test-{worker}"
     for name, folder in (("MEDIA_ROOT", "media"), ("PROTOCOL_SIGNING_DIR", "signing"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 from django.db import transaction
 
@@ -99,3 +101,27 @@ def test_channels_and_tokens_are_read_strictly():
     assert live.request_token({"Live-Version": "p18.6"}) == "p18.6"
     assert live.request_token({"Live-Version": "a b"}) == ""
     assert live.request_token({"Live-Version": "x" * 65}) == ""
+
+
+def test_with_redis_down_an_event_reaches_this_process_without_waiting_again(
+        settings, monkeypatch):
+    """A publish that fails (nothing listens at the Redis address) is delivered to this
+    process's streams; the next ones, for a moment, do not wait for Redis again."""
+    from scoring import live_fanout
+
+    held = socket.socket()  # bound, never listening: connecting is refused
+    held.bind(("127.0.0.1", 0))
+    settings.LIVE_REDIS = {"host": "127.0.0.1", "port": held.getsockname()[1], "db": 0,
+                           "socket_connect_timeout": 0.3}
+    monkeypatch.setattr(live_fanout, "_down_until", 0.0)
+    delivered: list[str] = []
+    monkeypatch.setattr(live_fanout, "deliver", lambda channel, kind, data: delivered.append(
+        channel))
+    tried: list[dict] = []
+    real = live_fanout.publisher
+    monkeypatch.setattr(live_fanout, "publisher", lambda options: tried.append(options) or real(
+        options))
+    live.send(["tournament-1", "party-2"], {"kind": "deal", "token": "p2.1"})
+    assert delivered == ["tournament-1", "party-2"]
+    assert len(tried) == 1  # the second channel did not try Redis again
+    held.close()

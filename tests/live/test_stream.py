@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.test import AsyncClient, Client
 
-from scoring import live
+from scoring import live, live_fanout
 from scoring.models import Party, Tournament
 from scoring.party.deals import record_deal
 from tests.factories import PlayerFactory, TournamentRoleFactory
@@ -71,6 +71,8 @@ def test_under_asgi_the_stream_opens_and_carries_an_event(tournament):
         response = await AsyncClient().get("/live/", {"channel": channel})
         chunks = response.streaming_content  # type: ignore[attr-defined]  # a stream
         first = await anext(chunks)
+        subscriber = live_fanout.ensure_subscriber()  # with a Redis: listening before the send
+        assert subscriber is None or subscriber.subscribed.wait(5)
         sender = threading.Thread(target=live.send, args=([channel], {
             "kind": "deal_recorded", "party": 7, "token": "p7.2"}))  # as a request's commit
         asyncio.get_running_loop().call_later(0.1, sender.start)  # while the stream waits
