@@ -49,7 +49,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from champ_devices import Devices, Tally, mark_kill  # noqa: E402 - beside this script
+from champ_devices import Devices, Tally, killed, mark_kill  # noqa: E402 - beside this script
 from hall import (  # noqa: E402
     ROOT,
     bench,
@@ -189,13 +189,14 @@ def play_round(env: dict[str, str], folder: Path, players: int, seconds: float,
         devices = Devices(tally, token, party_ids, deals, seconds)
         joiner = devices.run(min(threads, len(party_ids)))
         time.sleep(max(0.0, devices.start + seconds * KILL_AT - time.monotonic()))
-        in_flight = mark_kill(tally, cluster.ports[1])
+        mark_kill(tally, cluster.ports[1])
         cluster.kill(1)
-        killed = time.monotonic()
+        in_flight = killed(tally)
+        killed_at = time.monotonic()
         note(f"node :{cluster.ports[1]} killed with {in_flight} requests in flight")
         time.sleep(1.0)  # down for a moment, as a machine that reboots
         took = cluster.restart(1)
-        note(f"node :{cluster.ports[1]} answers again {time.monotonic() - killed:.1f} s after "
+        note(f"node :{cluster.ports[1]} answers again {time.monotonic() - killed_at:.1f} s after "
              f"the kill (its start: {took:.1f} s)")
         joiner.join()
         played = time.monotonic() - devices.start
@@ -210,6 +211,8 @@ def play_round(env: dict[str, str], folder: Path, players: int, seconds: float,
          f"{tally.failures.get('ConnectionRefusedError', 0)}); sent again {tally.retried}; "
          f"given up {tally.given_up}; 5xx {fives}; in flight at the kill and unanswered "
          f"{tally.kill_dropped}")
+    for sample in tally.samples:
+        note(f"a 5xx answer: {sample}")
     return {
         "champ_round_deals_lost": lost + tally.given_up,
         "champ_round_deals_duplicated": duplicated,

@@ -37,6 +37,7 @@ class Tally:
     started: dict[int, set[int]] = field(default_factory=dict)  # port -> ids of those
     kill: dict[str, object] = field(default_factory=dict)  # port, ids in flight at the kill
     kill_dropped: int = 0  # requests in flight at the kill that got no answer
+    samples: list[str] = field(default_factory=list)  # the first 5xx answers
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -66,6 +67,8 @@ class Devices:
         with tally.lock:
             tally.in_flight[port] += 1
             tally.started.setdefault(port, set()).add(rid)
+            if tally.kill.get("port") == port and tally.kill.get("killing"):
+                tally.kill["ids"].add(rid)  # type: ignore[attr-defined]
         began = time.perf_counter()
         conn = http.client.HTTPConnection(HOST, port, timeout=30)
         status = 0
@@ -73,11 +76,13 @@ class Devices:
             conn.request("POST", f"/api/v1/parties/{party_id}/deal/", body=body,
                          headers={**self.headers, "Idempotency-Key": key})
             response = conn.getresponse()
-            response.read()
+            answer = response.read()
             status = response.status
             with tally.lock:
                 tally.latencies.append((time.perf_counter() - began) * 1000)
                 tally.statuses[status] += 1
+                if status >= 500 and len(tally.samples) < 3:
+                    tally.samples.append(f"{status} from :{port}: {answer[:300]!r}")
             return status, response.getheader("Idempotent-Replayed") == "true"
         finally:
             conn.close()
@@ -153,8 +158,14 @@ class Devices:
         return joiner
 
 
-def mark_kill(tally: Tally, port: int) -> int:
-    """Note the requests under way to ``port`` now (it is about to be killed); their count."""
+def mark_kill(tally: Tally, port: int) -> None:
+    """Note the requests under way to ``port`` now and until :func:`killed` (it is killed)."""
     with tally.lock:
-        tally.kill = {"port": port, "ids": set(tally.started.get(port, ()))}
+        tally.kill = {"port": port, "ids": set(tally.started.get(port, ())), "killing": True}
+
+
+def killed(tally: Tally) -> int:
+    """The node is dead: the count of the requests that were under way to it at its kill."""
+    with tally.lock:
+        tally.kill["killing"] = False
         return len(tally.kill["ids"])  # type: ignore[arg-type]
