@@ -39,7 +39,7 @@ def test_a_web_node_killed_mid_round_loses_no_deal_and_stores_none_twice(tmp_pat
         sys.path.remove(str(BENCH))
     env = server_env(database_url())
     env.update(CELERY_BROKER_URL=os.environ["CELERY_BROKER_URL"],
-               REDIS_URL=os.environ.get("REDIS_URL", ""), CONN_MAX_AGE="60")
+               REDIS_URL=os.environ.get("REDIS_URL", ""), CONN_MAX_AGE="0")  # ASGI: as the bench
 
     figures = play_round(env, tmp_path, players=200, seconds=12.0, deal_seconds=3.0)
 
