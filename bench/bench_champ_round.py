@@ -97,6 +97,14 @@ def seat_field(players: int) -> tuple[str, list[int], int]:
     return Token.objects.create(user=chief).key, ids, tournament.pk
 
 
+def _alive(pid: int) -> bool:
+    """Whether a process still runs (a zombie has closed its sockets: not alive)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 class Cluster:
     """Three web nodes, two workers and a beat of one deployment, on this machine."""
 
@@ -130,14 +138,19 @@ class Cluster:
         self.ports = [port for _proc, port in started]
 
     def kill(self, index: int) -> None:
-        """SIGKILL a web node: its master and its workers at once, as a machine that dies."""
+        """SIGKILL a web node: its master and its workers at once, as a machine that dies;
+        returns once every one of them is gone (its listening socket closed)."""
         master = self.nodes[index].pid
-        for pid in [*workers_of(master), master]:
+        pids = [*workers_of(master), master]
+        for pid in pids:
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
         self.nodes[index].wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while any(map(_alive, pids)) and time.monotonic() < deadline:
+            time.sleep(0.01)  # a worker, no longer our child, ends on its own
 
     def restart(self, index: int) -> float:
         """Start a killed node again on its port; the seconds until it answers."""
@@ -212,6 +225,9 @@ def play_round(env: dict[str, str], folder: Path, players: int, seconds: float,
          f"{tally.failures.get('ConnectionRefusedError', 0)}); sent again {tally.retried}; "
          f"given up {tally.given_up}; 5xx {fives}; in flight at the kill and unanswered "
          f"{tally.kill_dropped}")
+    for port, at, error in tally.strays:
+        note(f"no answer ({error}) from :{port}, {at - killed_at:+.1f} s from the kill, sent "
+             f"after it")
     for sample in tally.samples:
         note(f"a 5xx answer: {sample}")
     return {

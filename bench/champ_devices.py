@@ -38,6 +38,7 @@ class Tally:
     kill: dict[str, object] = field(default_factory=dict)  # port, ids in flight at the kill
     kill_dropped: int = 0  # requests in flight at the kill that got no answer
     samples: list[str] = field(default_factory=list)  # the first 5xx answers
+    strays: list[tuple[int, float, str]] = field(default_factory=list)  # cut, not at the kill
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -71,7 +72,7 @@ class Devices:
                 tally.kill["ids"].add(rid)  # type: ignore[attr-defined]
         began = time.perf_counter()
         conn = http.client.HTTPConnection(HOST, port, timeout=30)
-        status = 0
+        status, error = 0, ""
         try:
             conn.request("POST", f"/api/v1/parties/{party_id}/deal/", body=body,
                          headers={**self.headers, "Idempotency-Key": key})
@@ -84,6 +85,9 @@ class Devices:
                 if status >= 500 and len(tally.samples) < 3:
                     tally.samples.append(f"{status} from :{port}: {answer[:300]!r}")
             return status, response.getheader("Idempotent-Replayed") == "true"
+        except (OSError, http.client.HTTPException) as exc:
+            error = type(exc).__name__
+            raise
         finally:
             conn.close()
             with tally.lock:
@@ -91,6 +95,8 @@ class Devices:
                 tally.started[port].discard(rid)
                 if status == 0 and rid in tally.kill.get("ids", ()):  # type: ignore[operator]
                     tally.kill_dropped += 1
+                elif error and error != "ConnectionRefusedError":
+                    tally.strays.append((port, time.monotonic(), error))
 
     def send_deal(self, party_id: int) -> None:
         """One deal, sent until a node answers it other than with a 5xx, 409 or 429."""
