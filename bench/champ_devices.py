@@ -36,7 +36,7 @@ class Tally:
     in_flight: Counter = field(default_factory=Counter)  # port -> requests under way
     started: dict[int, set[int]] = field(default_factory=dict)  # port -> ids of those
     kill: dict[str, object] = field(default_factory=dict)  # port, ids in flight at the kill
-    kill_dropped: int = 0  # requests in flight at the kill that got no answer
+    kill_dropped: int = 0  # requests in flight at the kill cut (no answer, not refused)
     samples: list[str] = field(default_factory=list)  # the first 5xx answers
     strays: list[tuple[int, float, str]] = field(default_factory=list)  # cut, not at the kill
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -93,9 +93,10 @@ class Devices:
             with tally.lock:
                 tally.in_flight[port] -= 1
                 tally.started[port].discard(rid)
-                if status == 0 and rid in tally.kill.get("ids", ()):  # type: ignore[operator]
+                cut = error and error != "ConnectionRefusedError"
+                if cut and rid in tally.kill.get("ids", ()):  # type: ignore[operator]
                     tally.kill_dropped += 1
-                elif error and error != "ConnectionRefusedError":
+                elif cut:
                     tally.strays.append((port, time.monotonic(), error))
 
     def send_deal(self, party_id: int) -> None:
