@@ -149,7 +149,8 @@ def when_ready(server):
 
 
 def start_gunicorn(
-    env: dict[str, str], sqlite: bool, config_dir: Path
+    env: dict[str, str], sqlite: bool, config_dir: Path, *, asgi: bool = False,
+    workers: int | None = None, port: int | None = None,
 ) -> tuple[subprocess.Popen, int]:
     """Start gunicorn and wait until it answers.
 
@@ -158,17 +159,21 @@ def start_gunicorn(
     as SQLite has one writer). The app is preloaded, warmed and frozen in the master
     (``GUNICORN_CONFIG``), as in production.
     BENCH_WORKERS overrides the count; BENCH_ACCESS_LOG names a file for gunicorn's access
-    log with the server-side time of every request.
+    log with the server-side time of every request. ``asgi``: the README's deployment
+    (``config.asgi`` with ``uvicorn_worker.UvicornWorker``); ``workers`` and ``port`` (one of
+    several nodes, or a node started again on its port) override the defaults.
     """
-    port = free_port()
+    port = port or free_port()
     cores = os.cpu_count() or 1
-    workers = "1" if sqlite else os.environ.get("BENCH_WORKERS", str(cores))
+    count = str(workers) if workers else (
+        "1" if sqlite else os.environ.get("BENCH_WORKERS", str(cores)))
     gunicorn = Path(sys.executable).with_name("gunicorn")
     config = config_dir / "gunicorn_bench.py"
     config.write_text(GUNICORN_CONFIG)
-    command = [str(gunicorn), "config.wsgi:application", "--config", str(config),
-               "--bind", f"{HOST}:{port}",
-               "--workers", workers, "--worker-class", "sync", "--backlog", "2048",
+    app, worker_class = (("config.asgi:application", "uvicorn_worker.UvicornWorker") if asgi
+                         else ("config.wsgi:application", "sync"))
+    command = [str(gunicorn), app, "--config", str(config), "--bind", f"{HOST}:{port}",
+               "--workers", count, "--worker-class", worker_class, "--backlog", "2048",
                "--log-level", "warning", "--timeout", "60"]
     if os.environ.get("BENCH_ACCESS_LOG"):
         command += ["--access-logfile", os.environ["BENCH_ACCESS_LOG"],

@@ -26,3 +26,10 @@ def other_connection(**options: Any) -> psycopg.Connection:
         host=db["HOST"] or "127.0.0.1", port=db["PORT"] or 5432, user=db["USER"],
         password=db["PASSWORD"] or None, dbname=db["NAME"], **options,
     )
+
+
+def database_url() -> str:
+    """The test database's address, for the processes a test starts (web nodes, workers)."""
+    db = connection.settings_dict
+    return (f"postgres://{db['USER']}:{db.get('PASSWORD') or ''}@{db['HOST'] or '127.0.0.1'}:"
+            f"{db['PORT'] or 5432}/{db['NAME']}")
