@@ -7,6 +7,12 @@ import django
 from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# Under ASGI each request's sync code runs in a thread of its own (see below), and Django's
+# connections belong to threads: a kept connection (CONN_MAX_AGE > 0) is never reused and
+# stays open until its thread is collected. Three nodes kept 67 of PostgreSQL's 100 at a
+# championship's pace (bench/bench_champ_round.py). So a web node under ASGI closes each
+# request's connection unless told otherwise; WSGI workers keep theirs (config/settings.py).
+os.environ.setdefault("CONN_MAX_AGE", "0")
 
 LIVE_PREFIX = "/live/"
 
