@@ -60,6 +60,7 @@ def test_from_the_calendar_to_the_draw_of_round_1(browser, live_server, organize
     page.get_by_role("button", name="Показать").click()
     upcoming = page.locator("#calendar-upcoming")
     expect(page.get_by_role("link", name="Кубок Перми")).to_have_count(0)
+    expect(upcoming.locator(".entry-state")).to_have_text("Идёт приём заявок")
     _narrow(page, "1-calendar", screenshot)
     upcoming.get_by_role("link", name="Кубок «Осень»").click()
     card = page.locator("#how-to-enter")
@@ -81,6 +82,8 @@ def test_from_the_calendar_to_the_draw_of_round_1(browser, live_server, organize
     # the 17th pair: the places are taken, it waits
     boris = open_page(phone_context(browser, "ru"))
     log_in(boris, base, "boris", "pw")
+    boris.goto(f"{base}/calendar/")
+    expect(boris.locator("#calendar-upcoming .entry-state")).to_have_text("Лист ожидания")
     boris.goto(f"{base}/t/osen/enter/")
     expect(boris.locator("#full")).to_be_visible()
     boris.fill("#id_partner_name", "Глеб Юдин")
