@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from scoring.models import CheckIn, Entry, Party
 from tests.e2e.a11y import in_language, log_in, open_page, phone_context
 from tests.e2e.helpers import PHONE, page_width
-from tests.e2e.test_online_entry import _fifteen_pairs, _link
+from tests.e2e.test_online_entry import _enter_with, _fifteen_pairs, _link
 from tests.factories import TableFactory
 from tournaments.checkin import services as checkin
 from tournaments.entries.decisions import update_entry_settings
@@ -67,10 +67,7 @@ def test_from_the_calendar_to_the_draw_of_round_1(browser, live_server, organize
     expect(card).to_contain_text("осталось: 1")
     _narrow(page, "2-tournament", screenshot)
     card.get_by_role("link", name="Заявка на турнир").click()
-    page.fill("#id_partner_name", "Пётр Щукин")
-    page.fill("#id_partner_email", "petr@example.org")
-    page.get_by_role("button", name="Заявиться").click()
-    expect(page.locator("#entry-status")).to_have_text("Ждёт партнёра")
+    _enter_with(page, "Пётр Щукин", "petr@example.org", "Ждёт партнёра")
 
     partner = open_page(phone_context(browser, "ru"))
     partner.goto(base + _link("petr@example.org", "partner"))
@@ -86,10 +83,7 @@ def test_from_the_calendar_to_the_draw_of_round_1(browser, live_server, organize
     expect(boris.locator("#calendar-upcoming .entry-state")).to_have_text("Лист ожидания")
     boris.goto(f"{base}/t/osen/enter/")
     expect(boris.locator("#full")).to_be_visible()
-    boris.fill("#id_partner_name", "Глеб Юдин")
-    boris.fill("#id_partner_email", "gleb@example.org")
-    boris.get_by_role("button", name="Заявиться").click()
-    expect(boris.locator("#entry-status")).to_have_text("В листе ожидания")
+    _enter_with(boris, "Глеб Юдин", "gleb@example.org", "В листе ожидания")
     partner.goto(base + _link("gleb@example.org", "partner"))
     partner.get_by_role("button", name=CONFIRM).click()
     expect(partner.locator("#entry-status")).to_have_text("В листе ожидания")

@@ -30,6 +30,14 @@ def _link(address: str, kind: str) -> str:
     raise AssertionError(f"no {kind} link to {address}")
 
 
+def _enter_with(page, partner: str, email: str, status: str) -> None:
+    """Fill the entry form with the partner's name and address, enter, see ``status``."""
+    page.fill("#id_partner_name", partner)
+    page.fill("#id_partner_email", email)
+    page.get_by_role("button", name="Заявиться").click()
+    expect(page.locator("#entry-status")).to_have_text(status)
+
+
 def _fifteen_pairs(tournament, make_user) -> list[Entry]:
     """Fifteen pairs entered, confirmed and accepted through the services."""
     accepted = []
@@ -80,10 +88,7 @@ def test_a_pair_enters_both_confirm_and_the_waiting_list_moves_up(
     log_in(boris, base, "boris", "pw")
     boris.goto(f"{base}/t/vesna/enter/")
     expect(boris.locator("#full")).to_be_visible()
-    boris.fill("#id_partner_name", "Глеб Щукин")
-    boris.fill("#id_partner_email", "gleb@example.org")
-    boris.get_by_role("button", name="Заявиться").click()
-    expect(boris.locator("#entry-status")).to_have_text("В листе ожидания")
+    _enter_with(boris, "Глеб Щукин", "gleb@example.org", "В листе ожидания")
     expect(boris.locator("#entry")).to_contain_text("Место в листе ожидания: 1.")
     screenshot(boris, "entry-5-seventeenth-waits-ru-360")
     partner.goto(base + _link("gleb@example.org", "partner"))
