@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def _link(address: str, kind: str) -> str:
     """The path of the last mailed link of ``kind`` to ``address``."""
     for message in reversed(mail.outbox):
-        found = re.search(r"https?://[^/\s]+(/entries/\S+/" + kind + "/)", message.body)
+        found = re.search(r"https?://[^/\s]+(/entries/\S+/" + kind + "/)", str(message.body))
         if address in message.to and found:
             return found.group(1)
     raise AssertionError(f"no {kind} link to {address}")
