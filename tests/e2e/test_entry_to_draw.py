@@ -18,10 +18,10 @@ from scoring.models import CheckIn, Entry, Party
 from tests.e2e.a11y import in_language, log_in, open_page, phone_context
 from tests.e2e.helpers import PHONE, page_width
 from tests.e2e.test_online_entry import _enter_with, _fifteen_pairs, _link
-from tests.factories import TableFactory
 from tournaments.checkin import services as checkin
 from tournaments.entries.decisions import update_entry_settings
 from tournaments.entries.tokens import make_token
+from tournaments.registration.services import add_table
 from tournaments.rounds import draw_services
 from tournaments.rounds import services as rounds
 from tournaments.setup.services import create_tournament
@@ -44,7 +44,8 @@ def test_from_the_calendar_to_the_draw_of_round_1(browser, live_server, organize
                             city="Казань", venue="Клуб «Домино»", start_date=start)
     create_tournament(name="Кубок Перми", slug="kubok-permi", organizer=organizer,
                       city="Пермь", start_date=start)
-    TableFactory.create_batch(8, tournament=cup)
+    for number in range(1, 9):
+        add_table(cup, number)
     update_entry_settings(cup.pk, open=True, capacity=16, confirm_hours=24)
     early = _fifteen_pairs(cup, make_user)
     make_user("ivan", email="ivan@example.org", first_name="Иван", last_name="Петров")
