@@ -1,8 +1,9 @@
 """Benchmark of the public calendar page: 200 public tournaments, each with its rounds.
 
-Creates 200 tournaments (upcoming, running and finished, in eight cities, three rounds each),
-then renders the calendar (``/calendar/``) through Django's test client as an anonymous
-visitor, warm (after a few renderings), and prints:
+Creates 200 tournaments (upcoming, running and finished, in eight cities, three rounds each;
+the upcoming ones taking entries, whose state each row shows), then renders the calendar
+(``/calendar/``) through Django's test client as an anonymous visitor, warm (after a few
+renderings), and prints:
 
     BENCH calendar_page_ms <median ms of the page, 200 tournaments>
     BENCH calendar_page_queries <queries of one page, 200 tournaments>
@@ -10,7 +11,7 @@ visitor, warm (after a few renderings), and prints:
     BENCH calendar_page_city_ms <median ms filtered by one city>
 
 The script asserts that the queries do not grow from 50 to 200 tournaments (the rounds are
-counted in the tournaments' one query).
+counted in the tournaments' one query, the entry states read for all rows at once).
 
 Runs against PostgreSQL when DATABASE_URL is set (it migrates that database and deletes its
 own data at the end), otherwise against a throw-away SQLite file:
@@ -44,7 +45,7 @@ def build(count: int, rounds: int) -> list[Any]:
     """``count`` public tournaments in the cities, a third of each status, with ``rounds``."""
     from datetime import date, timedelta
 
-    from scoring.models import Round, Tournament
+    from scoring.models import EntrySettings, Round, Tournament
     from tournaments.setup.services import create_tournament
 
     stamp = time.time_ns()
@@ -63,6 +64,10 @@ def build(count: int, rounds: int) -> list[Any]:
     Round.objects.bulk_create(
         Round(tournament=t, number=n, status=Round.Status.FINISHED)
         for t in made for n in range(1, rounds + 1))
+    # the upcoming ones take entries (their rows show the entry state, read for all at once)
+    EntrySettings.objects.bulk_create(
+        EntrySettings(tournament=t, open=True, capacity=8 + k % 9)
+        for k, t in enumerate(made) if k % 3 == 0)
     return made
 
 

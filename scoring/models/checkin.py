@@ -33,6 +33,9 @@ class CheckInWindow(models.Model):
     closes_at = models.DateTimeField(_("closes at"))
     closed = models.BooleanField(_("closed"), default=False)
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    announced_at = models.DateTimeField(
+        _("\"check-in open\" mailed at"), null=True, blank=True,
+        help_text=_("When the entrants were mailed that the window is open (once)."))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

@@ -20,6 +20,7 @@ MAIL_KINDS = (
     ("partner_confirm", _("Partner asked to confirm")),
     ("signup_confirm", _("Sign-up: confirm the address")),
     ("draw_published", _("The draw is out: your table")),
+    ("checkin_open", _("Check-in is open")),
 )
 """Every kind of mail the site sends a tournament's players (each can be switched off)."""
 

@@ -4,9 +4,12 @@ the field at fault; the reads (places taken, the waiting list) serve the pages t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from django.db.models import Q
+from django.db.models import Count, Q, QuerySet
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
@@ -57,22 +60,85 @@ def check_window(conf: EntrySettings, now: datetime | None = None) -> None:
                            % {"when": _when(conf.closes_at)})
 
 
+def _counts(qs: QuerySet[Any]) -> dict[int, int]:
+    """How many rows of ``qs`` each tournament has (one query)."""
+    return dict(qs.values_list("tournament_id").annotate(n=Count("pk"))
+                .values_list("tournament_id", "n"))
+
+
+def _places_taken(as_pair: dict[int, bool]) -> dict[int, int]:
+    """Places taken in each tournament (id → whether its capacity counts pairs): entrants
+    playing and entries holding a place before the organizer's decision; three queries at
+    most, whatever the number of tournaments."""
+    by_pairs = [pk for pk, pairs in as_pair.items() if pairs]
+    by_players = [pk for pk, pairs in as_pair.items() if not pairs]
+    entrants = {}
+    if by_pairs:
+        entrants.update(_counts(Pair.objects.filter(
+            tournament_id__in=by_pairs, formed_in_round__isnull=True, withdrawn=False,
+            disqualified=False)))
+    if by_players:
+        entrants.update(_counts(Player.objects.filter(
+            tournament_id__in=by_players, withdrawn=False, disqualified=False)))
+    holding = _counts(Entry.objects.filter(tournament_id__in=list(as_pair),
+                                           status__in=Entry.HOLDING))
+    return {pk: entrants.get(pk, 0) + holding.get(pk, 0) for pk in as_pair}
+
+
 def places_taken(tournament: Tournament, conf: EntrySettings) -> int:
     """Places taken: entrants playing (pairs or players, as the capacity counts) and entries
     holding a place before the organizer's decision."""
-    if enters_as_pair(tournament, conf):
-        entrants = Pair.objects.filter(tournament=tournament, formed_in_round__isnull=True,
-                                       withdrawn=False, disqualified=False).count()
-    else:
-        entrants = Player.objects.filter(tournament=tournament, withdrawn=False,
-                                         disqualified=False).count()
-    return entrants + Entry.objects.filter(tournament=tournament,
-                                           status__in=Entry.HOLDING).count()
+    return _places_taken({tournament.pk: enters_as_pair(tournament, conf)})[tournament.pk]
 
 
 def waiting_count(tournament: Tournament) -> int:
     """How many entries are on the waiting list."""
     return Entry.objects.filter(tournament=tournament, status=Entry.Status.WAITING).count()
+
+
+@dataclass(frozen=True)
+class EntryState:
+    """What a tournament's entries show (its page's "How to enter" card, its calendar row):
+    the window's state, the settings, the places taken and the waiting list."""
+
+    window: str
+    conf: EntrySettings | None = None
+    pairs: bool = True
+    taken: int = 0
+    waiting: int = 0
+
+    @property
+    def places_left(self) -> int:
+        """Free places (none when there are no settings)."""
+        return max(self.conf.capacity - self.taken, 0) if self.conf else 0
+
+    @property
+    def summary(self) -> str:
+        """One word for the calendar: "open", "waiting_list" (open, no place left),
+        "not_yet", "closed" or "off"."""
+        if self.window == "open" and not self.places_left:
+            return "waiting_list"
+        return self.window
+
+
+def entry_states(tournament_ids: Iterable[int], now: datetime | None = None
+                 ) -> dict[int, EntryState]:
+    """Each tournament's entry state; a constant number of queries (five at most) whatever
+    the number of tournaments, so a list of them reads it once."""
+    ids = list(tournament_ids)
+    found = {pk: EntryState("off") for pk in ids}
+    confs = {conf.tournament_id: conf for conf in EntrySettings.objects.filter(
+        tournament_id__in=ids, open=True).select_related("tournament__regulations")}
+    if not confs:
+        return found
+    as_pair = {pk: enters_as_pair(conf.tournament, conf) for pk, conf in confs.items()}
+    taken = _places_taken(as_pair)
+    waiting = _counts(Entry.objects.filter(tournament_id__in=list(confs),
+                                           status=Entry.Status.WAITING))
+    for pk, conf in confs.items():
+        found[pk] = EntryState(window_state(conf, now), conf, as_pair[pk], taken[pk],
+                               waiting.get(pk, 0))
+    return found
 
 
 def check_not_entered(tournament: Tournament, field: str, *, email: str = "",

@@ -24,10 +24,18 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def _link(address: str, kind: str) -> str:
     """The path of the last mailed link of ``kind`` to ``address``."""
     for message in reversed(mail.outbox):
-        found = re.search(r"https?://[^/\s]+(/entries/\S+/" + kind + "/)", message.body)
+        found = re.search(r"https?://[^/\s]+(/entries/\S+/" + kind + "/)", str(message.body))
         if address in message.to and found:
             return found.group(1)
     raise AssertionError(f"no {kind} link to {address}")
+
+
+def _enter_with(page, partner: str, email: str, status: str) -> None:
+    """Fill the entry form with the partner's name and address, enter, see ``status``."""
+    page.fill("#id_partner_name", partner)
+    page.fill("#id_partner_email", email)
+    page.get_by_role("button", name="Заявиться").click()
+    expect(page.locator("#entry-status")).to_have_text(status)
 
 
 def _fifteen_pairs(tournament, make_user) -> list[Entry]:
@@ -80,10 +88,7 @@ def test_a_pair_enters_both_confirm_and_the_waiting_list_moves_up(
     log_in(boris, base, "boris", "pw")
     boris.goto(f"{base}/t/vesna/enter/")
     expect(boris.locator("#full")).to_be_visible()
-    boris.fill("#id_partner_name", "Глеб Щукин")
-    boris.fill("#id_partner_email", "gleb@example.org")
-    boris.get_by_role("button", name="Заявиться").click()
-    expect(boris.locator("#entry-status")).to_have_text("В листе ожидания")
+    _enter_with(boris, "Глеб Щукин", "gleb@example.org", "В листе ожидания")
     expect(boris.locator("#entry")).to_contain_text("Место в листе ожидания: 1.")
     screenshot(boris, "entry-5-seventeenth-waits-ru-360")
     partner.goto(base + _link("gleb@example.org", "partner"))

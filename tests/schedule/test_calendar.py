@@ -120,4 +120,5 @@ def test_the_calendar_page_reads_as_many_queries_for_many_tournaments_as_for_few
         moscow = TournamentFactory(name=f"Вечер {k}", slug=f"evening-{k}", city="Москва",
                                    organizer=organizer)
         RoundFactory(tournament=moscow, number=1)
-    assert queries() == few == 3  # cities, seasons, the tournaments with their rounds counted
+    # cities, seasons, the tournaments with their rounds counted, their entry settings
+    assert queries() == few == 4

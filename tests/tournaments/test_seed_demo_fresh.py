@@ -19,11 +19,12 @@ from scoring.models import Match, Party, Protocol, Stage, Tournament
 from tests.factories import TournamentFactory
 from tournaments.management.commands.seed_demo import DEMO_SLUG, KOZEL_SLUG, UDL_SLUG
 from tournaments.management.demo_autumn import AUTUMN_SLUG
+from tournaments.management.demo_entries import ENTRIES_SLUG
 from tournaments.management.demo_finals import FINALS_SLUG, GROUPS_SLUG
 
 pytestmark = pytest.mark.django_db
 
-DEMOS = (DEMO_SLUG, UDL_SLUG, KOZEL_SLUG, AUTUMN_SLUG, FINALS_SLUG, GROUPS_SLUG)
+DEMOS = (DEMO_SLUG, UDL_SLUG, KOZEL_SLUG, AUTUMN_SLUG, FINALS_SLUG, GROUPS_SLUG, ENTRIES_SLUG)
 
 
 def _live() -> list[Party]:
@@ -54,7 +55,7 @@ def test_fresh_demo_restarts_the_live_clocks_and_keeps_everything_else(
         call_command("seed_demo", "--fresh", stdout=out)
     loaded_in = (timezone.now() - loading).total_seconds()
 
-    assert out.getvalue().count("loaded.") == 7  # six tournaments, the season and rating
+    assert out.getvalue().count("loaded.") == 8  # seven tournaments, the season and rating
     fresh = _live()
     assert len(fresh) == len(live)
     for party in fresh:  # each clock started during the load: at most that long ago

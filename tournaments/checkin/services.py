@@ -2,7 +2,8 @@
 
 Each runs in one transaction with the window's row locked, refuses with a
 :class:`~scoring.core.errors.ServiceError` naming the field, and returns what it did.
-Closing a window sends the webhook ``checkin.closed`` with the counts.
+Closing a window sends the webhook ``checkin.closed`` with the counts; a window that opens
+(at once, or when its ``opens_at`` passes: the beat's sweep) mails "check-in is open" once.
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError
+from scoring.core.timezones import zone_named
 from scoring.models import CheckIn, CheckInWindow, Pair, Player, Round, Tournament
 from scoring.webhooks.services import emit, tournament_ref
+from tournaments.mail import player_addresses, send_mail_to
 
 logger = logging.getLogger(__name__)
 
@@ -118,6 +122,7 @@ def open_window(tournament: Tournament, *, round_number: int = 1,
         raise ServiceError("round_number", _(
             "There is a check-in window before round %(number)s already.")
             % {"number": round_number}) from err
+    announce_window(window)
     logger.info("check-in window opened: tournament=%s round=%s window=%s actor=%s",
                 tournament.pk, round_number, window.pk, getattr(actor, "pk", None))
     return window
@@ -141,6 +146,7 @@ def change_window(window_id: int, *, opens_at: datetime | None = None,
     window.closes_at = closes_at or window.closes_at
     _check_times(window.opens_at, window.closes_at)
     window.save(update_fields=["opens_at", "closes_at"])
+    announce_window(window)
     logger.info("check-in window changed: window=%s actor=%s", window.pk,
                 getattr(actor, "pk", None))
     return window
@@ -266,3 +272,42 @@ def undo_check_in(checkin_id: int, *, actor: Any = None) -> CheckIn:
     logger.info("check-in taken back: window=%s checkin=%s actor=%s", window.pk, checkin_id,
                 getattr(actor, "pk", None))
     return found
+
+
+def _entrant_players(window: CheckInWindow) -> set[int]:
+    """The players of the entrants who may check in to the window."""
+    if by_players(window.tournament):
+        return set(entrants(window.tournament).values_list("pk", flat=True))
+    found: set[int] = set()
+    for pair in entrants(window.tournament):
+        found.update(pk for pk in (pair.player1_id, pair.player2_id) if pk)
+    return found
+
+
+def announce_window(window: CheckInWindow) -> bool:
+    """Mail "check-in is open" for an open window not yet announced (once, marked on the
+    window; inside the caller's transaction); whether a mail goes out."""
+    if window.announced_at is not None or not window.is_open():
+        return False
+    window.announced_at = timezone.now()
+    window.save(update_fields=["announced_at"])
+    tournament = window.tournament
+    addresses = player_addresses(tournament.pk)
+    to = [addresses[pk] for pk in _entrant_players(window) if pk in addresses]
+    closes = timezone.localtime(window.closes_at, zone_named(tournament.time_zone or ""))
+    return send_mail_to(tournament, "checkin_open", to, {
+        "round": window.round_number, "closes_at": closes.strftime("%H:%M"),
+        "area_path": reverse("tournaments:player_area", args=[tournament.slug])})
+
+
+def announce_due_windows() -> int:
+    """Announce every window that has opened and was not announced (the beat's sweep); how
+    many were mailed."""
+    now = timezone.now()
+    due = CheckInWindow.objects.filter(closed=False, announced_at__isnull=True,
+                                       opens_at__lte=now, closes_at__gt=now)
+    sent = 0
+    for pk in due.values_list("pk", flat=True):
+        with transaction.atomic():
+            sent += announce_window(_locked(pk))
+    return sent

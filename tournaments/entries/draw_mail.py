@@ -5,26 +5,8 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from scoring.models import Entry, Party, Player, Round
-from tournaments.entries.mail import mail_enabled, send_mail_to
-
-
-def player_addresses(tournament_id: int) -> dict[int, str]:
-    """Each player's address: from his accepted entry (as player or partner), else his login."""
-    found: dict[int, str] = {}
-    for player_id, email in (Player.objects.filter(tournament_id=tournament_id)
-                             .exclude(user__email="").filter(user__isnull=False)
-                             .values_list("pk", "user__email")):
-        found[player_id] = email
-    accepted = Entry.objects.filter(tournament_id=tournament_id, status=Entry.Status.ACCEPTED)
-    for entry in accepted.select_related("pair"):
-        if entry.pair is not None:
-            found[entry.pair.player1_id] = entry.email
-            if entry.pair.player2_id is not None and entry.partner_email:
-                found[entry.pair.player2_id] = entry.partner_email
-        elif entry.player_id is not None:
-            found[entry.player_id] = entry.email
-    return found
+from scoring.models import Party, Round
+from tournaments.mail import mail_enabled, player_addresses, send_mail_to
 
 
 def mail_draw(rnd: Round) -> int:

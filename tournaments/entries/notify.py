@@ -6,8 +6,8 @@ from typing import Any
 
 from scoring.models import Entry
 from scoring.webhooks.services import emit, tournament_ref
-from tournaments.entries.mail import KINDS, send_mail_to
 from tournaments.entries.tokens import link
+from tournaments.mail import KINDS, send_mail_to
 
 __all__ = ["KINDS", "ask_partner", "entry_event", "mail_entry", "send_mail_to"]
 

@@ -1,5 +1,5 @@
 """The entries' tasks: the periodic sweep (the beat) expiring entries whose partner never
-confirmed, and the mails' (``tournaments.entries.mail``), registered here for the workers."""
+confirmed, and the mails' (``tournaments.mail``), registered here for the workers."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from celery import shared_task
 
 from scoring.core.background import RecordTask
 from tournaments.entries.decisions import expire_entries
-from tournaments.entries.mail import send_tournament_mail
+from tournaments.mail import send_tournament_mail
 
 __all__ = ["send_tournament_mail", "sweep_expired_entries"]
 

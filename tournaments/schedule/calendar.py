@@ -24,6 +24,7 @@ from django.utils.translation import ngettext, pgettext_lazy
 from scoring.access import permissions
 from scoring.models import Season, Tournament
 from scoring.models.tournament import registered_rule_sets
+from scoring.people.entries import entry_states
 
 WHEN = {
     "upcoming": Tournament.Status.REGISTRATION,
@@ -78,8 +79,8 @@ def calendar_rows(chosen: dict[str, Any]) -> list[Tournament]:
     return list(calendar_queryset(chosen))
 
 
-LINE_FIELDS = ("slug", "name", "status", "start_date", "end_date", "city", "venue", "rule_set",
-               "format", "rounds_count")
+LINE_FIELDS = ("pk", "slug", "name", "status", "start_date", "end_date", "city", "venue",
+               "rule_set", "format", "rounds_count")
 """What the page reads of each listed tournament (plain values: no model per row)."""
 
 
@@ -98,6 +99,8 @@ class Line:
     days: str
     place: str
     kind: str
+    entry: str = "off"
+    entry_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -109,8 +112,19 @@ class Section:
     lines: list[Line]
 
 
-def _lines(rows: list[dict[str, Any]]) -> list[Line]:
-    """The page's lines of these rows (each word translated and each month named once)."""
+ENTRY_LABELS = {
+    "open": pgettext_lazy("calendar", "Entries open"),
+    "waiting_list": pgettext_lazy("calendar", "Waiting list"),
+    "not_yet": pgettext_lazy("calendar", "Entries open soon"),
+    "closed": pgettext_lazy("calendar", "Entries closed"),
+}
+"""The calendar row's word for each entry state (``EntryState.summary``; "off" says nothing)."""
+
+
+def _lines(rows: list[dict[str, Any]], entries: dict[int, str]) -> list[Line]:
+    """The page's lines of these rows (each word translated and each month named once), with
+    the entry states (``entries``: id → ``EntryState.summary``)."""
+    labels = {key: str(label) for key, label in ENTRY_LABELS.items()}
     page = reverse("tournaments:detail", args=["-"])[:-2]
     games = {code: str(name) for code, name in registered_rule_sets()}
     kinds = {code: str(name) for code, name in Tournament.Format.choices}
@@ -131,21 +145,26 @@ def _lines(rows: list[dict[str, Any]]) -> list[Line]:
         kind = [games.get(row["rule_set"], row["rule_set"]), kinds.get(row["format"], "")]
         if row["rounds_count"]:
             kind.append(counted(row["rounds_count"]))
+        entry = entries.get(row["pk"], "off")
         lines.append(Line(iri_to_uri(f"{page}{row['slug']}/"), row["name"], days,
                           " · ".join(p for p in (row["city"], row["venue"]) if p),
-                          " · ".join(kind)))
+                          " · ".join(kind), entry, labels.get(entry, "")))
     return lines
 
 
 def sections(rows: list[dict[str, Any]], when: str = "") -> list[Section]:
     """The rows (``page_rows``) split into upcoming (soonest first), running and finished
-    (latest first); with ``when`` only that section."""
+    (latest first); with ``when`` only that section. The upcoming and running rows show
+    their entry state, read for all of them at once (as the "How to enter" card reads it)."""
+    taking = [row["pk"] for row in rows if row["status"] != Tournament.Status.FINISHED]
+    entries = {pk: found.summary for pk, found in entry_states(taking).items()}
     parts = []
     for key, title in WHEN_CHOICES:
         if when and key != when:
             continue
         found = [row for row in rows if row["status"] == WHEN[key]]
-        parts.append(Section(key, title, _lines(found[::-1] if key == "finished" else found)))
+        parts.append(Section(key, title, _lines(found[::-1] if key == "finished" else found,
+                                                 entries)))
     return parts
 
 

@@ -16,11 +16,8 @@ register = template.Library()
 def how_to_enter(tournament: Tournament) -> dict[str, Any]:
     """When entries are open: the dates, places, places left, the waiting list and the entry
     button; before: when they open; after: that they are closed (nothing when never opened)."""
-    conf = rules.settings_of(tournament)
-    state = rules.window_state(conf)
-    if state == "off":
-        return {"state": state}
-    pairs = rules.enters_as_pair(tournament, conf)
-    left = max(conf.capacity - rules.places_taken(tournament, conf), 0)
-    return {"tournament": tournament, "conf": conf, "state": state, "pairs": pairs,
-            "places_left": left, "waiting": rules.waiting_count(tournament)}
+    found = rules.entry_states([tournament.pk])[tournament.pk]
+    if found.window == "off":
+        return {"state": found.window}
+    return {"tournament": tournament, "conf": found.conf, "state": found.window,
+            "pairs": found.pairs, "places_left": found.places_left, "waiting": found.waiting}

@@ -8,6 +8,8 @@
   4 pairs, three rounds, finished. Each demo login's player is one profile across the tournaments.
 - The finals (``tournaments.management.demo_finals``): a cup of 8 pairs whose knockout bracket
   is being played after two Swiss rounds, and a cup in two round-robin groups of four.
+- Today's spring cup (``tournaments.management.demo_entries``): entries open on the site (some
+  accepted, a waiting list), a timetable, check-in before round 1 open.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from tournaments.management.demo_autumn import (
     build_autumn_cup,
     build_season_and_rating,
 )
+from tournaments.management.demo_entries import ENTRIES_SLUG, build_entries_cup
 from tournaments.management.demo_finals import (
     FINALS_SLUG,
     GROUPS_SLUG,
@@ -164,8 +167,10 @@ class Command(BaseCommand):
     """
 
     help = (
-        "Load the demo tournaments (sport domino, finals and groups, UDL singles, Kozel) with "
-        "logins organizer, referee, referee2, chief, player01..32, udl01..06 and kozel01..08."
+        "Load the demo tournaments (sport domino, finals and groups, UDL singles, Kozel, the "
+        "spring cup taking entries) with "
+        "logins organizer, referee, referee2, chief, player01..32, udl01..06, kozel01..08 and "
+        "entrant01..14."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -188,6 +193,7 @@ class Command(BaseCommand):
              "Knockout finals demo"),
             (GROUPS_SLUG, lambda: build_groups_cup(self, PLAYER_NAMES, CLUBS, _deal_facts),
              "Groups demo"),
+            (ENTRIES_SLUG, lambda: build_entries_cup(self), "Entries and check-in demo"),
         )
         for slug, build, label in demos:
             with transaction.atomic():

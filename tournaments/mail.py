@@ -5,9 +5,10 @@ language and sent through Django's mail by a task queued when the caller's trans
 the tournament's entry settings (``EntrySettings.disabled_mails``) sends nothing. A kind is
 ``templates/entries/mail/<kind>.txt``, its first line the subject.
 
-Another feature's mail (the check-in's "check-in open", say) is one more kind: a line in
-``scoring.models.entries.MAIL_KINDS`` (the organizer's switch comes with it), its template,
-and a call of ``send_mail_to``.
+It sits below the wings that mail (entries, check-in, rounds) so each may call it; its task
+keeps the name ``tournaments.entries.send_tournament_mail``. Another feature's mail is one more
+kind: a line in ``scoring.models.entries.MAIL_KINDS`` (the organizer's switch comes with it),
+its template, and a call of ``send_mail_to``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from django.utils import translation
 
 from scoring.core.background import RecordTask
 from scoring.core.site import site_url
-from scoring.models import MAIL_KINDS, EntrySettings, Tournament
+from scoring.models import MAIL_KINDS, Entry, EntrySettings, Player, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +38,24 @@ def mail_enabled(tournament: Tournament, kind: str) -> bool:
     disabled = (EntrySettings.objects.filter(tournament=tournament)
                 .values_list("disabled_mails", flat=True).first())
     return kind not in (disabled or [])
+
+
+def player_addresses(tournament_id: int) -> dict[int, str]:
+    """Each player's address: from his accepted entry (as player or partner), else his login."""
+    found: dict[int, str] = {}
+    for player_id, email in (Player.objects.filter(tournament_id=tournament_id)
+                             .exclude(user__email="").filter(user__isnull=False)
+                             .values_list("pk", "user__email")):
+        found[player_id] = email
+    accepted = Entry.objects.filter(tournament_id=tournament_id, status=Entry.Status.ACCEPTED)
+    for entry in accepted.select_related("pair"):
+        if entry.pair is not None:
+            found[entry.pair.player1_id] = entry.email
+            if entry.pair.player2_id is not None and entry.partner_email:
+                found[entry.pair.player2_id] = entry.partner_email
+        elif entry.player_id is not None:
+            found[entry.player_id] = entry.email
+    return found
 
 
 def send_mail_to(tournament: Tournament, kind: str, recipients: Iterable[str],
