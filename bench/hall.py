@@ -148,12 +148,22 @@ def when_ready(server):
 '''
 
 
+WORKER_CLASSES = {
+    # as the README deploys a web node: ASGI, uvicorn workers under gunicorn
+    "asgi": ("config.asgi:application", "uvicorn_worker.UvicornWorker"),
+    # the WSGI deployment before the live streams (kept to compare the two)
+    "sync": ("config.wsgi:application", "sync"),
+}
+
+
 def start_gunicorn(
-    env: dict[str, str], sqlite: bool, config_dir: Path
+    env: dict[str, str], sqlite: bool, config_dir: Path, worker_class: str = ""
 ) -> tuple[subprocess.Popen, int]:
     """Start gunicorn and wait until it answers.
 
-    Sync workers, one per core (the work is CPU-bound and PostgreSQL needs CPU too: three
+    ``worker_class``: "asgi" (the README's deployment: ``config.asgi`` with uvicorn workers) or
+    "sync" (``config.wsgi`` with sync workers); empty: BENCH_WORKER_CLASS, else "asgi".
+    One worker per core (the work is CPU-bound and PostgreSQL needs CPU too: three
     workers measured no better here, and worse when the machine is slow; SQLite: one worker,
     as SQLite has one writer). The app is preloaded, warmed and frozen in the master
     (``GUNICORN_CONFIG``), as in production.
@@ -163,12 +173,14 @@ def start_gunicorn(
     port = free_port()
     cores = os.cpu_count() or 1
     workers = "1" if sqlite else os.environ.get("BENCH_WORKERS", str(cores))
+    kind = worker_class or os.environ.get("BENCH_WORKER_CLASS", "asgi")
+    app, worker = WORKER_CLASSES[kind]
     gunicorn = Path(sys.executable).with_name("gunicorn")
     config = config_dir / "gunicorn_bench.py"
     config.write_text(GUNICORN_CONFIG)
-    command = [str(gunicorn), "config.wsgi:application", "--config", str(config),
+    command = [str(gunicorn), app, "--config", str(config),
                "--bind", f"{HOST}:{port}",
-               "--workers", workers, "--worker-class", "sync", "--backlog", "2048",
+               "--workers", workers, "--worker-class", worker, "--backlog", "2048",
                "--log-level", "warning", "--timeout", "60"]
     if os.environ.get("BENCH_ACCESS_LOG"):
         command += ["--access-logfile", os.environ["BENCH_ACCESS_LOG"],
