@@ -4,14 +4,39 @@ import os
 from typing import Any
 
 import django
+from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIHandler
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+LIVE_PREFIX = "/live/"
+
+
+class SyncChainHandler(ASGIHandler):
+    """Django's ASGI handler whose middleware and view run as one sync call in the shared
+    thread, as under WSGI.
+
+    Django's own ASGI chain runs each async-capable middleware on the event loop and each
+    sync-only one in the thread, crossing between the two at every change: ten crossings
+    each way for this site's middleware, each a wake-up of the other side (the desk's deal
+    twice as slow as under a sync worker on a loaded machine, docs/performance.md).
+    """
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        """The middleware chain in sync mode, whatever the server."""
+        super().load_middleware(is_async=False)
+
+    async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
+        """The whole sync chain in one call on the shared thread."""
+        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
 
 
 class SiteASGIHandler(ASGIHandler):
     """Django's ASGI handler, whose requests run their sync parts in one thread per process
-    (the one asgiref keeps) instead of a new thread each.
+    (the one asgiref keeps) instead of a new thread each; the pages and the API through
+    ``SyncChainHandler``, the live streams (``/live/``) through Django's async chain.
 
     Django runs each request's sync code (the middleware, a sync view) in a thread of the
     request's own (``ThreadSensitiveContext``), ended with the answer. Two costs follow:
@@ -30,12 +55,19 @@ class SiteASGIHandler(ASGIHandler):
     GIL), while the streams wait on the event loop.
     """
 
+    def __init__(self) -> None:
+        """Django's handler for the streams, ``SyncChainHandler`` for everything else."""
+        super().__init__()
+        self.pages = SyncChainHandler()
+
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         """Serve the request, its sync parts in the process's shared thread."""
-        if scope["type"] == "http":
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+        elif scope.get("path", "").startswith(LIVE_PREFIX):
             await self.handle(scope, receive, send)
         else:
-            await super().__call__(scope, receive, send)
+            await self.pages.handle(scope, receive, send)
 
 
 django.setup(set_prefix=False)
