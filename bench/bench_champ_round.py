@@ -116,7 +116,7 @@ class Cluster:
         self.logs: list[Any] = []
 
     def _node(self, port: int | None = None) -> tuple[subprocess.Popen, int]:
-        return start_gunicorn(self.env, False, self.folder, asgi=True,
+        return start_gunicorn(self.env, False, self.folder, "asgi",
                               workers=self.node_workers, port=port)
 
     def start(self, nodes: int = 3, workers: int = 2) -> None:

@@ -148,32 +148,41 @@ def when_ready(server):
 '''
 
 
+WORKER_CLASSES = {
+    # as the README deploys a web node: ASGI, uvicorn workers under gunicorn
+    "asgi": ("config.asgi:application", "uvicorn_worker.UvicornWorker"),
+    # the WSGI deployment before the live streams (kept to compare the two)
+    "sync": ("config.wsgi:application", "sync"),
+}
+
+
 def start_gunicorn(
-    env: dict[str, str], sqlite: bool, config_dir: Path, *, asgi: bool = False,
+    env: dict[str, str], sqlite: bool, config_dir: Path, worker_class: str = "", *,
     workers: int | None = None, port: int | None = None,
 ) -> tuple[subprocess.Popen, int]:
     """Start gunicorn and wait until it answers.
 
-    Sync workers, one per core (the work is CPU-bound and PostgreSQL needs CPU too: three
+    ``worker_class``: "asgi" (the README's deployment: ``config.asgi`` with uvicorn workers) or
+    "sync" (``config.wsgi`` with sync workers); empty: BENCH_WORKER_CLASS, else "asgi".
+    One worker per core (the work is CPU-bound and PostgreSQL needs CPU too: three
     workers measured no better here, and worse when the machine is slow; SQLite: one worker,
     as SQLite has one writer). The app is preloaded, warmed and frozen in the master
     (``GUNICORN_CONFIG``), as in production.
     BENCH_WORKERS overrides the count; BENCH_ACCESS_LOG names a file for gunicorn's access
-    log with the server-side time of every request. ``asgi``: the README's deployment
-    (``config.asgi`` with ``uvicorn_worker.UvicornWorker``); ``workers`` and ``port`` (one of
-    several nodes, or a node started again on its port) override the defaults.
+    log with the server-side time of every request. ``workers`` and ``port`` (one of several
+    nodes, or a node started again on its port) override the defaults.
     """
     port = port or free_port()
     cores = os.cpu_count() or 1
     count = str(workers) if workers else (
         "1" if sqlite else os.environ.get("BENCH_WORKERS", str(cores)))
+    kind = worker_class or os.environ.get("BENCH_WORKER_CLASS", "asgi")
+    app, worker = WORKER_CLASSES[kind]
     gunicorn = Path(sys.executable).with_name("gunicorn")
     config = config_dir / "gunicorn_bench.py"
     config.write_text(GUNICORN_CONFIG)
-    app, worker_class = (("config.asgi:application", "uvicorn_worker.UvicornWorker") if asgi
-                         else ("config.wsgi:application", "sync"))
     command = [str(gunicorn), app, "--config", str(config), "--bind", f"{HOST}:{port}",
-               "--workers", count, "--worker-class", worker_class, "--backlog", "2048",
+               "--workers", count, "--worker-class", worker, "--backlog", "2048",
                "--log-level", "warning", "--timeout", "60"]
     if os.environ.get("BENCH_ACCESS_LOG"):
         command += ["--access-logfile", os.environ["BENCH_ACCESS_LOG"],

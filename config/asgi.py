@@ -4,37 +4,70 @@ import os
 from typing import Any
 
 import django
+from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIHandler
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-# Under ASGI each request's sync code runs in a thread of its own (see below), and Django's
-# connections belong to threads: a kept connection (CONN_MAX_AGE > 0) is never reused and
-# stays open until its thread is collected. Three nodes kept 67 of PostgreSQL's 100 at a
-# championship's pace (bench/bench_champ_round.py). So a web node under ASGI closes each
-# request's connection unless told otherwise; WSGI workers keep theirs (config/settings.py).
-os.environ.setdefault("CONN_MAX_AGE", "0")
 
 LIVE_PREFIX = "/live/"
 
 
-class SiteASGIHandler(ASGIHandler):
-    """Django's ASGI handler; the live streams (``/live/``) share one thread for their sync
-    parts instead of one each.
+class SyncChainHandler(ASGIHandler):
+    """Django's ASGI handler whose middleware and view run as one sync call in the shared
+    thread, as under WSGI.
 
-    Django runs each request's sync code (the middleware, a sync view) in a thread of the
-    request's own (``ThreadSensitiveContext``), kept until the answer ends: a stream, open for
-    hours, would keep a thread each (~400 KB: 10,000 streams, 4 GB). A stream's sync work is
-    its opening (the middleware, who may read the channel), after which it only waits, so its
-    requests run outside such a context: asgiref then runs their sync code in one thread
-    shared by all of them.
+    Django's own ASGI chain runs each async-capable middleware on the event loop and each
+    sync-only one in the thread, crossing between the two at every change: ten crossings
+    each way for this site's middleware, each a wake-up of the other side (the desk's deal
+    twice as slow as under a sync worker on a loaded machine, docs/performance.md).
     """
 
+    def load_middleware(self, is_async: bool = False) -> None:
+        """The middleware chain in sync mode, whatever the server."""
+        super().load_middleware(is_async=False)
+
+    async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
+        """The whole sync chain in one call on the shared thread."""
+        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+
+
+class SiteASGIHandler(ASGIHandler):
+    """Django's ASGI handler, whose requests run their sync parts in one thread per process
+    (the one asgiref keeps) instead of a new thread each; the pages and the API through
+    ``SyncChainHandler``, the live streams (``/live/``) through Django's async chain.
+
+    Django runs each request's sync code (the middleware, a sync view) in a thread of the
+    request's own (``ThreadSensitiveContext``), ended with the answer. Two costs follow:
+
+    - the database: a connection belongs to its thread, so every request opened a new one
+      (CONN_MAX_AGE, the prepared statements and the compiled queries of
+      ``scoring.core.compiled`` were lost with the thread, and the dead threads' connections
+      piled up until PostgreSQL refused more: a desk's deal p95 near 1 s at 50 requests/s,
+      measured in docs/performance.md); in the shared thread one connection is kept, as in a
+      sync worker;
+    - the memory: a stream, open for hours, would keep a thread each (~400 KB: 10,000
+      streams, 4 GB); a stream's sync work is its opening, after which it only waits.
+
+    The sync parts of a worker's requests therefore run one at a time, as in gunicorn's sync
+    worker (the pages and the API are CPU-bound: a thread each bought no throughput under the
+    GIL), while the streams wait on the event loop.
+    """
+
+    def __init__(self) -> None:
+        """Django's handler for the streams, ``SyncChainHandler`` for everything else."""
+        super().__init__()
+        self.pages = SyncChainHandler()
+
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        """Serve the request (a stream: without a thread of its own)."""
-        if scope["type"] == "http" and scope.get("path", "").startswith(LIVE_PREFIX):
+        """Serve the request, its sync parts in the process's shared thread."""
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+        elif scope.get("path", "").startswith(LIVE_PREFIX):
             await self.handle(scope, receive, send)
         else:
-            await super().__call__(scope, receive, send)
+            await self.pages.handle(scope, receive, send)
 
 
 django.setup(set_prefix=False)
