@@ -118,7 +118,8 @@ def _section(request: HttpRequest, load: PublicLoad, after: int | None, per_play
     tournament = load.tournament
     links = permissions.can_see_public_page(request.user, tournament, "entrants")
     query = asked_query(request)
-    context: dict[str, Any] = {"after": after, "live": live, "paging": None, "mine": None}
+    context: dict[str, Any] = {"tournament": tournament, "after": after, "live": live,
+                               "paging": None, "mine": None}
     short = None if query else paged.first_entrants(tournament, per_player, page_size())
     if short is not None:  # a field of one page: the whole table, as it always was
         table = standings_table(tournament, per_player=per_player, after_round=after,
