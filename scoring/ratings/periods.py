@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeAlias
 
 from scoring.ratings.elo import EloParameters, k_factor
-from scoring.ratings.glicko2 import SCALE, Glicko2Parameters, _new_volatility
+from scoring.ratings.glicko2 import SCALE, Glicko2Parameters, volatility_of
 
 State: TypeAlias = Mapping[str, tuple[float, ...]]
 """Each subject's state before a run's first period: Elo (rating, parties rated so far);
@@ -179,9 +179,54 @@ def elo_history(p: EloParameters, periods: Sequence[Sequence[RatedParty]], first
     return rows
 
 
+def _glicko2_games(parties: Sequence[RatedParty], rank: Mapping[str, int]
+                   ) -> tuple[dict[int, list[int]], dict[int, list[float]]]:
+    """Glicko-2's :func:`_period_games`, a party of two sides made without a call: each
+    side's game keys once (:func:`_glicko2_keys`), shared by its subjects."""
+    games: dict[int, list[int]] = {}
+    scores: dict[int, list[float]] = {}
+    get = games.get
+    for party in parties:
+        sides = party.sides
+        if len(sides) != 2:
+            _more_sides(party, rank, games, scores, _glicko2_key)
+            continue
+        winner = party.winner
+        a = [rank[subject] for subject in sides[0]]
+        b = [rank[subject] for subject in sides[1]]
+        if winner is None:
+            code_a = code_b = 1
+            score_a = score_b = 0.5
+        elif winner == 0:
+            code_a, code_b, score_a, score_b = 2, 0, 1.0, 0.0
+        else:
+            code_a, code_b, score_a, score_b = 0, 2, 0.0, 1.0
+        for side, keys, score in ((a, [o * 4 + code_a for o in b], score_a),
+                                  (b, [o * 4 + code_b for o in a], score_b)):
+            for subject in side:
+                row = get(subject)
+                if row is None:
+                    games[subject] = keys.copy()
+                    scores[subject] = [score]
+                else:
+                    row += keys
+                    scores[subject].append(score)
+    return games, scores
+
+
+def _glicko2_key(opponent: int, score: float, _weight: float) -> int:
+    """One game's key in a party of more sides (as :func:`_glicko2_keys`)."""
+    return opponent * 4 + int(score * 2)
+
+
 def glicko2_history(p: Glicko2Parameters, periods: Sequence[Sequence[RatedParty]], first: int,
                     start: State) -> list[HistoryRow]:
-    """Glicko-2 period by period; an idle subject's RD grows by his volatility each period."""
+    """Glicko-2 period by period; an idle subject's RD grows by his volatility each period.
+
+    The arithmetic is :func:`scoring.ratings.glicko2.glicko2_update`'s, operation for
+    operation (step 5 is :func:`volatility`); g(phi) and its square are taken once per
+    subject and period, before the period.
+    """
     names = ranks(periods)
     rank = {name: i for i, name in enumerate(names)}
     # state: subject -> (mu, phi, sigma, last period played); mu and phi on the Glicko-2 scale
@@ -191,19 +236,21 @@ def glicko2_history(p: Glicko2Parameters, periods: Sequence[Sequence[RatedParty]
     }
     new_phi = p.deviation / SCALE
     max_phi = p.max_deviation / SCALE
+    initial, volatility0 = p.initial, p.volatility
     rows: list[HistoryRow] = []
     append = rows.append
     pi2 = math.pi * math.pi
     exp, sqrt = math.exp, math.sqrt
+    new_volatility = volatility_of(p)
+    get_state = state.get
     for period, parties in enumerate(periods, start=first):
-        games, scores = _period_games(parties, rank, _glicko2_keys,
-                                      lambda o, s, _w: o * 4 + int(s * 2))
+        games, scores = _glicko2_games(parties, rank)
         before: dict[int, tuple[float, float, float]] = {}  # mu, phi, sigma
         opponents: dict[int, tuple[float, float, float]] = {}  # mu, g(phi), g²
         for subject in scores:
-            known = state.get(subject)
+            known = get_state(subject)
             if known is None:
-                mu, phi, sigma = 0.0, new_phi, p.volatility
+                mu, phi, sigma = 0.0, new_phi, volatility0
             else:
                 mu, phi, sigma, last = known
                 gap = period - last - 1
@@ -222,13 +269,14 @@ def glicko2_history(p: Glicko2Parameters, periods: Sequence[Sequence[RatedParty]
                 delta_sum += g * ((key & 3) * 0.5 - expected)
             if v_inv > 0.0:
                 v = 1.0 / v_inv
-                sigma = _new_volatility(phi, sigma, v * delta_sum, v, p)
+                sigma = new_volatility(phi, sigma, v * delta_sum, v)
                 phi_star2 = phi * phi + sigma * sigma
                 phi = 1.0 / sqrt(1.0 / phi_star2 + v_inv)
                 mu = mu + phi * phi * delta_sum
-            phi = min(phi, max_phi)
+            if phi > max_phi:
+                phi = max_phi
             state[subject] = (mu, phi, sigma, period)
             mine = scores[subject]
-            append(HistoryRow(names[subject], period, mu * SCALE + p.initial, phi * SCALE,
+            append(HistoryRow(names[subject], period, mu * SCALE + initial, phi * SCALE,
                               sigma, len(mine), sum(mine), mu, phi))
     return rows
