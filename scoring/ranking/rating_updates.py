@@ -40,8 +40,8 @@ INSERTED = 50_000
 """Rows per COPY (or ``bulk_create``) of the rows created."""
 
 WINDOW = 2
-"""Periods read first, backwards from a run's first period, for the subjects' earlier rows
-(doubled for those not found yet)."""
+"""Periods before a run's first period whose rows are read whole for the subjects' last rows
+(the others' are read by their names)."""
 
 
 @dataclass(frozen=True)
@@ -182,10 +182,10 @@ def _state_before(rating_list: RatingList, first: int, subjects: set[str]
     """The subjects' state after period ``first`` − 1 from their stored rows, and each one's
     last row before ``first`` (id, current).
 
-    A subject whose current row is before ``first`` has it as his last; the others' rows are
-    read period windows backwards from ``first`` (2 periods, then 4, 8 …) until each is found
-    or the first period is read: a run of the last period reads the rows of the periods
-    before it, not the whole list's.
+    A subject whose current row is before ``first`` has it as his last; the others' are in
+    the rows of the :data:`WINDOW` periods before ``first``, or else among their own earlier
+    rows (read by their names, :data:`CHUNK` a query): a run of the last period reads the
+    current rows and a few periods' rows, not the whole list's.
     """
     if first <= 1 or not subjects:
         return {}, {}
@@ -196,16 +196,17 @@ def _state_before(rating_list: RatingList, first: int, subjects: set[str]
     for row in earlier.filter(current=True).values_list(*fields):
         if row[1] in subjects:
             last[row[1]] = row
+    near = max(1, first - WINDOW)
     wanted = subjects - set(last)
-    high, width = first, WINDOW
-    while wanted and high > 1:
-        low = max(1, high - width)
-        for row in earlier.filter(sequence__gte=low, sequence__lt=high).values_list(*fields):
-            subject = row[1]
-            if subject in wanted and (subject not in last or last[subject][2] < row[2]):
-                last[subject] = row
-        wanted.difference_update(last)
-        high, width = low, width * 2
+    for row in earlier.filter(sequence__gte=near).values_list(*fields):
+        if row[1] in wanted and (row[1] not in last or last[row[1]][2] < row[2]):
+            last[row[1]] = row
+    names = sorted(wanted - set(last))
+    for start in range(0, len(names) if near > 1 else 0, CHUNK):
+        chunk = earlier.filter(sequence__lt=near, subject__in=names[start:start + CHUNK])
+        for row in chunk.values_list(*fields):
+            if row[1] not in last or last[row[1]][2] < row[2]:
+                last[row[1]] = row
     found = sorted(last.values(), key=lambda row: row[1])
     history = [HistoryRow(subject, period, rating, None, volatility, games, 0.0, mu, phi)
                for _pk, subject, period, rating, volatility, games, mu, phi, _c in found]
