@@ -91,27 +91,40 @@ def ranks(periods: Sequence[Sequence[RatedParty]]) -> list[str]:
     return sorted(found)
 
 
-def _period_games(parties: Sequence[RatedParty], rank: Mapping[str, int],
-                  keys_of: Callable[[list[int], float], list[Any]],
-                  key: Callable[[int, float, float], Any]
+def _period_games(parties: Sequence[RatedParty], rank: Mapping[str, int], elo: bool
                   ) -> tuple[dict[int, list[Any]], dict[int, list[float]]]:
-    """Each subject's games of a period as the kernel sorts them (``keys_of`` a side's
-    opponents at a score, ``key`` one game of a party of more sides), and his party results
-    (1, 0.5, 0), one per party."""
+    """Each subject's games of a period as the kernel sorts them, and his party results
+    (1, 0.5, 0), one per party.
+
+    A game is Elo's (opponent, score, weight), Glicko-2's opponent × 4 + 2 × score (the
+    weight does not count there); a side's games are made once, shared by its subjects.
+    """
     games: dict[int, list[Any]] = {}
     scores: dict[int, list[float]] = {}
     get = games.get
     for party in parties:
         sides = party.sides
         if len(sides) != 2:
-            _more_sides(party, rank, games, scores, key)
+            _more_sides(party, rank, games, scores, _elo_key if elo else _glicko2_key)
             continue
         winner = party.winner
-        sa = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
+        if winner is None:
+            code_a = code_b = 1
+            score_a = score_b = 0.5
+        elif winner == 0:
+            code_a, code_b, score_a, score_b = 2, 0, 1.0, 0.0
+        else:
+            code_a, code_b, score_a, score_b = 0, 2, 0.0, 1.0
         a = [rank[subject] for subject in sides[0]]
         b = [rank[subject] for subject in sides[1]]
-        for side, opposite, score in ((a, b, sa), (b, a, 1.0 - sa)):
-            keys = keys_of(opposite, score)
+        if elo:
+            weight_a, weight_b = 1.0 / len(b), 1.0 / len(a)
+            keys_a: list[Any] = [(o, score_a, weight_a) for o in b]
+            keys_b: list[Any] = [(o, score_b, weight_b) for o in a]
+        else:
+            keys_a = [o * 4 + code_a for o in b]
+            keys_b = [o * 4 + code_b for o in a]
+        for side, keys, score in ((a, keys_a, score_a), (b, keys_b, score_b)):
             for subject in side:
                 row = get(subject)
                 if row is None:
@@ -123,16 +136,9 @@ def _period_games(parties: Sequence[RatedParty], rank: Mapping[str, int],
     return games, scores
 
 
-def _glicko2_keys(opposite: list[int], score: float) -> list[int]:
-    """Glicko-2's games against a side: opponent × 4 + 2 × score (the weight does not count)."""
-    code = int(score * 2)
-    return [opponent * 4 + code for opponent in opposite]
-
-
-def _elo_keys(opposite: list[int], score: float) -> list[tuple[int, float, float]]:
-    """Elo's games against a side: (opponent, score, weight)."""
-    weight = 1.0 / len(opposite)
-    return [(opponent, score, weight) for opponent in opposite]
+def _elo_key(opponent: int, score: float, weight: float) -> tuple[int, float, float]:
+    """One Elo game in a party of more sides: (opponent, score, weight)."""
+    return opponent, score, weight
 
 
 def _more_sides(party: RatedParty, rank: Mapping[str, int], games: dict[int, list[Any]],
@@ -161,7 +167,7 @@ def elo_history(p: EloParameters, periods: Sequence[Sequence[RatedParty]], first
     }
     rows: list[HistoryRow] = []
     for period, parties in enumerate(periods, start=first):
-        games, scores = _period_games(parties, rank, _elo_keys, lambda o, s, w: (o, s, w))
+        games, scores = _period_games(parties, rank, True)
         updated: dict[int, tuple[float, int]] = {}
         before = {subject: state.get(subject, initial)[0] for subject in scores}
         for subject in sorted(scores):
@@ -179,43 +185,8 @@ def elo_history(p: EloParameters, periods: Sequence[Sequence[RatedParty]], first
     return rows
 
 
-def _glicko2_games(parties: Sequence[RatedParty], rank: Mapping[str, int]
-                   ) -> tuple[dict[int, list[int]], dict[int, list[float]]]:
-    """Glicko-2's :func:`_period_games`, a party of two sides made without a call: each
-    side's game keys once (:func:`_glicko2_keys`), shared by its subjects."""
-    games: dict[int, list[int]] = {}
-    scores: dict[int, list[float]] = {}
-    get = games.get
-    for party in parties:
-        sides = party.sides
-        if len(sides) != 2:
-            _more_sides(party, rank, games, scores, _glicko2_key)
-            continue
-        winner = party.winner
-        a = [rank[subject] for subject in sides[0]]
-        b = [rank[subject] for subject in sides[1]]
-        if winner is None:
-            code_a = code_b = 1
-            score_a = score_b = 0.5
-        elif winner == 0:
-            code_a, code_b, score_a, score_b = 2, 0, 1.0, 0.0
-        else:
-            code_a, code_b, score_a, score_b = 0, 2, 0.0, 1.0
-        for side, keys, score in ((a, [o * 4 + code_a for o in b], score_a),
-                                  (b, [o * 4 + code_b for o in a], score_b)):
-            for subject in side:
-                row = get(subject)
-                if row is None:
-                    games[subject] = keys.copy()
-                    scores[subject] = [score]
-                else:
-                    row += keys
-                    scores[subject].append(score)
-    return games, scores
-
-
 def _glicko2_key(opponent: int, score: float, _weight: float) -> int:
-    """One game's key in a party of more sides (as :func:`_glicko2_keys`)."""
+    """One Glicko-2 game in a party of more sides: opponent × 4 + 2 × score."""
     return opponent * 4 + int(score * 2)
 
 
@@ -244,7 +215,7 @@ def glicko2_history(p: Glicko2Parameters, periods: Sequence[Sequence[RatedParty]
     new_volatility = volatility_of(p)
     get_state = state.get
     for period, parties in enumerate(periods, start=first):
-        games, scores = _glicko2_games(parties, rank)
+        games, scores = _period_games(parties, rank, False)
         before: dict[int, tuple[float, float, float]] = {}  # mu, phi, sigma
         opponents: dict[int, tuple[float, float, float]] = {}  # mu, g(phi), g²
         for subject in scores:
