@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 SCALE = 173.7178
@@ -39,33 +39,54 @@ def _g(phi: float) -> float:
 def _new_volatility(phi: float, sigma: float, delta: float, v: float, p: Glicko2Parameters
                     ) -> float:
     """Step 5: the new volatility by the Illinois algorithm (regula falsi)."""
-    a = math.log(sigma * sigma)
-    tau2 = p.tau * p.tau
-    phi2 = phi * phi
-    delta2 = delta * delta
+    return volatility_of(p)(phi, sigma, delta, v)
 
-    def f(x: float) -> float:
-        ex = math.exp(x)
-        return (ex * (delta2 - phi2 - v - ex)) / (2.0 * (phi2 + v + ex) ** 2) - (x - a) / tau2
 
-    big_a = a
-    if delta2 > phi2 + v:
-        big_b = math.log(delta2 - phi2 - v)
-    else:
-        k = 1
-        while f(a - k * p.tau) < 0:
-            k += 1
-        big_b = a - k * p.tau
-    f_a, f_b = f(big_a), f(big_b)
-    while abs(big_b - big_a) > p.epsilon:
-        big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
-        f_c = f(big_c)
-        if f_c * f_b <= 0:
-            big_a, f_a = big_b, f_b
+def volatility_of(p: Glicko2Parameters) -> Callable[[float, float, float, float], float]:
+    """Step 5 with the system's constants bound: (phi, sigma, delta, v) → the new volatility.
+
+    The function of the paper, f(x) = eˣ(Δ² − φ² − v − eˣ) / 2(φ² + v + eˣ)² − (x − a) / τ²,
+    is written out in the loop, its constant parts taken once (the same operations in the
+    same order: the same floats).
+    """
+    tau, epsilon = p.tau, p.epsilon
+    tau2 = tau * tau
+    exp, log = math.exp, math.log
+
+    def volatility(phi: float, sigma: float, delta: float, v: float) -> float:
+        a = log(sigma * sigma)
+        phi2 = phi * phi
+        delta2 = delta * delta
+        rest = delta2 - phi2 - v  # Δ² − φ² − v
+        base = phi2 + v
+        big_a = a
+        if delta2 > base:
+            big_b = log(rest)
         else:
-            f_a /= 2.0
-        big_b, f_b = big_c, f_c
-    return math.exp(big_a / 2.0)
+            k = 1
+            while True:
+                x = a - k * tau
+                ex = exp(x)
+                if not (ex * (rest - ex)) / (2.0 * (base + ex) ** 2) - (x - a) / tau2 < 0:
+                    break
+                k += 1
+            big_b = a - k * tau
+        ex = exp(big_a)
+        f_a = (ex * (rest - ex)) / (2.0 * (base + ex) ** 2) - (big_a - a) / tau2
+        ex = exp(big_b)
+        f_b = (ex * (rest - ex)) / (2.0 * (base + ex) ** 2) - (big_b - a) / tau2
+        while abs(big_b - big_a) > epsilon:
+            big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
+            ex = exp(big_c)
+            f_c = (ex * (rest - ex)) / (2.0 * (base + ex) ** 2) - (big_c - a) / tau2
+            if f_c * f_b <= 0:
+                big_a, f_a = big_b, f_b
+            else:
+                f_a /= 2.0
+            big_b, f_b = big_c, f_c
+        return exp(big_a / 2.0)
+
+    return volatility
 
 
 def idle(rating: Glicko2Rating, periods: int, p: Glicko2Parameters) -> Glicko2Rating:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeAlias
 
 from scoring.ratings.elo import EloParameters, k_factor
-from scoring.ratings.glicko2 import SCALE, Glicko2Parameters, _new_volatility
+from scoring.ratings.glicko2 import SCALE, Glicko2Parameters, volatility_of
 
 State: TypeAlias = Mapping[str, tuple[float, ...]]
 """Each subject's state before a run's first period: Elo (rating, parties rated so far);
@@ -91,27 +91,40 @@ def ranks(periods: Sequence[Sequence[RatedParty]]) -> list[str]:
     return sorted(found)
 
 
-def _period_games(parties: Sequence[RatedParty], rank: Mapping[str, int],
-                  keys_of: Callable[[list[int], float], list[Any]],
-                  key: Callable[[int, float, float], Any]
+def _period_games(parties: Sequence[RatedParty], rank: Mapping[str, int], elo: bool
                   ) -> tuple[dict[int, list[Any]], dict[int, list[float]]]:
-    """Each subject's games of a period as the kernel sorts them (``keys_of`` a side's
-    opponents at a score, ``key`` one game of a party of more sides), and his party results
-    (1, 0.5, 0), one per party."""
+    """Each subject's games of a period as the kernel sorts them, and his party results
+    (1, 0.5, 0), one per party.
+
+    A game is Elo's (opponent, score, weight), Glicko-2's opponent × 4 + 2 × score (the
+    weight does not count there); a side's games are made once, shared by its subjects.
+    """
     games: dict[int, list[Any]] = {}
     scores: dict[int, list[float]] = {}
     get = games.get
     for party in parties:
         sides = party.sides
         if len(sides) != 2:
-            _more_sides(party, rank, games, scores, key)
+            _more_sides(party, rank, games, scores, _elo_key if elo else _glicko2_key)
             continue
         winner = party.winner
-        sa = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
+        if winner is None:
+            code_a = code_b = 1
+            score_a = score_b = 0.5
+        elif winner == 0:
+            code_a, code_b, score_a, score_b = 2, 0, 1.0, 0.0
+        else:
+            code_a, code_b, score_a, score_b = 0, 2, 0.0, 1.0
         a = [rank[subject] for subject in sides[0]]
         b = [rank[subject] for subject in sides[1]]
-        for side, opposite, score in ((a, b, sa), (b, a, 1.0 - sa)):
-            keys = keys_of(opposite, score)
+        if elo:
+            weight_a, weight_b = 1.0 / len(b), 1.0 / len(a)
+            keys_a: list[Any] = [(o, score_a, weight_a) for o in b]
+            keys_b: list[Any] = [(o, score_b, weight_b) for o in a]
+        else:
+            keys_a = [o * 4 + code_a for o in b]
+            keys_b = [o * 4 + code_b for o in a]
+        for side, keys, score in ((a, keys_a, score_a), (b, keys_b, score_b)):
             for subject in side:
                 row = get(subject)
                 if row is None:
@@ -123,16 +136,9 @@ def _period_games(parties: Sequence[RatedParty], rank: Mapping[str, int],
     return games, scores
 
 
-def _glicko2_keys(opposite: list[int], score: float) -> list[int]:
-    """Glicko-2's games against a side: opponent × 4 + 2 × score (the weight does not count)."""
-    code = int(score * 2)
-    return [opponent * 4 + code for opponent in opposite]
-
-
-def _elo_keys(opposite: list[int], score: float) -> list[tuple[int, float, float]]:
-    """Elo's games against a side: (opponent, score, weight)."""
-    weight = 1.0 / len(opposite)
-    return [(opponent, score, weight) for opponent in opposite]
+def _elo_key(opponent: int, score: float, weight: float) -> tuple[int, float, float]:
+    """One Elo game in a party of more sides: (opponent, score, weight)."""
+    return opponent, score, weight
 
 
 def _more_sides(party: RatedParty, rank: Mapping[str, int], games: dict[int, list[Any]],
@@ -161,7 +167,7 @@ def elo_history(p: EloParameters, periods: Sequence[Sequence[RatedParty]], first
     }
     rows: list[HistoryRow] = []
     for period, parties in enumerate(periods, start=first):
-        games, scores = _period_games(parties, rank, _elo_keys, lambda o, s, w: (o, s, w))
+        games, scores = _period_games(parties, rank, True)
         updated: dict[int, tuple[float, int]] = {}
         before = {subject: state.get(subject, initial)[0] for subject in scores}
         for subject in sorted(scores):
@@ -179,9 +185,19 @@ def elo_history(p: EloParameters, periods: Sequence[Sequence[RatedParty]], first
     return rows
 
 
+def _glicko2_key(opponent: int, score: float, _weight: float) -> int:
+    """One Glicko-2 game in a party of more sides: opponent × 4 + 2 × score."""
+    return opponent * 4 + int(score * 2)
+
+
 def glicko2_history(p: Glicko2Parameters, periods: Sequence[Sequence[RatedParty]], first: int,
                     start: State) -> list[HistoryRow]:
-    """Glicko-2 period by period; an idle subject's RD grows by his volatility each period."""
+    """Glicko-2 period by period; an idle subject's RD grows by his volatility each period.
+
+    The arithmetic is :func:`scoring.ratings.glicko2.glicko2_update`'s, operation for
+    operation (step 5 is :func:`volatility`); g(phi) and its square are taken once per
+    subject and period, before the period.
+    """
     names = ranks(periods)
     rank = {name: i for i, name in enumerate(names)}
     # state: subject -> (mu, phi, sigma, last period played); mu and phi on the Glicko-2 scale
@@ -191,19 +207,21 @@ def glicko2_history(p: Glicko2Parameters, periods: Sequence[Sequence[RatedParty]
     }
     new_phi = p.deviation / SCALE
     max_phi = p.max_deviation / SCALE
+    initial, volatility0 = p.initial, p.volatility
     rows: list[HistoryRow] = []
     append = rows.append
     pi2 = math.pi * math.pi
     exp, sqrt = math.exp, math.sqrt
+    new_volatility = volatility_of(p)
+    get_state = state.get
     for period, parties in enumerate(periods, start=first):
-        games, scores = _period_games(parties, rank, _glicko2_keys,
-                                      lambda o, s, _w: o * 4 + int(s * 2))
+        games, scores = _period_games(parties, rank, False)
         before: dict[int, tuple[float, float, float]] = {}  # mu, phi, sigma
         opponents: dict[int, tuple[float, float, float]] = {}  # mu, g(phi), g²
         for subject in scores:
-            known = state.get(subject)
+            known = get_state(subject)
             if known is None:
-                mu, phi, sigma = 0.0, new_phi, p.volatility
+                mu, phi, sigma = 0.0, new_phi, volatility0
             else:
                 mu, phi, sigma, last = known
                 gap = period - last - 1
@@ -222,13 +240,14 @@ def glicko2_history(p: Glicko2Parameters, periods: Sequence[Sequence[RatedParty]
                 delta_sum += g * ((key & 3) * 0.5 - expected)
             if v_inv > 0.0:
                 v = 1.0 / v_inv
-                sigma = _new_volatility(phi, sigma, v * delta_sum, v, p)
+                sigma = new_volatility(phi, sigma, v * delta_sum, v)
                 phi_star2 = phi * phi + sigma * sigma
                 phi = 1.0 / sqrt(1.0 / phi_star2 + v_inv)
                 mu = mu + phi * phi * delta_sum
-            phi = min(phi, max_phi)
+            if phi > max_phi:
+                phi = max_phi
             state[subject] = (mu, phi, sigma, period)
             mine = scores[subject]
-            append(HistoryRow(names[subject], period, mu * SCALE + p.initial, phi * SCALE,
+            append(HistoryRow(names[subject], period, mu * SCALE + initial, phi * SCALE,
                               sigma, len(mine), sum(mine), mu, phi))
     return rows

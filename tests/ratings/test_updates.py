@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from scoring.models import Deal, Party, Player, Profile, RatingEntry, RatingList
 from scoring.party.deals import correct_deal
-from scoring.ranking import rating_tasks
+from scoring.ranking import rating_tasks, rating_updates
 from scoring.ranking.rating_runs import (
     compute_list,
     entry_rows,
@@ -156,8 +156,11 @@ def exact_equals_scratch(rating_list) -> bool:
     return exact(rating_list) == fresh
 
 
+@pytest.mark.parametrize("window", [2, 0])  # 0: every earlier row found by the names
 @pytest.mark.parametrize("system", ["glicko2", "elo"])
-def test_runs_from_random_corrections_equal_recomputes_from_scratch(three, system, sends):
+def test_runs_from_random_corrections_equal_recomputes_from_scratch(three, system, window, sends,
+                                                                    monkeypatch):
+    monkeypatch.setattr(rating_updates, "WINDOW", window)
     rating_list, *tournaments = three
     RatingList.objects.filter(pk=rating_list.pk).update(system=system)
     rating_list.refresh_from_db()
