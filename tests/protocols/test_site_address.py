@@ -96,6 +96,7 @@ def test_make_run_sets_site_url_from_its_port():
     plan = subprocess.run(["make", "-n", "run", "PORT=8123"], cwd=ROOT, capture_output=True,
                           text=True, check=True).stdout
     seed = next(line for line in plan.splitlines() if "seed_demo" in line)
-    serve = next(line for line in plan.splitlines() if "runserver" in line)
+    serve = next(line for line in plan.splitlines() if "uvicorn" in line)
     assert "SITE_URL=http://127.0.0.1:8123" in seed and "--fresh" in seed
-    assert "SITE_URL=http://127.0.0.1:8123" in serve and serve.endswith("127.0.0.1:8123")
+    assert "SITE_URL=http://127.0.0.1:8123" in serve
+    assert "--host 127.0.0.1 --port 8123" in serve

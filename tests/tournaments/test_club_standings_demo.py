@@ -94,7 +94,7 @@ def _rows(html: str, table_class: str) -> list[list[str]]:
     assert table, table_class
     body = table.group(1).split("<tbody>")[1]
     return [re.findall(r"<td>(.*?)</td>", row, re.S)
-            for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)]
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
 
 
 def _club_table(html: str) -> list[tuple[str, str, list[str], str, str]]:

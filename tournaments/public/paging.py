@@ -111,7 +111,9 @@ def cached_render(request: HttpRequest, scope: str, etag: str,
                   render: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """What ``render`` makes for this request (a rendered table and what the page shell needs
     of it), kept in the cache under the page's ``etag``, the language and the address's
-    parameters; rendered every time when the request has no ETag."""
+    parameters; rendered every time when the request has no ETag, or when ``render`` says
+    its table is short (``"long": False``: a page of one screen is cheap to render, and the
+    ETag does not follow every change of its entrants, such as a profile linked)."""
     if not etag:
         return render()
     parts = (scope, etag, translation.get_language(), sorted(request.GET.lists()))
@@ -119,5 +121,6 @@ def cached_render(request: HttpRequest, scope: str, etag: str,
     found = cache.get(key)
     if found is None:
         found = render()
-        cache.set(key, found, CACHE_SECONDS)
+        if found.get("long", True):
+            cache.set(key, found, CACHE_SECONDS)
     return found

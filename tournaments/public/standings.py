@@ -147,7 +147,7 @@ def _section(request: HttpRequest, load: PublicLoad, after: int | None, per_play
         context["searchable"] = len(columns.entrants) > page_size() or bool(query)
     context.update(table=table, lines=standings_lines(tournament, table, links))
     html = render_to_string("tournaments/_standings.html", context, request=request)
-    return {"html": html, "countries": countries}
+    return {"html": html, "countries": countries, "long": short is None}
 
 
 def standings(request: PublicRequest, slug: str) -> HttpResponse:
