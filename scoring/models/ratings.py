@@ -92,12 +92,17 @@ class RatingEntry(models.Model):
     starts from them and equals a recompute from scratch to the last bit.
     """
 
+    # the list's and the profile's own indexes below serve these keys (db_index=False): a
+    # recompute of a federation's list writes tens of thousands of rows past every index
     rating_list = models.ForeignKey(
-        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="entries"
+        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE,
+        related_name="entries", db_index=False,
     )
+    # on PostgreSQL in the "C" collation (migration 0046; an AlterField of it must keep it)
     subject = models.CharField(_("subject key"), max_length=40)
     profile = models.ForeignKey(
-        Profile, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+"
+        Profile, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+",
+        db_index=False,
     )
     partner = models.ForeignKey(
         Profile,
@@ -136,10 +141,12 @@ class RatingEntry(models.Model):
         indexes = [
             models.Index(fields=["rating_list", "sequence"], name="rating_entry_period_idx"),
             models.Index(fields=["profile"], name="rating_entry_profile_idx"),
-            models.Index(fields=["rating_list", "current"], name="rating_entry_current_idx"),
-            # a page of a published list: its current rows, best first (rating_pages)
-            models.Index(fields=["rating_list", "current", "-rating", "subject"],
-                         name="rating_entry_rank_idx"),
+            # a page of a published list: its current rows, sorted best first (rating_pages);
+            # a run's subjects' current rows, by their names (rating_updates). No index holds
+            # a rating: a run updates its changed rows in place, beside the old ones (HOT
+            # updates on PostgreSQL, the table's fillfactor: migration 0046)
+            models.Index(fields=["rating_list", "current", "subject"],
+                         name="rating_entry_current_idx"),
         ]
 
     def __str__(self) -> str:

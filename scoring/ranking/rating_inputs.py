@@ -13,6 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+from django.core.cache import cache
+
 from scoring.core.errors import ServiceError
 from scoring.models import Player, RatingEntry, RatingList, Tournament
 from scoring.ranking.loaders import (
@@ -21,13 +24,17 @@ from scoring.ranking.loaders import (
     load_party_results,
     two_sided,
 )
+from scoring.ranking.results import results_versions
 from scoring.ratings import (
+    HistoryColumns,
     HistoryRow,
     RatedParty,
     RatingParameters,
     compute_history,
     parameters_for,
 )
+from scoring.ratings.kernel import Columns, Ints
+from scoring.ratings.periods import Period
 from scoring.rules.config import party_side
 from scoring.standings.types import Side
 
@@ -35,11 +42,27 @@ from scoring.standings.types import Side
 @dataclass(frozen=True)
 class RatedField:
     """A list's input: its tournaments in period order and the rated parties of each period
-    from ``first`` on (``periods[0]`` is period ``first``)."""
+    from ``first`` on (``periods[0]`` is period ``first``); a period of two-sided parties of a
+    players' list comes as :class:`Columns` of ranks in ``names`` (every subject key that can
+    be rated, in string order)."""
 
     tournaments: list[Tournament]
-    periods: list[list[RatedParty]]
+    periods: list[Period]
     first: int = 1
+    names: list[str] | None = None
+
+    def subjects(self) -> set[str]:
+        """The subject keys of the parties of the periods read."""
+        found: set[str] = set()
+        for parties in self.periods:
+            if isinstance(parties, Columns):
+                assert self.names is not None
+                found.update(self.names[i] for i in parties.subjects().tolist())
+                continue
+            for party in parties:
+                for side in party.sides:
+                    found.update(side)
+        return found
 
 
 def list_parameters(rating_list: RatingList) -> RatingParameters:
@@ -132,38 +155,129 @@ def rated_field(rating_list: RatingList, tournaments: list[Tournament] | None = 
     pairs = rating_list.subject == RatingList.Subject.PAIRS
     if pairs:
         read = [t for t in read if t.format != Tournament.Format.INDIVIDUAL]
-    plain = _two_sided_parties([t for t in read if two_sided(t)], profile_of, pairs)
+    plain_ones = [t for t in read if two_sided(t)]
+    if pairs:
+        plain: dict[int, Period] = dict(_two_sided_parties([t.pk for t in plain_ones],
+                                                           profile_of))
+        names = None
+    else:
+        names = sorted({str(profile) for profile in profile_of.values()})
+        plain = dict(_two_sided_columns(plain_ones, profile_of, names))
     periods = [
         plain[t.pk] if t.pk in plain else tournament_parties(t, profile_of, pairs=pairs)
         for t in tournaments[first - 1:]
     ]
-    return RatedField(tournaments, periods, first)
+    return RatedField(tournaments, periods, first, names)
 
 
-def _two_sided_parties(tournaments: list[Tournament], profile_of: dict[int, int], pairs: bool
-                       ) -> dict[int, list[RatedParty]]:
-    """The rated parties of tournaments of two sides (:func:`two_sided`) in one query, by
-    tournament: as :func:`tournament_parties` reads them, the winner from the winner field."""
-    out: dict[int, list[RatedParty]] = {t.pk: [] for t in tournaments}
-    if not tournaments:
-        return out
-    key_of = {} if pairs else {player: str(profile) for player, profile in profile_of.items()}
-    rows = (
-        counted_parties([t.pk for t in tournaments], knockout=True)
+def _party_rows(tournament_ids: list[int]) -> Any:
+    """The rated parties of two sides of these tournaments: (tournament, both pairs' players,
+    winner) rows, as :func:`tournament_parties` would read them."""
+    return (
+        counted_parties(tournament_ids, knockout=True)
         .filter(pair_b__isnull=False).exclude(end_reason__in=FORFEIT_REASONS).order_by()
         .values_list("round__tournament_id", "pair_a__player1_id", "pair_a__player2_id",
                      "pair_b__player1_id", "pair_b__player2_id", "winner")
     )
+
+
+INPUT_CACHE_SECONDS = 7 * 24 * 3600
+"""How long a tournament's rated parties stay cached (under its results version)."""
+
+
+def _two_sided_columns(tournaments: list[Tournament], profile_of: dict[int, int],
+                       names: list[str]) -> dict[int, Columns]:
+    """The rated parties of tournaments of two sides (:func:`two_sided`) of a players' list,
+    as columns by tournament: each player his profile's rank in ``names`` (−1 without a
+    profile); a party where a side has no rated player is left out."""
+    out = {t.pk: _no_columns() for t in tournaments}
+    played = party_players(tournaments)
+    if not profile_of:
+        return out
+    rank = {name: i for i, name in enumerate(names)}
+    players = np.fromiter(profile_of, np.int64, len(profile_of))
+    ranks = np.fromiter((rank[str(p)] for p in profile_of.values()), np.int64, len(profile_of))
+    order = np.argsort(players)
+    players, ranks = players[order], ranks[order]
+
+    def ranks_of(ids: Ints) -> Ints:
+        at = np.minimum(np.searchsorted(players, ids), len(players) - 1)
+        return np.where(players[at] == ids, ranks[at], -1)
+
+    for pk, (a1, a2, b1, b2, won) in played.items():
+        a1, a2, b1, b2 = ranks_of(a1), ranks_of(a2), ranks_of(b1), ranks_of(b2)
+        rated = ((a1 >= 0) | (a2 >= 0)) & ((b1 >= 0) | (b2 >= 0))
+        out[pk] = Columns(a1[rated], a2[rated], b1[rated], b2[rated], won[rated])
+    return out
+
+
+def party_players(tournaments: list[Tournament]) -> dict[int, tuple[Any, ...]]:
+    """The rated parties of two sides of these tournaments, by tournament: both pairs'
+    players as columns of ids (0: no second player) and the winner (0 a, 1 b, −1 a draw).
+
+    A tournament's columns are cached under its results version (every change of a party
+    bumps it, :func:`~scoring.ranking.results.results_version`): a run of a federation's list
+    reads from the database only the tournaments whose results changed since. (A pair whose
+    players are replaced after its parties finished is not seen until a party changes: the
+    standings' cache has the same contract.)
+    """
+    if not tournaments:
+        return {}
+    tournament_ids = [t.pk for t in tournaments]
+    versions = results_versions(tournament_ids)
+    keys = {t.pk: f"rating-input:v1:{t.pk}:{t.created_at.timestamp() if t.created_at else ''}:"
+                  f"{versions[t.pk]}" for t in tournaments}
+    found = cache.get_many(list(keys.values()))
+    out = {pk: found[key] for pk, key in keys.items() if key in found}
+    missing = [pk for pk in tournament_ids if pk not in out]
+    if missing:
+        read = _read_party_players(missing)
+        cache.set_many({keys[pk]: read[pk] for pk in missing}, INPUT_CACHE_SECONDS)
+        out.update(read)
+    return out
+
+
+def _read_party_players(tournament_ids: list[int]) -> dict[int, tuple[Any, ...]]:
+    """:func:`party_players` read from the database (one query)."""
+    rows = list(_party_rows(tournament_ids))
+    empty = np.zeros(0, np.int64)
+    out: dict[int, tuple[Any, ...]] = {
+        pk: (empty, empty, empty, empty, np.zeros(0, np.int8)) for pk in tournament_ids}
+    if not rows:
+        return out
+    tournament, *sides, winner = zip(*rows, strict=True)
+    a1, a2, b1, b2 = (np.fromiter((p or 0 for p in side), np.int64, len(side))
+                      for side in sides)
+    won_of = {w: {"a": 0, "b": 1}.get(party_side(w), -1) for w in set(winner)}
+    won = np.fromiter((won_of[w] for w in winner), np.int8, len(winner))
+    by = np.fromiter(tournament, np.int64, len(tournament))
+    order = np.argsort(by, kind="stable")
+    starts = np.searchsorted(by[order], tournament_ids)
+    ends = np.searchsorted(by[order], tournament_ids, side="right")
+    for pk, start, end in zip(tournament_ids, starts.tolist(), ends.tolist(), strict=True):
+        here = order[start:end]
+        out[pk] = (a1[here], a2[here], b1[here], b2[here], won[here])
+    return out
+
+
+def _no_columns() -> Columns:
+    """A period without a rated party."""
+    empty = np.zeros(0, np.int64)
+    return Columns(empty, empty, empty, empty, np.zeros(0, np.int8))
+
+
+def _two_sided_parties(tournament_ids: list[int], profile_of: dict[int, int]
+                       ) -> dict[int, list[RatedParty]]:
+    """The rated parties of tournaments of two sides (:func:`two_sided`) of a pairs' list in
+    one query, by tournament: as :func:`tournament_parties` reads them, the winner from the
+    winner field."""
+    out: dict[int, list[RatedParty]] = {pk: [] for pk in tournament_ids}
+    if not tournament_ids:
+        return out
     won_of: dict[str, int | None] = {}
-    for tournament_id, a1, a2, b1, b2, winner in rows:
-        side_a: tuple[str, ...] | None
-        side_b: tuple[str, ...] | None
-        if pairs:
-            side_a = _pair_key(a1, a2, profile_of)
-            side_b = _pair_key(b1, b2, profile_of)
-        else:
-            side_a = tuple(key_of[p] for p in (a1, a2) if p in key_of) or None
-            side_b = tuple(key_of[p] for p in (b1, b2) if p in key_of) or None
+    for tournament_id, a1, a2, b1, b2, winner in _party_rows(tournament_ids):
+        side_a = _pair_key(a1, a2, profile_of)
+        side_b = _pair_key(b1, b2, profile_of)
         if side_a is None or side_b is None:
             continue
         won = won_of.get(winner, -2)
@@ -187,36 +301,63 @@ def compute_list(rating_list: RatingList) -> tuple[RatedField, list[HistoryRow]]
     """The list's history computed from scratch from the stored results (nothing written)."""
     parameters = list_parameters(rating_list)
     field = rated_field(rating_list)
-    return field, compute_history(rating_list.system, parameters, field.periods)
+    return field, compute_history(rating_list.system, parameters, field.periods,
+                                  names=field.names)
 
 
 VALUES = ("sequence", "rating", "deviation", "volatility", "games", "score", "mu", "phi",
           "current")
-"""A stored row's values (its key: the subject and the tournament)."""
+"""A stored row's values: what a run compares and updates (its key: subject, tournament)."""
+
+COLUMNS = ("subject", "tournament_id", "profile_id", "partner_id", *VALUES)
+"""The fields of a stored row (but its list), in the order :func:`stored_rows` gives them."""
 
 
-def entry_values(row: HistoryRow, last: dict[str, int]) -> tuple[Any, ...]:
-    """A history row's :data:`VALUES` (``last``: each subject's last period, his current)."""
-    return (row.period, row.rating, row.deviation, row.volatility, row.games, row.score,
-            row.mu, row.phi, last[row.subject] == row.period)
+@dataclass(frozen=True)
+class StoredColumns:
+    """A run's rows as the list stores them, column by column: ``values`` by the names of
+    :data:`COLUMNS` (None: a column of NULLs), the subject as a rank in ``names``."""
+
+    names: list[str]
+    values: dict[str, Any]
+
+    def rows(self) -> list[tuple[Any, ...]]:
+        """The rows as tuples of :data:`COLUMNS`."""
+        size = len(self.values["sequence"])
+        names = self.names
+        columns = [[names[i] for i in self.values["subject"].tolist()]]
+        for name in COLUMNS[1:]:
+            column = self.values[name]
+            columns.append([None] * size if column is None else column.tolist())
+        return list(zip(*columns, strict=True))
 
 
-def entry_fields(list_id: int, subject: str, tournament_id: int, values: tuple[Any, ...]
-                 ) -> dict[str, Any]:
-    """A ``RatingEntry``'s fields: the subject is a profile, or two ("12+34", lower first)."""
-    ids = subject.split("+")
-    fields: dict[str, Any] = dict(zip(VALUES, values, strict=True))
-    fields.update(rating_list_id=list_id, subject=subject, profile_id=int(ids[0]),
-                  partner_id=int(ids[1]) if len(ids) > 1 else None, tournament_id=tournament_id)
-    return fields
+def stored_columns(tournaments: list[Tournament], history: HistoryColumns) -> StoredColumns:
+    """A run's history as the list stores it: each subject's last row is his current one; a
+    pair's subject ("12+34", lower first) names both profiles."""
+    names = history.names
+    ids = [name.split("+") for name in names]
+    profile = np.fromiter((int(i[0]) for i in ids), np.int64, len(ids))
+    pairs = {len(i) for i in ids} == {2}
+    partner = np.fromiter((int(i[-1]) for i in ids), np.int64, len(ids)) if pairs else None
+    if not pairs and any(len(i) > 1 for i in ids):
+        raise ValueError("a list rates either players or pairs")
+    subject, period = history.subject, history.period
+    last = np.full(len(names), -1, np.int64)
+    np.maximum.at(last, subject, period)
+    by_period = np.fromiter((t.pk for t in tournaments), np.int64, len(tournaments))
+    return StoredColumns(names, {
+        "subject": subject, "tournament_id": by_period[period - 1], "profile_id": profile[subject],
+        "partner_id": None if partner is None else partner[subject], "sequence": period,
+        "rating": history.rating, "deviation": history.deviation,
+        "volatility": history.volatility, "games": history.games, "score": history.score,
+        "mu": history.mu, "phi": history.phi, "current": period == last[subject],
+    })
 
 
 def entry_rows(rating_list: RatingList, field: RatedField, rows: list[HistoryRow]
                ) -> list[RatingEntry]:
     """The history rows as unsaved ``RatingEntry`` objects; each subject's last is current."""
-    last = {row.subject: row.period for row in rows}
-    return [
-        RatingEntry(**entry_fields(rating_list.pk, row.subject,
-                                   field.tournaments[row.period - 1].pk, entry_values(row, last)))
-        for row in rows
-    ]
+    stored = stored_columns(field.tournaments, HistoryColumns.of_rows(rows))
+    return [RatingEntry(rating_list_id=rating_list.pk, **dict(zip(COLUMNS, row, strict=True)))
+            for row in stored.rows()]

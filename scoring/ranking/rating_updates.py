@@ -4,8 +4,9 @@ A finished or corrected party marks the lists rating its tournament
 (:mod:`scoring.ranking.rating_tasks`): ``recompute_from`` lowered to the tournament's rating
 period, one run queued. A run takes the mark under the list's row lock, starts from the stored
 rows before that period (exactly: Glicko-2's own mu and phi are stored with each row),
-recomputes that period and the later ones with the engine, compares them with the stored rows
-and writes the changed rows only. Its rows equal a recompute from scratch's, to the last bit.
+recomputes that period and the later ones with the engine, and writes what differs from the
+stored rows only (:mod:`scoring.ranking.rating_writes`). Its rows equal a recompute from
+scratch's, to the last bit.
 """
 
 from __future__ import annotations
@@ -15,50 +16,49 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import F, Sum, Window
+from django.db.models.functions import RowNumber
 
-from scoring.core.bulk import copy_rows
 from scoring.models import RatingEntry, RatingList
 from scoring.ranking.rating_inputs import (
-    VALUES,
-    entry_fields,
-    entry_values,
     list_parameters,
     rated_field,
     rated_tournaments,
+    stored_columns,
 )
-from scoring.ratings import HistoryRow, compute_history, start_state
+from scoring.ranking.rating_writes import write_rows
+from scoring.ratings import HistoryRow, compute_columns, start_state
 from scoring.ratings.history import ELO
 
 logger = logging.getLogger(__name__)
 
 CHUNK = 1000
-"""Ids per ``IN (...)`` of a delete or an update."""
+"""Ids or names per ``IN (...)`` of a query or an update."""
 
-INSERTED = 50_000
-"""Rows per COPY (or ``bulk_create``) of the rows created."""
-
-WINDOW = 2
-"""Periods before a run's first period whose rows are read whole for the subjects' last rows
-(the others' are read by their names)."""
+WINDOW = 8
+"""Periods before a run's first period whose rows are read first for the subjects' last rows
+(the others' last rows are picked from all their earlier rows)."""
 
 
 @dataclass(frozen=True)
 class RatingRun:
     """What one run did: the first period it recomputed, its rows from there, and the rows it
-    created (new or changed), deleted (gone or changed) and whose ``current`` it turned."""
+    created (new to the list), updated (changed numbers), deleted (no longer made) and whose
+    ``current`` it turned."""
 
     first: int
     rows: int
     created: int
+    updated: int
     deleted: int
     turned: int
 
     @property
     def written(self) -> int:
-        """The rows the run wrote (created, deleted or turned)."""
-        return self.created + self.deleted + self.turned
+        """The rows the run wrote (created, updated, deleted or turned)."""
+        return self.created + self.updated + self.deleted + self.turned
 
 
 def recompute_rating_list(list_id: int) -> int:
@@ -116,8 +116,8 @@ def _run(list_id: int, first: int | None, tournament_ids: Sequence[int]) -> Rati
         rating_list.recompute_queued_at = None
         rating_list.save(update_fields=["periods", "recompute_from", "recompute_queued_at"])
     logger.info("rating list recomputed: list=%s from=%s tournaments=%s rows=%s created=%s "
-                "deleted=%s turned=%s", list_id, run.first, len(ids), run.rows, run.created,
-                run.deleted, run.turned)
+                "updated=%s deleted=%s turned=%s", list_id, run.first, len(ids), run.rows,
+                run.created, run.updated, run.deleted, run.turned)
     return run
 
 
@@ -125,23 +125,15 @@ def _recompute(rating_list: RatingList, tournaments: list[Any], first: int) -> R
     """Recompute the periods from ``first`` on and write the difference to the stored rows."""
     field = rated_field(rating_list, tournaments, first)
     entries = RatingEntry.objects.filter(rating_list=rating_list)
-    old = {
-        (row[1], row[2]): (row[0], row[3:])
-        for row in entries.filter(sequence__gte=first).values_list(
-            "id", "subject", "tournament_id", *VALUES)
-    }
-    stored = len(old)
-    subjects = {key[0] for key in old}
-    for parties in field.periods:
-        for party in parties:
-            for side in party.sides:
-                subjects.update(side)
+    subjects: set[str] = set()
+    if first > 1:  # who plays from ``first`` on, or had rows there (may fall back to earlier)
+        subjects = field.subjects()
+        subjects.update(entries.filter(sequence__gte=first).values_list("subject", flat=True))
     state, last_before = _state_before(rating_list, first, subjects)
-    rows = compute_history(rating_list.system, list_parameters(rating_list), field.periods,
-                           first=first, start=state)
-    created, stale = _changed(rating_list, field.tournaments, rows, old)
-    stale.extend(pk for pk, _values in old.values())
-    rated_now = {row.subject for row in rows}
+    history = compute_columns(rating_list.system, list_parameters(rating_list), field.periods,
+                              first=first, start=state, names=field.names)
+    written = write_rows(rating_list.pk, first, stored_columns(field.tournaments, history))
+    rated_now = {history.names[i] for i in np.unique(history.subject).tolist()}
     turn_on = [pk for subject, (pk, current) in last_before.items()
                if not current and subject not in rated_now]
     turn_off = [pk for subject, (pk, current) in last_before.items()
@@ -149,32 +141,8 @@ def _recompute(rating_list: RatingList, tournaments: list[Any], first: int) -> R
     for ids, value in ((turn_on, True), (turn_off, False)):
         for start in range(0, len(ids), CHUNK):
             entries.filter(pk__in=ids[start:start + CHUNK]).update(current=value)
-    if stale and len(stale) == stored:  # every row from ``first`` on changed: one DELETE
-        entries.filter(sequence__gte=first).delete()
-    for start in range(0, len(stale) if len(stale) < stored else 0, CHUNK):
-        entries.filter(pk__in=stale[start:start + CHUNK]).delete()
-    for start in range(0, len(created), INSERTED):
-        copy_rows(RatingEntry, created[start:start + INSERTED])
-    return RatingRun(first, len(rows), len(created), len(stale), len(turn_on) + len(turn_off))
-
-
-def _changed(rating_list: RatingList, tournaments: list[Any], rows: list[HistoryRow],
-             old: dict[tuple[str, int], tuple[int, tuple[Any, ...]]]
-             ) -> tuple[list[dict[str, Any]], list[int]]:
-    """The rows to create (new, or differing from the stored row of their subject and
-    tournament) and the stored rows they replace; ``old`` keeps the stored rows not made."""
-    last = {row.subject: row.period for row in rows}
-    created, stale = [], []
-    for row in rows:
-        tournament = tournaments[row.period - 1].pk
-        values = entry_values(row, last)
-        found = old.pop((row.subject, tournament), None)
-        if found is not None:
-            if found[1] == values:
-                continue
-            stale.append(found[0])
-        created.append(entry_fields(rating_list.pk, row.subject, tournament, values))
-    return created, stale
+    return RatingRun(first, len(history), written.created, written.updated, written.deleted,
+                     len(turn_on) + len(turn_off))
 
 
 def _state_before(rating_list: RatingList, first: int, subjects: set[str]
@@ -182,31 +150,27 @@ def _state_before(rating_list: RatingList, first: int, subjects: set[str]
     """The subjects' state after period ``first`` − 1 from their stored rows, and each one's
     last row before ``first`` (id, current).
 
-    A subject whose current row is before ``first`` has it as his last; the others' are in
-    the rows of the :data:`WINDOW` periods before ``first``, or else among their own earlier
-    rows (read by their names, :data:`CHUNK` a query): a run of the last period reads the
-    current rows and a few periods' rows, not the whole list's.
+    Read by their names, :data:`CHUNK` a query (a run of the last tournament reads its
+    players' rows, not the whole list's): a subject whose current row is before ``first`` has
+    it as his last; the others' are in the rows of the :data:`WINDOW` periods before
+    ``first``, or else the last of their own earlier rows, picked by the database.
     """
     if first <= 1 or not subjects:
         return {}, {}
     earlier = RatingEntry.objects.filter(rating_list=rating_list, sequence__lt=first)
     fields = ("id", "subject", "sequence", "rating", "volatility", "games", "mu", "phi",
               "current")
-    last: dict[str, tuple[Any, ...]] = {}
-    for row in earlier.filter(current=True).values_list(*fields):
-        if row[1] in subjects:
-            last[row[1]] = row
     near = max(1, first - WINDOW)
-    wanted = subjects - set(last)
-    for row in earlier.filter(sequence__gte=near).values_list(*fields):
-        if row[1] in wanted and (row[1] not in last or last[row[1]][2] < row[2]):
-            last[row[1]] = row
-    names = sorted(wanted - set(last))
-    for start in range(0, len(names) if near > 1 else 0, CHUNK):
-        chunk = earlier.filter(sequence__lt=near, subject__in=names[start:start + CHUNK])
-        for row in chunk.values_list(*fields):
-            if row[1] not in last or last[row[1]][2] < row[2]:
-                last[row[1]] = row
+    latest = Window(RowNumber(), partition_by=[F("subject")], order_by=F("sequence").desc())
+    last: dict[str, tuple[Any, ...]] = {}
+    for rows, picked in ((earlier.filter(current=True), False),
+                         (earlier.filter(sequence__gte=near), False),
+                         (earlier.annotate(latest=latest).filter(latest=1), True)):
+        names = sorted(subjects - set(last))
+        for start in range(0, len(names), CHUNK):
+            for row in rows.filter(subject__in=names[start:start + CHUNK]).values_list(*fields):
+                if picked or row[1] not in last or last[row[1]][2] < row[2]:
+                    last[row[1]] = row
     found = sorted(last.values(), key=lambda row: row[1])
     history = [HistoryRow(subject, period, rating, None, volatility, games, 0.0, mu, phi)
                for _pk, subject, period, rating, volatility, games, mu, phi, _c in found]

@@ -16,7 +16,7 @@ versions, so any recorded deal, fine, ruling or finished party gives a new key).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,14 +86,30 @@ def results_version(tournament: Tournament) -> str:
     deleting parties change the counts. A request that read it once (a public page's ETag)
     passes it on to ``standings_table`` rather than asking again.
     """
-    agg = Party.objects.filter(round__tournament=tournament).aggregate(
-        n=Count("id"),
-        v=Sum("version"),
-        m=Max("id"),
-        live=Count("id", filter=~Q(round__status=Round.Status.DRAFT)),
-        done=Count("id", filter=Q(status=Party.Status.FINISHED)),
-    )
-    return "-".join(str(agg[k] or 0) for k in ("n", "v", "m", "live", "done"))
+    return _version(Party.objects.filter(round__tournament=tournament).aggregate(**_counts()))
+
+
+def results_versions(tournament_ids: Sequence[int]) -> dict[int, str]:
+    """:func:`results_version` of each of these tournaments (one query)."""
+    rows = (Party.objects.filter(round__tournament__in=tournament_ids)
+            .values("round__tournament").annotate(**_counts()).order_by())
+    found = {row["round__tournament"]: _version(row) for row in rows}
+    return {pk: found.get(pk, _version({})) for pk in tournament_ids}
+
+
+def _counts() -> dict[str, Any]:
+    """The aggregates a results version digests: parties, their versions' sum, the last id,
+    the parties of published rounds, the finished ones."""
+    return {
+        "n": Count("id"), "v": Sum("version"), "m": Max("id"),
+        "live": Count("id", filter=~Q(round__status=Round.Status.DRAFT)),
+        "done": Count("id", filter=Q(status=Party.Status.FINISHED)),
+    }
+
+
+def _version(counts: Mapping[str, Any]) -> str:
+    """A results version from :func:`_counts`' figures."""
+    return "-".join(str(counts.get(k) or 0) for k in ("n", "v", "m", "live", "done"))
 
 
 def standings_cache_key(

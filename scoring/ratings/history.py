@@ -14,11 +14,13 @@ from typing import Any, TypeAlias
 from scoring.ratings.elo import EloParameters
 from scoring.ratings.glicko2 import Glicko2Parameters, Glicko2Rating
 from scoring.ratings.periods import (
+    HistoryColumns,
     HistoryRow,
+    Period,
     RatedParty,
     State,
     elo_history,
-    glicko2_history,
+    glicko2_columns,
     pairwise_games,
 )
 
@@ -52,21 +54,34 @@ def parameters_for(system: str, values: Mapping[str, object] | None) -> RatingPa
 
 
 def compute_history(
-    system: str, parameters: RatingParameters, periods: Sequence[Sequence[RatedParty]],
-    *, first: int = 1, start: State | None = None,
+    system: str, parameters: RatingParameters, periods: Sequence[Period],
+    *, first: int = 1, start: State | None = None, names: Sequence[str] | None = None,
 ) -> list[HistoryRow]:
     """Every subject's rating after each period he played in, deterministic.
 
     From scratch by default; given ``start`` (each subject's state after the period before
     ``first``, as the rows of that run stored it: :func:`start_state`) the periods are those
     from ``first`` on, and the rows equal a run from scratch's rows of those periods.
-    Rows are ordered by period, then subject key.
+    Rows are ordered by period, then subject key. A period is a list of rated parties or
+    :class:`~scoring.ratings.kernel.Columns` of subject ranks in ``names`` (every subject key
+    of the run, in string order).
     """
+    if system == ELO and isinstance(parameters, EloParameters):
+        return elo_history(parameters, periods, first, start or {}, names)
+    return compute_columns(system, parameters, periods, first=first, start=start,
+                           names=names).rows()
+
+
+def compute_columns(
+    system: str, parameters: RatingParameters, periods: Sequence[Period],
+    *, first: int = 1, start: State | None = None, names: Sequence[str] | None = None,
+) -> HistoryColumns:
+    """:func:`compute_history`'s rows as columns (what a list stores them from)."""
     begin: State = start or {}
     if system == ELO and isinstance(parameters, EloParameters):
-        return elo_history(parameters, periods, first, begin)
+        return HistoryColumns.of_rows(elo_history(parameters, periods, first, begin, names))
     if system == GLICKO2 and isinstance(parameters, Glicko2Parameters):
-        return glicko2_history(parameters, periods, first, begin)
+        return glicko2_columns(parameters, periods, first, begin, names)
     if system in (ELO, GLICKO2):
         raise TypeError(f"not {system} parameters: {parameters!r}")
     raise ValueError(f"unknown rating system {system!r}")
@@ -94,7 +109,8 @@ def current_ratings(rows: Sequence[HistoryRow]) -> dict[str, HistoryRow]:
 
 
 __all__ = [
-    "ELO", "GLICKO2", "Glicko2Rating", "HistoryRow", "RatedParty", "compute_history",
+    "ELO", "GLICKO2", "Glicko2Rating", "HistoryColumns", "HistoryRow", "RatedParty",
+    "compute_columns", "compute_history",
     "RatingParameters", "State", "current_ratings", "pairwise_games", "parameters_for",
     "start_state",
 ]

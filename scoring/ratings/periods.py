@@ -13,13 +13,23 @@ same floats in the same order as a run from scratch.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeAlias
 
+import numpy as np
+
 from scoring.ratings.elo import EloParameters, k_factor
-from scoring.ratings.glicko2 import SCALE, Glicko2Parameters, volatility_of
+from scoring.ratings.glicko2 import SCALE, Glicko2Parameters
+from scoring.ratings.kernel import (
+    Columns,
+    Floats,
+    Glicko2State,
+    Ints,
+    column_games,
+    glicko2_period,
+    listed_games,
+)
 
 State: TypeAlias = Mapping[str, tuple[float, ...]]
 """Each subject's state before a run's first period: Elo (rating, parties rated so far);
@@ -35,6 +45,10 @@ class RatedParty:
 
     sides: tuple[tuple[str, ...], ...]
     winner: int | None
+
+
+Period: TypeAlias = "Sequence[RatedParty] | Columns"
+"""A rating period's parties: read party by party, or as columns (:class:`Columns`)."""
 
 
 class HistoryRow(NamedTuple):
@@ -81,10 +95,12 @@ def pairwise_games(party: RatedParty) -> Iterable[tuple[str, str, float, float]]
                     yield subject, opponent, score, weight
 
 
-def ranks(periods: Sequence[Sequence[RatedParty]]) -> list[str]:
+def ranks(periods: Sequence[Period]) -> list[str]:
     """The subject keys of the periods in string order: a subject's index is his rank."""
     found: set[str] = set()
     for parties in periods:
+        if isinstance(parties, Columns):
+            raise TypeError("periods of columns need the run's subject names")
         for party in parties:
             for side in party.sides:
                 found.update(side)
@@ -155,10 +171,12 @@ def _more_sides(party: RatedParty, rank: Mapping[str, int], games: dict[int, lis
             games.setdefault(rank[subject], [])
 
 
-def elo_history(p: EloParameters, periods: Sequence[Sequence[RatedParty]], first: int,
-                start: State) -> list[HistoryRow]:
+def elo_history(p: EloParameters, periods: Sequence[Period], first: int, start: State,
+                names: Sequence[str] | None = None) -> list[HistoryRow]:
     """Elo period by period: expected scores from the ratings before the tournament."""
-    names = ranks(periods)
+    listed = [column_parties(parties, names or ()) if isinstance(parties, Columns) else parties
+              for parties in periods]
+    names = ranks(listed)
     rank = {name: i for i, name in enumerate(names)}
     initial = (p.initial, 0)
     state: dict[int, tuple[float, int]] = {
@@ -166,7 +184,7 @@ def elo_history(p: EloParameters, periods: Sequence[Sequence[RatedParty]], first
         if name in rank
     }
     rows: list[HistoryRow] = []
-    for period, parties in enumerate(periods, start=first):
+    for period, parties in enumerate(listed, start=first):
         games, scores = _period_games(parties, rank, True)
         updated: dict[int, tuple[float, int]] = {}
         before = {subject: state.get(subject, initial)[0] for subject in scores}
@@ -190,64 +208,105 @@ def _glicko2_key(opponent: int, score: float, _weight: float) -> int:
     return opponent * 4 + int(score * 2)
 
 
-def glicko2_history(p: Glicko2Parameters, periods: Sequence[Sequence[RatedParty]], first: int,
-                    start: State) -> list[HistoryRow]:
-    """Glicko-2 period by period; an idle subject's RD grows by his volatility each period.
+@dataclass(frozen=True)
+class HistoryColumns:
+    """A run's rows as columns, in period then subject order: row ``i`` is subject
+    ``names[subject[i]]`` after period ``period[i]``; the Glicko-2 figures are None for Elo."""
 
-    The arithmetic is :func:`scoring.ratings.glicko2.glicko2_update`'s, operation for
-    operation (step 5 is :func:`volatility`); g(phi) and its square are taken once per
-    subject and period, before the period.
-    """
-    names = ranks(periods)
+    names: list[str]
+    subject: Ints
+    period: Ints
+    rating: Floats
+    deviation: Floats | None
+    volatility: Floats | None
+    games: Ints
+    score: Floats
+    mu: Floats | None
+    phi: Floats | None
+
+    def __len__(self) -> int:
+        """The number of rows."""
+        return len(self.subject)
+
+    def rows(self) -> list[HistoryRow]:
+        """The rows as :class:`HistoryRow` tuples."""
+        names = self.names
+        none = [None] * len(self)
+        return [
+            HistoryRow(names[subject], *rest) for subject, *rest in zip(
+                self.subject.tolist(), self.period.tolist(), self.rating.tolist(),
+                none if self.deviation is None else self.deviation.tolist(),
+                none if self.volatility is None else self.volatility.tolist(),
+                self.games.tolist(), self.score.tolist(),
+                none if self.mu is None else self.mu.tolist(),
+                none if self.phi is None else self.phi.tolist(), strict=True)
+        ]
+
+    @classmethod
+    def of_rows(cls, rows: Sequence[HistoryRow]) -> HistoryColumns:
+        """Rows (Elo's kernel makes them one by one) as columns."""
+        names = sorted({row.subject for row in rows})
+        rank = {name: i for i, name in enumerate(names)}
+        glicko = bool(rows) and rows[0].mu is not None
+
+        def floats(values: Iterable[Any]) -> Floats:
+            return np.fromiter(values, np.float64, len(rows))
+
+        return cls(
+            names, np.fromiter((rank[row.subject] for row in rows), np.int64, len(rows)),
+            np.fromiter((row.period for row in rows), np.int64, len(rows)),
+            floats(row.rating for row in rows),
+            floats(row.deviation for row in rows) if glicko else None,
+            floats(row.volatility for row in rows) if glicko else None,
+            np.fromiter((row.games for row in rows), np.int64, len(rows)),
+            floats(row.score for row in rows),
+            floats(row.mu for row in rows) if glicko else None,
+            floats(row.phi for row in rows) if glicko else None,
+        )
+
+
+def glicko2_columns(p: Glicko2Parameters, periods: Sequence[Period], first: int,
+                    start: State, names: Sequence[str] | None = None) -> HistoryColumns:
+    """Glicko-2 period by period (:mod:`scoring.ratings.kernel`); an idle subject's RD grows
+    by his volatility each period. ``names``: the subject keys in string order, which
+    :class:`Columns` periods index (found from the parties when every period is a list)."""
+    names = ranks(periods) if names is None else list(names)
     rank = {name: i for i, name in enumerate(names)}
-    # state: subject -> (mu, phi, sigma, last period played); mu and phi on the Glicko-2 scale
-    state: dict[int, tuple[float, float, float, int]] = {
-        rank[name]: (float(value[0]), float(value[1]), float(value[2]), int(value[3]))
-        for name, value in start.items() if name in rank
-    }
-    new_phi = p.deviation / SCALE
-    max_phi = p.max_deviation / SCALE
-    initial, volatility0 = p.initial, p.volatility
-    rows: list[HistoryRow] = []
-    append = rows.append
-    pi2 = math.pi * math.pi
-    exp, sqrt = math.exp, math.sqrt
-    new_volatility = volatility_of(p)
-    get_state = state.get
+    state = Glicko2State.empty(len(names))
+    for name, value in start.items():
+        at = rank.get(name)
+        if at is not None:
+            state.mu[at], state.phi[at], state.sigma[at] = value[0], value[1], value[2]
+            state.last[at] = int(value[3])
+    out = []
     for period, parties in enumerate(periods, start=first):
-        games, scores = _period_games(parties, rank, False)
-        before: dict[int, tuple[float, float, float]] = {}  # mu, phi, sigma
-        opponents: dict[int, tuple[float, float, float]] = {}  # mu, g(phi), g²
-        for subject in scores:
-            known = get_state(subject)
-            if known is None:
-                mu, phi, sigma = 0.0, new_phi, volatility0
-            else:
-                mu, phi, sigma, last = known
-                gap = period - last - 1
-                if gap > 0:
-                    phi = min(sqrt(phi * phi + gap * sigma * sigma), max_phi)
-            g = 1.0 / sqrt(1.0 + 3.0 * phi * phi / pi2)
-            before[subject] = (mu, phi, sigma)
-            opponents[subject] = (mu, g, g * g)
-        for subject in sorted(scores):
-            mu, phi, sigma = before[subject]
-            v_inv = delta_sum = 0.0
-            for key in sorted(games[subject]):
-                mu_j, g, g2 = opponents[key >> 2]
-                expected = 1.0 / (1.0 + exp(g * (mu_j - mu)))
-                v_inv += g2 * expected * (1.0 - expected)
-                delta_sum += g * ((key & 3) * 0.5 - expected)
-            if v_inv > 0.0:
-                v = 1.0 / v_inv
-                sigma = new_volatility(phi, sigma, v * delta_sum, v)
-                phi_star2 = phi * phi + sigma * sigma
-                phi = 1.0 / sqrt(1.0 / phi_star2 + v_inv)
-                mu = mu + phi * phi * delta_sum
-            if phi > max_phi:
-                phi = max_phi
-            state[subject] = (mu, phi, sigma, period)
-            mine = scores[subject]
-            append(HistoryRow(names[subject], period, mu * SCALE + initial, phi * SCALE,
-                              sigma, len(mine), sum(mine), mu, phi))
-    return rows
+        if isinstance(parties, Columns):
+            games = column_games(parties)
+        else:
+            games = listed_games(*_period_games(parties, rank, False))
+        out.append(glicko2_period(state, period, games, p))
+    periods_of = [np.full(len(rows.subjects), period, np.int64)
+                  for period, rows in enumerate(out, start=first)]
+
+    def joined(arrays: list[Any], dtype: type) -> Any:
+        return np.concatenate(arrays) if arrays else np.zeros(0, dtype)
+
+    mu = joined([rows.mu for rows in out], np.float64)
+    phi = joined([rows.phi for rows in out], np.float64)
+    return HistoryColumns(
+        names, joined([rows.subjects for rows in out], np.int64), joined(periods_of, np.int64),
+        mu * SCALE + p.initial, phi * SCALE, joined([rows.sigma for rows in out], np.float64),
+        joined([rows.parties for rows in out], np.int64),
+        joined([rows.score for rows in out], np.float64), mu, phi)
+
+
+def column_parties(columns: Columns, names: Sequence[str]) -> list[RatedParty]:
+    """A period of :class:`Columns` as rated parties (the Elo kernel reads parties)."""
+    out = []
+    for a1, a2, b1, b2, winner in zip(columns.a1.tolist(), columns.a2.tolist(),
+                                      columns.b1.tolist(), columns.b2.tolist(),
+                                      columns.winner.tolist(), strict=True):
+        sides = (tuple(names[s] for s in (a1, a2) if s >= 0),
+                 tuple(names[s] for s in (b1, b2) if s >= 0))
+        out.append(RatedParty(sides, None if winner < 0 else winner))
+    return out
