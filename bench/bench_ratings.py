@@ -3,8 +3,9 @@
 A pool of 10,000 players of hidden strengths; 100 events, each of 200–1,000 of them (some
 players play often, some seldom) over 7–9 rounds of an individual format: four at a table,
 partners drawn by the event's score so far, the stronger pair winning more often. Prints the
-median seconds of recomputing the whole list (Glicko-2, the default system; Elo too), wall
-time and this process's CPU time (the wall time on a busy machine is mostly waiting):
+median seconds of recomputing the whole list (Glicko-2, the default system, from parties and
+from the columns a list reads from the database: ``_columns``; Elo too), wall time and this
+process's CPU time (the wall time on a busy machine is mostly waiting):
 
     .venv/bin/python bench/bench_ratings.py          # 10,000 players x 100 events, 5 runs
     .venv/bin/python bench/bench_ratings.py --quick  # 1,000 players x 10 events, a smoke test
@@ -22,10 +23,14 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import numpy as np  # noqa: E402
+
 from scoring.ratings import RatedParty, compute_history, parameters_for  # noqa: E402
+from scoring.ratings.kernel import Columns  # noqa: E402
 
 
 def event(rng: random.Random, pool: list[str], activity: list[float], strength: dict[str, float]
@@ -59,6 +64,22 @@ def season(players: int, events: int, seed: int = 17) -> list[list[RatedParty]]:
     return [event(rng, pool, activity, strength) for _ in range(events)]
 
 
+def as_columns(history: list[list[RatedParty]]) -> tuple[list[str], list[Columns]]:
+    """The history as a players' list reads it from the database: columns of subject ranks
+    (the engine's input without a party object each)."""
+    names = sorted({s for period in history for party in period for side in party.sides
+                    for s in side})
+    rank = {name: i for i, name in enumerate(names)}
+
+    def column(parties: list[RatedParty], side: int, at: int) -> Any:
+        return np.fromiter((rank[p.sides[side][at]] for p in parties), np.int64, len(parties))
+
+    return names, [Columns(column(p, 0, 0), column(p, 0, 1), column(p, 1, 0), column(p, 1, 1),
+                           np.fromiter((-1 if q.winner is None else q.winner for q in p),
+                                       np.int8, len(p)))
+                   for p in history]
+
+
 def main() -> None:
     """Generate the history once, time several full recomputes, print the medians."""
     parser = argparse.ArgumentParser()
@@ -70,12 +91,14 @@ def main() -> None:
     rated = len({s for period in history for party in period for side in party.sides
                  for s in side})
     print(f"# {events} events, {parties} parties, {rated} players rated", flush=True)
-    for system, name in (("glicko2", ""), ("elo", "_elo")):
+    names, columns = as_columns(history)
+    for system, name, periods in (("glicko2", "", history), ("glicko2", "_columns", columns),
+                                  ("elo", "_elo", history)):
         params = parameters_for(system, {})
         times, cpu = [], []
         for _ in range(runs):
             started, started_cpu = time.perf_counter(), time.process_time()
-            compute_history(system, params, history)
+            compute_history(system, params, periods, names=names if periods is columns else None)
             times.append(time.perf_counter() - started)
             cpu.append(time.process_time() - started_cpu)
         label = f"rating_engine_{players}_players_{events}_events{name}"

@@ -141,10 +141,11 @@ def tournament_parties(
 
 
 def rated_field(rating_list: RatingList, tournaments: list[Tournament] | None = None,
-                first: int = 1) -> RatedField:
+                first: int = 1, *, cached: bool = True) -> RatedField:
     """Read the list's input from period ``first`` on (``tournaments``: the list's, in period
-    order, when read already): the parties of two sides in one query, each tournament of
-    Kozel or each for himself as the standings read it."""
+    order, when read already): the parties of two sides in one query (or from the cache,
+    unless not ``cached``: :func:`party_players`), each tournament of Kozel or each for
+    himself as the standings read it."""
     if tournaments is None:
         tournaments = rated_tournaments(rating_list)
     read = tournaments[first - 1:]
@@ -162,7 +163,7 @@ def rated_field(rating_list: RatingList, tournaments: list[Tournament] | None = 
         names = None
     else:
         names = sorted({str(profile) for profile in profile_of.values()})
-        plain = dict(_two_sided_columns(plain_ones, profile_of, names))
+        plain = dict(_two_sided_columns(plain_ones, profile_of, names, cached))
     periods = [
         plain[t.pk] if t.pk in plain else tournament_parties(t, profile_of, pairs=pairs)
         for t in tournaments[first - 1:]
@@ -186,12 +187,12 @@ INPUT_CACHE_SECONDS = 7 * 24 * 3600
 
 
 def _two_sided_columns(tournaments: list[Tournament], profile_of: dict[int, int],
-                       names: list[str]) -> dict[int, Columns]:
+                       names: list[str], cached: bool) -> dict[int, Columns]:
     """The rated parties of tournaments of two sides (:func:`two_sided`) of a players' list,
     as columns by tournament: each player his profile's rank in ``names`` (−1 without a
     profile); a party where a side has no rated player is left out."""
     out = {t.pk: _no_columns() for t in tournaments}
-    played = party_players(tournaments)
+    played = party_players(tournaments, cached=cached)
     if not profile_of:
         return out
     rank = {name: i for i, name in enumerate(names)}
@@ -211,13 +212,15 @@ def _two_sided_columns(tournaments: list[Tournament], profile_of: dict[int, int]
     return out
 
 
-def party_players(tournaments: list[Tournament]) -> dict[int, tuple[Any, ...]]:
+def party_players(tournaments: list[Tournament], *, cached: bool = True
+                  ) -> dict[int, tuple[Any, ...]]:
     """The rated parties of two sides of these tournaments, by tournament: both pairs'
     players as columns of ids (0: no second player) and the winner (0 a, 1 b, −1 a draw).
 
     A tournament's columns are cached under its results version (every change of a party
     bumps it, :func:`~scoring.ranking.results.results_version`): a run of a federation's list
-    reads from the database only the tournaments whose results changed since. (A pair whose
+    reads from the database only the tournaments whose results changed since (all of them
+    unless ``cached``: the cache is written again). (A pair whose
     players are replaced after its parties finished is not seen until a party changes: the
     standings' cache has the same contract.)
     """
@@ -227,17 +230,17 @@ def party_players(tournaments: list[Tournament]) -> dict[int, tuple[Any, ...]]:
     versions = results_versions(tournament_ids)
     keys = {t.pk: f"rating-input:v1:{t.pk}:{t.created_at.timestamp() if t.created_at else ''}:"
                   f"{versions[t.pk]}" for t in tournaments}
-    found = cache.get_many(list(keys.values()))
+    found = cache.get_many(list(keys.values())) if cached else {}
     out = {pk: found[key] for pk, key in keys.items() if key in found}
     missing = [pk for pk in tournament_ids if pk not in out]
     if missing:
-        read = _read_party_players(missing)
+        read = read_party_players(missing)
         cache.set_many({keys[pk]: read[pk] for pk in missing}, INPUT_CACHE_SECONDS)
         out.update(read)
     return out
 
 
-def _read_party_players(tournament_ids: list[int]) -> dict[int, tuple[Any, ...]]:
+def read_party_players(tournament_ids: list[int]) -> dict[int, tuple[Any, ...]]:
     """:func:`party_players` read from the database (one query)."""
     rows = list(_party_rows(tournament_ids))
     empty = np.zeros(0, np.int64)
@@ -298,9 +301,10 @@ def _pair_key(first: int | None, second: int | None, profile_of: dict[int, int]
 
 
 def compute_list(rating_list: RatingList) -> tuple[RatedField, list[HistoryRow]]:
-    """The list's history computed from scratch from the stored results (nothing written)."""
+    """The list's history computed from scratch from the stored results, every one read from
+    the database (nothing written)."""
     parameters = list_parameters(rating_list)
-    field = rated_field(rating_list)
+    field = rated_field(rating_list, cached=False)
     return field, compute_history(rating_list.system, parameters, field.periods,
                                   names=field.names)
 

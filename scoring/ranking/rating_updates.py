@@ -64,10 +64,11 @@ class RatingRun:
 def recompute_rating_list(list_id: int) -> int:
     """Recompute a list from scratch, write what changed; the number of its entries.
 
-    The list's row is locked, so two runs of one list go one after the other; a pending mark
-    is taken (the list is up to date after it).
+    Every result is read from the database (none from the rating input cache, which is
+    written again): the organizer's repair. The list's row is locked, so two runs of one list
+    go one after the other; a pending mark is taken (the list is up to date after it).
     """
-    run = _run(list_id, 1, ())
+    run = _run(list_id, 1, (), cached=False)
     return 0 if run is None else run.rows
 
 
@@ -93,7 +94,8 @@ def _first_difference(stored: Sequence[int], ids: Sequence[int]) -> int:
     return min(len(stored), len(ids)) + 1
 
 
-def _run(list_id: int, first: int | None, tournament_ids: Sequence[int]) -> RatingRun | None:
+def _run(list_id: int, first: int | None, tournament_ids: Sequence[int], *, cached: bool = True
+         ) -> RatingRun | None:
     """Lock the list, take its mark, recompute from the first period needed, write, unmark."""
     with transaction.atomic():
         rating_list = RatingList.objects.select_for_update().filter(pk=list_id).first()
@@ -108,9 +110,9 @@ def _run(list_id: int, first: int | None, tournament_ids: Sequence[int]) -> Rati
             return None
         start = max(1, min(*marks, _first_difference(rating_list.periods, ids)))
         try:
-            run = _recompute(rating_list, tournaments, start)
+            run = _recompute(rating_list, tournaments, start, cached)
         except ValueError:  # rows stored before Glicko-2's state was: from scratch
-            run = _recompute(rating_list, tournaments, 1)
+            run = _recompute(rating_list, tournaments, 1, cached)
         rating_list.periods = ids
         rating_list.recompute_from = None
         rating_list.recompute_queued_at = None
@@ -121,9 +123,10 @@ def _run(list_id: int, first: int | None, tournament_ids: Sequence[int]) -> Rati
     return run
 
 
-def _recompute(rating_list: RatingList, tournaments: list[Any], first: int) -> RatingRun:
+def _recompute(rating_list: RatingList, tournaments: list[Any], first: int, cached: bool = True
+               ) -> RatingRun:
     """Recompute the periods from ``first`` on and write the difference to the stored rows."""
-    field = rated_field(rating_list, tournaments, first)
+    field = rated_field(rating_list, tournaments, first, cached=cached)
     entries = RatingEntry.objects.filter(rating_list=rating_list)
     subjects: set[str] = set()
     if first > 1:  # who plays from ``first`` on, or had rows there (may fall back to earlier)

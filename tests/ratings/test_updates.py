@@ -9,14 +9,13 @@ from datetime import date, timedelta
 from unittest import mock
 
 import pytest
-from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from scoring.models import Deal, Party, Player, Profile, RatingEntry, RatingList
+from scoring.models import Deal, Pair, Party, Player, Profile, RatingEntry, RatingList
 from scoring.party.deals import correct_deal
-from scoring.ranking import rating_tasks
+from scoring.ranking import rating_inputs, rating_tasks
 from scoring.ranking.rating_runs import (
     compute_list,
     entry_rows,
@@ -155,8 +154,7 @@ def test_a_late_correction_leaves_the_earlier_rows_untouched(three, sends):
 
 def exact_equals_scratch(rating_list) -> bool:
     """The stored rows equal a recompute from scratch, Glicko-2's state included (its input
-    read from the database: the cached input of the runs is checked too)."""
-    cache.clear()
+    read from the database: the runs' cached input is checked too)."""
     field, rows = compute_list(rating_list)
     fresh = sorted((tuple(getattr(e, name) for name in (*FIELDS, "mu", "phi"))
                     for e in entry_rows(rating_list, field, rows)),
@@ -280,3 +278,34 @@ def test_a_merge_across_lists_marks_each_list_from_its_own_tournament(three, sen
         rating_tasks.tournaments_changed([other.pk, autumn.pk])  # as a merge of profiles
     rating_list.refresh_from_db()
     assert rating_list.recompute_from == 3  # the other tournament is not this list's
+
+
+def test_a_run_reads_a_changed_tournament_again_and_a_recompute_reads_every_one(three, sends):
+    """A pending run takes an unchanged tournament's parties from the cache and a changed
+    one's from the database (its results version moved); the organizer's recompute from
+    scratch reads every tournament again, so it repairs what no version shows (a pair's
+    player replaced after the pair's parties finished)."""
+    rating_list, winter, spring, autumn = three
+    party = Party.objects.filter(round__tournament=spring, status="finished").order_by("id")[0]
+    Party.objects.filter(pk=party.pk).update(winner="b" if party.winner == "a" else "a",
+                                             version=F("version") + 1)
+    with sends():
+        rating_tasks.mark_lists([spring.pk])
+    read = rating_inputs.read_party_players
+    with mock.patch.object(rating_inputs, "read_party_players", wraps=read) as reads:
+        run = update_rating_list(rating_list.pk)
+    assert run is not None and run.first == 2  # spring's period and autumn's
+    assert [call.args[0] for call in reads.call_args_list] == [[spring.pk]]
+    assert exact_equals_scratch(rating_list)
+    pair = party.pair_a
+    seated = [pair.player1_id, pair.player2_id, party.pair_b.player1_id, party.pair_b.player2_id]
+    outsider = Player.objects.filter(tournament=spring, profile__isnull=False).exclude(
+        pk__in=seated).first()
+    assert outsider is not None
+    Pair.objects.filter(pk=pair.pk).update(player1=outsider)  # no party's version moves
+    with sends():
+        rating_tasks.mark_lists([spring.pk])
+    update_rating_list(rating_list.pk)
+    assert not exact_equals_scratch(rating_list)  # the run's cached parties: the old player
+    recompute_rating_list(rating_list.pk)
+    assert exact_equals_scratch(rating_list)
