@@ -80,13 +80,17 @@ def write_rows(list_id: int, first: int, stored: StoredColumns) -> Written:
         if connection.vendor == "postgresql":
             with cursor.copy(f"COPY {run} ({names}) FROM STDIN (FORMAT BINARY)") as copy:
                 copy.write(binary_copy(stored))
-            cursor.execute(f"ANALYZE {run}")  # the joins below planned on its true size
-            cursor.execute(f"SET LOCAL work_mem = '{WORK_MEM}'")  # their sorts in memory
+            cursor.execute(f"SET LOCAL work_mem = '{WORK_MEM}'")  # sorts and hashes in memory
         else:
             marks = ", ".join(["%s"] * len(mine))
             cursor.executemany(f"INSERT INTO {run} ({names}) VALUES ({marks})", stored.rows())
-            keys = ", ".join(_column(k) for k in KEY)  # SQLite joins by nested loops
-            cursor.execute(f"CREATE INDEX {quote(RUN_TABLE + '_key')} ON {run} ({keys})")
+        # Looked up by key from the stored rows' side too: a nested loop over a list's rows
+        # (a plan on stale statistics: the list's first rows just written) probes this index
+        # instead of scanning the whole run for each row (20,000 × 200: minutes, not 0.1 s)
+        keys = ", ".join(_column(k) for k in KEY)
+        cursor.execute(f"CREATE INDEX {quote(RUN_TABLE + '_key')} ON {run} ({keys})")
+        if connection.vendor == "postgresql":
+            cursor.execute(f"ANALYZE {run}")  # the joins below planned on its true size
         changed = " OR ".join(f"{table}.{_column(v)} IS DISTINCT FROM {run}.{_column(v)}"
                               for v in VALUES)
         assign = ", ".join(f"{_column(v)} = {run}.{_column(v)}" for v in VALUES)
