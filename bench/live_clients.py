@@ -5,7 +5,8 @@
 Opens COUNT connections to 127.0.0.1:PORT, each ``GET PATH`` (the stream of a channel), at
 most ``IN_FLIGHT`` being opened at once, and prints ``READY <open> <failed>`` once each has its
 ``stream-open`` (or failed). Then it notes, per stream, when each event's token arrived
-(wall clock), until SECONDS have passed since the start or stdin is closed, and prints one
+(wall clock, as its bytes are handed over by the event loop: a protocol's ``data_received``),
+until SECONDS have passed since the start or stdin is closed, and prints one
 JSON line: ``{"arrivals": {token: [times…]}, "open": n, "closed": n}``. Bounded in count
 (COUNT), in time (SECONDS) and to loopback.
 """
@@ -33,45 +34,67 @@ class Streams:
         self.arrivals: dict[str, list[float]] = {}
 
 
+class Stream(asyncio.Protocol):
+    """One stream's connection: its request, then each event's token noted as it arrives.
+
+    A protocol, not a task reading a stream: an event's arrival is one call noting the time,
+    with no task woken (the load generator shares the machine's two cores with the node).
+    """
+
+    def __init__(self, path: str, streams: Streams, opened: asyncio.Future) -> None:
+        self.path = path
+        self.streams = streams
+        self.opened = opened
+        self.buffer = b""
+        self.tail = b""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Send the stream's request."""
+        request = (f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   "Accept: text/event-stream\r\n\r\n")
+        transport.write(request.encode())  # type: ignore[attr-defined]  # a TCP transport
+
+    def data_received(self, data: bytes) -> None:
+        """Wait for stream-open, then note the time of each token (an event) in ``data``."""
+        now = time.time()
+        if not self.opened.done():
+            self.buffer += data
+            if b"stream-open" not in self.buffer:
+                return
+            data = self.buffer[self.buffer.index(b"stream-open"):]
+            self.buffer = b""
+            self.opened.set_result(True)
+        text = self.tail + data
+        for token in TOKEN.findall(text):
+            self.streams.arrivals.setdefault(token.decode(), []).append(now)
+        self.tail = text[-200:]  # a token cut between two reads is found the next time
+        if TOKEN.search(self.tail):
+            self.tail = b""
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Count a stream closed (before stream-open: it failed)."""
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError("closed before stream-open"))
+        else:
+            self.streams.closed += 1
+
+
 async def hold(port: int, path: str, streams: Streams, gate: asyncio.Semaphore,
                ready: asyncio.Event, total: int) -> None:
-    """One stream: open it, wait for stream-open, then note each event's token as it comes."""
+    """One stream: open it and wait for stream-open (its protocol notes the events after)."""
+    loop = asyncio.get_running_loop()
     try:
         async with gate:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                         "Accept: text/event-stream\r\n\r\n".encode())
-            buffer = b""
-            while b"stream-open" not in buffer:
-                chunk = await reader.read(65536)
-                if not chunk:
-                    raise ConnectionError("closed before stream-open")
-                buffer += chunk
+            opened = loop.create_future()
+            await loop.create_connection(lambda: Stream(path, streams, opened),
+                                         "127.0.0.1", port)
+            await opened
     except (OSError, ConnectionError):
         streams.failed += 1
-        if streams.opened + streams.failed >= total:
-            ready.set()
-        return
-    streams.opened += 1
+    else:
+        streams.opened += 1
     if streams.opened + streams.failed >= total:
         ready.set()
-    tail = b""
-    try:
-        while True:
-            chunk = await reader.read(65536)
-            if not chunk:
-                break
-            now = time.time()
-            text = tail + chunk
-            for token in TOKEN.findall(text):
-                streams.arrivals.setdefault(token.decode(), []).append(now)
-            tail = text[-200:]  # a token cut between two reads is found the next time
-            if TOKEN.search(tail):
-                tail = b""
-    except OSError:
-        pass
-    streams.closed += 1
-    writer.close()
 
 
 async def main(port: int, path: str, count: int, seconds: float) -> None:

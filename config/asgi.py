@@ -1,13 +1,18 @@
 """ASGI entry point (uvicorn: ``make run``; gunicorn with uvicorn workers in production)."""
 
+import asyncio
+import gc
 import os
 from typing import Any
 
 import django
 from asgiref.sync import sync_to_async
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
+from django.urls import set_script_prefix
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -35,8 +40,9 @@ class SyncChainHandler(ASGIHandler):
 
 class SiteASGIHandler(ASGIHandler):
     """Django's ASGI handler, whose requests run their sync parts in one thread per process
-    (the one asgiref keeps) instead of a new thread each; the pages and the API through
-    ``SyncChainHandler``, the live streams (``/live/``) through Django's async chain.
+    (the one asgiref keeps) instead of a new thread each; the pages, the API and the live
+    streams' opening (``/live/``) through ``SyncChainHandler``, the open streams on the event
+    loop alone (``serve_stream``).
 
     Django runs each request's sync code (the middleware, a sync view) in a thread of the
     request's own (``ThreadSensitiveContext``), ended with the answer. Two costs follow:
@@ -56,7 +62,7 @@ class SiteASGIHandler(ASGIHandler):
     """
 
     def __init__(self) -> None:
-        """Django's handler for the streams, ``SyncChainHandler`` for everything else."""
+        """``SyncChainHandler`` for the pages and the API, and the streams' opening."""
         super().__init__()
         self.pages = SyncChainHandler()
 
@@ -65,10 +71,81 @@ class SiteASGIHandler(ASGIHandler):
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)
         elif scope.get("path", "").startswith(LIVE_PREFIX):
-            await self.handle(scope, receive, send)
+            await self.serve_stream(scope, receive, send)
         else:
             await self.pages.handle(scope, receive, send)
+
+    async def serve_stream(self, scope: dict, receive: Any, send: Any) -> None:
+        """A live stream: opened as any request (``open_stream``), then held with nothing of
+        the request's kept (``config.live_stream.hold``: each event written as it comes).
+
+        Django's handler would keep the request, its answer, two tasks and the context the
+        middleware filled (about 160 objects a stream, all walked by each full collection of
+        the garbage collector: near 1 s at 10,000 streams, in the middle of a fan-out).
+        The opening runs in a task of its own, so what it leaves in its context goes with it.
+        """
+        from config import live_stream
+
+        channels = await asyncio.create_task(self.open_stream(scope, receive, send))
+        if channels is not None:
+            await live_stream.hold(channels, send, receive)
+
+    async def open_stream(self, scope: dict, receive: Any, send: Any) -> set[str] | None:
+        """The request through the middleware and the view, as Django's ``handle`` does; a
+        stream's channels once its head is sent, None when it was answered otherwise."""
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return None
+        set_script_prefix(get_script_prefix(scope))
+        await signals.request_started.asend(sender=self.__class__, scope=scope)
+        request, error = self.create_request(scope, body_file)
+        response = error if request is None else await sync_to_async(
+            self.respond, thread_sensitive=True)(request)
+        assert response is not None
+        stream = getattr(response, "live_stream", None)
+        try:
+            if stream is None:
+                await self.send_response(response, send)
+                await sync_to_async(response.close)()
+                return None
+            await send_head(response, send)
+            return stream.channels
+        finally:
+            body_file.close()
+
+    def respond(self, request: HttpRequest) -> HttpResponseBase:
+        """The answer through the sync chain; a stream's is closed at once (the request is
+        over for Django: its connection back, ``request_finished``), its stream served on."""
+        response = self.pages.get_response(request)
+        if getattr(response, "live_stream", None) is not None:
+            response.close()
+        return response
+
+
+async def send_head(response: HttpResponseBase, send: Any) -> None:
+    """An answer's status and headers (its cookies too), as Django's ``send_response``."""
+    headers = []
+    for header, value in response.items():
+        headers.append((header.encode("ascii") if isinstance(header, str) else bytes(header),
+                        value.encode("latin1") if isinstance(value, str) else bytes(value)))
+    for cookie in response.cookies.values():
+        headers.append((b"Set-Cookie", cookie.output(header="").encode("ascii").strip()))
+    await send({"type": "http.response.start", "status": response.status_code,
+                "headers": headers})
+
+
+def freeze_start_up() -> None:
+    """Leave what start-up made (Django, the apps, the URLconf's views) out of the garbage
+    collector's walks (``gc.freeze``; before a fork: gunicorn's ``--preload``): a full
+    collection walks only what came after, the requests' and the streams' objects."""
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018 - imports every view now
+    gc.collect()
+    gc.freeze()
 
 
 django.setup(set_prefix=False)
 application = SiteASGIHandler()
+freeze_start_up()

@@ -32,6 +32,9 @@ SILENT_SECONDS = 15.0
 """...and reconnects after this long without an answer."""
 RETRY_SECONDS = (0.1, 0.5, 1.0, 2.0, 5.0)
 """The waits between attempts to reconnect (the last one repeated)."""
+OVERFLOW = b'event: message\ndata: {"channel": "", "token": "overflow"}\n\n'
+"""What a stream is told when events were lost for it (too many waiting for it, a Redis gap):
+refresh everything."""
 
 
 def options() -> dict | None:
@@ -57,16 +60,8 @@ def refresh_all() -> int:
     how many streams were told."""
     from django_eventstream.views import get_listener_manager
 
-    manager = get_listener_manager()
-    with manager.lock:
-        listeners = {listener for group in manager.listeners_by_channel.values()
-                     for listener in group}
-        for listener in listeners:
-            listener.overflow = True
-    for listener in listeners:
-        if listener.loop is not None and not listener.loop.is_closed():
-            listener.loop.call_soon_threadsafe(listener.aevent.set)
-    return len(listeners)
+    push_all = getattr(get_listener_manager(), "push_all", None)  # config.live_stream's
+    return push_all(OVERFLOW) if push_all is not None else 0  # none: no stream served here
 
 
 _publishers: dict[tuple, Any] = {}
