@@ -40,7 +40,9 @@ class SyncChainHandler(ASGIHandler):
 
         Django's ``handle`` crosses three times (``request_started``'s receivers, the chain,
         then ``response.close`` with ``request_finished``'s), each a wake-up of the thread and
-        then of the loop (bench/bench_deal_entry.py: TODO figure). Here the thread sends
+        then of the loop (the desk's actions one after another against one uvicorn worker, the
+        bench's mix: its CPU per request 4.75 → 4.07 ms and 4.56 → 4.40 ms in two runs, a
+        loaded machine). Here the thread sends
         ``request_started``, builds the request, runs the chain and, for an answer held in
         memory, closes it (``request_finished``) before the loop sends it; a streamed answer is
         closed after it is sent, as Django does. A request whose client went away while its
