@@ -262,7 +262,8 @@ def party_locked_for_action(
 
     With ``user_id`` (the request's user), on PostgreSQL the same query reads that user's roles
     in the party's tournament and his referee tables (the view's permission check then reads
-    nothing more: one statement fewer per action); else the roles are None."""
+    nothing more: one statement fewer per action, part of ``deal_entry_sql_statements`` 11 → 8
+    in ``bench/bench_deal_entry.py``); else the roles are None."""
     db = router.db_for_write(Party)
     if not connections[db].in_atomic_block:
         yield _read_party(party_id, user_id)
