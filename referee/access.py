@@ -67,13 +67,17 @@ def party_for_referee(
 def party_for_action(user: Any, party_id: int, grants: Grants | None = None) -> Iterator[Party]:
     """The party of an API action, if the user referees it (404 / 403 as above), read once:
     within the request's transaction it is locked here and the action's service takes this
-    row (``scoring.party.row_lock.party_locked_for_action``)."""
+    row (``scoring.party.row_lock.party_locked_for_action``), and the user's roles in its
+    tournament are read by the same query."""
     grants = permissions.current_grants(grants)
+    user_id = user.pk if getattr(user, "is_authenticated", False) else None
     with ExitStack() as stack:
         try:
-            party = stack.enter_context(party_locked_for_action(party_id))
+            party, roles = stack.enter_context(party_locked_for_action(party_id, user_id))
         except Party.DoesNotExist as exc:
             raise Http404 from exc
+        if roles is not None:  # read with the party: the checks below read nothing more
+            grants.know(user, party.round.tournament_id, *roles)
         yield _refereed_by(user, _seen_by(user, party, grants), grants)
 
 

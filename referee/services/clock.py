@@ -68,14 +68,16 @@ def pause_clock(
         raise ServiceError("clock", _("The clock is already paused."))
     reason = (reason or "").strip()
     now = timezone.now()
-    bump_version(party, paused_at=now)
+    party.paused_at = now
     append_event(
         party,
         "clock_paused",
         actor=actor,
         reason=reason,
         data={"elapsed": round(party.elapsed_seconds(now), 1)},
+        with_version=("paused_at",),
     )
+    bump_version(party)  # the pause and the version written with the event (PostgreSQL)
     logger.info("party %s clock paused: actor %s", party.pk, actor_id(actor))
     return party
 
@@ -112,14 +114,16 @@ def resume_clock(
         raise ServiceError("clock", _("The clock is running."))
     now = timezone.now()
     paused = (now - party.paused_at).total_seconds()
-    bump_version(party, paused_at=None, paused_seconds=party.paused_seconds + paused)
+    party.paused_at, party.paused_seconds = None, party.paused_seconds + paused
     append_event(
         party,
         "clock_resumed",
         actor=actor,
         reason=(reason or "").strip(),
         data={"paused_seconds": round(paused, 1)},
+        with_version=("paused_at", "paused_seconds"),
     )
+    bump_version(party)  # the clock and the version written with the event (PostgreSQL)
     logger.info("party %s clock resumed: actor %s", party.pk, actor_id(actor))
     return party
 

@@ -69,10 +69,13 @@ def _add_penalty(
     escalated_from: Penalty | None = None,
     kind: str | None = None,
     deal_number: int | None = None,
+    with_version: bool = False,
 ) -> Penalty:
     """Write a penalty of a locked party and log it (the caller re-evaluates the party).
 
-    ``deal_number`` is the deal in play, if the caller read the deals (else it is read)."""
+    ``deal_number`` is the deal in play, if the caller read the deals (else it is read);
+    ``with_version``: the log's statement saves the party's next version too, the caller's
+    ``bump_version(party)`` following (``append_event``)."""
     penalty = Penalty(
         party=party,
         kind=kind or decision.kind,
@@ -103,6 +106,7 @@ def _add_penalty(
             "mode": penalty.mode,
             "escalated": escalated_from is not None,
         },
+        with_version=() if with_version else None,
     )
     return penalty
 
@@ -185,6 +189,7 @@ def _penalise(
         client_id=client_id,
         escalated_from=escalated_from,
         deal_number=next_deal_number(deals),
+        with_version=True,
     )
     fines = fines_in_force(penalties)
     if decision.is_fine:

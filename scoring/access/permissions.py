@@ -35,6 +35,13 @@ class Grants:
             self._read[key] = scoped(user, _grants_of(user.pk, tournament.pk))
         return self._read[key]
 
+    def know(self, user: Any, tournament_id: int, roles: set[str], tables: set[int]) -> None:
+        """Keep a user's roles and referee tables in a tournament read by another query (the
+        party's lock of an API action: ``scoring.party.row_lock.party_locked_for_action``),
+        as ``of`` would have read them; a read already kept stays."""
+        if getattr(user, "is_authenticated", False):
+            self._read.setdefault((user.pk, tournament_id), scoped(user, (roles, tables)))
+
 
 _REQUEST_GRANTS: ContextVar[Grants | None] = ContextVar("request_grants", default=None)
 """The grants of the request in progress (``GrantsMiddleware``), for checks called deep in a

@@ -135,9 +135,9 @@ def record_deal(
         data["moved_on"] = [row.number - 1 for row in in_order if row.number > place]
     if totals.uncollected and totals.uncollected[-1]:  # scored, not collected (UDL): logged
         data["uncollected"] = totals.uncollected[-1]
-    append_event(party, "deal_recorded", actor=actor, data=data)
+    append_event(party, "deal_recorded", actor=actor, data=data, with_version=())
     evaluation = evaluate_party(party, actor, *rows, totals)
-    bump_version(party)
+    bump_version(party)  # written with the event (PostgreSQL)
     return Done(deal, party, evaluation.evaluated, deals if place is None else None, False)
 
 

@@ -174,3 +174,51 @@ def test_a_warning_and_the_fine_it_becomes_cost_at_most_10_statements(party, ref
                         format="json", HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
     assert again.json()["record"]["id"] == fine["id"]
     assert Penalty.objects.filter(party=party).count() == 2
+
+
+PG_LIMIT = 8
+"""On PostgreSQL a deal through the API, the device's token read by this worker already: the
+key's claim, the party's lock with the user's roles, the deals, the protocol, the new deal,
+the fines, the event with the party's version, the stored answer (11 before issue #38's
+bench work: the token, the roles and the version each a statement of their own)."""
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_deal_costs_8_statements_and_a_clock_action_7(party, referee_user):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL); CI sets it")
+    token = Token.objects.create(user=referee_user)
+    device = APIClient()
+    device.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    base = f"/api/v1/parties/{party.pk}/"
+    first = device.post(base + "deal/", {"outcome": "fish", "side": "b",
+                                         "points": {"a": 0, "b": 9}},
+                        format="json", HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
+    version = first.json()["party"]["version"]
+    with CaptureQueriesContext(connection) as queries:
+        answer = device.post(base + "deal/", {"outcome": "domino", "side": "a",
+                                              "points": {"a": 10, "b": 0}},
+                             format="json", HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
+    assert answer.status_code == 201, answer.json()
+    statements = _statements(queries)
+    assert len(statements) <= PG_LIMIT, "\n".join(s[:110] for s in statements)
+    assert not [s for s in statements if "tournaments_tournamentrole" in s
+                and not s.startswith('SELECT p."id"')]  # the roles came with the lock
+    assert not [s for s in statements if s.startswith('UPDATE "tournaments_party"')]
+    assert answer.json()["party"]["version"] == version + 1
+    party.refresh_from_db()
+    assert party.version == version + 1  # saved once, with the event
+    events = list(party.events.order_by("-seq").values_list("kind", flat=True)[:1])
+    assert events == ["deal_recorded"]
+    with CaptureQueriesContext(connection) as queries:
+        paused = device.post(base + "pause/", {"reason": "a ruling"}, format="json",
+                             HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
+    assert paused.status_code == 200, paused.json()
+    assert len(_statements(queries)) <= PG_LIMIT - 1  # no deal written, no protocol read
+    party.refresh_from_db()
+    assert party.paused_at is not None and party.version == version + 2
+    resumed = device.post(base + "resume/", {}, format="json",
+                          HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
+    assert resumed.status_code == 200, resumed.json()
+    party.refresh_from_db()
+    assert party.paused_at is None and party.paused_seconds > 0 and party.version == version + 3
