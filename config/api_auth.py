@@ -1,16 +1,12 @@
-"""The API's token authentication: DRF's, with its one read compiled once per connection and
-its row kept by the worker for a few seconds (``API_TOKEN_CACHE_SECONDS``), and the
-organizers' read-only tokens (``ro_…``: reads only, every write 403, read on every request)."""
+"""The API's token authentication: DRF's, with its one read compiled once per connection, and
+the organizers' read-only tokens (``ro_…``: reads only, every write 403)."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import router
-from django.db.models import signals
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
@@ -35,47 +31,6 @@ _TOKEN = CompiledQuery(
 )
 
 
-_KEPT: dict[str, tuple[float, Any]] = {}
-"""A key's token row (its ``created`` and its user's columns) read by this worker, with when
-it goes stale (``API_TOKEN_CACHE_SECONDS``)."""
-_KEPT_MAX = 10_000
-"""Keys kept at most; past it the worker starts again from none."""
-
-
-def _token_row(key: str) -> Any:
-    """The token's row of a key (None: no such token), kept for ``API_TOKEN_CACHE_SECONDS``.
-
-    A hall's devices each send their token every few seconds: the row read once per worker
-    and window instead of on every request (one statement and a join fewer per desk action:
-    bench/bench_deal_entry.py). A token deleted or saved, or a user saved or deleted, in this
-    worker is forgotten at once (``forget_tokens``); in another worker within the window.
-    """
-    seconds = float(getattr(settings, "API_TOKEN_CACHE_SECONDS", 0) or 0)
-    if seconds <= 0:
-        return _TOKEN.first(key)
-    now = time.monotonic()
-    kept = _KEPT.get(key)
-    if kept is not None and kept[0] > now:
-        return kept[1]
-    row = _TOKEN.first(key)
-    if row is not None:
-        if len(_KEPT) >= _KEPT_MAX:
-            _KEPT.clear()
-        _KEPT[key] = (now + seconds, row)
-    return row
-
-
-def forget_tokens(**_kwargs: Any) -> None:
-    """Forget every token row kept (a token or a user changed in this worker)."""
-    _KEPT.clear()
-
-
-for _model in (Token, get_user_model()):
-    for _signal in (signals.post_save, signals.post_delete):
-        _signal.connect(forget_tokens, sender=_model,
-                        dispatch_uid=f"config.api_auth.forget_tokens.{_model.__name__}")
-
-
 class TokenAuthentication(authentication.TokenAuthentication):
     """``Authorization: Token <key>``, as DRF's: the token and its user in one read; a
     read-only token's user may only read."""
@@ -92,7 +47,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
         """The key's active user and token, or ``AuthenticationFailed``."""
         if key.startswith(api_tokens.KEY_PREFIX):
             return self._read_only(key)
-        row = _token_row(key)
+        row = _TOKEN.first(key)
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         db = router.db_for_read(Token)

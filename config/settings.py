@@ -256,9 +256,6 @@ PUBLIC_ETAG_VERSION_SECONDS = float(os.environ.get("PUBLIC_ETAG_VERSION_SECONDS"
 PUBLIC_TABLE_PAGE_SIZE = int(os.environ.get("PUBLIC_TABLE_PAGE_SIZE", "150"))
 # How long a stored response answers a retried request with the same Idempotency-Key.
 IDEMPOTENCY_KEY_HOURS = int(os.environ.get("IDEMPOTENCY_KEY_HOURS", "24"))
-# How long a worker keeps an API token's user it read (0: read on every request); a token
-# deleted or a user changed elsewhere is seen by the other workers within this (config.api_auth).
-API_TOKEN_CACHE_SECONDS = float(os.environ.get("API_TOKEN_CACHE_SECONDS", "10"))
 # How long a change of a party waits for its row held by another change (PostgreSQL's
 # lock_timeout on the party lock) before it answers 503 "try again".
 PARTY_LOCK_TIMEOUT_SECONDS = float(os.environ.get("PARTY_LOCK_TIMEOUT_SECONDS", "5"))
