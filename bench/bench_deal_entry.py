@@ -31,10 +31,6 @@ collection stops a worker for 100 ms); ``DEBUG=0``, persistent database connecti
 PostgreSQL's prepared statements (``config.settings``, ``DB_PREPARED_STATEMENTS``). The bench
 itself (one client thread per device) runs on the same machine: about 0.35 ms of CPU per
 request, against 4-5 ms of the server's worker and 1 ms of PostgreSQL (measured for #38).
-One chief's token drives every device, so a worker's kept token row
-(``API_TOKEN_CACHE_SECONDS``, ``config.api_auth``) serves nearly every request here; in a hall
-whose devices each hold a token of their own it saves the token's read only for a device
-that acts again within that window.
 """
 
 from __future__ import annotations
