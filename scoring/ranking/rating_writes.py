@@ -2,11 +2,12 @@
 database, only what differs written.
 
 A run's rows (tens of thousands for a federation's list) go into a temporary table (COPY on
-PostgreSQL); three statements then update the stored rows whose numbers changed, in place,
-insert the rows new to the list and delete those of the run's periods the run no longer
-makes. Updating in place keeps every index but the changed values' untouched: the ratings
-are in no index and the table leaves room on each page (``fillfactor``, migration 0046), so
-PostgreSQL rewrites a changed row beside the old one (a HOT update) and checks no foreign key.
+PostgreSQL); then one statement updates the stored rows whose numbers changed, in place, one
+deletes those of the run's periods the run no longer makes, and, the rows already stored
+dropped from the temporary table, one inserts the rest (a list's first run: only that one).
+Updating in place keeps every index but the changed values' untouched: the ratings are in no
+index and the table leaves room on each page (``fillfactor``, migration 0046), so PostgreSQL
+rewrites a changed row beside the old one (a HOT update) and checks no foreign key.
 
 The one place a rating run bypasses the ORM, measured by ``bench/bench_ratings_db.py``
 (``rating_recompute_10000_players_100_events_s``): reading the stored rows and deleting and
@@ -70,6 +71,7 @@ def write_rows(list_id: int, first: int, stored: StoredColumns) -> Written:
     mine = [_column(name) for name in COLUMNS]
     key = " AND ".join(f"{table}.{_column(k)} = {run}.{_column(k)}" for k in KEY)
     in_list = f"{table}.{_column('rating_list_id')} = %s"
+    kept = RatingEntry.objects.filter(rating_list_id=list_id, sequence__gte=first).exists()
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE IF EXISTS {run}")
         types = {**TYPES, **(POSTGRESQL if connection.vendor == "postgresql" else {})}
@@ -90,23 +92,30 @@ def write_rows(list_id: int, first: int, stored: StoredColumns) -> Written:
         keys = ", ".join(_column(k) for k in KEY)
         cursor.execute(f"CREATE INDEX {quote(RUN_TABLE + '_key')} ON {run} ({keys})")
         if connection.vendor == "postgresql":
-            cursor.execute(f"ANALYZE {run}")  # the joins below planned on its true size
-        changed = " OR ".join(f"{table}.{_column(v)} IS DISTINCT FROM {run}.{_column(v)}"
-                              for v in VALUES)
-        assign = ", ".join(f"{_column(v)} = {run}.{_column(v)}" for v in VALUES)
-        cursor.execute(f"UPDATE {table} SET {assign} FROM {run} "
-                       f"WHERE {in_list} AND {key} AND ({changed})", [list_id])
-        updated = cursor.rowcount
-        cursor.execute(
-            f"INSERT INTO {table} ({_column('rating_list_id')}, {names}) "
-            f"SELECT %s, {', '.join(f'{run}.{c}' for c in mine)} FROM {run} "
-            f"WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE {in_list} AND {key})",
-            [list_id, list_id])
+            # the joins below planned on its true size (the keys' statistics: what they join on)
+            cursor.execute(f"ANALYZE {run} ({keys})")
+        updated = deleted = 0
+        if kept:
+            changed = " OR ".join(f"{table}.{_column(v)} IS DISTINCT FROM {run}.{_column(v)}"
+                                  for v in VALUES)
+            assign = ", ".join(f"{_column(v)} = {run}.{_column(v)}" for v in VALUES)
+            cursor.execute(f"UPDATE {table} SET {assign} FROM {run} "
+                           f"WHERE {in_list} AND {key} AND ({changed})", [list_id])
+            updated = cursor.rowcount
+            cursor.execute(
+                f"DELETE FROM {table} WHERE {in_list} AND {table}.{_column('sequence')} >= %s "
+                f"AND NOT EXISTS (SELECT 1 FROM {run} WHERE {key})", [list_id, first])
+            deleted = cursor.rowcount
+            # the run keeps its new rows only: the insert below looks nothing up in the table
+            # it writes (planned while the list's rows were few, a lookup per new row would
+            # scan the rows the statement itself was adding: a list's first 120,000 rows took
+            # minutes)
+            cursor.execute(f"DELETE FROM {run} WHERE EXISTS "
+                           f"(SELECT 1 FROM {table} WHERE {in_list} AND {key})", [list_id])
+        cursor.execute(f"INSERT INTO {table} ({_column('rating_list_id')}, {names}) "
+                       f"SELECT %s, {', '.join(f'{run}.{c}' for c in mine)} FROM {run}",
+                       [list_id])
         created = cursor.rowcount
-        cursor.execute(
-            f"DELETE FROM {table} WHERE {in_list} AND {table}.{_column('sequence')} >= %s "
-            f"AND NOT EXISTS (SELECT 1 FROM {run} WHERE {key})", [list_id, first])
-        deleted = cursor.rowcount
         cursor.execute(f"DROP TABLE {run}")
     return Written(created, updated, deleted)
 
