@@ -325,6 +325,10 @@ class StoredColumns:
     names: list[str]
     values: dict[str, Any]
 
+    def __len__(self) -> int:
+        """The number of rows."""
+        return len(self.values["sequence"])
+
     def rows(self) -> list[tuple[Any, ...]]:
         """The rows as tuples of :data:`COLUMNS`."""
         size = len(self.values["sequence"])

@@ -40,6 +40,10 @@ TYPES = {
 POSTGRESQL = {"subject": 'varchar(40) COLLATE "C"'}
 """Its types on PostgreSQL: subject keys compare as the list's do (migration 0046)."""
 
+LARGE = 5000
+"""Rows of a run above which its table is analyzed and its statements get :data:`WORK_MEM`
+(a run of the last tournament, a few hundred rows, needs neither)."""
+
 WORK_MEM = "64MB"
 """The run's transaction's memory for a sort or a hash (PostgreSQL's default, 4 MB, sorts a
 federation's 60,000 keys on disk)."""
@@ -82,7 +86,8 @@ def write_rows(list_id: int, first: int, stored: StoredColumns) -> Written:
         if connection.vendor == "postgresql":
             with cursor.copy(f"COPY {run} ({names}) FROM STDIN (FORMAT BINARY)") as copy:
                 copy.write(binary_copy(stored))
-            cursor.execute(f"SET LOCAL work_mem = '{WORK_MEM}'")  # sorts and hashes in memory
+            if len(stored) > LARGE:  # sorts and hashes in memory
+                cursor.execute(f"SET LOCAL work_mem = '{WORK_MEM}'")
         else:
             marks = ", ".join(["%s"] * len(mine))
             cursor.executemany(f"INSERT INTO {run} ({names}) VALUES ({marks})", stored.rows())
@@ -91,7 +96,7 @@ def write_rows(list_id: int, first: int, stored: StoredColumns) -> Written:
         # instead of scanning the whole run for each row (20,000 × 200: minutes, not 0.1 s)
         keys = ", ".join(_column(k) for k in KEY)
         cursor.execute(f"CREATE INDEX {quote(RUN_TABLE + '_key')} ON {run} ({keys})")
-        if connection.vendor == "postgresql":
+        if connection.vendor == "postgresql" and len(stored) > LARGE:
             # the joins below planned on its true size (the keys' statistics: what they join on)
             cursor.execute(f"ANALYZE {run} ({keys})")
         updated = deleted = 0
