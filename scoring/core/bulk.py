@@ -7,11 +7,7 @@ and ``INSERT … SELECT … FROM unnest(…)`` makes the rows; the columns come 
 ``_meta`` and the values pass through the fields' own preparation, where a value needs it.
 Elsewhere it is ``bulk_create`` of the same rows.
 
-:func:`copy_rows` is for tens of thousands of rows (a rating list's): on PostgreSQL it streams
-them with ``COPY … FROM STDIN`` (psycopg 3's ``cursor.copy()`` on Django's own connection, so
-inside its transaction: the one place the ORM is bypassed for a write; measured in
-``bench/bench_ratings_db.py``: the arrays ``insert_rows`` sends cost more to dump than the rows
-to stream). Elsewhere it is ``bulk_create`` too.
+A rating list's tens of thousands of rows go another way: ``scoring.ranking.rating_writes``.
 """
 
 from __future__ import annotations
@@ -40,62 +36,6 @@ def _prepare(field: Field[Any, Any], value: object, connection: BaseDatabaseWrap
         return prepared
     except TypeError:  # not hashable
         return field.get_db_prep_save(value, connection)
-
-
-AS_THEY_ARE = frozenset({
-    "AutoField", "BigAutoField", "BigIntegerField", "BooleanField", "CharField", "FloatField",
-    "ForeignKey", "IntegerField", "PositiveIntegerField", "PositiveSmallIntegerField",
-    "SmallIntegerField", "TextField",
-})
-"""Fields whose database value is the Python value itself, when that is one of :data:`PLAIN`."""
-
-PLAIN = (int, float, str, bool)
-"""Python types psycopg writes as the fields above would prepare them."""
-
-
-def _columns(model: type[Model], named: set[str], connection: BaseDatabaseWrapper
-             ) -> list[tuple[Field[Any, Any], bool]]:
-    """The columns an insert writes, each with whether the rows name it (a column not named
-    takes its default; the primary key and a column with a database default are left out)."""
-    return [
-        (field, field.attname in named) for field in model._meta.concrete_fields
-        if field.attname in named or not (
-            field.primary_key or field.db_default is not NOT_PROVIDED)
-    ]
-
-
-def copy_rows(model: type[Model], rows: Sequence[dict[str, Any]]) -> None:
-    """Insert ``rows`` (field attname → value; a field not named takes its default) by COPY
-    on PostgreSQL, by ``bulk_create`` elsewhere."""
-    if not rows:
-        return
-    db = router.db_for_write(model)
-    connection = connections[db]
-    if connection.vendor != "postgresql":
-        model._default_manager.using(db).bulk_create([model(**row) for row in rows],
-                                                     batch_size=2000)
-        return
-    quote = connection.ops.quote_name
-    columns = _columns(model, set().union(*rows), connection)
-    values: list[Sequence[Any]] = []  # column by column
-    for field, named in columns:
-        default = _prepare(field, field.get_default(), connection, {})
-        if not named:
-            values.append([default] * len(rows))
-            continue
-        name = field.attname
-        column = [row.get(name, default) for row in rows]
-        plain = field.get_internal_type() in AS_THEY_ARE
-        if not all(value is None or type(value) in PLAIN for value in column) or not plain:
-            seen: dict[tuple[type, object], Any] = {}
-            column = [_prepare(field, value, connection, seen) for value in column]
-        values.append(column)
-    names = ", ".join(quote(db_column(field)) for field, _named in columns)
-    sql = f"COPY {quote(model._meta.db_table)} ({names}) FROM STDIN"
-    with connection.cursor() as cursor, cursor.copy(sql) as copy:
-        write = copy.write_row
-        for row in zip(*values, strict=True):
-            write(row)
 
 
 def insert_rows(model: type[Model], rows: Sequence[dict[str, Any]]) -> None:

@@ -192,9 +192,9 @@ def _two_sided_columns(tournaments: list[Tournament], profile_of: dict[int, int]
     as columns by tournament: each player his profile's rank in ``names`` (−1 without a
     profile); a party where a side has no rated player is left out."""
     out = {t.pk: _no_columns() for t in tournaments}
-    played = party_players(tournaments, cached=cached)
-    if not profile_of:
+    if not profile_of:  # nobody of these tournaments can be rated: nothing to read
         return out
+    played = party_players(tournaments, cached=cached)
     rank = {name: i for i, name in enumerate(names)}
     players = np.fromiter(profile_of, np.int64, len(profile_of))
     ranks = np.fromiter((rank[str(p)] for p in profile_of.values()), np.int64, len(profile_of))

@@ -309,3 +309,28 @@ def test_a_run_reads_a_changed_tournament_again_and_a_recompute_reads_every_one(
     assert not exact_equals_scratch(rating_list)  # the run's cached parties: the old player
     recompute_rating_list(rating_list.pk)
     assert exact_equals_scratch(rating_list)
+
+
+def test_rows_written_by_a_run_keep_their_floats_to_the_last_bit(organizer):
+    """A run's rows reach the table as they left the engine: floats to the last bit, a
+    missing partner as NULL (PostgreSQL's binary COPY, SQLite's prepared insert)."""
+    from scoring.ranking.rating_inputs import stored_columns
+    from scoring.ranking.rating_writes import write_rows
+    from scoring.ratings import HistoryColumns, HistoryRow
+    from tests.factories import TournamentFactory
+
+    tournament = TournamentFactory()
+    profile = Profile.objects.create(name="Игрок")
+    rating_list = RatingList.objects.create(name="Список", slug="floats", created_by=organizer)
+    values = {"rating": 1500.0 + 1 / 3, "deviation": 0.1 + 0.2, "volatility": 0.06000000001,
+              "score": 1.5, "mu": -1e-17, "phi": 2.0 ** -40}
+    row = HistoryRow(str(profile.pk), 1, values["rating"], values["deviation"],
+                     values["volatility"], 2, values["score"], values["mu"], values["phi"])
+    with transaction.atomic():
+        written = write_rows(rating_list.pk, 1, stored_columns([tournament],
+                                                             HistoryColumns.of_rows([row])))
+    assert (written.created, written.updated, written.deleted) == (1, 0, 0)
+    stored = RatingEntry.objects.get(rating_list=rating_list)
+    assert {name: getattr(stored, name) for name in values} == values
+    assert (stored.partner_id, stored.current, stored.games, stored.sequence) == (
+        None, True, 2, 1)
