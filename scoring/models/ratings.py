@@ -141,12 +141,15 @@ class RatingEntry(models.Model):
         indexes = [
             models.Index(fields=["rating_list", "sequence"], name="rating_entry_period_idx"),
             models.Index(fields=["profile"], name="rating_entry_profile_idx"),
-            # a page of a published list: its current rows, sorted best first (rating_pages);
-            # a run's subjects' current rows, by their names (rating_updates). No index holds
-            # a rating: a run updates its changed rows in place, beside the old ones (HOT
-            # updates on PostgreSQL, the table's fillfactor: migration 0046)
+            # a page of a published list: its current rows, sorted best first (rating_pages).
+            # No index holds a rating: a run updates its changed rows in place, beside the old
+            # ones (HOT updates on PostgreSQL, the table's fillfactor: migration 0046)
             models.Index(fields=["rating_list", "current", "subject"],
                          name="rating_entry_current_idx"),
+            # a subject's rows in period order: a run's subjects' last rows before its first
+            # period, one step back each (rating_updates)
+            models.Index(fields=["rating_list", "subject", "sequence"],
+                         name="rating_entry_subject_idx"),
         ]
 
     def __str__(self) -> str:

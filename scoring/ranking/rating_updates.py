@@ -18,8 +18,7 @@ from typing import Any
 
 import numpy as np
 from django.db import transaction
-from django.db.models import F, Sum, Window
-from django.db.models.functions import RowNumber
+from django.db.models import OuterRef, Subquery, Sum
 
 from scoring.models import RatingEntry, RatingList
 from scoring.ranking.rating_inputs import (
@@ -31,16 +30,12 @@ from scoring.ranking.rating_inputs import (
 from scoring.ranking.rating_writes import write_rows
 from scoring.ratings import HistoryRow, compute_columns, start_state
 from scoring.ratings.history import ELO
+from scoring.standings import paused_gc
 
 logger = logging.getLogger(__name__)
 
 CHUNK = 1000
 """Ids or names per ``IN (...)`` of a query or an update."""
-
-WINDOW = 8
-"""Periods before a run's first period whose rows are read first for the subjects' last rows
-(the others' last rows are picked from all their earlier rows)."""
-
 
 @dataclass(frozen=True)
 class RatingRun:
@@ -96,8 +91,12 @@ def _first_difference(stored: Sequence[int], ids: Sequence[int]) -> int:
 
 def _run(list_id: int, first: int | None, tournament_ids: Sequence[int], *, cached: bool = True
          ) -> RatingRun | None:
-    """Lock the list, take its mark, recompute from the first period needed, write, unmark."""
-    with transaction.atomic():
+    """Lock the list, take its mark, recompute from the first period needed, write, unmark.
+
+    The garbage collector waits until the list is unlocked: a run makes tens of thousands of
+    plain rows that reference counting frees (a full collection in the middle held the lock
+    80 ms longer: a party's update takes about that much in all)."""
+    with paused_gc(), transaction.atomic():
         rating_list = RatingList.objects.select_for_update().filter(pk=list_id).first()
         if rating_list is None:
             return None
@@ -129,10 +128,12 @@ def _recompute(rating_list: RatingList, tournaments: list[Any], first: int, cach
     field = rated_field(rating_list, tournaments, first, cached=cached)
     entries = RatingEntry.objects.filter(rating_list=rating_list)
     subjects: set[str] = set()
+    in_run: set[str] = set()
     if first > 1:  # who plays from ``first`` on, or had rows there (may fall back to earlier)
         subjects = field.subjects()
-        subjects.update(entries.filter(sequence__gte=first).values_list("subject", flat=True))
-    state, last_before = _state_before(rating_list, first, subjects)
+        in_run = set(entries.filter(sequence__gte=first).order_by()
+                     .values_list("subject", flat=True).distinct())
+    state, last_before = _state_before(rating_list, first, subjects, in_run)
     history = compute_columns(rating_list.system, list_parameters(rating_list), field.periods,
                               first=first, start=state, names=field.names)
     written = write_rows(rating_list.pk, first, stored_columns(field.tournaments, history))
@@ -148,33 +149,34 @@ def _recompute(rating_list: RatingList, tournaments: list[Any], first: int, cach
                      len(turn_on) + len(turn_off))
 
 
-def _state_before(rating_list: RatingList, first: int, subjects: set[str]
+def _state_before(rating_list: RatingList, first: int, subjects: set[str], in_run: set[str]
                   ) -> tuple[dict[str, tuple[float, ...]], dict[str, tuple[int, bool]]]:
     """The subjects' state after period ``first`` − 1 from their stored rows, and each one's
     last row before ``first`` (id, current).
 
-    Read by their names, :data:`CHUNK` a query (a run of the last tournament reads its
-    players' rows, not the whole list's): a subject whose current row is before ``first`` has
-    it as his last; the others' are in the rows of the :data:`WINDOW` periods before
-    ``first``, or else the last of their own earlier rows, picked by the database.
+    ``in_run``: the subjects with stored rows from ``first`` on (found by the database, not
+    sent by name); ``subjects``: the others the run rates, sent by name, :data:`CHUNK` a
+    query. Each subject's last earlier row is one step back along the list's subject index
+    (``rating_entry_subject_idx``): a run of the last tournament reads its players' rows,
+    not the list's.
     """
-    if first <= 1 or not subjects:
+    if first <= 1 or not (subjects or in_run):
         return {}, {}
-    earlier = RatingEntry.objects.filter(rating_list=rating_list, sequence__lt=first)
+    entries = RatingEntry.objects.filter(rating_list=rating_list).order_by()
+    earlier = entries.filter(sequence__lt=first)
+    last = earlier.filter(subject=OuterRef("subject")).order_by("-sequence").values("pk")[:1]
+    names = sorted(subjects - in_run)
+    whose = [entries.filter(sequence__gte=first)] if in_run else []
+    whose += [earlier.filter(subject__in=names[at:at + CHUNK])
+              for at in range(0, len(names), CHUNK)]
+    ids = [pk for rows in whose
+           for pk in rows.values("subject").distinct().annotate(last=Subquery(last))
+           .values_list("last", flat=True) if pk is not None]
     fields = ("id", "subject", "sequence", "rating", "volatility", "games", "mu", "phi",
               "current")
-    near = max(1, first - WINDOW)
-    latest = Window(RowNumber(), partition_by=[F("subject")], order_by=F("sequence").desc())
-    last: dict[str, tuple[Any, ...]] = {}
-    for rows, picked in ((earlier.filter(current=True), False),
-                         (earlier.filter(sequence__gte=near), False),
-                         (earlier.annotate(latest=latest).filter(latest=1), True)):
-        names = sorted(subjects - set(last))
-        for start in range(0, len(names), CHUNK):
-            for row in rows.filter(subject__in=names[start:start + CHUNK]).values_list(*fields):
-                if picked or row[1] not in last or last[row[1]][2] < row[2]:
-                    last[row[1]] = row
-    found = sorted(last.values(), key=lambda row: row[1])
+    found = sorted((row for at in range(0, len(ids), CHUNK)
+                    for row in entries.filter(pk__in=ids[at:at + CHUNK]).values_list(*fields)),
+                   key=lambda row: row[1])
     history = [HistoryRow(subject, period, rating, None, volatility, games, 0.0, mu, phi)
                for _pk, subject, period, rating, volatility, games, mu, phi, _c in found]
     last_before = {row[1]: (row[0], row[8]) for row in found}

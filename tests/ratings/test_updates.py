@@ -311,6 +311,50 @@ def test_a_run_reads_a_changed_tournament_again_and_a_recompute_reads_every_one(
     assert exact_equals_scratch(rating_list)
 
 
+@pytest.mark.parametrize("system", ["glicko2", "elo"])
+def test_runs_start_from_each_players_last_row_however_far_back(make_field, organizer, sends,
+                                                                  system):
+    """Players who skip periods, stop, or join late: a run from any period starts each one
+    from his own last earlier row (read one step back along his rows, or by his name when he
+    has no row from that period on: a tournament added to the list), and equals a recompute
+    from scratch."""
+    profiles = [Profile.objects.create(name=f"Игрок {k}") for k in range(16)]
+    seats = [  # the eight people of each period, by period
+        [0, 1, 2, 3, 4, 5, 6, 7],
+        [0, 1, 2, 3, 8, 9, 10, 11],      # 4–7 skip a period
+        [0, 1, 8, 9, 10, 11, 12, 13],    # 2, 3 stop here; 12, 13 join
+        [0, 1, 4, 5, 6, 7, 12, 13],      # 4–7 come back after two periods away
+        [2, 3, 8, 9, 14, 15, 4, 5],      # 2, 3 come back after three; 14, 15 join
+    ]
+    made = [linked_field(make_field, [profiles[k] for k in people], f"gap-{n}",
+                         date(2026, 1, 1) + timedelta(days=30 * n))
+            for n, people in enumerate(seats)]
+    rating_list = RatingList.objects.create(name="Пропуски", slug="gaps", created_by=organizer,
+                                            system=system)
+    rating_list.tournaments.set(made[:-1])
+    recompute_rating_list(rating_list.pk)
+    rating_list.tournaments.add(made[-1])  # a new period: its players have no row there yet
+    with sends():
+        rating_tasks.mark_lists([made[-1].pk])
+    run = update_rating_list(rating_list.pk)
+    assert run is not None and (run.first, run.created) == (5, 8)
+    assert exact_equals_scratch(rating_list)
+    for tournament in reversed(made[1:]):
+        party = Party.objects.filter(round__tournament=tournament, status="finished"
+                                     ).order_by("id")[0]
+        Party.objects.filter(pk=party.pk).update(winner="b" if party.winner == "a" else "a",
+                                                 version=F("version") + 1)
+        with sends():
+            rating_tasks.mark_lists([tournament.pk])
+        run = update_rating_list(rating_list.pk)
+        assert run is not None and run.first == made.index(tournament) + 1
+        assert run.updated > 0
+        assert exact_equals_scratch(rating_list)
+    current = dict(RatingEntry.objects.filter(rating_list=rating_list, current=True)
+                   .values_list("profile_id", "sequence"))
+    assert current[profiles[10].pk] == 3 and current[profiles[6].pk] == 4  # stopped there
+
+
 def test_rows_written_by_a_run_keep_their_floats_to_the_last_bit(organizer):
     """A run's rows reach the table as they left the engine: floats to the last bit, a
     missing partner as NULL (PostgreSQL's binary COPY, SQLite's prepared insert)."""
