@@ -2,9 +2,10 @@
 database, only what differs written.
 
 A run's rows (tens of thousands for a federation's list) go into a temporary table (COPY on
-PostgreSQL); then one statement updates the stored rows whose numbers changed, in place, one
-deletes those of the run's periods the run no longer makes, and, the rows already stored
-dropped from the temporary table, one inserts the rest (a list's first run: only that one).
+PostgreSQL) and are matched to the stored rows once, by key; then one statement updates the
+stored rows whose numbers changed, in place, one deletes those of the run's periods the run no
+longer makes (when the counts show any), and one inserts the run's rows that matched none (a
+list's first run: only that one).
 Updating in place keeps every index but the changed values' untouched: the ratings are in no
 index and the table leaves room on each page (``fillfactor``, migration 0046), so PostgreSQL
 rewrites a changed row beside the old one (a HOT update) and checks no foreign key.
@@ -68,20 +69,33 @@ def _column(name: str) -> str:
 
 def write_rows(list_id: int, first: int, stored: StoredColumns) -> Written:
     """Make the list's stored rows of periods ``first`` on equal a run's ``stored`` rows,
-    writing only the differences; inside the caller's transaction."""
+    writing only the differences; inside the caller's transaction.
+
+    The run's rows are matched to the stored ones once, by key (each run row gets its stored
+    row's id); then the changed ones are updated by id, the stored rows no run row matched
+    are deleted (only when the counts show some), and the run rows that matched none are
+    inserted (no lookup in the table being written).
+    """
     quote = connection.ops.quote_name
     table = quote(RatingEntry._meta.db_table)
     run = quote(RUN_TABLE)
     mine = [_column(name) for name in COLUMNS]
+    pk = _column("id")
     key = " AND ".join(f"{table}.{_column(k)} = {run}.{_column(k)}" for k in KEY)
-    in_list = f"{table}.{_column('rating_list_id')} = %s"
-    kept = RatingEntry.objects.filter(rating_list_id=list_id, sequence__gte=first).exists()
+    # the stored rows of the run's periods: a run's keys are stored in those only (the
+    # periods before ``first`` rate the same tournaments as the run found them stored), and
+    # the period index reads a last-period run's few hundred, not the list's every row
+    in_run = (f"{table}.{_column('rating_list_id')} = %s "
+              f"AND {table}.{_column('sequence')} >= %s")
+    kept = RatingEntry.objects.filter(rating_list_id=list_id, sequence__gte=first).count()
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE IF EXISTS {run}")
         types = {**TYPES, **(POSTGRESQL if connection.vendor == "postgresql" else {})}
         columns = ", ".join(f"{c} {types.get(n, 'double precision')}"
                             for n, c in zip(COLUMNS, mine, strict=True))
-        cursor.execute(f"CREATE TEMPORARY TABLE {run} ({columns})")
+        # room on each page: giving every row its stored id rewrites it beside itself
+        room = " WITH (fillfactor = 50)" if connection.vendor == "postgresql" else ""
+        cursor.execute(f"CREATE TEMPORARY TABLE {run} ({pk} bigint, {columns}){room}")
         names = ", ".join(mine)
         if connection.vendor == "postgresql":
             with cursor.copy(f"COPY {run} ({names}) FROM STDIN (FORMAT BINARY)") as copy:
@@ -99,28 +113,29 @@ def write_rows(list_id: int, first: int, stored: StoredColumns) -> Written:
         if connection.vendor == "postgresql" and len(stored) > LARGE:
             # the joins below planned on its true size (the keys' statistics: what they join on)
             cursor.execute(f"ANALYZE {run} ({keys})")
-        updated = deleted = 0
+        matched = updated = deleted = 0
         if kept:
+            cursor.execute(f"UPDATE {run} SET {pk} = {table}.{pk} FROM {table} "
+                           f"WHERE {in_run} AND {key}", [list_id, first])
+            matched = cursor.rowcount
             changed = " OR ".join(f"{table}.{_column(v)} IS DISTINCT FROM {run}.{_column(v)}"
                                   for v in VALUES)
             assign = ", ".join(f"{_column(v)} = {run}.{_column(v)}" for v in VALUES)
             cursor.execute(f"UPDATE {table} SET {assign} FROM {run} "
-                           f"WHERE {in_list} AND {key} AND ({changed})", [list_id])
+                           f"WHERE {in_run} AND {table}.{pk} = {run}.{pk} AND ({changed})",
+                           [list_id, first])
             updated = cursor.rowcount
-            cursor.execute(
-                f"DELETE FROM {table} WHERE {in_list} AND {table}.{_column('sequence')} >= %s "
-                f"AND NOT EXISTS (SELECT 1 FROM {run} WHERE {key})", [list_id, first])
-            deleted = cursor.rowcount
-            # the run keeps its new rows only: the insert below looks nothing up in the table
-            # it writes (planned while the list's rows were few, a lookup per new row would
-            # scan the rows the statement itself was adding: a list's first 120,000 rows took
-            # minutes)
-            cursor.execute(f"DELETE FROM {run} WHERE EXISTS "
-                           f"(SELECT 1 FROM {table} WHERE {in_list} AND {key})", [list_id])
-        cursor.execute(f"INSERT INTO {table} ({_column('rating_list_id')}, {names}) "
-                       f"SELECT %s, {', '.join(f'{run}.{c}' for c in mine)} FROM {run}",
-                       [list_id])
-        created = cursor.rowcount
+            if kept > matched:  # stored rows the run no longer makes
+                cursor.execute(
+                    f"DELETE FROM {table} WHERE {in_run} AND NOT EXISTS "
+                    f"(SELECT 1 FROM {run} WHERE {run}.{pk} = {table}.{pk})", [list_id, first])
+                deleted = cursor.rowcount
+        created = 0
+        if len(stored) > matched:
+            cursor.execute(f"INSERT INTO {table} ({_column('rating_list_id')}, {names}) "
+                           f"SELECT %s, {', '.join(f'{run}.{c}' for c in mine)} FROM {run} "
+                           f"WHERE {run}.{pk} IS NULL", [list_id])
+            created = cursor.rowcount
         cursor.execute(f"DROP TABLE {run}")
     return Written(created, updated, deleted)
 
