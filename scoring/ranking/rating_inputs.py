@@ -150,7 +150,7 @@ def rated_field(rating_list: RatingList, tournaments: list[Tournament] | None = 
         tournaments = rated_tournaments(rating_list)
     read = tournaments[first - 1:]
     profile_of = dict(
-        Player.objects.filter(tournament__in=read, profile__isnull=False)
+        Player.objects.filter(tournament__in=read, profile__isnull=False).order_by()
         .values_list("id", "profile_id")
     )
     pairs = rating_list.subject == RatingList.Subject.PAIRS
@@ -162,8 +162,8 @@ def rated_field(rating_list: RatingList, tournaments: list[Tournament] | None = 
                                                            profile_of))
         names = None
     else:
-        names = sorted({str(profile) for profile in profile_of.values()})
-        plain = dict(_two_sided_columns(plain_ones, profile_of, names, cached))
+        names, ranks = _profile_ranks(profile_of)
+        plain = dict(_two_sided_columns(plain_ones, ranks, cached))
     periods = [
         plain[t.pk] if t.pk in plain else tournament_parties(t, profile_of, pairs=pairs)
         for t in tournaments[first - 1:]
@@ -186,24 +186,35 @@ INPUT_CACHE_SECONDS = 7 * 24 * 3600
 """How long a tournament's rated parties stay cached (under its results version)."""
 
 
-def _two_sided_columns(tournaments: list[Tournament], profile_of: dict[int, int],
-                       names: list[str], cached: bool) -> dict[int, Columns]:
+def _profile_ranks(profile_of: dict[int, int]) -> tuple[list[str], tuple[Ints, Ints]]:
+    """The subject keys of these players' profiles in string order, and each player's rank
+    in them: (player ids ascending, their profiles' ranks)."""
+    players = np.fromiter(profile_of.keys(), np.int64, len(profile_of))
+    profiles = np.fromiter(profile_of.values(), np.int64, len(profile_of))
+    unique = np.unique(profiles)
+    names = sorted(str(profile) for profile in unique.tolist())
+    by_name = np.fromiter((int(name) for name in names), np.int64, len(names))
+    rank_of_unique = np.argsort(by_name)  # by_name[rank_of_unique] is ``unique``
+    order = np.argsort(players)
+    ranks = rank_of_unique[np.searchsorted(unique, profiles[order])]
+    return names, (players[order], ranks)
+
+
+def _two_sided_columns(tournaments: list[Tournament], ranks: tuple[Ints, Ints], cached: bool
+                       ) -> dict[int, Columns]:
     """The rated parties of tournaments of two sides (:func:`two_sided`) of a players' list,
-    as columns by tournament: each player his profile's rank in ``names`` (−1 without a
-    profile); a party where a side has no rated player is left out."""
+    as columns by tournament: each player his profile's rank (``ranks``: player ids
+    ascending and their ranks, :func:`_profile_ranks`; −1 without a profile); a party where a
+    side has no rated player is left out."""
     out = {t.pk: _no_columns() for t in tournaments}
-    if not profile_of:  # nobody of these tournaments can be rated: nothing to read
+    players, rank = ranks
+    if not len(players):  # nobody of these tournaments can be rated: nothing to read
         return out
     played = party_players(tournaments, cached=cached)
-    rank = {name: i for i, name in enumerate(names)}
-    players = np.fromiter(profile_of, np.int64, len(profile_of))
-    ranks = np.fromiter((rank[str(p)] for p in profile_of.values()), np.int64, len(profile_of))
-    order = np.argsort(players)
-    players, ranks = players[order], ranks[order]
 
     def ranks_of(ids: Ints) -> Ints:
         at = np.minimum(np.searchsorted(players, ids), len(players) - 1)
-        return np.where(players[at] == ids, ranks[at], -1)
+        return np.where(players[at] == ids, rank[at], -1)
 
     for pk, (a1, a2, b1, b2, won) in played.items():
         a1, a2, b1, b2 = ranks_of(a1), ranks_of(a2), ranks_of(b1), ranks_of(b2)
