@@ -42,8 +42,8 @@ POSTGRESQL = {"subject": 'varchar(40) COLLATE "C"'}
 """Its types on PostgreSQL: subject keys compare as the list's do (migration 0046)."""
 
 LARGE = 5000
-"""Rows of a run above which its table is analyzed and its statements get :data:`WORK_MEM`
-(a run of the last tournament, a few hundred rows, needs neither)."""
+"""Rows of a run above which its statements get :data:`WORK_MEM` (a run of the last
+tournament, a few hundred rows, does not need it)."""
 
 WORK_MEM = "64MB"
 """The run's transaction's memory for a sort or a hash (PostgreSQL's default, 4 MB, sorts a
@@ -105,14 +105,11 @@ def write_rows(list_id: int, first: int, stored: StoredColumns) -> Written:
         else:
             marks = ", ".join(["%s"] * len(mine))
             cursor.executemany(f"INSERT INTO {run} ({names}) VALUES ({marks})", stored.rows())
-        # Looked up by key from the stored rows' side too: a nested loop over a list's rows
-        # (a plan on stale statistics: the list's first rows just written) probes this index
-        # instead of scanning the whole run for each row (20,000 × 200: minutes, not 0.1 s)
-        keys = ", ".join(_column(k) for k in KEY)
-        cursor.execute(f"CREATE INDEX {quote(RUN_TABLE + '_key')} ON {run} ({keys})")
-        if connection.vendor == "postgresql" and len(stored) > LARGE:
-            # the joins below planned on its true size (the keys' statistics: what they join on)
-            cursor.execute(f"ANALYZE {run} ({keys})")
+        if connection.vendor == "postgresql":
+            # no nested loop: a join planned on stale statistics (a list's first rows just
+            # written, the temporary table never analyzed) scanned one side for each row of
+            # the other (20,000 × 200: minutes); hashed, each side is read once
+            cursor.execute("SET LOCAL enable_nestloop = off")
         matched = updated = deleted = 0
         if kept:
             cursor.execute(f"UPDATE {run} SET {pk} = {table}.{pk} FROM {table} "
@@ -137,6 +134,8 @@ def write_rows(list_id: int, first: int, stored: StoredColumns) -> Written:
                            f"WHERE {run}.{pk} IS NULL", [list_id])
             created = cursor.rowcount
         cursor.execute(f"DROP TABLE {run}")
+        if connection.vendor == "postgresql":
+            cursor.execute("RESET enable_nestloop")
     return Written(created, updated, deleted)
 
 

@@ -127,10 +127,14 @@ def glicko2_period(state: Glicko2State, period: int, games: PeriodGames, p: Glic
                    ) -> PeriodRows:
     """One period: every subject who played updated from the ratings before the period (an
     idle subject's RD grown by his volatility for each period missed); ``state`` updated."""
-    subjects, member_at = np.unique(games.member, return_inverse=True)
-    parties = np.bincount(member_at, minlength=len(subjects)).astype(np.int64)
-    score = np.bincount(member_at, weights=games.result, minlength=len(subjects)).astype(
+    size = len(state.last)
+    counts = np.bincount(games.member, minlength=size)
+    subjects = np.flatnonzero(counts)
+    parties = counts[subjects].astype(np.int64)
+    score = np.bincount(games.member, weights=games.result, minlength=size)[subjects].astype(
         np.float64)
+    at = np.empty(size, np.int64)  # each subject of the period: his place in ``subjects``
+    at[subjects] = np.arange(len(subjects))
     last = state.last[subjects]
     known = last >= 0
     mu = np.where(known, state.mu[subjects], 0.0)
@@ -142,10 +146,11 @@ def glicko2_period(state: Glicko2State, period: int, games: PeriodGames, p: Glic
     phi = np.where(gap > 0, grown, phi)
     g = 1.0 / np.sqrt(1.0 + 3.0 * phi * phi / PI2)
 
-    order = np.lexsort((games.key, games.subject))
-    own = np.searchsorted(subjects, games.subject[order])
+    # by subject, then (opponent, score): one integer sort (a key is below 4 × size)
+    order = np.argsort(games.subject * (4 * size) + games.key, kind="stable")
+    own = at[games.subject[order]]
     key = games.key[order]
-    other = np.searchsorted(subjects, key >> 2)
+    other = at[key >> 2]
     g_j = g[other]
     expected = 1.0 / (1.0 + np.exp(g_j * (mu[other] - mu[own])))
     v_terms = g_j * g_j * expected * (1.0 - expected)
