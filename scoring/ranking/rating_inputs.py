@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -149,10 +150,9 @@ def rated_field(rating_list: RatingList, tournaments: list[Tournament] | None = 
     if tournaments is None:
         tournaments = rated_tournaments(rating_list)
     read = tournaments[first - 1:]
-    profile_of = dict(
-        Player.objects.filter(tournament__in=read, profile__isnull=False).order_by()
-        .values_list("id", "profile_id")
-    )
+    linked = list(Player.objects.filter(tournament__in=read, profile__isnull=False)
+                  .order_by().values_list("tournament_id", "id", "profile_id"))
+    profile_of = {player: profile for _tournament, player, profile in linked}
     pairs = rating_list.subject == RatingList.Subject.PAIRS
     if pairs:
         read = [t for t in read if t.format != Tournament.Format.INDIVIDUAL]
@@ -162,7 +162,7 @@ def rated_field(rating_list: RatingList, tournaments: list[Tournament] | None = 
                                                            profile_of))
         names = None
     else:
-        names, ranks = _profile_ranks(profile_of)
+        names, ranks = _profile_ranks(linked)
         plain = dict(_two_sided_columns(plain_ones, ranks, cached))
     periods = [
         plain[t.pk] if t.pk in plain else tournament_parties(t, profile_of, pairs=pairs)
@@ -186,38 +186,53 @@ INPUT_CACHE_SECONDS = 7 * 24 * 3600
 """How long a tournament's rated parties stay cached (under its results version)."""
 
 
-def _profile_ranks(profile_of: dict[int, int]) -> tuple[list[str], tuple[Ints, Ints]]:
-    """The subject keys of these players' profiles in string order, and each player's rank
-    in them: (player ids ascending, their profiles' ranks)."""
-    players = np.fromiter(profile_of.keys(), np.int64, len(profile_of))
-    profiles = np.fromiter(profile_of.values(), np.int64, len(profile_of))
+def _profile_ranks(linked: list[tuple[int, int, int]]
+                   ) -> tuple[list[str], dict[int, tuple[Ints, Ints]]]:
+    """The subject keys of these (tournament, player, profile) links' profiles in string
+    order, and by tournament its players' ranks in them: (player ids ascending, ranks)."""
+    size = len(linked)
+    tournament, players, profiles = np.fromiter(
+        chain.from_iterable(linked), np.int64, 3 * size).reshape(size, 3).T
     unique = np.unique(profiles)
     names = sorted(str(profile) for profile in unique.tolist())
     by_name = np.fromiter((int(name) for name in names), np.int64, len(names))
     rank_of_unique = np.argsort(by_name)  # by_name[rank_of_unique] is ``unique``
-    order = np.argsort(players)
-    ranks = rank_of_unique[np.searchsorted(unique, profiles[order])]
-    return names, (players[order], ranks)
+    ranks = rank_of_unique[np.searchsorted(unique, profiles)]
+    order = np.lexsort((players, tournament))
+    tournament, players, ranks = tournament[order], players[order], ranks[order]
+    ids, starts = np.unique(tournament, return_index=True)
+    ends = [*starts[1:].tolist(), size]
+    return names, {pk: (players[start:end], ranks[start:end])
+                   for pk, start, end in zip(ids.tolist(), starts.tolist(), ends, strict=True)}
 
 
-def _two_sided_columns(tournaments: list[Tournament], ranks: tuple[Ints, Ints], cached: bool
-                       ) -> dict[int, Columns]:
+def _two_sided_columns(tournaments: list[Tournament], ranks: dict[int, tuple[Ints, Ints]],
+                       cached: bool) -> dict[int, Columns]:
     """The rated parties of tournaments of two sides (:func:`two_sided`) of a players' list,
-    as columns by tournament: each player his profile's rank (``ranks``: player ids
-    ascending and their ranks, :func:`_profile_ranks`; −1 without a profile); a party where a
-    side has no rated player is left out."""
+    as columns by tournament: each player his profile's rank (``ranks``: by tournament, its
+    player ids ascending and their ranks, :func:`_profile_ranks`; −1 without a profile); a
+    party where a side has no rated player is left out."""
     out = {t.pk: _no_columns() for t in tournaments}
-    players, rank = ranks
-    if not len(players):  # nobody of these tournaments can be rated: nothing to read
+    if not ranks:  # nobody of these tournaments can be rated: nothing to read
         return out
     played = party_players(tournaments, cached=cached)
+    nobody: tuple[Ints, Ints] = (np.zeros(0, np.int64), np.zeros(0, np.int64))
 
-    def ranks_of(ids: Ints) -> Ints:
-        at = np.minimum(np.searchsorted(players, ids), len(players) - 1)
-        return np.where(players[at] == ids, rank[at], -1)
+    def lookup(players: Ints, rank: Ints) -> tuple[int, Ints]:
+        """A tournament's players' ranks by id − its lowest id (−1: no such player)."""
+        low = int(players[0]) if len(players) else 0
+        table = np.full(int(players[-1]) - low + 1 if len(players) else 0, -1, np.int64)
+        table[players - low] = rank
+        return low, table
+
+    def ranks_of(ids: Ints, low: int, table: Ints) -> Ints:
+        at = ids - low
+        inside = (at >= 0) & (at < len(table))
+        return np.where(inside, table[np.where(inside, at, 0)] if len(table) else -1, -1)
 
     for pk, (a1, a2, b1, b2, won) in played.items():
-        a1, a2, b1, b2 = ranks_of(a1), ranks_of(a2), ranks_of(b1), ranks_of(b2)
+        here = lookup(*ranks.get(pk, nobody))
+        a1, a2, b1, b2 = (ranks_of(ids, *here) for ids in (a1, a2, b1, b2))
         rated = ((a1 >= 0) | (a2 >= 0)) & ((b1 >= 0) | (b2 >= 0))
         out[pk] = Columns(a1[rated], a2[rated], b1[rated], b2[rated], won[rated])
     return out
