@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 from django.db import transaction
-from django.db.models import OuterRef, Subquery, Sum
+from django.db.models import Min, OuterRef, Subquery, Sum
 
 from scoring.models import RatingEntry, RatingList
 from scoring.ranking.rating_inputs import (
@@ -36,6 +36,7 @@ logger = logging.getLogger(__name__)
 
 CHUNK = 1000
 """Ids or names per ``IN (...)`` of a query or an update."""
+
 
 @dataclass(frozen=True)
 class RatingRun:
@@ -169,9 +170,10 @@ def _state_before(rating_list: RatingList, first: int, subjects: set[str], in_ru
     whose = [entries.filter(sequence__gte=first)] if in_run else []
     whose += [earlier.filter(subject__in=names[at:at + CHUNK])
               for at in range(0, len(names), CHUNK)]
+    # grouped by subject (the aggregate makes the group), then one step back for each group
     ids = [pk for rows in whose
-           for pk in rows.values("subject").distinct().annotate(last=Subquery(last))
-           .values_list("last", flat=True) if pk is not None]
+           for pk in rows.values("subject").annotate(seen=Min("sequence"))
+           .annotate(last=Subquery(last)).values_list("last", flat=True) if pk is not None]
     fields = ("id", "subject", "sequence", "rating", "volatility", "games", "mu", "phi",
               "current")
     found = sorted((row for at in range(0, len(ids), CHUNK)
