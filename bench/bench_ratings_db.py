@@ -61,6 +61,9 @@ from bench_ratings import season  # noqa: E402
 
 db_bench.SQLITE_FILE = Path(tempfile.gettempdir()) / "domino_bench_ratings.sqlite3"
 
+RATING_ROWS = ("scoring_ratingentry",)
+"""The table a run rewrites: vacuumed before each timed run."""
+
 BIG_RUNS = 2
 """Fresh processes timing the 20,000 × 200 recompute (the median, the highest peak)."""
 
@@ -127,18 +130,6 @@ def store(players: int, events: int) -> tuple[Any, list[Any]]:
     return rating_list, tournaments
 
 
-def vacuum(tables: tuple[str, ...] = ("scoring_ratingentry",)) -> None:
-    """PostgreSQL: what autovacuum would have done by now (VACUUM ANALYZE of ``tables``; all
-    of them for an empty tuple)."""
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        return
-    with connection.cursor() as cursor:
-        for table in tables or ("",):
-            cursor.execute(f"VACUUM ANALYZE {table}")
-
-
 def flip(tournament: Any) -> int:
     """Turn the result of the tournament's first party (its version bumped, as every service
     changing a party does); its id."""
@@ -161,7 +152,7 @@ def party_update(rating_list: Any, tournament: Any) -> float:
     from scoring.ranking.rating_updates import update_rating_list
 
     flip(tournament)
-    vacuum()
+    db_bench.vacuum(RATING_ROWS)
     with mock.patch.object(rating_tasks.recompute_rating_list_task, "apply_async"):
         started = time.perf_counter()
         rating_tasks.mark_lists([tournament.pk])
@@ -198,7 +189,7 @@ def full_recompute(rating_list: Any, first: Any, cold: bool = False) -> float:
     from scoring.ranking.rating_updates import recompute_rating_list, update_rating_list
 
     flip(first)
-    vacuum()
+    db_bench.vacuum(RATING_ROWS)
     if cold:
         started = time.perf_counter()
         recompute_rating_list(rating_list.pk)
@@ -263,7 +254,7 @@ def main() -> None:
               flush=True)
         from scoring.ranking.rating_updates import recompute_rating_list
 
-        vacuum(())
+        db_bench.vacuum()
         recompute_rating_list(rating_list.pk)  # the first: every row created
         label = f"{players}_players_{events}_events"
         if (players, events) == sizes[0]:
