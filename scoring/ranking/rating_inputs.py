@@ -191,6 +191,8 @@ def _profile_ranks(linked: list[tuple[int, int, int]]
     """The subject keys of these (tournament, player, profile) links' profiles in string
     order, and by tournament its players' ranks in them: (player ids ascending, ranks)."""
     size = len(linked)
+    if not size:
+        return [], {}
     tournament, players, profiles = np.fromiter(
         chain.from_iterable(linked), np.int64, 3 * size).reshape(size, 3).T
     unique = np.unique(profiles)

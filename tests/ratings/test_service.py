@@ -150,3 +150,13 @@ def test_pair_lists_rate_fixed_pairs_and_players_without_profile_are_not_rated(r
     assert RatingEntry.objects.filter(rating_list=pairs, subject=first_pair).count() == 1
     entry = RatingEntry.objects.get(rating_list=pairs, subject=first_pair)
     assert entry.partner_id == profiles[1].pk and entry.deviation is None
+
+
+@pytest.mark.parametrize("tournaments", [0, 1])
+def test_a_list_with_nobody_to_rate_has_no_rows(make_field, organizer, tournaments):
+    """A new list without tournaments, or whose tournament's players have no profile yet."""
+    rating_list = RatingList.objects.create(name="Пустой", slug="empty", created_by=organizer)
+    if tournaments:
+        rating_list.tournaments.set([make_field(4, finished=2, slug="unlinked")])
+    assert recompute_rating_list(rating_list.pk) == 0
+    assert not RatingEntry.objects.filter(rating_list=rating_list).exists()
