@@ -61,6 +61,8 @@ def test_a_stream_is_held_without_its_request_and_written_as_events_come(tournam
         await talk.wait(10)
         return head, opening, event["body"], ended, held
 
+    subscriber = live_fanout.ensure_subscriber()  # with a Redis: listening before the send
+    assert subscriber is None or subscriber.subscribed.wait(5)
     request_finished.connect(note, dispatch_uid="direct-stream")
     try:
         head, opening, event, ended, held = async_to_sync(hear)()
