@@ -20,7 +20,8 @@ On PostgreSQL the finished tournament is vacuumed and analyzed before its standi
 as autovacuum does on a live server (this machine's PostgreSQL runs with autovacuum off).
 
 Runs against PostgreSQL when DATABASE_URL is set (it migrates that database first and
-deletes its own data at the end, a thousand rows at a time), otherwise against a throw-away SQLite file:
+deletes its own data at the end, a thousand rows at a time), otherwise against a throw-away
+SQLite file:
 
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/domino_bench
     .venv/bin/python bench/bench_draws_db.py
