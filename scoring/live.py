@@ -2,7 +2,8 @@
 
 The one place that publishes (docs/architecture.md, "Live updates"): the party's event log
 (``scoring.party.event_log.append_event``, which every change of a party goes through) calls
-``party_changed``; the round services call ``round_changed``. Each event is sent when the
+``party_changed``; the round services call ``round_changed``; ``entrants_moved`` follows
+``scoring.roster`` (a name, a withdrawal, a table changed). Each event is sent when the
 caller's transaction commits, never on a rollback, to the tournament's channel (and the
 party's, for the desk). It names what changed (ids, the party's version, the round's state)
 and a ``token``; the page fetches its fragment with its usual conditional GET, sending the
@@ -130,6 +131,15 @@ def party_changed(party: Any, kind: str) -> None:
                 "token": f"p{party.pk}.{party.version}"}
 
     _publish([tournament_channel(tournament_id), party_channel(party.pk)], event)
+
+
+def entrants_moved(sender: Any, tournament_ids: list[int], **kwargs: Any) -> None:
+    """The players, pairs, teams or tables of these tournaments changed (``scoring.roster``'s
+    signal, sent after the commit): their pages fetch again."""
+    stamp = time.time_ns() // 1_000_000
+    for pk in tournament_ids:
+        send([tournament_channel(pk)],
+             {"kind": "entrants", "tournament": pk, "token": f"e{pk}.{stamp}"})
 
 
 def round_changed(rnd: Any, kind: str) -> None:

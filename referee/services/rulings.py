@@ -43,6 +43,7 @@ from scoring.party.ending import evaluate_party
 from scoring.party.event_log import append_event
 from scoring.party.protocol_lock import assert_party_editable
 from scoring.party.row_lock import bump_version
+from scoring.roster import entrants_changed
 
 logger = logging.getLogger(__name__)
 
@@ -356,6 +357,7 @@ def _exclude_from_tournament(party: Party, side: str, player: Player | None) -> 
     Player.objects.filter(pk__in=[p.pk for p in players]).update(disqualified=True)
     if player is None or party.round.tournament.format == Tournament.Format.PAIRS:
         Pair.objects.filter(pk=pair.pk).update(disqualified=True)
+    entrants_changed([pair.tournament_id])
 
 
 # -- violations of the rule set's own catalogue (UDL) -------------------------------------

@@ -155,6 +155,11 @@ class Tournament(models.Model):
         related_name="+",
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    entrants_version = models.PositiveIntegerField(
+        _("entrants version"), default=0, editable=False,
+        help_text=_("Moves with every change of the players, pairs, teams or tables; "
+                    "the public pages' ETags digest it."),
+    )
 
     class Meta:
         db_table = "tournaments_tournament"

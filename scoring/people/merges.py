@@ -24,6 +24,7 @@ from scoring.core.errors import ServiceError
 from scoring.models import Player, Profile, ProfileMerge, RatingEntry
 from scoring.ranking import rating_tasks
 from scoring.ranking.seasons import schedule_refresh
+from scoring.roster import entrants_changed
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +97,7 @@ def merge_profiles(keep: Profile, other: Profile, *, actor: Any = None) -> Profi
             kept_before={name: getattr(keep, name) for name in filled},
         )
         Player.objects.filter(pk__in=moved["entries"]).update(profile=keep)
+        entrants_changed(touched)
         RatingEntry.objects.filter(pk__in=moved["rating_rows"]).update(profile=keep)
         RatingEntry.objects.filter(pk__in=moved["rating_partner_rows"]).update(partner=keep)
         Profile.objects.filter(pk__in=moved["pointers"]).update(merged_into=keep)

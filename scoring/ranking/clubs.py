@@ -8,7 +8,6 @@ players', compared as a person's club is (``person_key``), and
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Literal
 
@@ -25,14 +24,6 @@ BY: tuple[By, ...] = ("club", "country")
 def _players(entrant: Pair | Player) -> tuple[Player, ...]:
     """The players of a ranked entrant (a player ranks alone)."""
     return (entrant,) if isinstance(entrant, Player) else entrant.players
-
-
-def roster_version(tournament: Tournament) -> str:
-    """A digest of what the club standings read of the players besides the results: their
-    clubs and countries (one query); a public page's ETag changes with it."""
-    values = Player.objects.filter(tournament=tournament).order_by("pk").values_list(
-        "pk", "club", "country")
-    return hashlib.sha256(repr(list(values)).encode()).hexdigest()[:16]
 
 
 def has_countries(table: StandingsTable) -> bool:

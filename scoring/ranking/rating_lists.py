@@ -14,6 +14,7 @@ from scoring.access import permissions
 from scoring.core.errors import ServiceError
 from scoring.models import Pair, Player, RatingList, Tournament
 from scoring.ranking.rating_runs import current_rating_of, list_parameters, recompute_rating_list
+from scoring.roster import entrants_changed
 
 logger = logging.getLogger(__name__)
 
@@ -127,6 +128,7 @@ def take_ratings(tournament: Tournament, rating_list: RatingList, *, actor: Any)
             second = None if pair.player2_id is None else by_id.get(pair.player2_id)
             pair.rating = Pair.seeding_rating(by_id[pair.player1_id], second)
         Pair.objects.bulk_update(pairs, ["rating"])
+        entrants_changed([tournament.pk])
     logger.info("ratings taken: tournament=%s list=%s players=%s pairs=%s actor=%s",
                 tournament.pk, rating_list.pk, len(changed), len(pairs),
                 getattr(actor, "pk", None))

@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from scoring.models import Pair, Party, Player, Round, TeamMatch, Tournament
+from scoring.roster import entrants_changed
 
 from .seats import BOARDS, team_seats
 
@@ -76,6 +77,7 @@ def form_pairs(rnd: Round, team: int, players: Sequence[int]) -> list[int]:
              rating=(ratings.get(first, 0) + ratings.get(second, 0)) // 2)
         for first, second in zip(players[0::2], players[1::2], strict=True)
     ])
+    entrants_changed([rnd.tournament_id])
     return [pair.pk for pair in made]
 
 

@@ -128,13 +128,15 @@ def test_team_standings_answer_304_until_a_party_ends(client, event):
     assert rows[-1][0] == t2.pk
 
 
-def test_a_new_team_changes_the_team_standings_etag(client, event):
+def test_a_new_team_changes_the_team_standings_etag(client, event,
+                                                    django_capture_on_commit_callbacks):
     t, _rnd = event
     url = _url(t, "team_standings")
     etag = client.get(url)["ETag"]
     team = teams_of(t)[0]
     team.name = "Сборная Москвы"
-    team.save()
+    with django_capture_on_commit_callbacks(execute=True):  # the change commits
+        team.save()
     changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and "Сборная Москвы" in changed.content.decode()
 

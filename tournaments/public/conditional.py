@@ -24,7 +24,6 @@ from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
 from scoring import live
-from scoring.ranking.clubs import roster_version
 from tournaments.public.load import PublicLoad, PublicRequest, load_public
 from tournaments.timetable import next_start
 
@@ -58,14 +57,13 @@ def _coming(load: PublicLoad) -> str:
     return "" if coming is None else f"{coming.uid} {coming.label} {coming.starts_at}"
 
 
-def public_etag(request: PublicRequest, load: PublicLoad, page: str, *,
-                roster: bool = False) -> str:
+def public_etag(request: PublicRequest, load: PublicLoad, page: str) -> str:
     """The ETag of a public page: what it shows is a function of these parts.
 
-    The results version (a team event: its teams' too), the tournament and its regulations,
-    the rounds and their states, the visitor (what he may see), the language, an htmx
-    fragment or the page, the address; with ``roster``, the players' clubs and countries too
-    (``roster_version``: one query); the hall, its timetable's items too (one query).
+    The results version (a team event: its team matches' too), the tournament (its entrants
+    version included: every change of its players, pairs, teams and tables moves it) and its
+    regulations, the rounds and their states, the visitor (what he may see), the language, an
+    htmx fragment or the page, the address; the hall, its timetable's items too (one query).
     """
     tournament = load.tournament
     regulations = tournament.regulations
@@ -75,7 +73,6 @@ def public_etag(request: PublicRequest, load: PublicLoad, page: str, *,
         sorted((k, repr(v)) for k, v in vars(tournament).items() if not k.startswith("_")),
         sorted((k, repr(v)) for k, v in vars(regulations).items() if not k.startswith("_")),
         _request_key(request, page),
-        roster_version(tournament) if roster else "",
         _coming(load) if page == "hall" else "",
     )
     return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
@@ -95,16 +92,14 @@ def _polled(request: HttpRequest, live_panels: tuple[str, ...]) -> bool:
     return request.method in ("GET", "HEAD") and not panel.startswith(live_panels or "\0")
 
 
-def conditional_public(page: str, *, live_panels: tuple[str, ...] = (),
-                       roster: bool = False) -> Callable:
+def conditional_public(page: str, *, live_panels: tuple[str, ...] = ()) -> Callable:
     """Make a public view answer ``If-None-Match`` with 304 while its ETag holds.
 
     ``live_panels``: values of ``?panel=`` whose answer shows running clocks (changing every
-    second without a result): those are always answered in full. ``roster``: the page shows
-    the players' clubs and countries (the club standings), so its ETag changes with them.
-    The ETag is remembered ``PUBLIC_ETAG_VERSION_SECONDS`` in the shared cache (1 s by
-    default; 0 = always computed): within that time a poll costs one cache read and no query,
-    and a changed result is answered 304 at most that long.
+    second without a result): those are always answered in full. The ETag is remembered
+    ``PUBLIC_ETAG_VERSION_SECONDS`` in the shared cache (1 s by default; 0 = always
+    computed): within that time a poll costs one cache read and no query, and a changed
+    result is answered 304 at most that long.
     """
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -122,7 +117,7 @@ def conditional_public(page: str, *, live_panels: tuple[str, ...] = (),
                 if response is not None:
                     return conditional_headers(response, known)
             load = load_public(request, slug, page)  # 404 when hidden
-            etag = public_etag(request, load, page, roster=roster)
+            etag = public_etag(request, load, page)
             if seconds > 0:
                 cache.set(key, etag, seconds)
             response = get_conditional_response(request, etag=etag)

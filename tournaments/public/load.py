@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest
 from django_htmx.middleware import HtmxDetails
 
 from scoring.access import permissions
-from scoring.models import Pair, Player, Round, Team, TeamMatch, Tournament
+from scoring.models import Round, TeamMatch, Tournament
 from scoring.ranking.results import results_version
 from tournaments.pages import tournament_for
 from tournaments.timetable import Entry, timetable
@@ -41,8 +41,8 @@ class PublicRequest(HttpRequest):
 @dataclass
 class PublicLoad:
     """What a public page and its ETag read of the tournament, loaded once per request: the
-    tournament with its regulations, its rounds in order and its results version (a team
-    event: its teams' digest too)."""
+    tournament with its regulations (and its entrants version), its rounds in order and its
+    results version (a team event: its team matches' digest too)."""
 
     tournament: Tournament
     rounds: list[Round]
@@ -76,20 +76,14 @@ def load_public(request: HttpRequest, slug: str, page: str) -> PublicLoad:
 
 
 def teams_version(tournament: Tournament) -> str:
-    """A team event's teams and their pairs (or players) as a digest (their names, what they
-    are, who plays for whom), which its pages show besides the results; empty for other
-    events."""
+    """A team event's team matches as a digest (who meets whom, at which tables), which its
+    pages show besides the results (one query); empty for other events. Its teams, pairs and
+    players are the tournament's ``entrants_version`` (``scoring.roster``)."""
     if tournament.format != Tournament.Format.TEAMS:
         return ""
-    teams = list(Team.objects.filter(tournament=tournament).order_by("pk").values_list(
-        "pk", "name", "club", "country", "captain_id", "withdrawn", "disqualified"))
-    pairs = list(Pair.objects.filter(tournament=tournament, team__isnull=False)
-                 .order_by("pk").values_list("pk", "team_id", "name", "withdrawn"))
-    players = list(Player.objects.filter(tournament=tournament, team__isnull=False)
-                   .order_by("pk").values_list("pk", "team_id", "name", "withdrawn"))
     matches = list(TeamMatch.objects.filter(round__tournament=tournament).order_by("pk")
                    .values_list("pk", "team_a_id", "team_b_id", "first_table"))
-    return hashlib.sha256(repr((teams, pairs, players, matches)).encode()).hexdigest()[:16]
+    return hashlib.sha256(repr(matches).encode()).hexdigest()[:16]
 
 
 def public_load(request: HttpRequest, slug: str, page: str) -> PublicLoad:

@@ -112,8 +112,7 @@ def cached_render(request: HttpRequest, scope: str, etag: str,
     """What ``render`` makes for this request (a rendered table and what the page shell needs
     of it), kept in the cache under the page's ``etag``, the language and the address's
     parameters; rendered every time when the request has no ETag, or when ``render`` says
-    its table is short (``"long": False``: a page of one screen is cheap to render, and the
-    ETag does not follow every change of its entrants, such as a profile linked)."""
+    its table is short (``"long": False``: a page of one screen is cheap to render)."""
     if not etag:
         return render()
     parts = (scope, etag, translation.get_language(), sorted(request.GET.lists()))

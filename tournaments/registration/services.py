@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from scoring.core.errors import ServiceError
 from scoring.models import Pair, Player, Table, Team, Tournament, new_access_token
 from scoring.people.profiles import link_new_player
+from scoring.roster import entrants_changed
 from tournaments.setup.services import actor_id, validated
 
 logger = logging.getLogger(__name__)
@@ -82,6 +83,8 @@ def rate_teams(tournament_id: int, team_ids: Iterable[int] | None = None) -> int
         if rating != team.rating:
             Team.objects.filter(pk=team.pk).update(rating=rating)
             changed += 1
+    if changed:
+        entrants_changed([tournament_id])
     return changed
 
 
@@ -128,6 +131,7 @@ def withdraw_player(player_id: int, *, withdrawn: bool = True, actor: Any = None
         Pair.objects.filter(
             Q(player1=player) | Q(player2=player), formed_in_round__isnull=True
         ).update(withdrawn=True)
+        entrants_changed([player.tournament_id])
     return player
 
 

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError
 from scoring.models import Party, Player, Team, Tournament
+from scoring.roster import entrants_changed
 from scoring.teams.seating import PLAYERS_PER_MATCH
 from tournaments.registration.services import register_player, squad_rating
 from tournaments.registration.teams import changed_team, check_team_name, require_teams
@@ -143,6 +144,7 @@ def _set_players(tournament: Tournament, team: Team, entries: Sequence[SquadEntr
     if released:
         Player.objects.filter(pk__in=[p.pk for p in released]).update(team=None)
     Player.objects.filter(pk__in=[p.pk for p in players]).update(team=team)
+    entrants_changed([team.tournament_id])
     return SquadChange(team, players, new_players, released)
 
 

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from scoring.core.errors import ServiceError
 from scoring.models import BOARDS, Pair, Party, Player, Team, Tournament
+from scoring.roster import entrants_changed
 from tournaments.registration.entry import register_pair_with_players
 from tournaments.registration.services import rate_teams, team_rating
 from tournaments.setup.services import actor_id, validated
@@ -223,6 +224,7 @@ def _set_pairs(tournament: Tournament, team: Team, entries: Sequence[PairEntry],
     if released:
         Pair.objects.filter(pk__in=[p.pk for p in released]).update(team=None)
     Pair.objects.filter(pk__in=[p.pk for p in pairs]).update(team=team)
+    entrants_changed([team.tournament_id])
     for pair in pairs:
         pair.team = team
     new_players = [p for pair in made.values() for p in (pair.player1, pair.player2)
@@ -328,7 +330,7 @@ def remove_team(team_id: int, *, actor: Any = None) -> None:
     try:
         with transaction.atomic():
             Pair.objects.filter(team=team).update(team=None)
-            team.delete()
+            team.delete()  # its tournament's entrants version moves with it
     except ProtectedError as exc:
         raise ServiceError("team", _("The team has played team matches: withdraw it "
                                      "instead.")) from exc

@@ -96,6 +96,8 @@ LEFT_OUT: dict[type[models.Model], str] = {
 #: Fields the file does not carry, and why (the importing installation makes new values).
 LEFT_OUT_FIELDS: dict[type[models.Model], dict[str, str]] = {
     Player: {"access_token": "a personal link key, a credential: new links are made"},
+    Tournament: {"entrants_version": "the public pages' ETag counter of this installation: "
+                                     "an imported tournament starts its own"},
     Stage: {"qualifiers": "the list edited before a draw; the drawn bracket's matches keep "
                           "each seed, its groups their entrants"},
 }
