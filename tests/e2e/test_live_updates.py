@@ -49,8 +49,9 @@ def _record_deal(base: str, token: str, party_id: int) -> None:
         assert response.status == 201
 
 
-def test_a_deal_reaches_the_hall_and_the_standings_without_a_poll(
-        asgi_live_server, new_page, tournament, referee_user, screenshot):  # noqa: F811
+def _round_in_play(tournament, referee_user):
+    """Round 1 at every table, table 1's party started (the pages are live); its party and the
+    pairs in id order."""
     regulations = tournament.regulations
     regulations.target = TARGET
     regulations.save()
@@ -61,6 +62,12 @@ def test_a_deal_reaches_the_hall_and_the_standings_without_a_poll(
     for n, table in enumerate(tournament.tables.exclude(number=1).order_by("number")):
         PartyFactory(round=rnd, table=table, pair_a=pairs[2 + 2 * n], pair_b=pairs[3 + 2 * n])
     start_party(party.pk, actor=referee_user)
+    return party, pairs
+
+
+def test_a_deal_reaches_the_hall_and_the_standings_without_a_poll(
+        asgi_live_server, new_page, tournament, referee_user, screenshot):  # noqa: F811
+    party, pairs = _round_in_play(tournament, referee_user)
     token = Token.objects.create(user=referee_user).key
     base = asgi_live_server
 
@@ -94,3 +101,29 @@ def test_a_deal_reaches_the_hall_and_the_standings_without_a_poll(
         assert all(r.headers.get("live-version", "").startswith("p") for r in fetches), [
             (r.url, r.headers) for r in fetches]
         assert page.errors == []
+
+
+def test_a_corrected_name_reaches_the_standings_on_a_phone_without_a_poll(
+        asgi_live_server, new_page, tournament, referee_user, screenshot):  # noqa: F811
+    from tournaments.registration.services import update_member
+
+    _round_in_play(tournament, referee_user)  # the standings are live while a round is
+    base = asgi_live_server
+    player = tournament.players.get(name="Иван Петров")
+    standings = new_page(phone=True)
+    log = _watch(standings)
+    standings.goto(f"{base}/t/{tournament.slug}/standings/")
+    _stream_open(standings)
+    table = standings.locator("#standings tbody")
+    expect(table).to_contain_text("Иван Петров")
+    standings.wait_for_timeout(11_000)  # past the standings' own 10 s poll
+
+    update_member(player, name="Иван Петрович Сидоров-Задунайский")  # commits: the event
+    expect(table).to_contain_text("Иван Петрович Сидоров-Задунайский", timeout=2_000)
+    screenshot(standings, "live-standings-renamed-phone")
+    fetches = [r for r in log if "/standings/" in r.url and r.headers.get("hx-request")]
+    assert fetches, "the page fetched nothing after the change"
+    # the one fetch followed the entrants event (its token), none was a poll
+    assert all(r.headers.get("live-version", "").startswith("e") for r in fetches), [
+        (r.url, r.headers) for r in fetches]
+    assert standings.errors == []
