@@ -80,5 +80,6 @@ def _changed(sender: Any, instance: Any, raw: bool = False, **kwargs: Any) -> No
 def connect() -> None:
     """Connect the models' save and delete signals (the app's ``ready``)."""
     for model in MODELS:
-        signals.post_save.connect(_changed, sender=model, dispatch_uid=f"entrants-{model}")
-        signals.post_delete.connect(_changed, sender=model, dispatch_uid=f"entrants-{model}")
+        uid = f"entrants-{model.__name__}"
+        signals.post_save.connect(_changed, sender=model, dispatch_uid=uid)
+        signals.post_delete.connect(_changed, sender=model, dispatch_uid=uid)

@@ -15,6 +15,7 @@ from rest_framework.authtoken.models import Token
 from referee.services import start_party
 from tests.e2e.asgi_server import asgi_live_server  # noqa: F401 - the fixture
 from tests.factories import PartyFactory, RoundFactory
+from tournaments.registration.services import update_member
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -105,8 +106,6 @@ def test_a_deal_reaches_the_hall_and_the_standings_without_a_poll(
 
 def test_a_corrected_name_reaches_the_standings_on_a_phone_without_a_poll(
         asgi_live_server, new_page, tournament, referee_user, screenshot):  # noqa: F811
-    from tournaments.registration.services import update_member
-
     _round_in_play(tournament, referee_user)  # the standings are live while a round is
     base = asgi_live_server
     player = tournament.players.get(name="Иван Петров")
